@@ -1,0 +1,51 @@
+// What the subcommands of cudnn-compat share: the global options and the output helpers.
+#pragma once
+
+#include "cudnn_compat.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace cudnn_compat::cli {
+
+// Exit codes (DESIGN.md): 0 success or a positive answer, 1 a negative answer, 2 bad usage/input.
+inline constexpr int kYes = 0;
+inline constexpr int kNo = 1;
+inline constexpr int kUsage = 2;
+
+struct Globals {
+  bool json = false;
+  int exit_code = kYes;
+};
+
+// Each subcommand registers itself on the application; its callback sets Globals::exit_code.
+void add_decode(CLI::App &app, Globals &g);
+void add_check(CLI::App &app, Globals &g);
+void add_map(CLI::App &app, Globals &g);
+void add_probe(CLI::App &app, Globals &g);
+void add_resolve(CLI::App &app, Globals &g);
+
+// --- output.cc
+void print_json(const nlohmann::json &j);
+nlohmann::json json_of(const std::optional<Version> &v);
+nlohmann::json json_of(const Diagnostic &d);
+nlohmann::json json_of(const Probe &p);
+std::string describe(const Probe &p);  // "cuDNN 9.19.0 for CUDA 13.1 (reported by the library)"
+// "cudnn-compat: <message>" on stderr.
+void complain(const std::string &message);
+
+std::string rule_list();  // one line per rule, for --help and errors (check.cc)
+
+// --- context.cc: the environment as the subcommands see it.
+// The map named by --map, else the first in the search path; diagnostics on stderr (text mode)
+// or in `diagnostics`. nullopt when none is found or it has errors.
+struct LoadedMap {
+  std::optional<Map> map;
+  std::vector<Diagnostic> diagnostics;
+  std::string path;  // empty when no map was found
+};
+LoadedMap load_site_map(const std::string &explicit_path);
+std::string map_not_found_message();
+ProbeOptions probe_options();  // finds cudnn-compat-probe beside this executable
+
+}  // namespace cudnn_compat::cli

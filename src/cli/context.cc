@@ -1,0 +1,35 @@
+#include "cli.h"
+
+#include <filesystem>
+#include <unistd.h>
+
+namespace cudnn_compat::cli {
+
+LoadedMap load_site_map(const std::string &explicit_path) {
+  LoadedMap out;
+  const std::optional<std::string> path = explicit_path.empty() ? find_map_path() : explicit_path;
+  if (!path) return out;
+  out.path = *path;
+  MapLoad load = load_map(*path);
+  out.map = std::move(load.map);
+  out.diagnostics = std::move(load.diagnostics);
+  return out;
+}
+
+std::string map_not_found_message() {
+  std::string s = "no version map found (looked for";
+  for (const std::string &p : map_search_path()) s += " " + p;
+  return s + "); set CUDNN_COMPAT_MAP, pass --map, or write one from "
+             "share/cudnn-compat/map.toml.example";
+}
+
+ProbeOptions probe_options() {
+  // Installed and build trees alike: bin/cudnn-compat and lib/cudnn-compat/cudnn-compat-probe.
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  ProbeOptions o;
+  o.helper = (self.parent_path().parent_path() / "lib" / "cudnn-compat" / "cudnn-compat-probe").string();
+  return o;
+}
+
+}  // namespace cudnn_compat::cli

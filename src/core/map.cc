@@ -1,0 +1,268 @@
+// The version map, schema 1: parse and check it with source positions, print it normalised.
+#include "cudnn_compat.h"
+#include "text.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#define TOML_HEADER_ONLY 1
+#define TOML_EXCEPTIONS 0
+#define TOML_ENABLE_FORMATTERS 0
+#include <toml++/toml.h>
+
+namespace cudnn_compat {
+namespace {
+
+SourcePos pos_of(const toml::source_region &r) {
+  return {int(r.begin.line), int(r.begin.column)};
+}
+
+std::string_view type_name(const toml::node &n) {
+  switch (n.type()) {
+  case toml::node_type::string: return "a string";
+  case toml::node_type::integer: return "an integer";
+  case toml::node_type::floating_point: return "a float";
+  case toml::node_type::boolean: return "a boolean";
+  case toml::node_type::table: return "a table";
+  case toml::node_type::array: return "an array";
+  default: return "a date or time";
+  }
+}
+
+// Collects diagnostics while walking the document.
+struct Reader {
+  std::string file;
+  std::vector<Diagnostic> out;
+
+  void error(SourcePos p, std::string msg) { out.push_back({Severity::error, file, p, std::move(msg)}); }
+  void warn(SourcePos p, std::string msg) { out.push_back({Severity::warning, file, p, std::move(msg)}); }
+
+  // A string value at key, or nullopt with a diagnostic when it is present but not a string,
+  // or required and missing.
+  std::optional<std::string> string_at(const toml::table &t, std::string_view key,
+                                       std::string_view where, bool required) {
+    const toml::node *n = t.get(key);
+    if (!n) {
+      if (required) error(pos_of(t.source()), "missing key '" + std::string(key) + "' in " + std::string(where));
+      return std::nullopt;
+    }
+    if (const auto *s = n->as_string()) return s->get();
+    error(pos_of(n->source()), "'" + std::string(key) + "' in " + std::string(where) +
+                                   " must be a string (in quotes), not " + std::string(type_name(*n)));
+    return std::nullopt;
+  }
+
+  void unknown_keys(const toml::table &t, std::string_view where,
+                    std::initializer_list<std::string_view> known) {
+    std::string list;
+    for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+    for (const auto &[key, node] : t) {
+      bool ok = false;
+      for (std::string_view k : known) ok = ok || key.str() == k;
+      if (!ok)
+        warn(pos_of(node.source()), "unknown key '" + std::string(key.str()) + "' in " +
+                                        std::string(where) + " is ignored (known: " + list + ")");
+    }
+  }
+
+  // A version string at key, read by parse (parse_dotted or parse_cuda); `full` asks for x.y.z.
+  std::optional<Version> version_at(const toml::table &t, std::string_view key,
+                                    std::string_view where, bool required,
+                                    Parsed<Version> (*parse)(std::string_view), bool full,
+                                    std::string_view expected) {
+    const std::optional<std::string> s = string_at(t, key, where, required);
+    if (!s) return std::nullopt;
+    const Parsed<Version> v = parse(*s);
+    if (v && (!full || v->patch)) return *v;
+    error(pos_of(t.get(key)->source()), "'" + std::string(key) + "' in " + std::string(where) +
+                                            " is \"" + *s + "\"; expected " + std::string(expected));
+    return std::nullopt;
+  }
+
+  std::optional<Version> cuda_at(const toml::table &t, std::string_view where) {
+    return version_at(t, "cuda", where, false, parse_cuda, false,
+                      "a CUDA version such as \"12\" or \"12.2\"");
+  }
+
+  void read_policy(const toml::node &n, Policy &policy) {
+    const toml::table *t = n.as_table();
+    if (!t) return error(pos_of(n.source()), "'policy' must be a table: [policy]");
+    unknown_keys(*t, "[policy]", {"rule", "prefer"});
+    if (const std::optional<std::string> r = string_at(*t, "rule", "[policy]", false)) {
+      if (const std::optional<Rule> rule = parse_rule(*r)) policy.rule = *rule;
+      else {
+        std::string names;
+        for (const RuleInfo &i : all_rules()) names += (names.empty() ? "" : ", ") + std::string(i.name);
+        error(pos_of(t->get("rule")->source()), "unknown rule \"" + *r + "\"; expected one of " + names);
+      }
+    }
+    if (const std::optional<std::string> p = string_at(*t, "prefer", "[policy]", false)) {
+      if (*p == "newest") policy.prefer = Prefer::newest;
+      else if (*p == "oldest") policy.prefer = Prefer::oldest;
+      else error(pos_of(t->get("prefer")->source()), "prefer is \"" + *p + "\"; expected \"newest\" or \"oldest\"");
+    }
+  }
+
+  // Visits each table of an array of tables ([[cudnn]], [[require]]).
+  template <class F> void each_table(const toml::node &n, std::string_view name, F &&visit) {
+    const toml::array *a = n.as_array();
+    if (!a) return error(pos_of(n.source()), "'" + std::string(name) + "' must be an array of tables: [[" + std::string(name) + "]]");
+    for (const toml::node &e : *a) {
+      if (const toml::table *t = e.as_table()) visit(*t);
+      else error(pos_of(e.source()), "each '" + std::string(name) + "' must be a table: [[" + std::string(name) + "]]");
+    }
+  }
+
+  void read_cudnn(const toml::table &t, std::vector<Installed> &entries) {
+    constexpr std::string_view where = "[[cudnn]]";
+    unknown_keys(t, where, {"version", "lib", "cuda", "module"});
+    const std::optional<Version> v = version_at(t, "version", where, true, parse_dotted, true,
+                                                "x.y.z or x.y.z.b, e.g. \"5.1.10\" (the exact release)");
+    const std::optional<std::string> lib = string_at(t, "lib", where, true);
+    const std::optional<Version> cuda = cuda_at(t, where);
+    const std::optional<std::string> module = string_at(t, "module", where, false);
+    if (lib && lib->empty()) error(pos_of(t.get("lib")->source()), "'lib' in [[cudnn]] is empty; expected the directory holding libcudnn.so.<major>");
+    if (lib && !lib->empty() && lib->front() != '/') warn(pos_of(t.get("lib")->source()), "'lib' \"" + *lib + "\" is relative; the shim resolves it against each job's working directory");
+    if (v && lib && !lib->empty())
+      entries.push_back({*v, *lib, cuda, module.value_or(""), pos_of(t.source())});
+  }
+
+  void read_require(const toml::table &t, std::vector<RequireRule> &rules) {
+    constexpr std::string_view where = "[[require]]";
+    unknown_keys(t, where, {"match", "cudnn", "cuda"});
+    const std::optional<std::string> match = string_at(t, "match", where, true);
+    const std::optional<Version> v = version_at(t, "cudnn", where, true, parse_dotted, false, "the cuDNN the program was built with, e.g. \"5.1\" or \"5.1.3\"");
+    const std::optional<Version> cuda = cuda_at(t, where);
+    if (match && v) rules.push_back({*match, *v, cuda, pos_of(t.source())});
+  }
+
+  void duplicates(const std::vector<Installed> &cudnn) {
+    for (std::size_t i = 0; i < cudnn.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (cudnn[i].version == cudnn[j].version && cudnn[i].cuda == cudnn[j].cuda) {
+          error(cudnn[i].pos, "cuDNN " + to_string(cudnn[i].version) +
+                                  (cudnn[i].cuda ? " for CUDA " + to_string(*cudnn[i].cuda) : "") +
+                                  " is listed twice (first at line " + std::to_string(cudnn[j].pos.line) +
+                                  "); keep one, or set 'cuda' to tell the builds apart");
+          break;
+        }
+  }
+};
+
+std::string quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\t': out += "\\t"; break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        out += buf;
+      } else {
+        out += c;
+      }
+    }
+  }
+  return out + '"';
+}
+
+}  // namespace
+
+std::string to_string(const Diagnostic &d) {
+  std::string s = d.file;
+  if (d.pos.line > 0) s += ':' + std::to_string(d.pos.line) + ':' + std::to_string(d.pos.column);
+  return s + (d.severity == Severity::error ? ": error: " : ": warning: ") + d.message;
+}
+
+MapLoad parse_map(std::string_view text, const std::string &path) {
+  Reader r{path, {}};
+  toml::parse_result doc = toml::parse(text, path);
+  if (!doc) {
+    const toml::parse_error &e = doc.error();
+    r.error(pos_of(e.source()), "not valid TOML: " + std::string(e.description()));
+    return {std::nullopt, r.out};
+  }
+  const toml::table &root = doc.table();
+  Map map;
+  map.path = path;
+
+  r.unknown_keys(root, "the top level", {"schema", "policy", "cudnn", "require"});
+  if (const toml::node *s = root.get("schema")) {
+    const std::optional<std::int64_t> n = s->value<std::int64_t>();
+    if (!s->is_integer())
+      r.error(pos_of(s->source()), "schema must be the integer 1, not " + std::string(type_name(*s)));
+    else if (n != 1)
+      r.error(pos_of(s->source()), "unknown schema " + std::to_string(*n) +
+                                       "; this cudnn-compat reads schema 1 (is the map newer than the tool?)");
+  } else {
+    r.error({1, 1}, "missing 'schema = 1' at the top of the map");
+  }
+  if (const toml::node *p = root.get("policy")) r.read_policy(*p, map.policy);
+  if (const toml::node *c = root.get("cudnn"))
+    r.each_table(*c, "cudnn", [&](const toml::table &t) { r.read_cudnn(t, map.cudnn); });
+  if (const toml::node *q = root.get("require"))
+    r.each_table(*q, "require", [&](const toml::table &t) { r.read_require(t, map.require); });
+  r.duplicates(map.cudnn);
+
+  for (const Diagnostic &d : r.out)
+    if (d.severity == Severity::error) return {std::nullopt, r.out};
+  return {std::move(map), r.out};
+}
+
+MapLoad load_map(const std::string &path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return {std::nullopt, {{Severity::error, path, {}, "is a directory; expected a map.toml file"}}};
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return {std::nullopt,
+            {{Severity::error, path, {}, std::string("cannot read the map: ") + std::strerror(errno)}}};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_map(text.str(), path);
+}
+
+std::vector<Diagnostic> check_map_libraries(const Map &map) {
+  namespace fs = std::filesystem;
+  std::vector<Diagnostic> out;
+  for (const Installed &e : map.cudnn) {
+    std::error_code ec;
+    if (!fs::is_directory(e.lib, ec)) {
+      out.push_back({Severity::warning, map.path, e.pos,
+                     "lib \"" + e.lib + "\" of cuDNN " + to_string(e.version) +
+                         " is not a directory; requests for it will fall through to the loader"});
+    } else if (!find_library_file(e.lib, LibraryName{"", Version{e.version.major, {}, {}, {}}, false},
+                                  e.version.major)) {
+      out.push_back({Severity::warning, map.path, e.pos,
+                     "lib \"" + e.lib + "\" holds no libcudnn.so." + std::to_string(e.version.major) +
+                         "*; is 'lib' the directory of the libraries (often .../lib64)?"});
+    }
+  }
+  return out;
+}
+
+std::string format_map(const Map &map) {
+  std::string s = "schema = 1\n\n[policy]\n";
+  s += "rule = " + quote(rule_name(map.policy.rule)) + "\n";
+  s += std::string("prefer = ") + (map.policy.prefer == Prefer::newest ? "\"newest\"" : "\"oldest\"") + "\n";
+  for (const Installed &e : map.cudnn) {
+    s += "\n[[cudnn]]\nversion = " + quote(to_string(e.version)) + "\nlib = " + quote(e.lib) + "\n";
+    if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";
+    if (!e.module.empty()) s += "module = " + quote(e.module) + "\n";
+  }
+  for (const RequireRule &q : map.require) {
+    s += "\n[[require]]\nmatch = " + quote(q.match) + "\ncudnn = " + quote(to_string(q.cudnn)) + "\n";
+    if (q.cuda) s += "cuda = " + quote(to_string(*q.cuda)) + "\n";
+  }
+  return s;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,208 @@
+// The version a cuDNN library reports about itself: the library, else its header, else its name.
+#include "cudnn_compat.h"
+#include "text.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <spawn.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace cudnn_compat {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The child's environment: the caller's, without anything that would load a shim or preload into
+// it, and with the shim switched off should one come in another way (a system-wide preload).
+std::vector<std::string> child_environment() {
+  std::vector<std::string> out;
+  for (char **e = environ; *e; ++e) {
+    const std::string_view v = *e;
+    if (v.starts_with("LD_PRELOAD=") || v.starts_with("LD_AUDIT=") ||
+        v.starts_with("CUDNN_COMPAT_DISABLE="))
+      continue;
+    out.emplace_back(v);
+  }
+  out.emplace_back("CUDNN_COMPAT_DISABLE=1");
+  return out;
+}
+
+struct HelperAnswer {
+  std::optional<Version> version;
+  std::optional<Version> cuda;
+  std::string why;  // when version is absent
+};
+
+std::string describe_status(int status) {
+  if (WIFSIGNALED(status))
+    return std::string("crashed while loading (") + strsignal(WTERMSIG(status)) + ")";
+  return "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return {{}, {}, std::string("pipe: ") + std::strerror(errno)};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+  std::vector<std::string> env = child_environment();
+  std::vector<char *> envp;
+  for (std::string &e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string helper = options.helper, target = file;
+  char *argv[] = {helper.data(), target.data(), nullptr};
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, helper.c_str(), &actions, nullptr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    return {{}, {}, "cannot run " + helper + ": " + std::strerror(rc)};
+  }
+
+  std::string out;
+  bool timed_out = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = left > 0 ? poll(&p, 1, int(left)) : 0;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
+      timed_out = true;
+      break;
+    }
+    char buf[4096];
+    const ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (out.size() < 65536) out.append(buf, std::size_t(n));
+  }
+  close(fds[0]);
+  if (timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+
+  HelperAnswer a;
+  std::string error;
+  for (std::string_view line : split(out, '\n')) {
+    if (line.starts_with("version ")) a.version = parse_cudnn_number(line.substr(8)).value;
+    else if (line.starts_with("cudart ")) a.cuda = parse_cudart_number(line.substr(7)).value;
+    else if (line.starts_with("error ")) error = std::string(line.substr(6));
+  }
+  if (a.version) return a;
+  a.cuda.reset();
+  if (timed_out) a.why = "the library did not answer within " + std::to_string(options.timeout_ms / 1000) + " s";
+  else if (!error.empty()) a.why = "the library did not load: " + error;
+  else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) a.why = "the library reported an unknown version";
+  else a.why = "the library " + describe_status(status);
+  return a;
+}
+
+// CUDNN_MAJOR/MINOR/PATCHLEVEL from a header: cudnn_version.h from 8.0 on, cudnn.h before.
+std::optional<Version> header_version(const fs::path &header) {
+  std::ifstream in(header);
+  std::optional<int> major, minor, patch;
+  for (std::string line; std::getline(in, line);) {
+    std::string_view s = trim(line);
+    if (!s.starts_with("#define")) continue;
+    s = trim(s.substr(7));
+    const std::size_t space = s.find_first_of(" \t");
+    if (space == std::string_view::npos) continue;
+    const std::string_view name = s.substr(0, space);
+    const std::optional<std::int64_t> value = parse_uint(trim(s.substr(space)));
+    if (!value || *value > 99999) continue;
+    if (name == "CUDNN_MAJOR") major = int(*value);
+    else if (name == "CUDNN_MINOR") minor = int(*value);
+    else if (name == "CUDNN_PATCHLEVEL") patch = int(*value);
+  }
+  if (!major || !minor || !patch) return std::nullopt;
+  return Version{*major, minor, patch, {}};
+}
+
+Probe probe_file(const std::string &file, const ProbeOptions &options) {
+  Probe p{file, {}, std::nullopt, ProbeSource::library, {}};
+  const HelperAnswer a = ask_helper(file, options);
+  if (a.version) {
+    p.version = *a.version;
+    p.cuda = a.cuda;
+    return p;
+  }
+  p.note = a.why;
+  const std::optional<Version> named = parse_library_name(fs::path(file).filename().string()).value
+                                           .value_or(LibraryName{}).version;
+  const fs::path dir = fs::path(file).parent_path();
+  for (const fs::path &h : {dir / "cudnn_version.h", dir / ".." / "include" / "cudnn_version.h",
+                            dir / "cudnn.h", dir / ".." / "include" / "cudnn.h"}) {
+    std::error_code ec;
+    if (!fs::exists(h, ec)) continue;
+    const std::optional<Version> v = header_version(h);
+    if (!v) continue;
+    if (named && named->major != v->major) {
+      p.note += "; " + h.lexically_normal().string() + " is of cuDNN " + to_string(*v) + ", another major";
+      continue;
+    }
+    p.version = *v;
+    p.source = ProbeSource::header;
+    p.note += "; read " + h.lexically_normal().string();
+    return p;
+  }
+  // The real file's name often carries the full version where the SONAME carries the major.
+  std::error_code ec;
+  const fs::path real = fs::canonical(file, ec);
+  std::optional<Version> from_name = ec ? named : parse_library_name(real.filename().string()).value.value_or(LibraryName{}).version;
+  if (!from_name) from_name = named;
+  p.version = from_name.value_or(Version{});
+  p.source = ProbeSource::filename;
+  return p;
+}
+
+}  // namespace
+
+std::string_view to_string(ProbeSource s) {
+  switch (s) {
+  case ProbeSource::library: return "library";
+  case ProbeSource::header: return "header";
+  case ProbeSource::filename: return "filename";
+  }
+  return "?";
+}
+
+Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &options) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st))
+    return Parsed<std::vector<Probe>>::fail(path + ": no such file or directory");
+  if (!fs::is_directory(st)) {
+    const Parsed<LibraryName> name = parse_library_name(fs::path(path).filename().string());
+    if (name && !name->sub.empty())
+      return Parsed<std::vector<Probe>>::fail(path + " is a cuDNN sub-library; probe libcudnn.so.<major> or its directory");
+    return {std::vector<Probe>{probe_file(path, options)}, {}};
+  }
+  std::set<int> majors;
+  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    const Parsed<LibraryName> name = parse_library_name(it->path().filename().string());
+    if (name && name->sub.empty() && name->version && !name->windows) majors.insert(name->version->major);
+  }
+  std::vector<Probe> out;
+  for (int major : majors)
+    if (const std::optional<std::string> f = find_library_file(path, LibraryName{"", Version{major, {}, {}, {}}, false}, major))
+      out.push_back(probe_file(*f, options));
+  if (out.empty())
+    return Parsed<std::vector<Probe>>::fail(path + " holds no libcudnn.so.<major>");
+  return {out, {}};
+}
+
+}  // namespace cudnn_compat

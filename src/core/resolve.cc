@@ -1,0 +1,105 @@
+// Which installed release serves a request, and the file in its directory.
+#include "cudnn_compat.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace cudnn_compat {
+namespace {
+
+std::string describe(const Need &need, std::optional<int> major) {
+  std::string s = need.cudnn ? "cuDNN " + to_string(*need.cudnn)
+                             : major ? "any cuDNN " + std::to_string(*major) : "any cuDNN";
+  if (need.cuda_major) s += " for CUDA " + std::to_string(*need.cuda_major);
+  if (need.cudnn) s += " under rule " + std::string(rule_name(need.rule));
+  if (!need.source.empty()) s += " (from " + need.source + ")";
+  return s;
+}
+
+Considered consider(const Installed &e, std::size_t index, const Need &need,
+                    std::optional<int> major) {
+  Considered c{index, false, {}};
+  if (major && e.version.major != *major) {
+    c.why = "major " + std::to_string(e.version.major) + ", not " + std::to_string(*major);
+  } else if (need.cuda_major && !e.cuda) {
+    c.why = "its CUDA version is not in the map, so CUDA " + std::to_string(*need.cuda_major) +
+            " cannot be confirmed (add cuda = \"...\" to its [[cudnn]] entry)";
+  } else if (need.cuda_major && e.cuda->major != *need.cuda_major) {
+    c.why = "built for CUDA " + to_string(*e.cuda) + ", not CUDA " + std::to_string(*need.cuda_major);
+  } else if (need.cudnn) {
+    const Verdict v = judge(need.rule, e.version, *need.cudnn);
+    c.fits = v.compatible;
+    c.why = v.reason;
+  } else {
+    c.fits = true;
+    c.why = "same major, and no version was required";
+  }
+  return c;
+}
+
+// The major a request is for: the required version's, else the one in the requested name.
+std::optional<int> wanted_major(const Need &need, const LibraryName &requested) {
+  if (need.cudnn) return need.cudnn->major;
+  if (requested.version) return requested.version->major;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
+  const std::optional<int> major = wanted_major(need, requested);
+  Choice choice;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    choice.considered.push_back(consider(map.cudnn[i], i, need, major));
+    if (choice.considered.back().fits) choice.ranked.push_back(i);
+  }
+  // Stable: between equal versions the admin's order in the map decides.
+  std::stable_sort(choice.ranked.begin(), choice.ranked.end(), [&](std::size_t a, std::size_t b) {
+    const int order = compare(map.cudnn[a].version, map.cudnn[b].version);
+    return map.policy.prefer == Prefer::newest ? order > 0 : order < 0;
+  });
+  if (choice.ranked.empty()) {
+    choice.reason = "no installed cuDNN fits " + describe(need, major) + "; " +
+                    std::to_string(map.cudnn.size()) + " release" +
+                    (map.cudnn.size() == 1 ? " is" : "s are") + " in " + map.path;
+    return choice;
+  }
+  const Installed &e = map.cudnn[choice.ranked.front()];
+  const std::size_t n = choice.ranked.size();
+  choice.reason = "cuDNN " + to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")") +
+                  " is the " + (map.policy.prefer == Prefer::newest ? "newest" : "oldest") + " of " +
+                  std::to_string(n) + " installed release" + (n == 1 ? "" : "s") + " that fit " +
+                  describe(need, major);
+  return choice;
+}
+
+std::optional<std::string> find_library_file(const std::string &dir, const LibraryName &requested,
+                                             int major) {
+  namespace fs = std::filesystem;
+  const std::string stem = requested.sub.empty() ? "libcudnn.so" : "libcudnn_" + requested.sub + ".so";
+  const std::string base = stem + "." + std::to_string(major);
+  std::error_code ec;
+  // The exact name asked for first (cuDNN 9's dispatcher asks for libcudnn_graph.so.9.19.0), then
+  // the SONAME, then any fuller name of that major: installs without the SONAME link exist.
+  if (requested.version && requested.version->major == major && !requested.windows) {
+    const fs::path exact = fs::path(dir) / (stem + "." + to_string(*requested.version));
+    if (fs::exists(exact, ec)) return exact.string();
+  }
+  const fs::path soname = fs::path(dir) / base;
+  if (fs::exists(soname, ec)) return soname.string();
+  std::optional<std::string> best;
+  std::optional<Version> best_version;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(base + ".") || !fs::exists(it->path(), ec)) continue;
+    const Parsed<LibraryName> parsed = parse_library_name(name);
+    if (!parsed || !parsed->version || parsed->sub != requested.sub) continue;
+    if (!best_version || compare(*parsed->version, *best_version) > 0) {
+      best = it->path().string();
+      best_version = parsed->version;
+    }
+  }
+  return best;
+}
+
+}  // namespace cudnn_compat

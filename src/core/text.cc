@@ -1,0 +1,42 @@
+#include "text.h"
+
+#include <algorithm>
+
+namespace cudnn_compat {
+
+std::string_view trim(std::string_view s) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  for (;;) {
+    const std::size_t i = s.find(sep);
+    out.push_back(s.substr(0, i));
+    if (i == std::string_view::npos) return out;
+    s.remove_prefix(i + 1);
+  }
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return char(c >= 'A' && c <= 'Z' ? c + 32 : c); });
+  return out;
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::optional<std::int64_t> parse_uint(std::string_view s) {
+  if (!all_digits(s) || s.size() > 15) return std::nullopt;
+  std::int64_t n = 0;
+  for (char c : s) n = n * 10 + (c - '0');
+  return n;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,19 @@
+// Small string helpers shared by the parsers of the engine (internal).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudnn_compat {
+
+std::string_view trim(std::string_view s);
+std::vector<std::string_view> split(std::string_view s, char sep);
+std::string lower(std::string_view s);
+// Decimal digits only, no sign, no spaces; nullopt past 10^15.
+std::optional<std::int64_t> parse_uint(std::string_view s);
+bool all_digits(std::string_view s);
+
+}  // namespace cudnn_compat
