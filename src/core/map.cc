@@ -64,7 +64,7 @@ struct Reader {
       bool ok = false;
       for (std::string_view k : known) ok = ok || key.str() == k;
       if (!ok)
-        warn(pos_of(node.source()), "unknown key '" + std::string(key.str()) + "' in " +
+        warn(pos_of(key.source()), "unknown key '" + std::string(key.str()) + "' in " +
                                         std::string(where) + " is ignored (known: " + list + ")");
     }
   }

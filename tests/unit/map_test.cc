@@ -1,0 +1,180 @@
+#include "cudnn_compat.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sys/stat.h>
+
+namespace cudnn_compat {
+namespace {
+
+constexpr const char *kGood = R"(schema = 1
+
+[policy]
+rule = "tensorflow-2016"
+prefer = "oldest"
+
+[[cudnn]]
+version = "5.1.10"
+lib = "/opt/cudnn/5.1.10/lib64"
+cuda = "8.0"
+module = "cudnn/5.1"
+
+[[cudnn]]
+version = "8.9.2.26"
+lib = "/opt/cudnn/8.9.2/lib64"
+
+[[require]]
+match = "/opt/apps/tensorflow/1.0/*"
+cudnn = "5.1"
+cuda = "8"
+)";
+
+TEST(Map, ParsesSchemaOne) {
+  const MapLoad m = parse_map(kGood, "map.toml");
+  ASSERT_TRUE(m.map);
+  EXPECT_TRUE(m.diagnostics.empty());
+  EXPECT_EQ(m.map->policy.rule, Rule::tensorflow_2016);
+  EXPECT_EQ(m.map->policy.prefer, Prefer::oldest);
+  ASSERT_EQ(m.map->cudnn.size(), 2u);
+  EXPECT_EQ(to_string(m.map->cudnn[0].version), "5.1.10");
+  EXPECT_EQ(m.map->cudnn[0].module, "cudnn/5.1");
+  EXPECT_EQ(to_string(*m.map->cudnn[0].cuda), "8.0");
+  EXPECT_EQ(m.map->cudnn[0].pos.line, 7);
+  EXPECT_EQ(to_string(m.map->cudnn[1].version), "8.9.2.26");
+  ASSERT_EQ(m.map->require.size(), 1u);
+  EXPECT_EQ(m.map->require[0].match, "/opt/apps/tensorflow/1.0/*");
+}
+
+TEST(Map, DefaultsWithoutPolicy) {
+  const MapLoad m = parse_map("schema = 1\n", "m.toml");
+  ASSERT_TRUE(m.map);
+  EXPECT_EQ(m.map->policy.rule, Rule::nvidia);
+  EXPECT_EQ(m.map->policy.prefer, Prefer::newest);
+}
+
+TEST(Map, FormatRoundTrips) {
+  const MapLoad m = parse_map(kGood, "map.toml");
+  const std::string text = format_map(*m.map);
+  const MapLoad again = parse_map(text, "again.toml");
+  ASSERT_TRUE(again.map) << text;
+  EXPECT_EQ(format_map(*again.map), text);
+  EXPECT_NE(text.find("rule = \"tensorflow-2016\""), std::string::npos);
+}
+
+TEST(Map, FormatQuotesAwkwardStrings) {
+  Map map;
+  map.cudnn.push_back({{9, 1, 0, {}}, "/opt/we\"ird\\dir\n", std::nullopt, "", {}});
+  const MapLoad back = parse_map(format_map(map), "m.toml");
+  ASSERT_TRUE(back.map);
+  EXPECT_EQ(back.map->cudnn[0].lib, "/opt/we\"ird\\dir\n");
+}
+
+struct Bad {
+  const char *name;
+  const char *text;
+  int line;
+  int column;
+  const char *says;
+  Severity severity;
+};
+
+class MapDiagnostics : public testing::TestWithParam<Bad> {};
+
+TEST_P(MapDiagnostics, PositionAndReason) {
+  const Bad &b = GetParam();
+  const MapLoad m = parse_map(b.text, "site.toml");
+  bool found = false;
+  for (const Diagnostic &d : m.diagnostics) {
+    if (d.message.find(b.says) == std::string::npos) continue;
+    found = true;
+    EXPECT_EQ(d.severity, b.severity) << to_string(d);
+    EXPECT_EQ(d.pos.line, b.line) << to_string(d);
+    if (b.column) {
+      EXPECT_EQ(d.pos.column, b.column) << to_string(d);
+    }
+    EXPECT_EQ(to_string(d).rfind("site.toml:" + std::to_string(b.line) + ":", 0), 0u) << to_string(d);
+  }
+  EXPECT_TRUE(found) << "no diagnostic says '" << b.says << "'; got " << m.diagnostics.size();
+  EXPECT_EQ(m.map.has_value(), b.severity == Severity::warning);
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Table, MapDiagnostics, testing::Values(
+  Bad{"syntax", "schema = 1\n[[cudnn]\n", 2, 0, "not valid TOML", Severity::error},
+  Bad{"nothing", "", 1, 1, "missing 'schema = 1'", Severity::error},
+  Bad{"schema2", "schema = 2\n", 1, 10, "unknown schema 2", Severity::error},
+  Bad{"schema_string", "schema = \"1\"\n", 1, 10, "must be the integer 1", Severity::error},
+  Bad{"rule", "schema = 1\n[policy]\nrule = \"tensorflw\"\n", 3, 8, "unknown rule \"tensorflw\"", Severity::error},
+  Bad{"prefer", "schema = 1\n[policy]\nprefer = \"latest\"\n", 3, 10, "expected \"newest\" or \"oldest\"", Severity::error},
+  Bad{"no_version", "schema = 1\n[[cudnn]]\nlib = \"/x\"\n", 2, 1, "missing key 'version'", Severity::error},
+  Bad{"no_lib", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\n", 2, 1, "missing key 'lib'", Severity::error},
+  Bad{"short_version", "schema = 1\n[[cudnn]]\nversion = \"5.1\"\nlib = \"/x\"\n", 3, 11, "expected x.y.z", Severity::error},
+  Bad{"junk_version", "schema = 1\n[[cudnn]]\nversion = \"five\"\nlib = \"/x\"\n", 3, 11, "expected x.y.z", Severity::error},
+  Bad{"float_cuda", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/x\"\ncuda = 8.0\n", 5, 8, "must be a string", Severity::error},
+  Bad{"int_version", "schema = 1\n[[cudnn]]\nversion = 5110\nlib = \"/x\"\n", 3, 11, "not an integer", Severity::error},
+  Bad{"empty_lib", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"\"\n", 4, 7, "is empty", Severity::error},
+  Bad{"cudnn_table", "schema = 1\n[cudnn]\nversion = \"5.1.10\"\n", 2, 1, "array of tables", Severity::error},
+  Bad{"duplicate", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/a\"\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/b\"\n", 5, 1, "listed twice (first at line 2)", Severity::error},
+  Bad{"require_no_match", "schema = 1\n[[require]]\ncudnn = \"5.1\"\n", 2, 1, "missing key 'match'", Severity::error},
+  Bad{"require_bad", "schema = 1\n[[require]]\nmatch = \"*\"\ncudnn = \"5\"\n", 4, 9, "e.g. \"5.1\"", Severity::error},
+  Bad{"unknown_top", "schema = 1\nshcema = 2\n", 2, 1, "unknown key 'shcema'", Severity::warning},
+  Bad{"unknown_entry", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/x\"\nmodul = \"cudnn/5.1\"\n", 5, 1, "unknown key 'modul'", Severity::warning},
+  Bad{"relative_lib", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"lib64\"\n", 4, 7, "is relative", Severity::warning}),
+  [](const testing::TestParamInfo<Bad> &i) { return std::string(i.param.name); });
+// clang-format on
+
+TEST(Map, SameVersionForTwoCudasIsFine) {
+  const MapLoad m = parse_map("schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/a\"\ncuda = \"11\"\n"
+                              "[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/b\"\ncuda = \"12\"\n", "m.toml");
+  EXPECT_TRUE(m.map);
+}
+
+TEST(Map, LoadReportsUnreadableFiles) {
+  const MapLoad missing = load_map("/nonexistent/map.toml");
+  ASSERT_EQ(missing.diagnostics.size(), 1u);
+  EXPECT_NE(missing.diagnostics[0].message.find("No such file"), std::string::npos);
+  const MapLoad dir = load_map("/tmp");
+  ASSERT_EQ(dir.diagnostics.size(), 1u);
+  EXPECT_NE(dir.diagnostics[0].message.find("is a directory"), std::string::npos);
+}
+
+TEST(Map, LibraryChecksWarn) {
+  const std::string root = FAKECUDNN_ROOT;
+  const MapLoad m = parse_map("schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"" + root + "/5.1.10/lib64\"\n"
+                              "[[cudnn]]\nversion = \"6.0.21\"\nlib = \"/nonexistent\"\n"
+                              "[[cudnn]]\nversion = \"7.6.5\"\nlib = \"" + root + "/5.1.10/include\"\n", "m.toml");
+  ASSERT_TRUE(m.map);
+  const std::vector<Diagnostic> ds = check_map_libraries(*m.map);
+  ASSERT_EQ(ds.size(), 2u);
+  EXPECT_EQ(ds[0].pos.line, 5);
+  EXPECT_NE(ds[0].message.find("not a directory"), std::string::npos);
+  EXPECT_EQ(ds[1].pos.line, 8);
+  EXPECT_NE(ds[1].message.find("holds no libcudnn.so.7"), std::string::npos);
+}
+
+TEST(AtomicWrite, ReplacesWholeAndKeepsMode) {
+  const std::string dir = testing::TempDir() + "/atomic";
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/map.toml";
+  { std::ofstream(path) << "old"; }
+  chmod(path.c_str(), 0640);
+  EXPECT_EQ(write_file_atomically(path, "new text\n"), "");
+  std::ifstream in(path);
+  std::string content((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(content, "new text\n");
+  struct stat st {};
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  for (const auto &e : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename(), "map.toml") << "temporary file left behind";
+}
+
+TEST(AtomicWrite, FailureLeavesNoTrace) {
+  EXPECT_NE(write_file_atomically("/nonexistent/dir/map.toml", "x"), "");
+}
+
+}  // namespace
+}  // namespace cudnn_compat

@@ -1,0 +1,137 @@
+#include "cudnn_compat.h"
+
+#include <gtest/gtest.h>
+
+namespace cudnn_compat {
+namespace {
+
+const std::string kRoot = FAKECUDNN_ROOT;
+
+Map fake_map(Prefer prefer = Prefer::newest) {
+  Map m;
+  m.path = "test.toml";
+  m.policy.prefer = prefer;
+  for (const char *v : {"5.0.5", "5.1.10", "6.0.21", "7.6.5", "8.9.7", "9.1.0"})
+    m.cudnn.push_back({*parse_dotted(v), kRoot + "/" + v + "/lib64", std::nullopt, std::string("cudnn/") + v, {}});
+  m.cudnn[2].cuda = Version{8, 0, {}, {}};
+  m.cudnn[4].cuda = Version{12, 2, {}, {}};
+  m.cudnn[5].cuda = Version{12, 4, {}, {}};
+  return m;
+}
+
+LibraryName lib(const char *name) { return *parse_library_name(name); }
+
+Need need(const char *cudnn, Rule rule = Rule::nvidia) {
+  return Need{*parse_dotted(cudnn), std::nullopt, rule, "test"};
+}
+
+TEST(Choose, MinorMustMatchBeforeSeven) {
+  const Map m = fake_map();
+  const Choice c = choose(m, need("5.1"), lib("libcudnn.so.5"));
+  ASSERT_EQ(c.ranked.size(), 1u);
+  EXPECT_EQ(to_string(m.cudnn[c.ranked[0]].version), "5.1.10");
+  EXPECT_FALSE(c.considered[0].fits);
+  EXPECT_EQ(c.considered[0].why, "before cuDNN 7 the minor version must match (5.0 vs 5.1)");
+  EXPECT_NE(c.reason.find("5.1.10 (cudnn/5.1.10)"), std::string::npos) << c.reason;
+}
+
+TEST(Choose, PreferNewestOrOldest) {
+  Map m = fake_map();
+  m.cudnn.push_back({*parse_dotted("8.9.2"), "/x", std::nullopt, "", {}});
+  EXPECT_EQ(to_string(m.cudnn[choose(m, need("8.5"), lib("libcudnn.so.8")).ranked[0]].version), "8.9.7");
+  m.policy.prefer = Prefer::oldest;
+  const Choice c = choose(m, need("8.5"), lib("libcudnn.so.8"));
+  ASSERT_EQ(c.ranked.size(), 2u);
+  EXPECT_EQ(to_string(m.cudnn[c.ranked[0]].version), "8.9.2");
+  EXPECT_EQ(to_string(m.cudnn[c.ranked[1]].version), "8.9.7");
+}
+
+TEST(Choose, EqualVersionsKeepTheAdminsOrder) {
+  Map m;
+  m.cudnn.push_back({*parse_dotted("8.9.7"), "/first", std::nullopt, "", {}});
+  m.cudnn.push_back({*parse_dotted("8.9.7"), "/second", Version{12, {}, {}, {}}, "", {}});
+  EXPECT_EQ(m.cudnn[choose(m, need("8.9"), lib("libcudnn.so.8")).ranked[0]].lib, "/first");
+}
+
+TEST(Choose, CudaMustMatchAndUnknownCudaCannotBeConfirmed) {
+  const Map m = fake_map();
+  Need n = need("8.9");
+  n.cuda_major = 11;
+  Choice c = choose(m, n, lib("libcudnn.so.8"));
+  EXPECT_TRUE(c.ranked.empty());
+  EXPECT_EQ(c.considered[4].why, "built for CUDA 12.2, not CUDA 11");
+  n = need("5.1");
+  n.cuda_major = 8;
+  c = choose(m, n, lib("libcudnn.so.5"));
+  EXPECT_TRUE(c.ranked.empty());
+  EXPECT_NE(c.considered[1].why.find("cannot be confirmed"), std::string::npos);
+  EXPECT_NE(c.reason.find("no installed cuDNN fits cuDNN 5.1 for CUDA 8"), std::string::npos) << c.reason;
+}
+
+TEST(Choose, WithoutRequirementTheNamedMajorDecides) {
+  const Map m = fake_map();
+  const Need none{std::nullopt, std::nullopt, Rule::nvidia, ""};
+  const Choice c = choose(m, none, lib("libcudnn.so.5"));
+  ASSERT_EQ(c.ranked.size(), 2u);
+  EXPECT_EQ(to_string(m.cudnn[c.ranked[0]].version), "5.1.10");
+}
+
+TEST(Choose, TheRuleMatters) {
+  const Map m = fake_map();
+  EXPECT_TRUE(choose(m, need("7.4", Rule::nvidia), lib("libcudnn.so.7")).ranked.size() == 1);
+  EXPECT_TRUE(choose(m, need("7.4", Rule::tensorflow_2016), lib("libcudnn.so.7")).ranked.empty());
+}
+
+TEST(DeriveNeed, ExplicitThenMapRuleThenName) {
+  Map m = fake_map();
+  m.require.push_back({"/opt/apps/tensorflow/1.0/*", *parse_dotted("5.1"), Version{8, {}, {}, {}}, {12, 1}});
+  NeedInputs in;
+  in.requested = lib("libcudnn.so.5");
+  in.programs = {"/opt/apps/tensorflow/1.0/bin/python"};
+  Parsed<Need> n = derive_need(in, &m);
+  ASSERT_TRUE(n);
+  EXPECT_EQ(to_string(*n->cudnn), "5.1");
+  EXPECT_EQ(n->cuda_major, 8);
+  EXPECT_NE(n->source.find("test.toml:12"), std::string::npos) << n->source;
+
+  in.require = "5.0";
+  in.require_source = "CUDNN_COMPAT_REQUIRE";
+  n = derive_need(in, &m);
+  EXPECT_EQ(to_string(*n->cudnn), "5.0");
+  EXPECT_EQ(n->source, "CUDNN_COMPAT_REQUIRE");
+
+  NeedInputs by_name;
+  by_name.requested = lib("libcudnn.so.8.9.7");
+  n = derive_need(by_name, &m);
+  EXPECT_EQ(to_string(*n->cudnn), "8.9.7");
+  by_name.requested = lib("libcudnn.so.8");
+  EXPECT_FALSE(derive_need(by_name, &m)->cudnn);
+}
+
+TEST(DeriveNeed, BadInputSaysWhereItCameFrom) {
+  NeedInputs in;
+  in.requested = lib("libcudnn.so.5");
+  in.require = "five";
+  in.require_source = "CUDNN_COMPAT_REQUIRE";
+  const Parsed<Need> n = derive_need(in, nullptr);
+  ASSERT_FALSE(n);
+  EXPECT_EQ(n.error.rfind("CUDNN_COMPAT_REQUIRE: ", 0), 0u) << n.error;
+  in.require.reset();
+  in.cuda = "twelve";
+  in.cuda_source = "--cuda";
+  EXPECT_FALSE(derive_need(in, nullptr));
+}
+
+TEST(FindLibraryFile, SonameExactNameAndSubLibraries) {
+  const std::string d9 = kRoot + "/9.1.0/lib64";
+  EXPECT_EQ(find_library_file(d9, lib("libcudnn.so.9"), 9), d9 + "/libcudnn.so.9");
+  EXPECT_EQ(find_library_file(d9, lib("libcudnn_graph.so.9.1.0"), 9), d9 + "/libcudnn_graph.so.9.1.0");
+  // The exact name of another release falls back to the SONAME of this one.
+  EXPECT_EQ(find_library_file(d9, lib("libcudnn_graph.so.9.19.0"), 9), d9 + "/libcudnn_graph.so.9");
+  EXPECT_EQ(find_library_file(d9, lib("libcudnn.so"), 9), d9 + "/libcudnn.so.9");
+  EXPECT_FALSE(find_library_file(d9, lib("libcudnn_ops_infer.so.8"), 8));
+  EXPECT_FALSE(find_library_file("/nonexistent", lib("libcudnn.so.9"), 9));
+}
+
+}  // namespace
+}  // namespace cudnn_compat
