@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# README command 1: install what is missing, build, and show what cudnn-compat does, on FAKE cuDNN
+# releases built here and on the real cuDNN under /usr/local/cuda when the machine has one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+build=${BUILD_DIR:-build}
+cmake -S . -B "$build" >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+cc="$build/bin/cudnn-compat"
+fakes="$PWD/$build/fakecudnn"
+demo="$build/demo"
+mkdir -p "$demo"
+
+step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@" || true; }
+
+echo "== What TensorFlow 2016 meant by 'Loaded runtime CuDNN library: 5005 (compatibility version"
+echo "   5000) but source was compiled with 5103 (compatibility version 5100)':"
+step "$cc" decode 5005 5103
+step "$cc" check --built-with 5103 --runtime 5005 --rule tensorflow-2016
+
+echo
+echo "== Every encoding, name and module scheme:"
+step "$cc" decode 5110 91001 "(8, 9, 2)" libcudnn_graph.so.9.19.0 cuDNN/8.9.2.26-CUDA-12.1.1 cudnn/8.9.7.29-12
+step "$cc" decode --cudart 13010
+
+echo
+echo "== The true version of each installed library (FAKE releases built by the tests):"
+step "$cc" probe "$fakes"/{5.0.5,5.1.10,8.9.7,9.1.0}/lib64
+real=/usr/local/cuda/lib64
+if [[ -e $real/libcudnn.so.9 ]]; then
+  step "$cc" probe "$real"
+else
+  echo "(no real cuDNN under $real on this machine: skipping it)"
+fi
+
+# A site map: the fakes, plus the real cuDNN when present, with its version from the probe.
+{
+  printf 'schema = 1\n\n[policy]\nrule = "nvidia"\n'
+  for v in 5.0.5 5.1.10 8.9.7 9.1.0; do
+    printf '\n[[cudnn]]\nversion = "%s"\nlib = "%s/%s/lib64"\nmodule = "cudnn/%s"\n' "$v" "$fakes" "$v" "${v%.*}"
+  done
+  if [[ -e $real/libcudnn.so.9 ]]; then
+    rv=$("$cc" probe --json "$real" | sed -n 's/.*"version": "\(.*\)".*/\1/p')
+    rc=$("$cc" probe --json "$real" | sed -n 's/.*"cuda": "\(.*\)".*/\1/p')
+    printf '\n[[cudnn]]\nversion = "%s"\nlib = "%s"\ncuda = "%s"\n' "$rv" "$real" "$rc"
+  fi
+} >"$demo/map.toml"
+export CUDNN_COMPAT_MAP="$PWD/$demo/map.toml"
+
+echo
+echo "== A version map of what is installed ($CUDNN_COMPAT_MAP), checked against the libraries:"
+step "$cc" map validate --probe
+echo
+echo "== Which library a program built with cuDNN 5.1 should get, and why:"
+step "$cc" resolve libcudnn.so.5 --require 5.1
+echo
+echo "== A cuDNN 9 program: the newest 9.x, and its sub-libraries from the same directory:"
+step "$cc" resolve libcudnn.so.9 --require 9.1
+step "$cc" resolve libcudnn_graph.so.9 --require 9.1
+echo
+echo "== When nothing installed fits, what to ask the admins for:"
+step "$cc" resolve libcudnn.so.7 --require 7.6

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# map show prints the map normalised (the form `scan` will write), or as JSON; bad maps are refused.
+. "$(dirname "$0")/common.sh"
+
+fake_map >"$t/map.toml"
+CUDNN_COMPAT_MAP="$t/map.toml" expect_rc 0 cc map show
+has 'prefer = "newest"'
+has 'module = "cuDNN/8.9.7.29-CUDA-12.2.0"'
+# The normalised form reads back to itself.
+cc map show "$t/map.toml" >"$t/again.toml"
+expect_rc 0 cc map show "$t/again.toml"
+[[ $out == "$(cat "$t/again.toml")" ]] || fail "map show is not a fixed point"
+
+expect_rc 0 cc map show --json "$t/map.toml"
+has '"rule": "nvidia"'
+has '"match": "/opt/apps/tensorflow/1.0/*"'
+
+printf 'schema = 3\n' >"$t/future.toml"
+expect_rc 1 cc map show "$t/future.toml"
+has "unknown schema 3"

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# resolve names the file a request should get, keeps families whole, and says what to do when
+# nothing fits.
+. "$(dirname "$0")/common.sh"
+
+fake_map >"$t/map.toml"
+export CUDNN_COMPAT_MAP="$t/map.toml"
+
+expect_rc 0 cc resolve libcudnn.so.5 --require 5.1
+has "libcudnn.so.5 -> $FAKES/5.1.10/lib64/libcudnn.so.5  ($FAKES/5.1.10/lib64/libcudnn.so.5.1.10)"
+has "no    5.0.5 (cudnn/5.0)"
+has "before cuDNN 7 the minor version must match (5.0 vs 5.1)"
+
+# The requirement from the environment, as the shim will read it.
+CUDNN_COMPAT_REQUIRE=5.0 expect_rc 0 cc resolve libcudnn.so.5
+has "$FAKES/5.0.5/lib64/libcudnn.so.5"
+has "from CUDNN_COMPAT_REQUIRE"
+
+# A sub-library resolves into the directory of its main library.
+expect_rc 0 cc resolve libcudnn_cnn_infer.so.8 --require 8.9 --cuda 12
+has "-> $FAKES/8.9.7/lib64/libcudnn_cnn_infer.so.8"
+expect_rc 0 cc resolve libcudnn_graph.so.9.1.0
+has "-> $FAKES/9.1.0/lib64/libcudnn_graph.so.9.1.0"
+
+# The map's [[require]] rule, matched on the program.
+line=$(grep -n '^\[\[require\]\]' "$t/map.toml" | cut -d: -f1)
+expect_rc 0 cc resolve libcudnn.so.5 --for /opt/apps/tensorflow/1.0/bin/python --json
+has '"version": "5.1.10"'
+has '"source": "'"$t/map.toml:$line"' ([[require]] match \"/opt/apps/tensorflow/1.0/*\" on /opt/apps/tensorflow/1.0/bin/python)"'
+
+# Nothing fits: exit 1, every candidate with its reason, and the release to ask for.
+expect_rc 1 cc resolve libcudnn.so.5 --require 5.2
+has "no installed cuDNN fits cuDNN 5.2 under rule nvidia (from --require)"
+has "Ask the admins for cuDNN 5.2.x"
+expect_rc 1 cc resolve libcudnn.so.8 --require 8.9 --cuda 11
+has "built for CUDA 12.2, not CUDA 11"
+has "built for CUDA 11"
+
+# A directory that lost its library is skipped for the next fitting release.
+cp -r "$FAKES/9.1.0" "$t/9.1.0-copy"
+sed "s|$FAKES/9.1.0/lib64|$t/9.1.0-copy/lib64|" "$t/map.toml" >"$t/map2.toml"
+printf '\n[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\n' "$FAKES/9.1.0/lib64" >>"$t/map2.toml"
+rm "$t/9.1.0-copy/lib64/libcudnn_ops."*
+expect_rc 0 cc resolve libcudnn_ops.so.9 --map "$t/map2.toml"
+has "skipped: $t/9.1.0-copy/lib64 (listed for cuDNN 9.1.0) holds no file for libcudnn_ops.so.9"
+
+# Bad input is exit 2, a bad map exit 1.
+expect_rc 2 cc resolve libcudart.so.12
+has "is not a cuDNN library name"
+CUDNN_COMPAT_REQUIRE=five expect_rc 2 cc resolve libcudnn.so.5
+has "CUDNN_COMPAT_REQUIRE: 'five' is not a version"
+printf 'schema = 1\n[[cudnn]]\nversion = "x"\n' >"$t/bad.toml"
+expect_rc 1 cc resolve libcudnn.so.5 --map "$t/bad.toml"
+has "$t/bad.toml:3:11: error:"
