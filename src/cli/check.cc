@@ -7,7 +7,9 @@ namespace cudnn_compat::cli {
 
 std::string rule_list() {
   std::string s;
-  for (const RuleInfo &r : all_rules()) s += "  " + std::string(r.name) + std::string(18 - r.name.size(), ' ') + std::string(r.summary) + "\n";
+  for (const RuleInfo &r : all_rules())
+    s += "  " + std::string(r.name) + std::string(18 - r.name.size(), ' ') +
+         std::string(r.summary) + "\n";
   return s;
 }
 
@@ -16,9 +18,14 @@ void add_check(CLI::App &app, Globals &g) {
     std::string built, runtime, rule = "nvidia";
   };
   auto o = std::make_shared<Opts>();
-  CLI::App *cmd = app.add_subcommand("check", "Judge a runtime cuDNN against the one a program was built with");
-  cmd->add_option("--built-with,-b", o->built, "The cuDNN the program was compiled with (any form decode reads)")->required();
-  cmd->add_option("--runtime,-r", o->runtime, "The cuDNN loaded at run time (any form decode reads)")->required();
+  CLI::App *cmd =
+      app.add_subcommand("check", "Judge a runtime cuDNN against the one a program was built with");
+  cmd->add_option("--built-with,-b", o->built,
+                  "The cuDNN the program was compiled with (any form decode reads)")
+      ->required();
+  cmd->add_option("--runtime,-r", o->runtime,
+                  "The cuDNN loaded at run time (any form decode reads)")
+      ->required();
   cmd->add_option("--rule", o->rule, "Whose rule judges (default: nvidia)");
   cmd->footer("\nRules:\n" + rule_list() + R"(
 Examples:
@@ -29,7 +36,8 @@ Exit status: 0 compatible, 1 incompatible, 2 bad input.)");
   cmd->callback([o, &g] {
     const Parsed<Decoded> built = decode(o->built), runtime = decode(o->runtime);
     const std::optional<Rule> rule = parse_rule(o->rule);
-    for (const std::string &e : {built.error, runtime.error}) if (!e.empty()) complain(e);
+    for (const std::string &e : {built.error, runtime.error})
+      if (!e.empty()) complain(e);
     if (!rule) complain("unknown rule '" + o->rule + "'; expected one of:\n" + rule_list());
     if (!built || !runtime || !rule) {
       g.exit_code = kUsage;
@@ -49,7 +57,8 @@ Exit status: 0 compatible, 1 incompatible, 2 bad input.)");
                 << to_string(runtime->version) << ", built with " << to_string(built->version)
                 << ", rule " << rule_name(*rule) << ": " << v.reason << ".\n";
       if (*rule != Rule::nvidia && nv.compatible != v.compatible)
-        std::cout << "NVIDIA's own policy " << (nv.compatible ? "allows" : "forbids") << " it: " << nv.reason << ".\n";
+        std::cout << "NVIDIA's own policy " << (nv.compatible ? "allows" : "forbids")
+                  << " it: " << nv.reason << ".\n";
     }
     g.exit_code = v.compatible ? kYes : kNo;
   });

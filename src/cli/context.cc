@@ -1,7 +1,7 @@
 #include "cli.h"
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 namespace cudnn_compat::cli {
 
@@ -19,8 +19,9 @@ LoadedMap load_site_map(const std::string &explicit_path) {
 std::string map_not_found_message() {
   std::string s = "no version map found (looked for";
   for (const std::string &p : map_search_path()) s += " " + p;
-  return s + "); set CUDNN_COMPAT_MAP, pass --map, or write one from "
-             "share/cudnn-compat/map.toml.example";
+  return s +
+         "); set CUDNN_COMPAT_MAP, pass --map, or write one from "
+         "share/cudnn-compat/map.toml.example";
 }
 
 ProbeOptions probe_options() {
@@ -28,7 +29,8 @@ ProbeOptions probe_options() {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
   ProbeOptions o;
-  o.helper = (self.parent_path().parent_path() / "lib" / "cudnn-compat" / "cudnn-compat-probe").string();
+  o.helper =
+      (self.parent_path().parent_path() / "lib" / "cudnn-compat" / "cudnn-compat-probe").string();
   return o;
 }
 

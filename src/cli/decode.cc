@@ -8,24 +8,22 @@ namespace {
 
 nlohmann::json to_json(const Decoded &d) {
   const Version &v = d.version;
-  const auto opt = [](const std::optional<int> &c) { return c ? nlohmann::json(*c) : nlohmann::json(nullptr); };
+  const auto opt = [](const std::optional<int> &c) {
+    return c ? nlohmann::json(*c) : nlohmann::json(nullptr);
+  };
   const bool cudnn = d.form != "cudart-number" && !(d.form == "dotted" && d.cuda);
-  nlohmann::json j{{"input", d.input},
-                   {"form", d.form},
-                   {"version", to_string(v)},
-                   {"major", v.major},
-                   {"minor", opt(v.minor)},
-                   {"patch", opt(v.patch)},
-                   {"build", opt(v.build)},
-                   {"cuda", json_of(d.cuda)},
-                   {"number", nullptr},
+  nlohmann::json j{{"input", d.input},      {"form", d.form},          {"version", to_string(v)},
+                   {"major", v.major},      {"minor", opt(v.minor)},   {"patch", opt(v.patch)},
+                   {"build", opt(v.build)}, {"cuda", json_of(d.cuda)}, {"number", nullptr},
                    {"compat", nullptr}};
   if (cudnn && v.minor) {
     if (v.patch) j["number"] = cudnn_number(v);
     j["compat"] = tensorflow_compat_number(v);
   }
-  if (d.library) j["library"] = {{"sub", d.library->sub.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.library->sub)},
-                                 {"windows", d.library->windows}};
+  if (d.library)
+    j["library"] = {
+        {"sub", d.library->sub.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.library->sub)},
+        {"windows", d.library->windows}};
   return j;
 }
 
@@ -34,13 +32,15 @@ std::string to_text(const Decoded &d, bool cudart) {
   std::string s = d.input + ": ";
   if (cudart) return s + "CUDA " + to_string(v);
   s += "cuDNN " + to_string(v);
-  if (d.library) s += d.library->sub.empty() ? " (main library)" : " (sub-library " + d.library->sub + ")";
+  if (d.library)
+    s += d.library->sub.empty() ? " (main library)" : " (sub-library " + d.library->sub + ")";
   if (d.cuda) s += " for CUDA " + to_string(*d.cuda);
   if (d.form == "cudnn-number")
     s += std::string("; encoded as ") + (v.major >= 9 ? "major*10000" : "major*1000") +
          " + minor*100 + patch";
   if (v.minor)
-    s += "; TensorFlow 2016-2018 \"compatibility version\" " + std::to_string(tensorflow_compat_number(v));
+    s += "; TensorFlow 2016-2018 \"compatibility version\" " +
+         std::to_string(tensorflow_compat_number(v));
   if (!v.minor) s += "; the name carries the major version only";
   return s;
 }
@@ -53,13 +53,15 @@ void add_decode(CLI::App &app, Globals &g) {
     bool cudart = false;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App *cmd = app.add_subcommand("decode", "Say what a cuDNN version number, name or tuple means");
+  CLI::App *cmd =
+      app.add_subcommand("decode", "Say what a cuDNN version number, name or tuple means");
   cmd->add_option("VALUE", o->values,
                   "5005, 91001, 5.1.10, 8.9.2.26, \"(8, 9, 2)\", libcudnn.so.8.9.7, "
                   "cudnn_ops64_9.dll, cudnn/8.9.7.29-12, cuDNN/8.9.2.26-CUDA-12.1.1")
       ->required();
-  cmd->add_flag("--cudart", o->cudart,
-                "Read integers as CUDA runtime numbers from cudnnGetCudartVersion() (12020 = 12.2)");
+  cmd->add_flag(
+      "--cudart", o->cudart,
+      "Read integers as CUDA runtime numbers from cudnnGetCudartVersion() (12020 = 12.2)");
   cmd->footer(R"(
 Integers are read in both of cuDNN's encodings: major*1000+minor*100+patch up to 8.x
 (5103 = 5.1.3, 5110 = 5.1.10) and major*10000+minor*100+patch from 9.0 (91001 = 9.10.1).
@@ -79,12 +81,16 @@ Exit status: 0 all decoded, 2 a value could not be read.)");
       const Parsed<Decoded> d = o->cudart ? decode_cudart(value) : decode(value);
       if (!d) {
         rc = kUsage;
-        if (g.json) all.push_back({{"input", value}, {"error", d.error}});
-        else complain(d.error);
+        if (g.json)
+          all.push_back({{"input", value}, {"error", d.error}});
+        else
+          complain(d.error);
         continue;
       }
-      if (g.json) all.push_back(to_json(*d));
-      else std::cout << to_text(*d, o->cudart) << '\n';
+      if (g.json)
+        all.push_back(to_json(*d));
+      else
+        std::cout << to_text(*d, o->cudart) << '\n';
     }
     if (g.json) print_json(all.size() == 1 ? all[0] : all);
     g.exit_code = rc;

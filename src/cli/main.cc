@@ -40,6 +40,10 @@ invalid map), 2 bad usage or input.)");
   } catch (const CLI::ParseError &e) {
     const int rc = app.exit(e);
     return rc == 0 ? kYes : kUsage;
+  } catch (const std::exception &e) {
+    // Out of memory or a library's surprise: one line, never an abort with a core dump.
+    complain(std::string("internal error: ") + e.what());
+    return kUsage;
   }
   return g.exit_code;
 }

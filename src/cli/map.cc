@@ -11,8 +11,8 @@ std::vector<Diagnostic> probe_entries(const Map &map) {
   std::vector<Diagnostic> out;
   const ProbeOptions options = probe_options();
   for (const Installed &e : map.cudnn) {
-    const std::optional<std::string> file =
-        find_library_file(e.lib, LibraryName{"", Version{e.version.major, {}, {}, {}}, false}, e.version.major);
+    const std::optional<std::string> file = find_library_file(
+        e.lib, LibraryName{"", Version{e.version.major, {}, {}, {}}, false}, e.version.major);
     if (!file) continue;  // check_map_libraries has said so already
     const Parsed<std::vector<Probe>> p = probe(*file, options);
     if (!p || p->empty()) {
@@ -23,22 +23,26 @@ std::vector<Diagnostic> probe_entries(const Map &map) {
     const Version listed{e.version.major, e.version.minor, e.version.patch, {}};
     if (found.source != ProbeSource::library) {
       out.push_back({Severity::warning, map.path, e.pos,
-                     "cannot confirm cuDNN " + to_string(e.version) + ": " + *file + " did not load (" + found.note + ")"});
+                     "cannot confirm cuDNN " + to_string(e.version) + ": " + *file +
+                         " did not load (" + found.note + ")"});
     } else if (!is_prefix_of(found.version, listed) || !is_prefix_of(listed, found.version)) {
       out.push_back({Severity::error, map.path, e.pos,
                      "the map says cuDNN " + to_string(e.version) + " but " + *file + " reports " +
-                         to_string(found.version) + "; set version = \"" + to_string(found.version) + "\""});
+                         to_string(found.version) + "; set version = \"" +
+                         to_string(found.version) + "\""});
     } else if (e.cuda && found.cuda && e.cuda->major != found.cuda->major) {
       out.push_back({Severity::error, map.path, e.pos,
-                     "the map says CUDA " + to_string(*e.cuda) + " but " + *file + " was built for CUDA " +
-                         to_string(*found.cuda) + "; set cuda = \"" + to_string(*found.cuda) + "\""});
+                     "the map says CUDA " + to_string(*e.cuda) + " but " + *file +
+                         " was built for CUDA " + to_string(*found.cuda) + "; set cuda = \"" +
+                         to_string(*found.cuda) + "\""});
     }
   }
   return out;
 }
 
 int count(const std::vector<Diagnostic> &ds, Severity s) {
-  return int(std::count_if(ds.begin(), ds.end(), [s](const Diagnostic &d) { return d.severity == s; }));
+  return int(
+      std::count_if(ds.begin(), ds.end(), [s](const Diagnostic &d) { return d.severity == s; }));
 }
 
 }  // namespace
@@ -49,9 +53,12 @@ void add_map(CLI::App &app, Globals &g) {
   auto file = std::make_shared<std::string>();
   auto do_probe = std::make_shared<bool>(false);
 
-  CLI::App *validate = map->add_subcommand("validate", "Report every problem of a map with file:line:column");
-  validate->add_option("FILE", *file, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
-  validate->add_flag("--probe", *do_probe, "Also load each listed library and compare the version it reports");
+  CLI::App *validate =
+      map->add_subcommand("validate", "Report every problem of a map with file:line:column");
+  validate->add_option("FILE", *file,
+                       "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  validate->add_flag("--probe", *do_probe,
+                     "Also load each listed library and compare the version it reports");
   validate->footer(R"(
 Errors (the map is refused, the shim falls back to the ordinary load): bad TOML, an unknown schema,
 missing or ill-typed keys, versions that do not parse, the same release listed twice, and with
@@ -72,22 +79,27 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
       if (*do_probe)
         for (Diagnostic &d : probe_entries(*m.map)) ds.push_back(std::move(d));
     }
-    std::stable_sort(ds.begin(), ds.end(), [](const Diagnostic &a, const Diagnostic &b) { return a.pos.line < b.pos.line; });
+    std::stable_sort(ds.begin(), ds.end(), [](const Diagnostic &a, const Diagnostic &b) {
+      return a.pos.line < b.pos.line;
+    });
     const int errors = count(ds, Severity::error), warnings = count(ds, Severity::warning);
     if (g.json) {
       nlohmann::json list = nlohmann::json::array();
       for (const Diagnostic &d : ds) list.push_back(json_of(d));
-      print_json({{"file", m.path},
-                  {"valid", errors == 0},
-                  {"errors", errors},
-                  {"warnings", warnings},
-                  {"cudnn", m.map ? nlohmann::json(m.map->cudnn.size()) : nlohmann::json(nullptr)},
-                  {"require", m.map ? nlohmann::json(m.map->require.size()) : nlohmann::json(nullptr)},
-                  {"diagnostics", list}});
+      print_json(
+          {{"file", m.path},
+           {"valid", errors == 0},
+           {"errors", errors},
+           {"warnings", warnings},
+           {"cudnn", m.map ? nlohmann::json(m.map->cudnn.size()) : nlohmann::json(nullptr)},
+           {"require", m.map ? nlohmann::json(m.map->require.size()) : nlohmann::json(nullptr)},
+           {"diagnostics", list}});
     } else {
       for (const Diagnostic &d : ds) std::cerr << to_string(d) << '\n';
       std::cout << m.path << ": " << (errors ? "invalid" : "valid");
-      if (m.map) std::cout << ", " << m.map->cudnn.size() << " cuDNN release(s), " << m.map->require.size() << " require rule(s)";
+      if (m.map)
+        std::cout << ", " << m.map->cudnn.size() << " cuDNN release(s), " << m.map->require.size()
+                  << " require rule(s)";
       std::cout << "; " << errors << " error(s), " << warnings << " warning(s)\n";
     }
     g.exit_code = errors ? kNo : kYes;
@@ -100,7 +112,8 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
     LoadedMap m = load_site_map(*file);
     if (m.path.empty() || !m.map) {
       for (const Diagnostic &d : m.diagnostics) std::cerr << to_string(d) << '\n';
-      complain(m.path.empty() ? map_not_found_message() : m.path + " is invalid; see `cudnn-compat map validate`");
+      complain(m.path.empty() ? map_not_found_message()
+                              : m.path + " is invalid; see `cudnn-compat map validate`");
       g.exit_code = kNo;
       return;
     }
@@ -110,14 +123,19 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
     }
     nlohmann::json cudnn = nlohmann::json::array(), require = nlohmann::json::array();
     for (const Installed &e : m.map->cudnn)
-      cudnn.push_back({{"version", to_string(e.version)}, {"lib", e.lib}, {"cuda", json_of(e.cuda)},
-                       {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)}});
+      cudnn.push_back(
+          {{"version", to_string(e.version)},
+           {"lib", e.lib},
+           {"cuda", json_of(e.cuda)},
+           {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)}});
     for (const RequireRule &r : m.map->require)
-      require.push_back({{"match", r.match}, {"cudnn", to_string(r.cudnn)}, {"cuda", json_of(r.cuda)}});
+      require.push_back(
+          {{"match", r.match}, {"cudnn", to_string(r.cudnn)}, {"cuda", json_of(r.cuda)}});
     print_json({{"file", m.path},
                 {"schema", 1},
-                {"policy", {{"rule", rule_name(m.map->policy.rule)},
-                            {"prefer", m.map->policy.prefer == Prefer::newest ? "newest" : "oldest"}}},
+                {"policy",
+                 {{"rule", rule_name(m.map->policy.rule)},
+                  {"prefer", m.map->policy.prefer == Prefer::newest ? "newest" : "oldest"}}},
                 {"cudnn", cudnn},
                 {"require", require}});
   });

@@ -34,13 +34,18 @@ std::string describe(const Probe &p) {
   std::string s = "cuDNN " + to_string(p.version);
   if (p.cuda) s += " for CUDA " + to_string(*p.cuda);
   switch (p.source) {
-  case ProbeSource::library: return s + " (reported by the library)";
-  case ProbeSource::header: return s + " (from the version header: " + p.note + ")";
-  case ProbeSource::filename: return s + " (from the file name only: " + p.note + ")";
+    case ProbeSource::library:
+      return s + " (reported by the library)";
+    case ProbeSource::header:
+      return s + " (from the version header: " + p.note + ")";
+    case ProbeSource::filename:
+      return s + " (from the file name only: " + p.note + ")";
   }
   return s;
 }
 
-void complain(const std::string &message) { std::cerr << "cudnn-compat: " << message << '\n'; }
+void complain(const std::string &message) {
+  std::cerr << "cudnn-compat: " << message << '\n';
+}
 
 }  // namespace cudnn_compat::cli

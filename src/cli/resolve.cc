@@ -11,8 +11,8 @@ struct Opts {
   std::string name, require, cuda, rule, map, program;
 };
 
-std::optional<std::string> flag_or_env(const std::string &flag, const char *var, std::string &source,
-                                       const char *flag_name) {
+std::optional<std::string> flag_or_env(const std::string &flag, const char *var,
+                                       std::string &source, const char *flag_name) {
   if (!flag.empty()) {
     source = flag_name;
     return flag;
@@ -25,12 +25,13 @@ nlohmann::json considered_json(const Map &map, const Choice &c) {
   nlohmann::json list = nlohmann::json::array();
   for (const Considered &k : c.considered) {
     const Installed &e = map.cudnn[k.entry];
-    list.push_back({{"version", to_string(e.version)},
-                    {"lib", e.lib},
-                    {"cuda", json_of(e.cuda)},
-                    {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
-                    {"fits", k.fits},
-                    {"why", k.why}});
+    list.push_back(
+        {{"version", to_string(e.version)},
+         {"lib", e.lib},
+         {"cuda", json_of(e.cuda)},
+         {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
+         {"fits", k.fits},
+         {"why", k.why}});
   }
   return list;
 }
@@ -59,7 +60,8 @@ int run(const Opts &o, const Globals &g) {
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {
     for (const Diagnostic &d : m.diagnostics) std::cerr << to_string(d) << '\n';
-    complain(m.path.empty() ? map_not_found_message() : m.path + " is invalid; see `cudnn-compat map validate`");
+    complain(m.path.empty() ? map_not_found_message()
+                            : m.path + " is invalid; see `cudnn-compat map validate`");
     return kNo;
   }
   const Map &map = *m.map;
@@ -68,7 +70,8 @@ int run(const Opts &o, const Globals &g) {
   in.require = flag_or_env(o.require, "CUDNN_COMPAT_REQUIRE", in.require_source, "--require");
   in.cuda = flag_or_env(o.cuda, "CUDNN_COMPAT_CUDA", in.cuda_source, "--cuda");
   in.rule = rule;
-  if (!o.program.empty()) in.programs.push_back(std::filesystem::absolute(o.program).lexically_normal().string());
+  if (!o.program.empty())
+    in.programs.push_back(std::filesystem::absolute(o.program).lexically_normal().string());
   in.requested = *requested;
   const Parsed<Need> need = derive_need(in, &map);
   if (!need) {
@@ -82,7 +85,8 @@ int run(const Opts &o, const Globals &g) {
     const Installed &e = map.cudnn[index];
     const std::optional<std::string> file = find_library_file(e.lib, *requested, e.version.major);
     if (!file) {
-      skipped.push_back(e.lib + " (listed for cuDNN " + to_string(e.version) + ") holds no file for " + o.name);
+      skipped.push_back(e.lib + " (listed for cuDNN " + to_string(e.version) +
+                        ") holds no file for " + o.name);
       continue;
     }
     std::error_code ec;
@@ -94,16 +98,20 @@ int run(const Opts &o, const Globals &g) {
                   {"version", to_string(e.version)},
                   {"cuda", json_of(e.cuda)},
                   {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
-                  {"need", {{"cudnn", json_of(need->cudnn)},
-                            {"cuda", need->cuda_major ? nlohmann::json(*need->cuda_major) : nlohmann::json(nullptr)},
-                            {"rule", rule_name(need->rule)},
-                            {"source", need->source.empty() ? nlohmann::json(nullptr) : nlohmann::json(need->source)}}},
+                  {"need",
+                   {{"cudnn", json_of(need->cudnn)},
+                    {"cuda", need->cuda_major ? nlohmann::json(*need->cuda_major)
+                                              : nlohmann::json(nullptr)},
+                    {"rule", rule_name(need->rule)},
+                    {"source", need->source.empty() ? nlohmann::json(nullptr)
+                                                    : nlohmann::json(need->source)}}},
                   {"reason", choice.reason},
                   {"skipped", skipped},
                   {"considered", considered_json(map, choice)},
                   {"map", map.path}});
     } else {
-      std::cout << o.name << " -> " << *file << (ec || real == *file ? "" : "  (" + real + ")") << '\n'
+      std::cout << o.name << " -> " << *file << (ec || real == *file ? "" : "  (" + real + ")")
+                << '\n'
                 << "  " << choice.reason << '\n';
       for (const std::string &s : skipped) std::cout << "  skipped: " << s << '\n';
       print_considered(map, choice);
@@ -116,10 +124,17 @@ int run(const Opts &o, const Globals &g) {
     advice = "Ask the admins for cuDNN " + acceptable_releases(need->rule, *need->cudnn) +
              (need->cuda_major ? " built for CUDA " + std::to_string(*need->cuda_major) : "") +
              ", or rebuild the program against an installed release.";
-  const std::string reason = choice.ranked.empty() ? choice.reason : "every fitting release lacks " + o.name + " in its directory";
+  const std::string reason = choice.ranked.empty()
+                                 ? choice.reason
+                                 : "every fitting release lacks " + o.name + " in its directory";
   if (g.json) {
-    print_json({{"request", o.name}, {"file", nullptr}, {"reason", reason}, {"advice", advice},
-                {"skipped", skipped}, {"considered", considered_json(map, choice)}, {"map", map.path}});
+    print_json({{"request", o.name},
+                {"file", nullptr},
+                {"reason", reason},
+                {"advice", advice},
+                {"skipped", skipped},
+                {"considered", considered_json(map, choice)},
+                {"map", map.path}});
   } else {
     std::cout << o.name << ": " << reason << '\n';
     for (const std::string &s : skipped) std::cout << "  skipped: " << s << '\n';
@@ -133,13 +148,21 @@ int run(const Opts &o, const Globals &g) {
 
 void add_resolve(CLI::App &app, Globals &g) {
   auto o = std::make_shared<Opts>();
-  CLI::App *cmd = app.add_subcommand("resolve", "Name the installed cuDNN file a request should get, and why");
-  cmd->add_option("NAME", o->name, "The library asked for: libcudnn.so.8, libcudnn_ops.so.9, ...")->required();
-  cmd->add_option("--require", o->require, "The cuDNN the program was built with, 5.1 or 5.1.3 (default: $CUDNN_COMPAT_REQUIRE)");
-  cmd->add_option("--cuda", o->cuda, "The CUDA major the program needs (default: $CUDNN_COMPAT_CUDA)");
-  cmd->add_option("--rule", o->rule, "Whose compatibility rule applies (default: the map's [policy] rule)");
-  cmd->add_option("--map", o->map, "The version map (default: $CUDNN_COMPAT_MAP, then the installed map)");
-  cmd->add_option("--for", o->program, "The program that asks, matched against the map's [[require]] rules");
+  CLI::App *cmd =
+      app.add_subcommand("resolve", "Name the installed cuDNN file a request should get, and why");
+  cmd->add_option("NAME", o->name, "The library asked for: libcudnn.so.8, libcudnn_ops.so.9, ...")
+      ->required();
+  cmd->add_option(
+      "--require", o->require,
+      "The cuDNN the program was built with, 5.1 or 5.1.3 (default: $CUDNN_COMPAT_REQUIRE)");
+  cmd->add_option("--cuda", o->cuda,
+                  "The CUDA major the program needs (default: $CUDNN_COMPAT_CUDA)");
+  cmd->add_option("--rule", o->rule,
+                  "Whose compatibility rule applies (default: the map's [policy] rule)");
+  cmd->add_option("--map", o->map,
+                  "The version map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  cmd->add_option("--for", o->program,
+                  "The program that asks, matched against the map's [[require]] rules");
   cmd->footer(R"(
 The requirement is taken, in this order, from --require or $CUDNN_COMPAT_REQUIRE, from the first
 [[require]] rule of the map whose glob matches --for, and from the version in NAME itself. Among

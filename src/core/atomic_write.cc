@@ -1,12 +1,12 @@
 #include "cudnn_compat.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace cudnn_compat {
 
@@ -16,7 +16,7 @@ std::string write_file_atomically(const std::string &path, std::string_view text
   const int fd = mkstemp(tmp.data());
   if (fd < 0) return "cannot create a temporary file beside " + path + ": " + std::strerror(errno);
   const auto fail = [&](const char *what) {
-    const std::string why = std::string(what) + " " + tmp + ": " + std::strerror(errno);
+    std::string why = std::string(what) + " " + tmp + ": " + std::strerror(errno);
     close(fd);
     unlink(tmp.c_str());
     return why;
@@ -37,7 +37,7 @@ std::string write_file_atomically(const std::string &path, std::string_view text
     return "cannot close " + tmp + ": " + std::strerror(errno);
   }
   if (rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
+    std::string why = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
     unlink(tmp.c_str());
     return why;
   }

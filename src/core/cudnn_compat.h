@@ -14,7 +14,8 @@
 namespace cudnn_compat {
 
 // A parse result: the value, or one sentence saying what was expected.
-template <class T> struct Parsed {
+template <class T>
+struct Parsed {
   std::optional<T> value;
   std::string error;
 
@@ -39,8 +40,8 @@ struct Version {
   friend bool operator==(const Version &, const Version &) = default;
 };
 
-std::string to_string(const Version &v);          // "5.1.10", "5.1", "5", "8.9.2.26"
-int compare(const Version &a, const Version &b);  // unknown components sort first
+std::string to_string(const Version &v);                      // "5.1.10", "5.1", "5", "8.9.2.26"
+int compare(const Version &a, const Version &b);              // unknown components sort first
 bool is_prefix_of(const Version &pattern, const Version &v);  // 5.1 is a prefix of 5.1.10
 
 // cudnnGetVersion()/CUDNN_VERSION: major*1000+minor*100+patch up to 8.x, major*10000+... from 9.
@@ -237,7 +238,7 @@ struct NeedInputs {
   std::string require_source;
   std::optional<std::string> cuda;  // --cuda, else CUDNN_COMPAT_CUDA
   std::string cuda_source;
-  std::optional<Rule> rule;  // --rule; else the map's policy
+  std::optional<Rule> rule;           // --rule; else the map's policy
   std::vector<std::string> programs;  // the executable and the library that asks, for [[require]]
   LibraryName requested;
 };

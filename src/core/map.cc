@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #define TOML_HEADER_ONLY 1
@@ -23,13 +24,20 @@ SourcePos pos_of(const toml::source_region &r) {
 
 std::string_view type_name(const toml::node &n) {
   switch (n.type()) {
-  case toml::node_type::string: return "a string";
-  case toml::node_type::integer: return "an integer";
-  case toml::node_type::floating_point: return "a float";
-  case toml::node_type::boolean: return "a boolean";
-  case toml::node_type::table: return "a table";
-  case toml::node_type::array: return "an array";
-  default: return "a date or time";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    default:
+      return "a date or time";
   }
 }
 
@@ -38,8 +46,12 @@ struct Reader {
   std::string file;
   std::vector<Diagnostic> out;
 
-  void error(SourcePos p, std::string msg) { out.push_back({Severity::error, file, p, std::move(msg)}); }
-  void warn(SourcePos p, std::string msg) { out.push_back({Severity::warning, file, p, std::move(msg)}); }
+  void error(SourcePos p, std::string msg) {
+    out.push_back({Severity::error, file, p, std::move(msg)});
+  }
+  void warn(SourcePos p, std::string msg) {
+    out.push_back({Severity::warning, file, p, std::move(msg)});
+  }
 
   // A string value at key, or nullopt with a diagnostic when it is present but not a string,
   // or required and missing.
@@ -47,12 +59,15 @@ struct Reader {
                                        std::string_view where, bool required) {
     const toml::node *n = t.get(key);
     if (!n) {
-      if (required) error(pos_of(t.source()), "missing key '" + std::string(key) + "' in " + std::string(where));
+      if (required)
+        error(pos_of(t.source()),
+              "missing key '" + std::string(key) + "' in " + std::string(where));
       return std::nullopt;
     }
     if (const auto *s = n->as_string()) return s->get();
-    error(pos_of(n->source()), "'" + std::string(key) + "' in " + std::string(where) +
-                                   " must be a string (in quotes), not " + std::string(type_name(*n)));
+    error(pos_of(n->source()), quoted(key) + " in " + std::string(where) +
+                                   " must be a string (in quotes), not " +
+                                   std::string(type_name(*n)));
     return std::nullopt;
   }
 
@@ -65,7 +80,7 @@ struct Reader {
       for (std::string_view k : known) ok = ok || key.str() == k;
       if (!ok)
         warn(pos_of(key.source()), "unknown key '" + std::string(key.str()) + "' in " +
-                                        std::string(where) + " is ignored (known: " + list + ")");
+                                       std::string(where) + " is ignored (known: " + list + ")");
     }
   }
 
@@ -78,8 +93,8 @@ struct Reader {
     if (!s) return std::nullopt;
     const Parsed<Version> v = parse(*s);
     if (v && (!full || v->patch)) return *v;
-    error(pos_of(t.get(key)->source()), "'" + std::string(key) + "' in " + std::string(where) +
-                                            " is \"" + *s + "\"; expected " + std::string(expected));
+    error(pos_of(t.get(key)->source()), quoted(key) + " in " + std::string(where) + " is \"" + *s +
+                                            "\"; expected " + std::string(expected));
     return std::nullopt;
   }
 
@@ -93,40 +108,59 @@ struct Reader {
     if (!t) return error(pos_of(n.source()), "'policy' must be a table: [policy]");
     unknown_keys(*t, "[policy]", {"rule", "prefer"});
     if (const std::optional<std::string> r = string_at(*t, "rule", "[policy]", false)) {
-      if (const std::optional<Rule> rule = parse_rule(*r)) policy.rule = *rule;
+      if (const std::optional<Rule> rule = parse_rule(*r))
+        policy.rule = *rule;
       else {
         std::string names;
-        for (const RuleInfo &i : all_rules()) names += (names.empty() ? "" : ", ") + std::string(i.name);
-        error(pos_of(t->get("rule")->source()), "unknown rule \"" + *r + "\"; expected one of " + names);
+        for (const RuleInfo &i : all_rules())
+          names += (names.empty() ? "" : ", ") + std::string(i.name);
+        error(pos_of(t->get("rule")->source()),
+              "unknown rule \"" + *r + "\"; expected one of " + names);
       }
     }
     if (const std::optional<std::string> p = string_at(*t, "prefer", "[policy]", false)) {
-      if (*p == "newest") policy.prefer = Prefer::newest;
-      else if (*p == "oldest") policy.prefer = Prefer::oldest;
-      else error(pos_of(t->get("prefer")->source()), "prefer is \"" + *p + "\"; expected \"newest\" or \"oldest\"");
+      if (*p == "newest")
+        policy.prefer = Prefer::newest;
+      else if (*p == "oldest")
+        policy.prefer = Prefer::oldest;
+      else
+        error(pos_of(t->get("prefer")->source()),
+              "prefer is \"" + *p + "\"; expected \"newest\" or \"oldest\"");
     }
   }
 
   // Visits each table of an array of tables ([[cudnn]], [[require]]).
-  template <class F> void each_table(const toml::node &n, std::string_view name, F &&visit) {
+  template <class F>
+  void each_table(const toml::node &n, std::string_view name, F &&visit) {
     const toml::array *a = n.as_array();
-    if (!a) return error(pos_of(n.source()), "'" + std::string(name) + "' must be an array of tables: [[" + std::string(name) + "]]");
+    if (!a)
+      return error(pos_of(n.source()),
+                   quoted(name) + " must be an array of tables: [[" + std::string(name) + "]]");
     for (const toml::node &e : *a) {
-      if (const toml::table *t = e.as_table()) visit(*t);
-      else error(pos_of(e.source()), "each '" + std::string(name) + "' must be a table: [[" + std::string(name) + "]]");
+      if (const toml::table *t = e.as_table())
+        visit(*t);
+      else
+        error(pos_of(e.source()),
+              "each '" + std::string(name) + "' must be a table: [[" + std::string(name) + "]]");
     }
   }
 
   void read_cudnn(const toml::table &t, std::vector<Installed> &entries) {
     constexpr std::string_view where = "[[cudnn]]";
     unknown_keys(t, where, {"version", "lib", "cuda", "module"});
-    const std::optional<Version> v = version_at(t, "version", where, true, parse_dotted, true,
-                                                "x.y.z or x.y.z.b, e.g. \"5.1.10\" (the exact release)");
+    const std::optional<Version> v =
+        version_at(t, "version", where, true, parse_dotted, true,
+                   "x.y.z or x.y.z.b, e.g. \"5.1.10\" (the exact release)");
     const std::optional<std::string> lib = string_at(t, "lib", where, true);
     const std::optional<Version> cuda = cuda_at(t, where);
     const std::optional<std::string> module = string_at(t, "module", where, false);
-    if (lib && lib->empty()) error(pos_of(t.get("lib")->source()), "'lib' in [[cudnn]] is empty; expected the directory holding libcudnn.so.<major>");
-    if (lib && !lib->empty() && lib->front() != '/') warn(pos_of(t.get("lib")->source()), "'lib' \"" + *lib + "\" is relative; the shim resolves it against each job's working directory");
+    if (lib && lib->empty())
+      error(pos_of(t.get("lib")->source()),
+            "'lib' in [[cudnn]] is empty; expected the directory holding libcudnn.so.<major>");
+    if (lib && !lib->empty() && lib->front() != '/')
+      warn(pos_of(t.get("lib")->source()),
+           "'lib' \"" + *lib +
+               "\" is relative; the shim resolves it against each job's working directory");
     if (v && lib && !lib->empty())
       entries.push_back({*v, *lib, cuda, module.value_or(""), pos_of(t.source())});
   }
@@ -135,21 +169,24 @@ struct Reader {
     constexpr std::string_view where = "[[require]]";
     unknown_keys(t, where, {"match", "cudnn", "cuda"});
     const std::optional<std::string> match = string_at(t, "match", where, true);
-    const std::optional<Version> v = version_at(t, "cudnn", where, true, parse_dotted, false, "the cuDNN the program was built with, e.g. \"5.1\" or \"5.1.3\"");
+    const std::optional<Version> v =
+        version_at(t, "cudnn", where, true, parse_dotted, false,
+                   "the cuDNN the program was built with, e.g. \"5.1\" or \"5.1.3\"");
     const std::optional<Version> cuda = cuda_at(t, where);
     if (match && v) rules.push_back({*match, *v, cuda, pos_of(t.source())});
   }
 
+  // One pass: a site map with thousands of releases is read by every job that asks for cuDNN.
   void duplicates(const std::vector<Installed> &cudnn) {
-    for (std::size_t i = 0; i < cudnn.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (cudnn[i].version == cudnn[j].version && cudnn[i].cuda == cudnn[j].cuda) {
-          error(cudnn[i].pos, "cuDNN " + to_string(cudnn[i].version) +
-                                  (cudnn[i].cuda ? " for CUDA " + to_string(*cudnn[i].cuda) : "") +
-                                  " is listed twice (first at line " + std::to_string(cudnn[j].pos.line) +
-                                  "); keep one, or set 'cuda' to tell the builds apart");
-          break;
-        }
+    std::map<std::pair<std::string, std::string>, int> first_line;
+    for (const Installed &e : cudnn) {
+      const std::string cuda = e.cuda ? to_string(*e.cuda) : "";
+      const auto [it, fresh] = first_line.try_emplace({to_string(e.version), cuda}, e.pos.line);
+      if (fresh) continue;
+      error(e.pos, "cuDNN " + to_string(e.version) + (cuda.empty() ? "" : " for CUDA " + cuda) +
+                       " is listed twice (first at line " + std::to_string(it->second) +
+                       "); keep one, or set 'cuda' to tell the builds apart");
+    }
   }
 };
 
@@ -157,18 +194,26 @@ std::string quote(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\t': out += "\\t"; break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        out += buf;
-      } else {
-        out += c;
-      }
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += c;
+        }
     }
   }
   return out + '"';
@@ -198,10 +243,12 @@ MapLoad parse_map(std::string_view text, const std::string &path) {
   if (const toml::node *s = root.get("schema")) {
     const std::optional<std::int64_t> n = s->value<std::int64_t>();
     if (!s->is_integer())
-      r.error(pos_of(s->source()), "schema must be the integer 1, not " + std::string(type_name(*s)));
+      r.error(pos_of(s->source()),
+              "schema must be the integer 1, not " + std::string(type_name(*s)));
     else if (n != 1)
-      r.error(pos_of(s->source()), "unknown schema " + std::to_string(*n) +
-                                       "; this cudnn-compat reads schema 1 (is the map newer than the tool?)");
+      r.error(pos_of(s->source()),
+              "unknown schema " + std::to_string(*n) +
+                  "; this cudnn-compat reads schema 1 (is the map newer than the tool?)");
   } else {
     r.error({1, 1}, "missing 'schema = 1' at the top of the map");
   }
@@ -220,11 +267,13 @@ MapLoad parse_map(std::string_view text, const std::string &path) {
 MapLoad load_map(const std::string &path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    return {std::nullopt, {{Severity::error, path, {}, "is a directory; expected a map.toml file"}}};
+    return {std::nullopt,
+            {{Severity::error, path, {}, "is a directory; expected a map.toml file"}}};
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    return {std::nullopt,
-            {{Severity::error, path, {}, std::string("cannot read the map: ") + std::strerror(errno)}}};
+    return {
+        std::nullopt,
+        {{Severity::error, path, {}, std::string("cannot read the map: ") + std::strerror(errno)}}};
   std::ostringstream text;
   text << in.rdbuf();
   return parse_map(text.str(), path);
@@ -239,10 +288,12 @@ std::vector<Diagnostic> check_map_libraries(const Map &map) {
       out.push_back({Severity::warning, map.path, e.pos,
                      "lib \"" + e.lib + "\" of cuDNN " + to_string(e.version) +
                          " is not a directory; requests for it will fall through to the loader"});
-    } else if (!find_library_file(e.lib, LibraryName{"", Version{e.version.major, {}, {}, {}}, false},
+    } else if (!find_library_file(e.lib,
+                                  LibraryName{"", Version{e.version.major, {}, {}, {}}, false},
                                   e.version.major)) {
       out.push_back({Severity::warning, map.path, e.pos,
-                     "lib \"" + e.lib + "\" holds no libcudnn.so." + std::to_string(e.version.major) +
+                     "lib \"" + e.lib + "\" holds no libcudnn.so." +
+                         std::to_string(e.version.major) +
                          "*; is 'lib' the directory of the libraries (often .../lib64)?"});
     }
   }
@@ -252,14 +303,16 @@ std::vector<Diagnostic> check_map_libraries(const Map &map) {
 std::string format_map(const Map &map) {
   std::string s = "schema = 1\n\n[policy]\n";
   s += "rule = " + quote(rule_name(map.policy.rule)) + "\n";
-  s += std::string("prefer = ") + (map.policy.prefer == Prefer::newest ? "\"newest\"" : "\"oldest\"") + "\n";
+  s += std::string("prefer = ") +
+       (map.policy.prefer == Prefer::newest ? "\"newest\"" : "\"oldest\"") + "\n";
   for (const Installed &e : map.cudnn) {
     s += "\n[[cudnn]]\nversion = " + quote(to_string(e.version)) + "\nlib = " + quote(e.lib) + "\n";
     if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";
     if (!e.module.empty()) s += "module = " + quote(e.module) + "\n";
   }
   for (const RequireRule &q : map.require) {
-    s += "\n[[require]]\nmatch = " + quote(q.match) + "\ncudnn = " + quote(to_string(q.cudnn)) + "\n";
+    s += "\n[[require]]\nmatch = " + quote(q.match) + "\ncudnn = " + quote(to_string(q.cudnn)) +
+         "\n";
     if (q.cuda) s += "cuda = " + quote(to_string(*q.cuda)) + "\n";
   }
   return s;

@@ -74,8 +74,10 @@ bool is_spack_hash(std::string_view t) {
   if (t.size() != 7) return false;
   bool letter = false;
   for (char c : t) {
-    if (c >= 'a' && c <= 'z') letter = true;
-    else if (c < '0' || c > '9') return false;
+    if (c >= 'a' && c <= 'z')
+      letter = true;
+    else if (c < '0' || c > '9')
+      return false;
   }
   return letter;
 }
@@ -88,8 +90,8 @@ Parsed<LibraryName> parse_library_name(std::string_view name) {
   if (!parsed) parsed = parse_dll_name(base);
   if (!parsed)
     return Parsed<LibraryName>::fail(
-        "'" + std::string(name) +
-        "' is not a cuDNN library name: expected libcudnn.so[.N...], libcudnn_<sub>.so[.N...], "
+        quoted(name) +
+        " is not a cuDNN library name: expected libcudnn.so[.N...], libcudnn_<sub>.so[.N...], "
         "cudnn64_N.dll or cudnn_<sub>64_N.dll");
   return {parsed, {}};
 }
@@ -102,20 +104,15 @@ const std::vector<std::string_view> &sub_libraries(int major) {
   static const std::vector<std::string_view> none;
   static const std::vector<std::string_view> v8{"ops_infer", "ops_train", "cnn_infer",
                                                 "cnn_train", "adv_infer", "adv_train"};
-  static const std::vector<std::string_view> v9{"graph",
-                                                "ops",
-                                                "cnn",
-                                                "adv",
-                                                "engines_precompiled",
-                                                "engines_runtime_compiled",
-                                                "heuristic"};
+  static const std::vector<std::string_view> v9{
+      "graph", "ops", "cnn", "adv", "engines_precompiled", "engines_runtime_compiled", "heuristic"};
   return major < 8 ? none : major == 8 ? v8 : v9;
 }
 
 Parsed<ModuleName> parse_module_name(std::string_view text) {
   const std::string_view s = trim(text);
   const auto fail = [&](const std::string &why) {
-    return Parsed<ModuleName>::fail("'" + std::string(s) + "' " + why +
+    return Parsed<ModuleName>::fail(quoted(s) + " " + why +
                                     ": expected a module name such as cudnn/5.1, "
                                     "cuDNN/8.9.2.26-CUDA-12.1.1 or cudnn/8.9.7.29-12");
   };
@@ -138,10 +135,14 @@ Parsed<ModuleName> parse_module_name(std::string_view text) {
       if (!b.empty()) tokens.push_back(b);
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     std::string_view t = tokens[i];
-    if (t == "cuda" && i + 1 < tokens.size()) t = tokens[++i];
-    else if (t.starts_with("cuda")) t.remove_prefix(4);
-    else if (t.starts_with("cu") && all_digits(t.substr(2))) t.remove_prefix(2);
-    else if (is_spack_hash(t)) continue;
+    if (t == "cuda" && i + 1 < tokens.size())
+      t = tokens[++i];
+    else if (t.starts_with("cuda"))
+      t.remove_prefix(4);
+    else if (t.starts_with("cu") && all_digits(t.substr(2)))
+      t.remove_prefix(2);
+    else if (is_spack_hash(t))
+      continue;
     if (m.cuda) return fail("names a CUDA version twice");
     if (all_digits(t) && t.size() <= 3) {
       m.cuda = Version{int(*parse_uint(t)), {}, {}, {}};
@@ -157,7 +158,8 @@ Parsed<ModuleName> parse_module_name(std::string_view text) {
 Parsed<Decoded> decode(std::string_view text) {
   const std::string_view s = trim(text);
   Decoded d{std::string(s), "", {}, std::nullopt, std::nullopt};
-  if (s.empty()) return Parsed<Decoded>::fail("expected a version, a library name or a module name");
+  if (s.empty())
+    return Parsed<Decoded>::fail("expected a version, a library name or a module name");
 
   if (all_digits(s)) {
     const Parsed<Version> v = parse_cudnn_number(s);
@@ -179,8 +181,8 @@ Parsed<Decoded> decode(std::string_view text) {
   }
   if (const Parsed<LibraryName> lib = parse_library_name(s)) {
     if (!lib->version)
-      return Parsed<Decoded>::fail("'" + std::string(s) +
-                                   "' carries no version: the loader takes whichever cuDNN it "
+      return Parsed<Decoded>::fail(quoted(s) +
+                                   " carries no version: the loader takes whichever cuDNN it "
                                    "finds first under that name");
     d.form = "library";
     d.version = *lib->version;

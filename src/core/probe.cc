@@ -2,20 +2,18 @@
 #include "cudnn_compat.h"
 #include "text.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <spawn.h>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 namespace cudnn_compat {
 namespace {
@@ -58,6 +56,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
   std::vector<std::string> env = child_environment();
   std::vector<char *> envp;
+  envp.reserve(env.size() + 1);
   for (std::string &e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
   std::string helper = options.helper, target = file;
@@ -73,9 +72,12 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
 
   std::string out;
   bool timed_out = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
     pollfd p{fds[0], POLLIN, 0};
     const int ready = left > 0 ? poll(&p, 1, int(left)) : 0;
     if (ready < 0 && errno == EINTR) continue;
@@ -98,16 +100,23 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   HelperAnswer a;
   std::string error;
   for (std::string_view line : split(out, '\n')) {
-    if (line.starts_with("version ")) a.version = parse_cudnn_number(line.substr(8)).value;
-    else if (line.starts_with("cudart ")) a.cuda = parse_cudart_number(line.substr(7)).value;
-    else if (line.starts_with("error ")) error = std::string(line.substr(6));
+    if (line.starts_with("version "))
+      a.version = parse_cudnn_number(line.substr(8)).value;
+    else if (line.starts_with("cudart "))
+      a.cuda = parse_cudart_number(line.substr(7)).value;
+    else if (line.starts_with("error "))
+      error = std::string(line.substr(6));
   }
   if (a.version) return a;
   a.cuda.reset();
-  if (timed_out) a.why = "the library did not answer within " + std::to_string(options.timeout_ms / 1000) + " s";
-  else if (!error.empty()) a.why = "the library did not load: " + error;
-  else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) a.why = "the library reported an unknown version";
-  else a.why = "the library " + describe_status(status);
+  if (timed_out)
+    a.why = "the library did not answer within " + std::to_string(options.timeout_ms / 1000) + " s";
+  else if (!error.empty())
+    a.why = "the library did not load: " + error;
+  else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    a.why = "the library reported an unknown version";
+  else
+    a.why = "the library " + describe_status(status);
   return a;
 }
 
@@ -124,9 +133,12 @@ std::optional<Version> header_version(const fs::path &header) {
     const std::string_view name = s.substr(0, space);
     const std::optional<std::int64_t> value = parse_uint(trim(s.substr(space)));
     if (!value || *value > 99999) continue;
-    if (name == "CUDNN_MAJOR") major = int(*value);
-    else if (name == "CUDNN_MINOR") minor = int(*value);
-    else if (name == "CUDNN_PATCHLEVEL") patch = int(*value);
+    if (name == "CUDNN_MAJOR")
+      major = int(*value);
+    else if (name == "CUDNN_MINOR")
+      minor = int(*value);
+    else if (name == "CUDNN_PATCHLEVEL")
+      patch = int(*value);
   }
   if (!major || !minor || !patch) return std::nullopt;
   return Version{*major, minor, patch, {}};
@@ -141,8 +153,8 @@ Probe probe_file(const std::string &file, const ProbeOptions &options) {
     return p;
   }
   p.note = a.why;
-  const std::optional<Version> named = parse_library_name(fs::path(file).filename().string()).value
-                                           .value_or(LibraryName{}).version;
+  const std::optional<Version> named =
+      parse_library_name(fs::path(file).filename().string()).value.value_or(LibraryName{}).version;
   const fs::path dir = fs::path(file).parent_path();
   for (const fs::path &h : {dir / "cudnn_version.h", dir / ".." / "include" / "cudnn_version.h",
                             dir / "cudnn.h", dir / ".." / "include" / "cudnn.h"}) {
@@ -151,7 +163,8 @@ Probe probe_file(const std::string &file, const ProbeOptions &options) {
     const std::optional<Version> v = header_version(h);
     if (!v) continue;
     if (named && named->major != v->major) {
-      p.note += "; " + h.lexically_normal().string() + " is of cuDNN " + to_string(*v) + ", another major";
+      p.note += "; " + h.lexically_normal().string() + " is of cuDNN " + to_string(*v) +
+                ", another major";
       continue;
     }
     p.version = *v;
@@ -162,7 +175,9 @@ Probe probe_file(const std::string &file, const ProbeOptions &options) {
   // The real file's name often carries the full version where the SONAME carries the major.
   std::error_code ec;
   const fs::path real = fs::canonical(file, ec);
-  std::optional<Version> from_name = ec ? named : parse_library_name(real.filename().string()).value.value_or(LibraryName{}).version;
+  std::optional<Version> from_name =
+      ec ? named
+         : parse_library_name(real.filename().string()).value.value_or(LibraryName{}).version;
   if (!from_name) from_name = named;
   p.version = from_name.value_or(Version{});
   p.source = ProbeSource::filename;
@@ -173,9 +188,12 @@ Probe probe_file(const std::string &file, const ProbeOptions &options) {
 
 std::string_view to_string(ProbeSource s) {
   switch (s) {
-  case ProbeSource::library: return "library";
-  case ProbeSource::header: return "header";
-  case ProbeSource::filename: return "filename";
+    case ProbeSource::library:
+      return "library";
+    case ProbeSource::header:
+      return "header";
+    case ProbeSource::filename:
+      return "filename";
   }
   return "?";
 }
@@ -188,20 +206,22 @@ Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &op
   if (!fs::is_directory(st)) {
     const Parsed<LibraryName> name = parse_library_name(fs::path(path).filename().string());
     if (name && !name->sub.empty())
-      return Parsed<std::vector<Probe>>::fail(path + " is a cuDNN sub-library; probe libcudnn.so.<major> or its directory");
+      return Parsed<std::vector<Probe>>::fail(
+          path + " is a cuDNN sub-library; probe libcudnn.so.<major> or its directory");
     return {std::vector<Probe>{probe_file(path, options)}, {}};
   }
   std::set<int> majors;
   for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
     const Parsed<LibraryName> name = parse_library_name(it->path().filename().string());
-    if (name && name->sub.empty() && name->version && !name->windows) majors.insert(name->version->major);
+    if (name && name->sub.empty() && name->version && !name->windows)
+      majors.insert(name->version->major);
   }
   std::vector<Probe> out;
   for (int major : majors)
-    if (const std::optional<std::string> f = find_library_file(path, LibraryName{"", Version{major, {}, {}, {}}, false}, major))
+    if (const std::optional<std::string> f =
+            find_library_file(path, LibraryName{"", Version{major, {}, {}, {}}, false}, major))
       out.push_back(probe_file(*f, options));
-  if (out.empty())
-    return Parsed<std::vector<Probe>>::fail(path + " holds no libcudnn.so.<major>");
+  if (out.empty()) return Parsed<std::vector<Probe>>::fail(path + " holds no libcudnn.so.<major>");
   return {out, {}};
 }
 

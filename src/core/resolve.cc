@@ -9,7 +9,8 @@ namespace {
 
 std::string describe(const Need &need, std::optional<int> major) {
   std::string s = need.cudnn ? "cuDNN " + to_string(*need.cudnn)
-                             : major ? "any cuDNN " + std::to_string(*major) : "any cuDNN";
+                  : major    ? "any cuDNN " + std::to_string(*major)
+                             : "any cuDNN";
   if (need.cuda_major) s += " for CUDA " + std::to_string(*need.cuda_major);
   if (need.cudnn) s += " under rule " + std::string(rule_name(need.rule));
   if (!need.source.empty()) s += " (from " + need.source + ")";
@@ -25,7 +26,8 @@ Considered consider(const Installed &e, std::size_t index, const Need &need,
     c.why = "its CUDA version is not in the map, so CUDA " + std::to_string(*need.cuda_major) +
             " cannot be confirmed (add cuda = \"...\" to its [[cudnn]] entry)";
   } else if (need.cuda_major && e.cuda->major != *need.cuda_major) {
-    c.why = "built for CUDA " + to_string(*e.cuda) + ", not CUDA " + std::to_string(*need.cuda_major);
+    c.why =
+        "built for CUDA " + to_string(*e.cuda) + ", not CUDA " + std::to_string(*need.cuda_major);
   } else if (need.cudnn) {
     const Verdict v = judge(need.rule, e.version, *need.cudnn);
     c.fits = v.compatible;
@@ -66,8 +68,9 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
   }
   const Installed &e = map.cudnn[choice.ranked.front()];
   const std::size_t n = choice.ranked.size();
-  choice.reason = "cuDNN " + to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")") +
-                  " is the " + (map.policy.prefer == Prefer::newest ? "newest" : "oldest") + " of " +
+  choice.reason = "cuDNN " + to_string(e.version) +
+                  (e.module.empty() ? "" : " (" + e.module + ")") + " is the " +
+                  (map.policy.prefer == Prefer::newest ? "newest" : "oldest") + " of " +
                   std::to_string(n) + " installed release" + (n == 1 ? "" : "s") + " that fit " +
                   describe(need, major);
   return choice;
@@ -76,7 +79,8 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
 std::optional<std::string> find_library_file(const std::string &dir, const LibraryName &requested,
                                              int major) {
   namespace fs = std::filesystem;
-  const std::string stem = requested.sub.empty() ? "libcudnn.so" : "libcudnn_" + requested.sub + ".so";
+  const std::string stem =
+      requested.sub.empty() ? "libcudnn.so" : "libcudnn_" + requested.sub + ".so";
   const std::string base = stem + "." + std::to_string(major);
   std::error_code ec;
   // The exact name asked for first (cuDNN 9's dispatcher asks for libcudnn_graph.so.9.19.0), then

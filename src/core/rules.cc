@@ -10,12 +10,20 @@ namespace {
 
 using Clause = std::string;
 
-Verdict yes(Clause why) { return {true, std::move(why)}; }
-Verdict no(Clause why) { return {false, std::move(why)}; }
+Verdict yes(Clause why) {
+  return {true, std::move(why)};
+}
+Verdict no(Clause why) {
+  return {false, std::move(why)};
+}
 
-std::string mm(const Version &v) { return std::to_string(v.major) + '.' + std::to_string(*v.minor); }
+std::string mm(const Version &v) {
+  return std::to_string(v.major) + '.' + std::to_string(*v.minor);
+}
 
-bool patch_known(const Version &r, const Version &b) { return r.patch && b.patch; }
+bool patch_known(const Version &r, const Version &b) {
+  return r.patch && b.patch;
+}
 
 // The whole-number comparison the integer rules make, at major.minor granularity when a patch is
 // not known. Returns <0, 0, >0.
@@ -54,8 +62,8 @@ Verdict exact(const Version &r, const Version &b) {
   if (r.major != b.major) return major_differs(r, b);
   if (*r.minor != *b.minor) return minor_must_match(r, b, "the exact rule says");
   if (patch_known(r, b) && r.patch != b.patch)
-    return no("the exact rule needs the same patch level (" + to_string(r) + " vs " +
-              to_string(b) + ")");
+    return no("the exact rule needs the same patch level (" + to_string(r) + " vs " + to_string(b) +
+              ")");
   if (r.build && b.build && r.build != b.build)
     return no("the exact rule needs the same build (" + to_string(r) + " vs " + to_string(b) + ")");
   return yes(patch_known(r, b) ? "the versions are identical"
@@ -65,46 +73,52 @@ Verdict exact(const Version &r, const Version &b) {
 Verdict judge_known(Rule rule, const Version &r, const Version &b) {
   const std::string rn = std::to_string(cudnn_number(r)), bn = std::to_string(cudnn_number(b));
   switch (rule) {
-  case Rule::nvidia:
-  case Rule::tensorflow_2018:
-  case Rule::pytorch:
-    return major_then_minor_by_era(r, b);
-  case Rule::tensorflow_2016: {
-    const std::string rc = std::to_string(tensorflow_compat_number(r));
-    const std::string bc = std::to_string(tensorflow_compat_number(b));
-    if (rc == bc) return yes("same compatibility version " + rc + " (major.minor " + mm(b) + ")");
-    return no("TensorFlow 2016-2018 needs the same major.minor, newer or older (compatibility "
-              "version " + rc + " vs " + bc + ")");
-  }
-  case Rule::tensorflow:
-    if (r.major != b.major) return major_differs(r, b);
-    return minor_at_least(r, b, "for TensorFlow 2.x and XLA");
-  case Rule::pytorch_2017:
-    if (cudnn_number(r) / 100 == cudnn_number(b) / 100) return yes("same major.minor " + mm(b));
-    return no("PyTorch 2017-2020 needs the same major.minor (" + mm(r) + " vs " + mm(b) + ")");
-  case Rule::caffe2:
-    if (number_cmp(r, b) == 0) return yes("the versions are equal");
-    if (cudnn_number(b) >= 7000 && (number_cmp(r, b) > 0 || cudnn_number(r) / 100 == cudnn_number(b) / 100))
-      return yes("from cuDNN 7 on Caffe2 accepts a newer runtime or the same major.minor");
-    return no("Caffe2 needs the same version, or from cuDNN 7 on a newer one (" + rn + " vs " + bn +
-              ")");
-  case Rule::jax:
-    if (r == Version{9, 10, 0, {}} && !(b.major == 9 && b.minor == 10 && b.patch.value_or(0) == 0))
-      return no("cuDNN 9.10.0 broke backward compatibility of block-scale enums; JAX refuses it "
-                "unless built with it");
-    if (cudnn_number(r) / 100 >= cudnn_number(b) / 100)
-      return yes("JAX accepts a runtime no older than the major.minor it was built with");
-    return no("JAX needs a runtime no older than the major.minor it was built with (" + mm(r) +
-              " < " + mm(b) + ")");
-  case Rule::paddle:
-    if (number_cmp(r, b) >= 0) return yes("PaddlePaddle accepts a runtime no older than its build");
-    return no("PaddlePaddle warns when the runtime is older than its build (" + rn + " < " + bn +
-              ")");
-  case Rule::mxnet:
-    if (number_cmp(r, b) == 0) return yes("the versions are equal");
-    return no("MXNet warns unless the versions are equal (" + rn + " vs " + bn + ")");
-  case Rule::exact:
-    return exact(r, b);
+    case Rule::nvidia:
+    case Rule::tensorflow_2018:
+    case Rule::pytorch:
+      return major_then_minor_by_era(r, b);
+    case Rule::tensorflow_2016: {
+      const std::string rc = std::to_string(tensorflow_compat_number(r));
+      const std::string bc = std::to_string(tensorflow_compat_number(b));
+      if (rc == bc) return yes("same compatibility version " + rc + " (major.minor " + mm(b) + ")");
+      return no(
+          "TensorFlow 2016-2018 needs the same major.minor, newer or older (compatibility "
+          "version " +
+          rc + " vs " + bc + ")");
+    }
+    case Rule::tensorflow:
+      if (r.major != b.major) return major_differs(r, b);
+      return minor_at_least(r, b, "for TensorFlow 2.x and XLA");
+    case Rule::pytorch_2017:
+      if (cudnn_number(r) / 100 == cudnn_number(b) / 100) return yes("same major.minor " + mm(b));
+      return no("PyTorch 2017-2020 needs the same major.minor (" + mm(r) + " vs " + mm(b) + ")");
+    case Rule::caffe2:
+      if (number_cmp(r, b) == 0) return yes("the versions are equal");
+      if (cudnn_number(b) >= 7000 &&
+          (number_cmp(r, b) > 0 || cudnn_number(r) / 100 == cudnn_number(b) / 100))
+        return yes("from cuDNN 7 on Caffe2 accepts a newer runtime or the same major.minor");
+      return no("Caffe2 needs the same version, or from cuDNN 7 on a newer one (" + rn + " vs " +
+                bn + ")");
+    case Rule::jax:
+      if (r == Version{9, 10, 0, {}} &&
+          !(b.major == 9 && b.minor == 10 && b.patch.value_or(0) == 0))
+        return no(
+            "cuDNN 9.10.0 broke backward compatibility of block-scale enums; JAX refuses it "
+            "unless built with it");
+      if (cudnn_number(r) / 100 >= cudnn_number(b) / 100)
+        return yes("JAX accepts a runtime no older than the major.minor it was built with");
+      return no("JAX needs a runtime no older than the major.minor it was built with (" + mm(r) +
+                " < " + mm(b) + ")");
+    case Rule::paddle:
+      if (number_cmp(r, b) >= 0)
+        return yes("PaddlePaddle accepts a runtime no older than its build");
+      return no("PaddlePaddle warns when the runtime is older than its build (" + rn + " < " + bn +
+                ")");
+    case Rule::mxnet:
+      if (number_cmp(r, b) == 0) return yes("the versions are equal");
+      return no("MXNet warns unless the versions are equal (" + rn + " vs " + bn + ")");
+    case Rule::exact:
+      return exact(r, b);
   }
   return no("unknown rule");
 }
@@ -156,27 +170,27 @@ Verdict judge(Rule rule, const Version &runtime, const Version &built_with) {
 std::string acceptable_releases(Rule rule, const Version &b) {
   const std::string major = std::to_string(b.major);
   const std::string minor = b.minor ? mm(b) : major;
-  const std::string full = to_string(b);
+  std::string full = to_string(b);
   const bool newer_minor_ok = b.major >= 7;
   switch (rule) {
-  case Rule::nvidia:
-  case Rule::tensorflow_2018:
-  case Rule::pytorch:
-    return newer_minor_ok ? minor + " or a newer " + major + ".x" : minor + ".x";
-  case Rule::tensorflow:
-    return minor + " or a newer " + major + ".x";
-  case Rule::tensorflow_2016:
-  case Rule::pytorch_2017:
-    return minor + ".x";
-  case Rule::caffe2:
-    return newer_minor_ok ? minor + ".x or anything newer" : full;
-  case Rule::jax:
-    return minor + " or newer";
-  case Rule::paddle:
-    return full + " or newer";
-  case Rule::mxnet:
-  case Rule::exact:
-    return b.patch ? full : minor + ".x";
+    case Rule::nvidia:
+    case Rule::tensorflow_2018:
+    case Rule::pytorch:
+      return newer_minor_ok ? minor + " or a newer " + major + ".x" : minor + ".x";
+    case Rule::tensorflow:
+      return minor + " or a newer " + major + ".x";
+    case Rule::tensorflow_2016:
+    case Rule::pytorch_2017:
+      return minor + ".x";
+    case Rule::caffe2:
+      return newer_minor_ok ? minor + ".x or anything newer" : full;
+    case Rule::jax:
+      return minor + " or newer";
+    case Rule::paddle:
+      return full + " or newer";
+    case Rule::mxnet:
+    case Rule::exact:
+      return b.patch ? full : minor + ".x";
   }
   return full;
 }

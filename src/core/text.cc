@@ -39,4 +39,11 @@ std::optional<std::int64_t> parse_uint(std::string_view s) {
   return n;
 }
 
+std::string quoted(std::string_view text) {
+  std::string q;
+  q.reserve(text.size() + 2);
+  q.append(1, '\'').append(text).append(1, '\'');
+  return q;
+}
+
 }  // namespace cudnn_compat

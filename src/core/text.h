@@ -15,5 +15,7 @@ std::string lower(std::string_view s);
 // Decimal digits only, no sign, no spaces; nullopt past 10^15.
 std::optional<std::int64_t> parse_uint(std::string_view s);
 bool all_digits(std::string_view s);
+// 'text', for messages that show what the user typed.
+std::string quoted(std::string_view text);
 
 }  // namespace cudnn_compat

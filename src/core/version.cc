@@ -42,23 +42,26 @@ Parsed<Version> parse_cudnn_number(std::string_view digits) {
   if (v >= 90000 && v < 1000000)
     return {Version{int(v / 10000), int(v % 10000 / 100), int(v % 100), {}}, {}};
   return Parsed<Version>::fail(
-      "'" + std::string(digits) +
-      "' is not a cuDNN version number: those are 1000-8999 up to cuDNN 8 (5103 = 5.1.3) and "
+      quoted(digits) +
+      " is not a cuDNN version number: those are 1000-8999 up to cuDNN 8 (5103 = 5.1.3) and "
       "90000 or more from cuDNN 9 (90100 = 9.1.0)");
 }
 
 std::int64_t cudnn_number(const Version &v) {
   const std::int64_t scale = v.major >= 9 ? 10000 : 1000;
-  return v.major * scale + v.minor.value_or(0) * 100 + v.patch.value_or(0);
+  return v.major * scale + std::int64_t{v.minor.value_or(0)} * 100 + v.patch.value_or(0);
 }
 
-std::int64_t tensorflow_compat_number(const Version &v) { return cudnn_number(v) / 100 * 100; }
+std::int64_t tensorflow_compat_number(const Version &v) {
+  return cudnn_number(v) / 100 * 100;
+}
 
 Parsed<Version> parse_cudart_number(std::string_view digits) {
   const std::optional<std::int64_t> n = parse_uint(digits);
   if (!n || *n < 1000 || *n >= 1000000)
-    return Parsed<Version>::fail("expected a CUDA runtime number such as 12020 (12.2) or 8000 "
-                                 "(8.0), as cudnnGetCudartVersion() returns");
+    return Parsed<Version>::fail(
+        "expected a CUDA runtime number such as 12020 (12.2) or 8000 "
+        "(8.0), as cudnnGetCudartVersion() returns");
   return {Version{int(*n / 1000), int(*n % 1000 / 10), {}, {}}, {}};
 }
 
@@ -73,8 +76,8 @@ Parsed<Version> parse_dotted(std::string_view text) {
     n.push_back(int(*c));
   }
   if (n.size() != parts.size() || n.size() < 2 || n.size() > 4)
-    return Parsed<Version>::fail("'" + std::string(text) +
-                                 "' is not a version: expected major.minor[.patch[.build]], "
+    return Parsed<Version>::fail(quoted(text) +
+                                 " is not a version: expected major.minor[.patch[.build]], "
                                  "e.g. 5.1, 5.1.10 or 8.9.2.26");
   Version v{n[0], n[1], {}, {}};
   if (n.size() > 2) v.patch = n[2];
@@ -86,8 +89,8 @@ Parsed<Version> parse_cuda(std::string_view text) {
   const std::string_view s = trim(text);
   if (all_digits(s) && s.size() <= 3) return {Version{int(*parse_uint(s)), {}, {}, {}}, {}};
   if (Parsed<Version> v = parse_dotted(s)) return v;
-  return Parsed<Version>::fail("'" + std::string(text) +
-                               "' is not a CUDA version: expected a major or major.minor, e.g. "
+  return Parsed<Version>::fail(quoted(text) +
+                               " is not a CUDA version: expected a major or major.minor, e.g. "
                                "12 or 12.2");
 }
 
@@ -96,11 +99,15 @@ Parsed<Version> parse_tuple(std::string_view text) {
   if (s.size() < 2 || s.front() != '(' || s.back() != ')')
     return Parsed<Version>::fail("expected a tuple such as (8, 9, 2)");
   std::string dotted;
-  for (std::string_view p : split(s.substr(1, s.size() - 2), ','))
-    dotted += (dotted.empty() ? "" : ".") + std::string(trim(p));
+  for (std::string_view p : split(s.substr(1, s.size() - 2), ',')) {
+    if (!dotted.empty()) dotted += '.';
+    dotted += trim(p);
+  }
   Parsed<Version> v = parse_dotted(dotted);
-  if (!v) return Parsed<Version>::fail("'" + std::string(text) + "' is not a version tuple: "
-                                       "expected (major, minor[, patch]), e.g. (8, 9, 2)");
+  if (!v)
+    return Parsed<Version>::fail(quoted(text) +
+                                 " is not a version tuple: "
+                                 "expected (major, minor[, patch]), e.g. (8, 9, 2)");
   return v;
 }
 

@@ -17,21 +17,37 @@
 
 #if FAKE_MAJOR >= 9
 #define FAKE_VERSION (FAKE_MAJOR * 10000 + FAKE_MINOR * 100 + FAKE_PATCH)
-enum { STATUS_SUCCESS = 0, STATUS_NOT_INITIALIZED = 1001, STATUS_MISMATCH = 1002, STATUS_LOADING_FAILED = 1008 };
+enum {
+  STATUS_SUCCESS = 0,
+  STATUS_NOT_INITIALIZED = 1001,
+  STATUS_MISMATCH = 1002,
+  STATUS_LOADING_FAILED = 1008
+};
 #else
 #define FAKE_VERSION (FAKE_MAJOR * 1000 + FAKE_MINOR * 100 + FAKE_PATCH)
-enum { STATUS_SUCCESS = 0, STATUS_NOT_INITIALIZED = 1, STATUS_MISMATCH = 14, STATUS_LOADING_FAILED = 1 };
+enum {
+  STATUS_SUCCESS = 0,
+  STATUS_NOT_INITIALIZED = 1,
+  STATUS_MISMATCH = 14,
+  STATUS_LOADING_FAILED = 1
+};
 #endif
 
 #ifdef FAKE_CRASH_ON_LOAD
 /* Stands for a library that cannot even be loaded on this machine. */
-__attribute__((constructor)) static void crash(void) { raise(SIGSEGV); }
+__attribute__((constructor)) static void crash(void) {
+  raise(SIGSEGV);
+}
 #endif
 
-EXPORT size_t cudnnGetVersion(void) { return FAKE_VERSION; }
+EXPORT size_t cudnnGetVersion(void) {
+  return FAKE_VERSION;
+}
 
 #if FAKE_MAJOR >= 6
-EXPORT size_t cudnnGetCudartVersion(void) { return FAKE_CUDART; }
+EXPORT size_t cudnnGetCudartVersion(void) {
+  return FAKE_CUDART;
+}
 
 EXPORT int cudnnGetProperty(int type, int *value) {
   const int parts[] = {FAKE_MAJOR, FAKE_MINOR, FAKE_PATCH};
@@ -63,7 +79,8 @@ static void *load_sub(int i) {
   for (int k = 0; k < n && !handles[i]; ++k) handles[i] = dlopen(names[k], RTLD_NOW | RTLD_LOCAL);
   if (handles[i]) return handles[i];
 #if FAKE_MAJOR >= 9
-  fprintf(stderr, "Unable to load any of {%s, %s, %s, %s}\n", names[0], names[1], names[2], names[3]);
+  fprintf(stderr, "Unable to load any of {%s, %s, %s, %s}\n", names[0], names[1], names[2],
+          names[3]);
 #else
   fprintf(stderr, "Could not load library %s. Error: %s\n", names[0], dlerror());
 #endif
@@ -74,7 +91,7 @@ static void *load_sub(int i) {
 static int check_sub(int i) {
   void *h = load_sub(i);
   if (!h) return STATUS_LOADING_FAILED;
-  size_t (*version)(void) = (size_t (*)(void))dlsym(h, "fakecudnn_sublibrary_version");
+  size_t (*version)(void) = (size_t(*)(void))dlsym(h, "fakecudnn_sublibrary_version");
   return version && version() == FAKE_VERSION ? STATUS_SUCCESS : STATUS_MISMATCH;
 }
 
@@ -94,33 +111,60 @@ EXPORT int cudnnCreate(void **handle) {
   return STATUS_SUCCESS;
 }
 
-EXPORT int cudnnDestroy(void *handle) { return handle ? STATUS_SUCCESS : 3; }
+EXPORT int cudnnDestroy(void *handle) {
+  return handle ? STATUS_SUCCESS : 3;
+}
 
 #if FAKE_MAJOR >= 9
-EXPORT int cudnnGraphVersionCheck(void) { return check_named("graph"); }
-EXPORT int cudnnOpsVersionCheck(void) { return check_named("ops"); }
-EXPORT int cudnnCnnVersionCheck(void) { return check_named("cnn"); }
-EXPORT int cudnnAdvVersionCheck(void) { return check_named("adv"); }
+EXPORT int cudnnGraphVersionCheck(void) {
+  return check_named("graph");
+}
+EXPORT int cudnnOpsVersionCheck(void) {
+  return check_named("ops");
+}
+EXPORT int cudnnCnnVersionCheck(void) {
+  return check_named("cnn");
+}
+EXPORT int cudnnAdvVersionCheck(void) {
+  return check_named("adv");
+}
 #else
-EXPORT int cudnnOpsInferVersionCheck(void) { return check_named("ops_infer"); }
-EXPORT int cudnnOpsTrainVersionCheck(void) { return check_named("ops_train"); }
-EXPORT int cudnnCnnInferVersionCheck(void) { return check_named("cnn_infer"); }
-EXPORT int cudnnCnnTrainVersionCheck(void) { return check_named("cnn_train"); }
-EXPORT int cudnnAdvInferVersionCheck(void) { return check_named("adv_infer"); }
-EXPORT int cudnnAdvTrainVersionCheck(void) { return check_named("adv_train"); }
+EXPORT int cudnnOpsInferVersionCheck(void) {
+  return check_named("ops_infer");
+}
+EXPORT int cudnnOpsTrainVersionCheck(void) {
+  return check_named("ops_train");
+}
+EXPORT int cudnnCnnInferVersionCheck(void) {
+  return check_named("cnn_infer");
+}
+EXPORT int cudnnCnnTrainVersionCheck(void) {
+  return check_named("cnn_train");
+}
+EXPORT int cudnnAdvInferVersionCheck(void) {
+  return check_named("adv_infer");
+}
+EXPORT int cudnnAdvTrainVersionCheck(void) {
+  return check_named("adv_train");
+}
 #endif
 #endif
 
 EXPORT const char *cudnnGetErrorString(int status) {
   switch (status) {
-  case STATUS_SUCCESS: return "CUDNN_STATUS_SUCCESS";
-  case STATUS_MISMATCH:
-    return FAKE_MAJOR >= 9 ? "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH" : "CUDNN_STATUS_VERSION_MISMATCH";
-  case STATUS_LOADING_FAILED:
-    return FAKE_MAJOR >= 9 ? "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED" : "CUDNN_STATUS_NOT_INITIALIZED";
-  default: return "CUDNN_STATUS_UNKNOWN";
+    case STATUS_SUCCESS:
+      return "CUDNN_STATUS_SUCCESS";
+    case STATUS_MISMATCH:
+      return FAKE_MAJOR >= 9 ? "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH"
+                             : "CUDNN_STATUS_VERSION_MISMATCH";
+    case STATUS_LOADING_FAILED:
+      return FAKE_MAJOR >= 9 ? "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED"
+                             : "CUDNN_STATUS_NOT_INITIALIZED";
+    default:
+      return "CUDNN_STATUS_UNKNOWN";
   }
 }
 
 /* Tells a test (or a curious admin running strings) that this is not NVIDIA's library. */
-EXPORT const char fakecudnn_notice[] = "FAKE cuDNN " STR(FAKE_MAJOR) "." STR(FAKE_MINOR) "." STR(FAKE_PATCH) " built by cudnn-compat's tests";
+EXPORT const char fakecudnn_notice[] = "FAKE cuDNN " STR(FAKE_MAJOR) "." STR(FAKE_MINOR) "." STR(
+    FAKE_PATCH) " built by cudnn-compat's tests";

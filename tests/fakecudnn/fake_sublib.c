@@ -2,4 +2,6 @@
  * fake dispatcher which release it belongs to, so a mixed family is detected as the real one is. */
 #include <stddef.h>
 
-__attribute__((visibility("default"))) size_t fakecudnn_sublibrary_version(void) { return FAKE_VERSION; }
+__attribute__((visibility("default"))) size_t fakecudnn_sublibrary_version(void) {
+  return FAKE_VERSION;
+}

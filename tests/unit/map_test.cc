@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sys/stat.h>
 
 namespace cudnn_compat {
 namespace {
@@ -95,7 +95,8 @@ TEST_P(MapDiagnostics, PositionAndReason) {
     if (b.column) {
       EXPECT_EQ(d.pos.column, b.column) << to_string(d);
     }
-    EXPECT_EQ(to_string(d).rfind("site.toml:" + std::to_string(b.line) + ":", 0), 0u) << to_string(d);
+    EXPECT_EQ(to_string(d).rfind("site.toml:" + std::to_string(b.line) + ":", 0), 0u)
+        << to_string(d);
   }
   EXPECT_TRUE(found) << "no diagnostic says '" << b.says << "'; got " << m.diagnostics.size();
   EXPECT_EQ(m.map.has_value(), b.severity == Severity::warning);
@@ -127,8 +128,10 @@ INSTANTIATE_TEST_SUITE_P(Table, MapDiagnostics, testing::Values(
 // clang-format on
 
 TEST(Map, SameVersionForTwoCudasIsFine) {
-  const MapLoad m = parse_map("schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/a\"\ncuda = \"11\"\n"
-                              "[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/b\"\ncuda = \"12\"\n", "m.toml");
+  const MapLoad m = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/a\"\ncuda = \"11\"\n"
+      "[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/b\"\ncuda = \"12\"\n",
+      "m.toml");
   EXPECT_TRUE(m.map);
 }
 
@@ -143,9 +146,12 @@ TEST(Map, LoadReportsUnreadableFiles) {
 
 TEST(Map, LibraryChecksWarn) {
   const std::string root = FAKECUDNN_ROOT;
-  const MapLoad m = parse_map("schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"" + root + "/5.1.10/lib64\"\n"
-                              "[[cudnn]]\nversion = \"6.0.21\"\nlib = \"/nonexistent\"\n"
-                              "[[cudnn]]\nversion = \"7.6.5\"\nlib = \"" + root + "/5.1.10/include\"\n", "m.toml");
+  const MapLoad m = parse_map("schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"" + root +
+                                  "/5.1.10/lib64\"\n"
+                                  "[[cudnn]]\nversion = \"6.0.21\"\nlib = \"/nonexistent\"\n"
+                                  "[[cudnn]]\nversion = \"7.6.5\"\nlib = \"" +
+                                  root + "/5.1.10/include\"\n",
+                              "m.toml");
   ASSERT_TRUE(m.map);
   const std::vector<Diagnostic> ds = check_map_libraries(*m.map);
   ASSERT_EQ(ds.size(), 2u);

@@ -13,14 +13,15 @@ struct Lib {
 };
 
 TEST(Names, LibraryFileNames) {
-  for (const Lib &l : {Lib{"libcudnn.so.8.9.7", "", "8.9.7", false}, Lib{"libcudnn.so.5", "", "5", false},
-                       Lib{"libcudnn.so", "", "", false}, Lib{"libcudnn_ops_infer.so.8", "ops_infer", "8", false},
-                       Lib{"libcudnn_graph.so.9.19.0", "graph", "9.19.0", false},
-                       Lib{"libcudnn_engines_runtime_compiled.so.9", "engines_runtime_compiled", "9", false},
-                       Lib{"/opt/cudnn/5.1.10/lib64/libcudnn.so.5.1.10", "", "5.1.10", false},
-                       Lib{"cudnn64_8.dll", "", "8", true}, Lib{"cudnn_ops64_9.dll", "ops", "9", true},
-                       Lib{"cudnn_cnn_infer64_8.dll", "cnn_infer", "8", true},
-                       Lib{"C:\\cuda\\bin\\cudnn64_7.dll", "", "7", true}}) {
+  for (const Lib &l :
+       {Lib{"libcudnn.so.8.9.7", "", "8.9.7", false}, Lib{"libcudnn.so.5", "", "5", false},
+        Lib{"libcudnn.so", "", "", false}, Lib{"libcudnn_ops_infer.so.8", "ops_infer", "8", false},
+        Lib{"libcudnn_graph.so.9.19.0", "graph", "9.19.0", false},
+        Lib{"libcudnn_engines_runtime_compiled.so.9", "engines_runtime_compiled", "9", false},
+        Lib{"/opt/cudnn/5.1.10/lib64/libcudnn.so.5.1.10", "", "5.1.10", false},
+        Lib{"cudnn64_8.dll", "", "8", true}, Lib{"cudnn_ops64_9.dll", "ops", "9", true},
+        Lib{"cudnn_cnn_infer64_8.dll", "cnn_infer", "8", true},
+        Lib{"C:\\cuda\\bin\\cudnn64_7.dll", "", "7", true}}) {
     const Parsed<LibraryName> n = parse_library_name(l.name);
     ASSERT_TRUE(n) << l.name << ": " << n.error;
     EXPECT_EQ(n->sub, l.sub) << l.name;
@@ -31,8 +32,8 @@ TEST(Names, LibraryFileNames) {
 
 TEST(Names, NotCudnnLibraries) {
   for (const char *bad : {"libcudart.so.12", "libcudnn", "libcudnn_static.a", "libcudnn.so.x",
-                          "libcudnn.so.8.9.7.1.2", "libcudnn_.so.8", "libcudnn_Ops.so.9", "libcudnnx.so.8",
-                          "cudnn.dll", "libc.so.6", "", "libcudnn.so8"}) {
+                          "libcudnn.so.8.9.7.1.2", "libcudnn_.so.8", "libcudnn_Ops.so.9",
+                          "libcudnnx.so.8", "cudnn.dll", "libc.so.6", "", "libcudnn.so8"}) {
     EXPECT_FALSE(parse_library_name(bad)) << bad;
     EXPECT_FALSE(is_cudnn_library_name(bad)) << bad;
   }
@@ -52,16 +53,20 @@ struct Module {
 };
 
 TEST(Names, ModuleNamesInEveryScheme) {
-  for (const Module &m : {Module{"cudnn/5.1", "5.1", ""}, Module{"cuDNN/8.9.2.26-CUDA-12.1.1", "8.9.2.26", "12.1.1"},
-                          Module{"cudnn/8.9.7.29-12", "8.9.7.29", "12"}, Module{"cudnn/9.1.0.70_cuda12", "9.1.0.70", "12"},
-                          Module{"cudnn/8.9.7.29-12-k3d2xyz", "8.9.7.29", "12"}, Module{"cudnn/8.6.0-cuda11.8", "8.6.0", "11.8"},
-                          Module{"Core/cudnn/7.6.5", "7.6.5", ""}, Module{"cudnn/9.19.0-cu13", "9.19.0", "13"}}) {
+  for (const Module &m :
+       {Module{"cudnn/5.1", "5.1", ""}, Module{"cuDNN/8.9.2.26-CUDA-12.1.1", "8.9.2.26", "12.1.1"},
+        Module{"cudnn/8.9.7.29-12", "8.9.7.29", "12"},
+        Module{"cudnn/9.1.0.70_cuda12", "9.1.0.70", "12"},
+        Module{"cudnn/8.9.7.29-12-k3d2xyz", "8.9.7.29", "12"},
+        Module{"cudnn/8.6.0-cuda11.8", "8.6.0", "11.8"}, Module{"Core/cudnn/7.6.5", "7.6.5", ""},
+        Module{"cudnn/9.19.0-cu13", "9.19.0", "13"}}) {
     const Parsed<ModuleName> p = parse_module_name(m.name);
     ASSERT_TRUE(p) << m.name << ": " << p.error;
     EXPECT_EQ(to_string(p->cudnn), m.cudnn) << m.name;
     EXPECT_EQ(p->cuda ? to_string(*p->cuda) : "", m.cuda) << m.name;
   }
-  for (const char *bad : {"cudnn", "cuda/12.2", "cudnn/9", "cudnn/8.9.7-gcc12", "cudnn/latest", "cudnn/8.9.7-cuda-12-cuda-11"})
+  for (const char *bad : {"cudnn", "cuda/12.2", "cudnn/9", "cudnn/8.9.7-gcc12", "cudnn/latest",
+                          "cudnn/8.9.7-cuda-12-cuda-11"})
     EXPECT_FALSE(parse_module_name(bad)) << bad;
 }
 

@@ -69,10 +69,12 @@ TEST(Probe, NothingToProbe) {
 }
 
 TEST(Probe, AMissingHelperIsReportedNotFatal) {
-  const Parsed<std::vector<Probe>> p = probe(kRoot + "/5.1.10/lib64", ProbeOptions{"/nonexistent/helper", 1000});
+  const Parsed<std::vector<Probe>> p =
+      probe(kRoot + "/5.1.10/lib64", ProbeOptions{"/nonexistent/helper", 1000});
   ASSERT_TRUE(p);
   EXPECT_EQ(p->front().source, ProbeSource::header);
-  EXPECT_NE(p->front().note.find("cannot run /nonexistent/helper"), std::string::npos) << p->front().note;
+  EXPECT_NE(p->front().note.find("cannot run /nonexistent/helper"), std::string::npos)
+      << p->front().note;
 }
 
 TEST(Probe, RealCudnnUnderUsrLocalCuda) {

@@ -12,14 +12,20 @@ Map fake_map(Prefer prefer = Prefer::newest) {
   m.path = "test.toml";
   m.policy.prefer = prefer;
   for (const char *v : {"5.0.5", "5.1.10", "6.0.21", "7.6.5", "8.9.7", "9.1.0"})
-    m.cudnn.push_back({*parse_dotted(v), kRoot + "/" + v + "/lib64", std::nullopt, std::string("cudnn/") + v, {}});
+    m.cudnn.push_back({*parse_dotted(v),
+                       kRoot + "/" + v + "/lib64",
+                       std::nullopt,
+                       std::string("cudnn/") + v,
+                       {}});
   m.cudnn[2].cuda = Version{8, 0, {}, {}};
   m.cudnn[4].cuda = Version{12, 2, {}, {}};
   m.cudnn[5].cuda = Version{12, 4, {}, {}};
   return m;
 }
 
-LibraryName lib(const char *name) { return *parse_library_name(name); }
+LibraryName lib(const char *name) {
+  return *parse_library_name(name);
+}
 
 Need need(const char *cudnn, Rule rule = Rule::nvidia) {
   return Need{*parse_dotted(cudnn), std::nullopt, rule, "test"};
@@ -38,7 +44,8 @@ TEST(Choose, MinorMustMatchBeforeSeven) {
 TEST(Choose, PreferNewestOrOldest) {
   Map m = fake_map();
   m.cudnn.push_back({*parse_dotted("8.9.2"), "/x", std::nullopt, "", {}});
-  EXPECT_EQ(to_string(m.cudnn[choose(m, need("8.5"), lib("libcudnn.so.8")).ranked[0]].version), "8.9.7");
+  EXPECT_EQ(to_string(m.cudnn[choose(m, need("8.5"), lib("libcudnn.so.8")).ranked[0]].version),
+            "8.9.7");
   m.policy.prefer = Prefer::oldest;
   const Choice c = choose(m, need("8.5"), lib("libcudnn.so.8"));
   ASSERT_EQ(c.ranked.size(), 2u);
@@ -65,7 +72,8 @@ TEST(Choose, CudaMustMatchAndUnknownCudaCannotBeConfirmed) {
   c = choose(m, n, lib("libcudnn.so.5"));
   EXPECT_TRUE(c.ranked.empty());
   EXPECT_NE(c.considered[1].why.find("cannot be confirmed"), std::string::npos);
-  EXPECT_NE(c.reason.find("no installed cuDNN fits cuDNN 5.1 for CUDA 8"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("no installed cuDNN fits cuDNN 5.1 for CUDA 8"), std::string::npos)
+      << c.reason;
 }
 
 TEST(Choose, WithoutRequirementTheNamedMajorDecides) {
@@ -84,7 +92,8 @@ TEST(Choose, TheRuleMatters) {
 
 TEST(DeriveNeed, ExplicitThenMapRuleThenName) {
   Map m = fake_map();
-  m.require.push_back({"/opt/apps/tensorflow/1.0/*", *parse_dotted("5.1"), Version{8, {}, {}, {}}, {12, 1}});
+  m.require.push_back(
+      {"/opt/apps/tensorflow/1.0/*", *parse_dotted("5.1"), Version{8, {}, {}, {}}, {12, 1}});
   NeedInputs in;
   in.requested = lib("libcudnn.so.5");
   in.programs = {"/opt/apps/tensorflow/1.0/bin/python"};
@@ -125,7 +134,8 @@ TEST(DeriveNeed, BadInputSaysWhereItCameFrom) {
 TEST(FindLibraryFile, SonameExactNameAndSubLibraries) {
   const std::string d9 = kRoot + "/9.1.0/lib64";
   EXPECT_EQ(find_library_file(d9, lib("libcudnn.so.9"), 9), d9 + "/libcudnn.so.9");
-  EXPECT_EQ(find_library_file(d9, lib("libcudnn_graph.so.9.1.0"), 9), d9 + "/libcudnn_graph.so.9.1.0");
+  EXPECT_EQ(find_library_file(d9, lib("libcudnn_graph.so.9.1.0"), 9),
+            d9 + "/libcudnn_graph.so.9.1.0");
   // The exact name of another release falls back to the SONAME of this one.
   EXPECT_EQ(find_library_file(d9, lib("libcudnn_graph.so.9.19.0"), 9), d9 + "/libcudnn_graph.so.9");
   EXPECT_EQ(find_library_file(d9, lib("libcudnn.so"), 9), d9 + "/libcudnn.so.9");

@@ -26,7 +26,8 @@ TEST(Version, CudnnNumbersInBothEncodings) {
 }
 
 TEST(Version, NumbersNoReleaseCanHaveAreErrors) {
-  for (const char *bad : {"999", "9000", "12020", "89999", "", "-5005", "5e3", "50 05", "99999999"}) {
+  for (const char *bad :
+       {"999", "9000", "12020", "89999", "", "-5005", "5e3", "50 05", "99999999"}) {
     const Parsed<Version> v = parse_cudnn_number(bad);
     EXPECT_FALSE(v) << bad;
     EXPECT_FALSE(v.error.empty());

@@ -1,0 +1,144 @@
+// Map load + resolve for maps of 10, 100 and 1,000 releases, against a baseline measured in the
+// same run: dlopen of the cuDNN 9 dispatcher plus cudnnGetVersion(), the work a redirected load
+// costs anyway. Writes its figures and ratios into BENCHMARKS.md between its own markers.
+#include "cudnn_compat.h"
+
+#include <benchmark/benchmark.h>
+
+#include <dlfcn.h>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace cudnn_compat;
+
+const std::string kReal = "/usr/local/cuda/lib64/libcudnn.so.9";
+const std::string kFake = std::string(FAKECUDNN_ROOT) + "/9.1.0/lib64/libcudnn.so.9";
+const std::string &dispatcher() {
+  static const std::string path = fs::exists(kReal) ? kReal : kFake;
+  return path;
+}
+
+void BM_Baseline_DlopenCudnn9(benchmark::State &state) {
+  for (auto _ : state) {
+    void *lib = dlopen(dispatcher().c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      state.SkipWithError(dlerror());
+      return;
+    }
+    auto version = reinterpret_cast<std::size_t (*)()>(dlsym(lib, "cudnnGetVersion"));
+    benchmark::DoNotOptimize(version());
+    dlclose(lib);
+  }
+}
+
+// A map of n releases over majors 5 to 9, as large sites have; the fitting one is a fake.
+std::string write_map(int n) {
+  const std::string path =
+      (fs::temp_directory_path() / ("cudnn-compat-bench-" + std::to_string(n) + ".toml")).string();
+  std::ostringstream m;
+  m << "schema = 1\n\n[policy]\nrule = \"nvidia\"\nprefer = \"newest\"\n";
+  for (int i = 0; i < n - 1; ++i) {
+    const int major = 5 + i % 4;  // 5..8: none fits a cuDNN 9 request
+    m << "\n[[cudnn]]\nversion = \"" << major << "." << i / 4 % 10 << "." << i / 40 << "\"\n"
+      << "lib = \"/opt/cudnn/" << i << "/lib64\"\ncuda = \"12.2\"\nmodule = \"cudnn/" << i
+      << "\"\n";
+  }
+  m << "\n[[cudnn]]\nversion = \"9.1.0\"\nlib = \"" << FAKECUDNN_ROOT
+    << "/9.1.0/lib64\"\ncuda = \"12.4\"\n";
+  std::ofstream(path) << m.str();
+  return path;
+}
+
+void BM_MapLoadResolve(benchmark::State &state) {
+  const std::string path = write_map(int(state.range(0)));
+  const LibraryName requested = *parse_library_name("libcudnn.so.9");
+  for (auto _ : state) {
+    const MapLoad load = load_map(path);
+    NeedInputs in;
+    in.require = "9.1";
+    in.requested = requested;
+    const Parsed<Need> need = derive_need(in, &*load.map);
+    const Choice choice = choose(*load.map, *need, requested);
+    const Installed &e = load.map->cudnn[choice.ranked.front()];
+    benchmark::DoNotOptimize(find_library_file(e.lib, requested, e.version.major));
+  }
+  fs::remove(path);
+}
+
+BENCHMARK(BM_Baseline_DlopenCudnn9)->Unit(benchmark::kMicrosecond)->MinTime(1.0);
+BENCHMARK(BM_MapLoadResolve)
+    ->Arg(10)
+    ->Arg(100)
+    ->Arg(1000)
+    ->Unit(benchmark::kMicrosecond)
+    ->MinTime(1.0);
+
+// Keeps the mean time of each run for the report.
+class Collector : public benchmark::ConsoleReporter {
+ public:
+  std::map<std::string, double> us;
+  void ReportRuns(const std::vector<Run> &runs) override {
+    for (const Run &r : runs)
+      if (!r.error_occurred)
+        us[r.run_name.function_name + (r.run_name.args.empty() ? "" : "/" + r.run_name.args)] =
+            r.GetAdjustedRealTime();
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+void write_report(const std::map<std::string, double> &us, const std::string &file) {
+  const auto base = us.find("BM_Baseline_DlopenCudnn9");
+  if (base == us.end()) return;
+  std::ostringstream s;
+  s << "<!-- map-resolve:begin (written by bench/map_resolve_bench; do not edit) -->\n"
+    << "## Map load + resolve (issue 2)\n\n"
+    << "`bench/map_resolve_bench`: parse a map file with toml++, derive the requirement, choose, "
+       "and\n"
+    << "find the file, against the baseline of `dlopen` + `cudnnGetVersion()` + `dlclose` of\n"
+    << "`" << dispatcher() << "`"
+    << (dispatcher() == kReal ? " (the real cuDNN)" : " (a FAKE: no real cuDNN here)")
+    << ", measured in the same run. Targets: 100 releases under 0.25x, 1,000 under 2x, growth no\n"
+    << "faster than linear.\n\n"
+    << "| case | mean time (us) | ratio to baseline |\n|---|---:|---:|\n";
+  s << "| baseline: dlopen cuDNN 9 + cudnnGetVersion | " << base->second << " | 1.00 |\n";
+  for (int n : {10, 100, 1000}) {
+    const auto it = us.find("BM_MapLoadResolve/" + std::to_string(n));
+    if (it == us.end()) continue;
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.3f", it->second / base->second);
+    s << "| map of " << n << " releases | " << it->second << " | " << ratio << " |\n";
+  }
+  s << "<!-- map-resolve:end -->\n";
+
+  std::string text;
+  if (std::ifstream in(file); in) text.assign(std::istreambuf_iterator<char>(in), {});
+  const std::size_t b = text.find("<!-- map-resolve:begin"),
+                    e = text.find("<!-- map-resolve:end -->");
+  if (b != std::string::npos && e != std::string::npos)
+    text.replace(b, e + std::strlen("<!-- map-resolve:end -->\n") - b, s.str());
+  else
+    text += (text.empty() ? "# Benchmarks\n\nFigures from `bench/run.sh`; each table's ratios are "
+                            "against a baseline measured in the same run.\n\n"
+                          : "\n") +
+            s.str();
+  if (const std::string err = write_file_atomically(file, text); !err.empty())
+    std::fprintf(stderr, "%s\n", err.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  benchmark::Initialize(&argc, argv);
+  Collector collector;
+  benchmark::RunSpecifiedBenchmarks(&collector);
+  benchmark::Shutdown();
+  const char *out = std::getenv("BENCHMARKS_MD");
+  if (out) write_report(collector.us, out);
+  return 0;
+}
