@@ -41,8 +41,9 @@ fi
     printf '\n[[cudnn]]\nversion = "%s"\nlib = "%s/%s/lib64"\nmodule = "cudnn/%s"\n' "$v" "$fakes" "$v" "${v%.*}"
   done
   if [[ -e $real/libcudnn.so.9 ]]; then
-    rv=$("$cc" probe --json "$real" | sed -n 's/.*"version": "\(.*\)".*/\1/p')
-    rc=$("$cc" probe --json "$real" | sed -n 's/.*"cuda": "\(.*\)".*/\1/p')
+    probed=$("$cc" probe --json "$real")
+    rv=$(sed -n 's/.*"version": "\(.*\)".*/\1/p' <<<"$probed")
+    rc=$(sed -n 's/.*"cuda": "\(.*\)".*/\1/p' <<<"$probed")
     printf '\n[[cudnn]]\nversion = "%s"\nlib = "%s"\ncuda = "%s"\n' "$rv" "$real" "$rc"
   fi
 } >"$demo/map.toml"

@@ -1,15 +1,18 @@
 // cudnn-compat check: is a runtime cuDNN compatible with the one a program was built with?
 #include "cli.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace cudnn_compat::cli {
 
 std::string rule_list() {
   std::string s;
-  for (const RuleInfo &r : all_rules())
-    s += "  " + std::string(r.name) + std::string(18 - r.name.size(), ' ') +
-         std::string(r.summary) + "\n";
+  for (const RuleInfo &r : all_rules()) {
+    std::string name(r.name);
+    name.resize(std::max<std::size_t>(name.size() + 1, 18), ' ');
+    s.append("  ").append(name).append(r.summary).append("\n");
+  }
   return s;
 }
 

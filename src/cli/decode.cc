@@ -6,17 +6,17 @@
 namespace cudnn_compat::cli {
 namespace {
 
-nlohmann::json to_json(const Decoded &d) {
+// A CUDA version (--cudart) has no cuDNN integer form and no TensorFlow compatibility version.
+nlohmann::json to_json(const Decoded &d, bool cudart) {
   const Version &v = d.version;
   const auto opt = [](const std::optional<int> &c) {
     return c ? nlohmann::json(*c) : nlohmann::json(nullptr);
   };
-  const bool cudnn = d.form != "cudart-number" && !(d.form == "dotted" && d.cuda);
   nlohmann::json j{{"input", d.input},      {"form", d.form},          {"version", to_string(v)},
                    {"major", v.major},      {"minor", opt(v.minor)},   {"patch", opt(v.patch)},
                    {"build", opt(v.build)}, {"cuda", json_of(d.cuda)}, {"number", nullptr},
                    {"compat", nullptr}};
-  if (cudnn && v.minor) {
+  if (!cudart && v.minor) {
     if (v.patch) j["number"] = cudnn_number(v);
     j["compat"] = tensorflow_compat_number(v);
   }
@@ -88,7 +88,7 @@ Exit status: 0 all decoded, 2 a value could not be read.)");
         continue;
       }
       if (g.json)
-        all.push_back(to_json(*d));
+        all.push_back(to_json(*d, o->cudart));
       else
         std::cout << to_text(*d, o->cudart) << '\n';
     }

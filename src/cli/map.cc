@@ -11,8 +11,8 @@ std::vector<Diagnostic> probe_entries(const Map &map) {
   std::vector<Diagnostic> out;
   const ProbeOptions options = probe_options();
   for (const Installed &e : map.cudnn) {
-    const std::optional<std::string> file = find_library_file(
-        e.lib, LibraryName{"", Version{e.version.major, {}, {}, {}}, false}, e.version.major);
+    const std::optional<std::string> file =
+        find_library_file(e.lib, main_library(e.version.major), e.version.major);
     if (!file) continue;  // check_map_libraries has said so already
     const Parsed<std::vector<Probe>> p = probe(*file, options);
     if (!p || p->empty()) {

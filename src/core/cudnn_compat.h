@@ -73,6 +73,10 @@ struct LibraryName {
 
 // Accepts a bare name or a path; only the last component is read.
 Parsed<LibraryName> parse_library_name(std::string_view name);
+// The dispatcher of one major, libcudnn.so.<major>: what a directory is searched for.
+LibraryName main_library(int major);
+// The version a file name carries (libcudnn.so.8.9.7 -> 8.9.7), if it is a cuDNN name at all.
+std::optional<Version> version_in_name(std::string_view path);
 // True for any name parse_library_name accepts; the shim's front end asks this first.
 bool is_cudnn_library_name(std::string_view name);
 // The sub-libraries a dispatcher of this major loads (FACTS.md section 2); empty before 8.

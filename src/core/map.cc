@@ -2,6 +2,7 @@
 #include "cudnn_compat.h"
 #include "text.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -73,14 +74,13 @@ struct Reader {
 
   void unknown_keys(const toml::table &t, std::string_view where,
                     std::initializer_list<std::string_view> known) {
-    std::string list;
-    for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    for (const auto &[key, node] : t) {
-      bool ok = false;
-      for (std::string_view k : known) ok = ok || key.str() == k;
-      if (!ok)
-        warn(pos_of(key.source()), "unknown key '" + std::string(key.str()) + "' in " +
-                                       std::string(where) + " is ignored (known: " + list + ")");
+    for (const auto &entry : t) {
+      const toml::key &key = entry.first;
+      if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
+      std::string list;
+      for (std::string_view k : known) list.append(list.empty() ? "" : ", ").append(k);
+      warn(pos_of(key.source()), "unknown key '" + std::string(key.str()) + "' in " +
+                                     std::string(where) + " is ignored (known: " + list + ")");
     }
   }
 
@@ -160,7 +160,7 @@ struct Reader {
     if (lib && !lib->empty() && lib->front() != '/')
       warn(pos_of(t.get("lib")->source()),
            "'lib' \"" + *lib +
-               "\" is relative; the shim resolves it against each job's working directory");
+               "\" is relative; it is read against each process's working directory");
     if (v && lib && !lib->empty())
       entries.push_back({*v, *lib, cuda, module.value_or(""), pos_of(t.source())});
   }
@@ -287,10 +287,8 @@ std::vector<Diagnostic> check_map_libraries(const Map &map) {
     if (!fs::is_directory(e.lib, ec)) {
       out.push_back({Severity::warning, map.path, e.pos,
                      "lib \"" + e.lib + "\" of cuDNN " + to_string(e.version) +
-                         " is not a directory; requests for it will fall through to the loader"});
-    } else if (!find_library_file(e.lib,
-                                  LibraryName{"", Version{e.version.major, {}, {}, {}}, false},
-                                  e.version.major)) {
+                         " is not a directory; resolve skips it"});
+    } else if (!find_library_file(e.lib, main_library(e.version.major), e.version.major)) {
       out.push_back({Severity::warning, map.path, e.pos,
                      "lib \"" + e.lib + "\" holds no libcudnn.so." +
                          std::to_string(e.version.major) +

@@ -96,6 +96,15 @@ Parsed<LibraryName> parse_library_name(std::string_view name) {
   return {parsed, {}};
 }
 
+LibraryName main_library(int major) {
+  return LibraryName{"", Version{major, {}, {}, {}}, false};
+}
+
+std::optional<Version> version_in_name(std::string_view path) {
+  const Parsed<LibraryName> name = parse_library_name(path);
+  return name ? name->version : std::nullopt;
+}
+
 bool is_cudnn_library_name(std::string_view name) {
   return parse_library_name(name).value.has_value();
 }

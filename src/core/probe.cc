@@ -144,17 +144,16 @@ std::optional<Version> header_version(const fs::path &header) {
   return Version{*major, minor, patch, {}};
 }
 
-Probe probe_file(const std::string &file, const ProbeOptions &options) {
+Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
   Probe p{file, {}, std::nullopt, ProbeSource::library, {}};
   const HelperAnswer a = ask_helper(file, options);
   if (a.version) {
     p.version = *a.version;
     p.cuda = a.cuda;
-    return p;
+    return {p, {}};
   }
   p.note = a.why;
-  const std::optional<Version> named =
-      parse_library_name(fs::path(file).filename().string()).value.value_or(LibraryName{}).version;
+  const std::optional<Version> named = version_in_name(file);
   const fs::path dir = fs::path(file).parent_path();
   for (const fs::path &h : {dir / "cudnn_version.h", dir / ".." / "include" / "cudnn_version.h",
                             dir / "cudnn.h", dir / ".." / "include" / "cudnn.h"}) {
@@ -170,18 +169,18 @@ Probe probe_file(const std::string &file, const ProbeOptions &options) {
     p.version = *v;
     p.source = ProbeSource::header;
     p.note += "; read " + h.lexically_normal().string();
-    return p;
+    return {p, {}};
   }
   // The real file's name often carries the full version where the SONAME carries the major.
   std::error_code ec;
   const fs::path real = fs::canonical(file, ec);
-  std::optional<Version> from_name =
-      ec ? named
-         : parse_library_name(real.filename().string()).value.value_or(LibraryName{}).version;
-  if (!from_name) from_name = named;
-  p.version = from_name.value_or(Version{});
+  const std::optional<Version> from_name = ec ? named : version_in_name(real.string());
+  if (!from_name && !named)
+    return Parsed<Probe>::fail(file + ": " + p.note +
+                               "; no version header beside it and no version in its name");
+  p.version = from_name ? *from_name : *named;
   p.source = ProbeSource::filename;
-  return p;
+  return {p, {}};
 }
 
 }  // namespace
@@ -204,11 +203,13 @@ Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &op
   if (ec || !fs::exists(st))
     return Parsed<std::vector<Probe>>::fail(path + ": no such file or directory");
   if (!fs::is_directory(st)) {
-    const Parsed<LibraryName> name = parse_library_name(fs::path(path).filename().string());
+    const Parsed<LibraryName> name = parse_library_name(path);
     if (name && !name->sub.empty())
       return Parsed<std::vector<Probe>>::fail(
           path + " is a cuDNN sub-library; probe libcudnn.so.<major> or its directory");
-    return {std::vector<Probe>{probe_file(path, options)}, {}};
+    Parsed<Probe> one = probe_file(path, options);
+    if (!one) return Parsed<std::vector<Probe>>::fail(one.error);
+    return {std::vector<Probe>{*one}, {}};
   }
   std::set<int> majors;
   for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
@@ -217,10 +218,13 @@ Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &op
       majors.insert(name->version->major);
   }
   std::vector<Probe> out;
-  for (int major : majors)
-    if (const std::optional<std::string> f =
-            find_library_file(path, LibraryName{"", Version{major, {}, {}, {}}, false}, major))
-      out.push_back(probe_file(*f, options));
+  for (int major : majors) {
+    const std::optional<std::string> f = find_library_file(path, main_library(major), major);
+    if (!f) continue;
+    Parsed<Probe> one = probe_file(*f, options);
+    if (!one) return Parsed<std::vector<Probe>>::fail(one.error);
+    out.push_back(*one);
+  }
   if (out.empty()) return Parsed<std::vector<Probe>>::fail(path + " holds no libcudnn.so.<major>");
   return {out, {}};
 }

@@ -8,12 +8,10 @@
 namespace cudnn_compat {
 namespace {
 
-using Clause = std::string;
-
-Verdict yes(Clause why) {
+Verdict yes(std::string why) {
   return {true, std::move(why)};
 }
-Verdict no(Clause why) {
+Verdict no(std::string why) {
   return {false, std::move(why)};
 }
 
@@ -70,8 +68,14 @@ Verdict exact(const Version &r, const Version &b) {
                                : "same major.minor, and no patch level to compare");
 }
 
+// "(7005 op 7102)": the whole numbers the integer rules compared, for their refusals only.
+std::string numbers(const Version &r, std::string_view op, const Version &b) {
+  std::string s = "(";
+  s.append(std::to_string(cudnn_number(r))).append(" ").append(op).append(" ");
+  return s.append(std::to_string(cudnn_number(b))).append(")");
+}
+
 Verdict judge_known(Rule rule, const Version &r, const Version &b) {
-  const std::string rn = std::to_string(cudnn_number(r)), bn = std::to_string(cudnn_number(b));
   switch (rule) {
     case Rule::nvidia:
     case Rule::tensorflow_2018:
@@ -97,8 +101,8 @@ Verdict judge_known(Rule rule, const Version &r, const Version &b) {
       if (cudnn_number(b) >= 7000 &&
           (number_cmp(r, b) > 0 || cudnn_number(r) / 100 == cudnn_number(b) / 100))
         return yes("from cuDNN 7 on Caffe2 accepts a newer runtime or the same major.minor");
-      return no("Caffe2 needs the same version, or from cuDNN 7 on a newer one (" + rn + " vs " +
-                bn + ")");
+      return no("Caffe2 needs the same version, or from cuDNN 7 on a newer one " +
+                numbers(r, "vs", b));
     case Rule::jax:
       if (r == Version{9, 10, 0, {}} &&
           !(b.major == 9 && b.minor == 10 && b.patch.value_or(0) == 0))
@@ -112,11 +116,11 @@ Verdict judge_known(Rule rule, const Version &r, const Version &b) {
     case Rule::paddle:
       if (number_cmp(r, b) >= 0)
         return yes("PaddlePaddle accepts a runtime no older than its build");
-      return no("PaddlePaddle warns when the runtime is older than its build (" + rn + " < " + bn +
-                ")");
+      return no("PaddlePaddle warns when the runtime is older than its build " +
+                numbers(r, "<", b));
     case Rule::mxnet:
       if (number_cmp(r, b) == 0) return yes("the versions are equal");
-      return no("MXNet warns unless the versions are equal (" + rn + " vs " + bn + ")");
+      return no("MXNet warns unless the versions are equal " + numbers(r, "vs", b));
     case Rule::exact:
       return exact(r, b);
   }

@@ -26,6 +26,10 @@ has '"minor": null'
 
 expect_rc 2 cc decode 12020
 has "use --cudart"
+expect_rc 0 cc decode --cudart --json 12.2
+has '"version": "12.2"'
+has '"compat": null'
+lacks '120200'
 expect_rc 0 cc decode --cudart 12020 13010
 has "12020: CUDA 12.2"
 has "13010: CUDA 13.1"

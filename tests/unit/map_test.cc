@@ -180,6 +180,16 @@ TEST(AtomicWrite, ReplacesWholeAndKeepsMode) {
 
 TEST(AtomicWrite, FailureLeavesNoTrace) {
   EXPECT_NE(write_file_atomically("/nonexistent/dir/map.toml", "x"), "");
+  // The rename fails after the temporary file was written: it must be gone again.
+  const std::string dir = testing::TempDir() + "/atomic-fail";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/map.toml/occupied");
+  const std::string err = write_file_atomically(dir + "/map.toml", "x");
+  EXPECT_NE(err.find("cannot rename"), std::string::npos) << err;
+  std::vector<std::string> left;
+  for (const auto &e : std::filesystem::directory_iterator(dir))
+    left.push_back(e.path().filename());
+  EXPECT_EQ(left, std::vector<std::string>{"map.toml"});
 }
 
 }  // namespace

@@ -39,6 +39,13 @@ TEST(Names, NotCudnnLibraries) {
   }
 }
 
+TEST(Names, MainLibraryAndVersionInName) {
+  EXPECT_EQ(main_library(8), *parse_library_name("libcudnn.so.8"));
+  EXPECT_EQ(to_string(*version_in_name("/opt/x/libcudnn.so.8.9.7")), "8.9.7");
+  EXPECT_FALSE(version_in_name("/opt/x/libcudnn.so"));
+  EXPECT_FALSE(version_in_name("/opt/x/plugin.so"));
+}
+
 TEST(Names, SubLibrariesPerMajor) {
   EXPECT_TRUE(sub_libraries(7).empty());
   EXPECT_EQ(sub_libraries(8).size(), 6u);

@@ -60,6 +60,17 @@ TEST(Probe, AnUnloadableFileFallsBackToItsName) {
   EXPECT_NE(p->front().note.find("did not load"), std::string::npos) << p->front().note;
 }
 
+TEST(Probe, NoVersionAnywhereIsAnErrorNotAZero) {
+  const std::string file = testing::TempDir() + "/probe-nothing/plugin.so";
+  std::filesystem::create_directories(std::filesystem::path(file).parent_path());
+  { std::ofstream(file) << "not an ELF file"; }
+  const Parsed<std::vector<Probe>> p = probe(file, kOptions);
+  ASSERT_FALSE(p) << to_string(p->front().version);
+  EXPECT_NE(p.error.find("no version header beside it and no version in its name"),
+            std::string::npos)
+      << p.error;
+}
+
 TEST(Probe, NothingToProbe) {
   EXPECT_FALSE(probe("/nonexistent", kOptions));
   const Parsed<std::vector<Probe>> empty = probe(kRoot + "/5.1.10/include", kOptions);
