@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-bench -j"$(nproc)" --target map_resolve_bench >/dev/null
-BENCHMARKS_MD="$PWD/BENCHMARKS.md" build-bench/bench/map_resolve_bench "$@"
+BENCHMARKS_MD="$PWD/BENCHMARKS.md" build-bench/bin/map_resolve_bench "$@"

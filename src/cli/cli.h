@@ -44,7 +44,8 @@ struct LoadedMap {
   std::vector<Diagnostic> diagnostics;
   std::string path;  // empty when no map was found
 };
-LoadedMap load_site_map(const std::string &explicit_path);
+// fresh: parse the TOML even when a current cache exists (validate must judge the file itself).
+LoadedMap load_site_map(const std::string &explicit_path, bool fresh = false);
 std::string map_not_found_message();
 ProbeOptions probe_options();  // finds cudnn-compat-probe beside this executable
 

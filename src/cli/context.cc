@@ -5,12 +5,12 @@
 
 namespace cudnn_compat::cli {
 
-LoadedMap load_site_map(const std::string &explicit_path) {
+LoadedMap load_site_map(const std::string &explicit_path, bool fresh) {
   LoadedMap out;
   const std::optional<std::string> path = explicit_path.empty() ? find_map_path() : explicit_path;
   if (!path) return out;
   out.path = *path;
-  MapLoad load = load_map(*path);
+  MapLoad load = fresh ? read_map_file(*path) : load_map(*path);
   out.map = std::move(load.map);
   out.diagnostics = std::move(load.diagnostics);
   return out;

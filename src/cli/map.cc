@@ -1,6 +1,8 @@
 // cudnn-compat map validate|show
 #include "cli.h"
 
+#include <unistd.h>
+
 #include <iostream>
 
 namespace cudnn_compat::cli {
@@ -40,6 +42,18 @@ std::vector<Diagnostic> probe_entries(const Map &map) {
   return out;
 }
 
+// The admin who owns the map refreshes the cache jobs read instead of parsing it; anyone else
+// validating the site map has no business writing beside it, and is not told about it.
+std::optional<std::string> refresh_cache(const LoadedMap &m) {
+  const std::optional<FileStamp> stamp = stamp_file(m.path);
+  if (!m.map || !stamp || stamp->uid != geteuid()) return std::nullopt;
+  const std::string why = write_map_cache({m.map, m.diagnostics});
+  if (why.empty()) return map_cache_path(m.path);
+  complain("note: no cache written (" + why +
+           "); jobs will parse the map itself, which is slower for large maps");
+  return std::nullopt;
+}
+
 int count(const std::vector<Diagnostic> &ds, Severity s) {
   return int(
       std::count_if(ds.begin(), ds.end(), [s](const Diagnostic &d) { return d.severity == s; }));
@@ -67,12 +81,13 @@ Warnings: unknown keys, a lib directory that is missing or holds no libcudnn.so.
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
   validate->callback([file, do_probe, &g] {
-    LoadedMap m = load_site_map(*file);
+    LoadedMap m = load_site_map(*file, true);
     if (m.path.empty()) {
       complain(map_not_found_message());
       g.exit_code = kNo;
       return;
     }
+    const std::optional<std::string> cache = refresh_cache(m);
     std::vector<Diagnostic> ds = m.diagnostics;
     if (m.map) {
       for (Diagnostic &d : check_map_libraries(*m.map)) ds.push_back(std::move(d));
@@ -93,7 +108,8 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
            {"warnings", warnings},
            {"cudnn", m.map ? nlohmann::json(m.map->cudnn.size()) : nlohmann::json(nullptr)},
            {"require", m.map ? nlohmann::json(m.map->require.size()) : nlohmann::json(nullptr)},
-           {"diagnostics", list}});
+           {"diagnostics", list},
+           {"cache", cache ? nlohmann::json(*cache) : nlohmann::json(nullptr)}});
     } else {
       for (const Diagnostic &d : ds) std::cerr << to_string(d) << '\n';
       std::cout << m.path << ": " << (errors ? "invalid" : "valid");
@@ -101,6 +117,7 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
         std::cout << ", " << m.map->cudnn.size() << " cuDNN release(s), " << m.map->require.size()
                   << " require rule(s)";
       std::cout << "; " << errors << " error(s), " << warnings << " warning(s)\n";
+      if (cache) std::cout << "cache written: " << *cache << '\n';
     }
     g.exit_code = errors ? kNo : kYes;
   });

@@ -191,10 +191,29 @@ struct MapLoad {
 };
 
 MapLoad parse_map(std::string_view text, const std::string &path);  // pure
-MapLoad load_map(const std::string &path);                          // reads the file
+MapLoad load_map(const std::string &path);  // the cache when it is current, else read_map_file
+MapLoad read_map_file(const std::string &path);  // reads and parses the TOML itself
 // What only the file system can tell: lib directories that vanished or hold no libcudnn.
 std::vector<Diagnostic> check_map_libraries(const Map &map);
 std::string format_map(const Map &map);  // normalised TOML, comments dropped
+
+// ---------------------------------------------------------------------------------------------
+// map_cache.cc: the parsed map as a line file beside it (`map.toml.cache`), for the hot path.
+// load_map() uses it when it matches the map's device, inode, size and mtime; otherwise it parses.
+
+struct FileStamp {
+  std::uint64_t dev = 0, ino = 0, size = 0, mtime_ns = 0, uid = 0;
+};
+std::optional<FileStamp> stamp_file(const std::string &path);  // nullopt: missing or not a file
+std::string map_cache_path(const std::string &map_path);
+std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warnings,
+                             const FileStamp &stamp);  // pure
+// nullopt unless the text is a cache its writer produced for a map with this stamp (pure).
+std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string &map_path,
+                                       const FileStamp &stamp);
+std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileStamp &stamp);
+// Writes the cache of a valid map atomically; empty, or why not.
+std::string write_map_cache(const MapLoad &load);
 
 // ---------------------------------------------------------------------------------------------
 // atomic_write.cc
@@ -265,6 +284,9 @@ struct Choice {
   std::string reason;  // one sentence either way, about ranked.front()
 };
 
+// The fitting entries (indices into Map::cudnn), best first: the decision without the words.
+std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested);
+// rank() with a reason for every entry, for people.
 Choice choose(const Map &map, const Need &need, const LibraryName &requested);
 
 // The file in dir that serves a request for `requested` (I/O: reads the directory).

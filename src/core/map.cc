@@ -265,6 +265,12 @@ MapLoad parse_map(std::string_view text, const std::string &path) {
 }
 
 MapLoad load_map(const std::string &path) {
+  if (const std::optional<FileStamp> stamp = stamp_file(path))
+    if (std::optional<MapLoad> cached = read_map_cache(path, *stamp)) return std::move(*cached);
+  return read_map_file(path);
+}
+
+MapLoad read_map_file(const std::string &path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     return {std::nullopt,

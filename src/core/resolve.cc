@@ -17,6 +17,13 @@ std::string describe(const Need &need, std::optional<int> major) {
   return s;
 }
 
+// The decision alone, with no words: the shim's path, which explains only when asked.
+bool fits(const Installed &e, const Need &need, std::optional<int> major) {
+  if (major && e.version.major != *major) return false;
+  if (need.cuda_major && (!e.cuda || e.cuda->major != *need.cuda_major)) return false;
+  return !need.cudnn || judge(need.rule, e.version, *need.cudnn).compatible;
+}
+
 Considered consider(const Installed &e, std::size_t index, const Need &need,
                     std::optional<int> major) {
   Considered c{index, false, {}};
@@ -48,18 +55,25 @@ std::optional<int> wanted_major(const Need &need, const LibraryName &requested) 
 
 }  // namespace
 
-Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
+std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested) {
   const std::optional<int> major = wanted_major(need, requested);
-  Choice choice;
-  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
-    choice.considered.push_back(consider(map.cudnn[i], i, need, major));
-    if (choice.considered.back().fits) choice.ranked.push_back(i);
-  }
+  std::vector<std::size_t> ranked;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i)
+    if (fits(map.cudnn[i], need, major)) ranked.push_back(i);
   // Stable: between equal versions the admin's order in the map decides.
-  std::stable_sort(choice.ranked.begin(), choice.ranked.end(), [&](std::size_t a, std::size_t b) {
+  std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) {
     const int order = compare(map.cudnn[a].version, map.cudnn[b].version);
     return map.policy.prefer == Prefer::newest ? order > 0 : order < 0;
   });
+  return ranked;
+}
+
+Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
+  const std::optional<int> major = wanted_major(need, requested);
+  Choice choice;
+  choice.ranked = rank(map, need, requested);
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i)
+    choice.considered.push_back(consider(map.cudnn[i], i, need, major));
   if (choice.ranked.empty()) {
     choice.reason = "no installed cuDNN fits " + describe(need, major) + "; " +
                     std::to_string(map.cudnn.size()) + " release" +

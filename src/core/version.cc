@@ -68,20 +68,28 @@ Parsed<Version> parse_cudart_number(std::string_view digits) {
 Parsed<Version> parse_dotted(std::string_view text) {
   std::string_view s = trim(text);
   if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.remove_prefix(1);
-  const std::vector<std::string_view> parts = split(s, '.');
-  std::vector<int> n;
-  for (std::string_view p : parts) {
-    const std::optional<std::int64_t> c = parse_uint(p);
-    if (!c || *c > 99999) break;
-    n.push_back(int(*c));
+  // No allocation on the way: every job that asks for cuDNN parses each version of the map.
+  int n[4] = {};
+  std::size_t count = 0, digits = 0;
+  bool ok = !s.empty();
+  for (char c : s) {
+    if (c == '.') {
+      ok = ok && digits > 0 && ++count < 4;
+      digits = 0;
+    } else if (c >= '0' && c <= '9' && digits < 5 && ok) {
+      n[count] = n[count] * 10 + (c - '0');
+      ++digits;
+    } else {
+      ok = false;
+    }
   }
-  if (n.size() != parts.size() || n.size() < 2 || n.size() > 4)
+  if (!ok || digits == 0 || count < 1)
     return Parsed<Version>::fail(quoted(text) +
                                  " is not a version: expected major.minor[.patch[.build]], "
                                  "e.g. 5.1, 5.1.10 or 8.9.2.26");
   Version v{n[0], n[1], {}, {}};
-  if (n.size() > 2) v.patch = n[2];
-  if (n.size() > 3) v.build = n[3];
+  if (count > 1) v.patch = n[2];
+  if (count > 2) v.build = n[3];
   return {v, {}};
 }
 

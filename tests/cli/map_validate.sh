@@ -54,3 +54,14 @@ has "is a directory"
 # With no map anywhere, the message names where it looked.
 CUDNN_COMPAT_MAP= expect_rc 1 cc map validate
 has "/etc/cudnn-compat/map.toml"
+
+# Validating a map one owns refreshes the cache jobs read instead of parsing the TOML; the cache
+# follows the map, and a map with errors leaves none behind.
+expect_rc 0 cc map validate "$t/good.toml"
+has "cache written: $t/good.toml.cache"
+[[ -f "$t/good.toml.cache" ]] || fail "no cache beside the map"
+expect_rc 0 cc --json map validate "$t/good.toml"
+has "\"cache\": \"$t/good.toml.cache\""
+sed -i 's/^version = "7.6.5"/version = "7.6"/' "$t/good.toml"
+expect_rc 1 cc resolve --map "$t/good.toml" --require 7.6 libcudnn.so.7
+has "is invalid"

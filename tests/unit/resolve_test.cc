@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace cudnn_compat {
 namespace {
 
@@ -74,6 +76,24 @@ TEST(Choose, CudaMustMatchAndUnknownCudaCannotBeConfirmed) {
   EXPECT_NE(c.considered[1].why.find("cannot be confirmed"), std::string::npos);
   EXPECT_NE(c.reason.find("no installed cuDNN fits cuDNN 5.1 for CUDA 8"), std::string::npos)
       << c.reason;
+}
+
+// rank() decides without words and choose() explains: they must never disagree.
+TEST(Choose, RankAndTheReasonsAgreeOnEveryEntry) {
+  const Map m = fake_map();
+  for (const char *v : {"5.0", "5.1.3", "6.0", "7.1", "7.6.5", "8.0", "8.9.7", "9.0", "9.2"})
+    for (Rule rule : {Rule::nvidia, Rule::exact, Rule::tensorflow_2016, Rule::pytorch})
+      for (std::optional<int> cuda :
+           {std::optional<int>{}, std::optional<int>{8}, std::optional<int>{12}}) {
+        Need n = need(v, rule);
+        n.cuda_major = cuda;
+        const LibraryName requested = lib("libcudnn.so");
+        const Choice c = choose(m, n, requested);
+        EXPECT_EQ(c.ranked, rank(m, n, requested)) << v;
+        for (const Considered &k : c.considered)
+          EXPECT_EQ(k.fits, std::count(c.ranked.begin(), c.ranked.end(), k.entry) == 1)
+              << v << " entry " << k.entry << ": " << k.why;
+      }
 }
 
 TEST(Choose, WithoutRequirementTheNamedMajorDecides) {
