@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -292,6 +293,65 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested);
 // The file in dir that serves a request for `requested` (I/O: reads the directory).
 std::optional<std::string> find_library_file(const std::string &dir, const LibraryName &requested,
                                              int major);
+
+// ---------------------------------------------------------------------------------------------
+// loader.cc: where glibc's ld.so finds a bare name (I/O: reads ELF files and ld.so.cache).
+
+struct ElfDynamic {
+  std::vector<std::string> needed;
+  std::string rpath, runpath, soname;
+};
+Parsed<ElfDynamic> read_elf_dynamic(const std::string &file);
+// A colon list with $ORIGIN, $LIB and $PLATFORM expanded; an empty entry is ".".
+std::vector<std::string> expand_search_path(std::string_view list, const std::string &origin);
+std::optional<std::string> ld_cache_lookup(const std::string &name,
+                                           const std::string &cache = "/etc/ld.so.cache");
+
+struct LoaderContext {
+  std::string requester;   // the object that asks (its RUNPATH/RPATH count), or ""
+  std::string executable;  // the main program (its RPATH is inherited)
+  std::string ld_library_path;
+  bool secure = false;  // setuid: LD_LIBRARY_PATH is ignored
+  std::string ld_cache = "/etc/ld.so.cache";
+};
+struct SearchStep {
+  std::string dir;   // for the ld.so.cache step, the cache file
+  std::string from;  // "LD_LIBRARY_PATH", "RUNPATH of /x/libfoo.so", "ld.so.cache", ...
+};
+// In the loader's order: RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH, cache, defaults.
+std::vector<SearchStep> loader_search_path(const LoaderContext &in);
+struct LoaderHit {
+  std::string path;
+  std::string from;
+};
+std::optional<LoaderHit> loader_search(const std::string &name, const LoaderContext &in);
+
+// ---------------------------------------------------------------------------------------------
+// select.cc: the shim's decision for one request of a cuDNN main library.
+
+struct SelectIo {  // the edges, injected so that the decision itself stays testable
+  std::function<std::optional<Probe>(const std::string &file)> probe;  // nullopt: did not load
+  std::function<std::optional<std::string>(const std::string &dir, const LibraryName &requested,
+                                           int major)>
+      find_file;
+};
+
+struct SelectInputs {
+  std::string name;  // as the process asked for it
+  LibraryName requested;
+  Need need;
+  std::optional<LoaderHit> loader;  // what the loader would take without the shim
+  const Map *map = nullptr;
+  std::string map_problem;  // why there is no map, when map is null
+  bool debug = false;
+};
+
+struct Selection {
+  std::optional<std::string> use;  // load this file instead; nullopt keeps the ordinary load
+  std::vector<std::string> say;    // lines for stderr: at most one unless debugging
+};
+
+Selection select_library(const SelectInputs &in, const SelectIo &io);
 
 // ---------------------------------------------------------------------------------------------
 // environment.cc: the edges where the environment is read.

@@ -275,6 +275,10 @@ MapLoad read_map_file(const std::string &path) {
   if (std::filesystem::is_directory(path, ec))
     return {std::nullopt,
             {{Severity::error, path, {}, "is a directory; expected a map.toml file"}}};
+  // A FIFO or a device would block every job that reads it.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    return {std::nullopt,
+            {{Severity::error, path, {}, "is not a regular file; expected a map.toml file"}}};
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return {

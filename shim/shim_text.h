@@ -1,0 +1,42 @@
+// The shim's own small string, path and name routines: it carries no libc (see shim.c).
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma GCC visibility push(hidden)
+
+long text_len(const char *s);
+int text_eq(const char *a, const char *b);
+// The rest of s after prefix, or 0 when s does not start with it.
+const char *after_prefix(const char *s, const char *prefix);
+// Copies src into dst of size; 0 when it does not fit (dst is then "").
+int copy_text(char *dst, long size, const char *src);
+const char *base_name(const char *path);
+// dir + "/" + base into dst; 0 when it does not fit.
+int join_path(char *dst, long size, const char *dir, const char *base);
+int path_is(const char *path, const char *dir, const char *base);
+// Puts the directory of path into dir ("" for a bare name) and returns its base name, or 0.
+const char *split_path(const char *path, char *dir, long size);
+// In /proc/self/maps text, the directory of the file mapped at address; 0 when none is.
+int directory_of_mapping(const char *maps, uintptr_t address, char *dir, long size);
+
+// A cuDNN library file name as the loader is asked for it (FACTS.md sections 1-2).
+struct cudnn_name {
+  const char *base;  // the name itself
+  int sub;           // a sub-library: libcudnn_ops.so.9, libcudnn_cnn_infer.so.8, ...
+  int major;         // -1 when the name carries no version (libcudnn.so)
+  int full_version;  // carries more than the major (libcudnn_graph.so.9.19.0)
+};
+// 1 for libcudnn.so[.N[.N...]] and libcudnn_<word>.so[.N[.N...]]; 0 for every other name.
+int parse_cudnn_name(const char *base, struct cudnn_name *out);
+
+#pragma GCC visibility pop
+
+#ifdef __cplusplus
+}
+#endif

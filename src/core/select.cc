@@ -1,0 +1,127 @@
+// The shim's decision for a request of a cuDNN main library: keep what the loader would take when
+// it fits, else the best fitting installed release whose library confirms its own version.
+#include "cudnn_compat.h"
+
+namespace cudnn_compat {
+namespace {
+
+constexpr const char *kPrefix = "cudnn-compat: ";
+
+std::optional<int> wanted_major(const SelectInputs &in) {
+  if (in.need.cudnn) return in.need.cudnn->major;
+  if (in.requested.version) return in.requested.version->major;
+  return std::nullopt;
+}
+
+// Whether a library that reports p serves the request, and why not.
+Verdict serves(const SelectInputs &in, const Probe &p) {
+  const std::optional<int> major = wanted_major(in);
+  if (major && p.version.major != *major)
+    return {false, "it is cuDNN " + to_string(p.version) + ", not " + std::to_string(*major)};
+  if (in.need.cuda_major && p.cuda && p.cuda->major != *in.need.cuda_major)
+    return {false, "it is built for CUDA " + to_string(*p.cuda) + ", not CUDA " +
+                       std::to_string(*in.need.cuda_major)};
+  if (!in.need.cudnn) return {true, "no version was required"};
+  return judge(in.need.rule, p.version, *in.need.cudnn);
+}
+
+std::string describe_need(const SelectInputs &in) {
+  if (!in.need.cudnn) {
+    const std::optional<int> major = wanted_major(in);
+    return major ? "any cuDNN " + std::to_string(*major) : "any cuDNN";
+  }
+  std::string s = "needs " + to_string(*in.need.cudnn);
+  if (in.need.cuda_major) s += " for CUDA " + std::to_string(*in.need.cuda_major);
+  return s + " from " + in.need.source;
+}
+
+std::string installed_list(const Map &map) {
+  std::string s;
+  for (const Installed &e : map.cudnn) {
+    s += s.empty() ? "" : ", ";
+    s += to_string(e.version);
+    if (!e.module.empty()) s += " (" + e.module + ")";
+  }
+  return s.empty() ? "none" : s;
+}
+
+}  // namespace
+
+Selection select_library(const SelectInputs &in, const SelectIo &io) {
+  Selection out;
+  const std::string need = describe_need(in);
+
+  // Nothing required but a major the name carries: the loader's choice cannot be wrong, and
+  // needs no probe.
+  if (in.loader && !in.need.cudnn && !in.need.cuda_major) {
+    if (in.debug)
+      out.say.push_back(kPrefix + in.name + " -> " + in.loader->path + " as the loader finds it (" +
+                        need + ", on " + in.loader->from + ")");
+    return out;
+  }
+
+  // What the loader would take: kept when it fits.
+  std::string loader_note;
+  if (in.loader) {
+    const std::optional<Probe> p = io.probe(in.loader->path);
+    if (p) {
+      const Verdict v = serves(in, *p);
+      if (v.compatible) {
+        if (in.debug)
+          out.say.push_back(kPrefix + in.name + " -> " + in.loader->path + " as the loader finds it (" +
+                            need + "; " + to_string(p->version) + " on " + in.loader->from +
+                            " fits: " + v.reason + ")");
+        return out;
+      }
+      loader_note = to_string(p->version) + " on " + in.loader->from + " does not fit: " + v.reason;
+    } else {
+      loader_note = in.loader->path + " (on " + in.loader->from + ") does not load";
+    }
+  } else {
+    loader_note = "the loader finds no " + in.name;
+  }
+
+  if (!in.map) {
+    out.say.push_back(kPrefix + in.name + ": " + need + ", but " + loader_note +
+                      "; no version map to find another (" + in.map_problem +
+                      "); loading as usual");
+    return out;
+  }
+
+  // The best fitting release that says so itself: a map that lies is passed over, and said so.
+  std::string lies;
+  const std::optional<int> major = wanted_major(in);
+  for (std::size_t i : rank(*in.map, in.need, in.requested)) {
+    const Installed &e = in.map->cudnn[i];
+    const std::optional<std::string> file =
+        io.find_file(e.lib, in.requested, major.value_or(e.version.major));
+    if (!file) continue;
+    const std::optional<Probe> p = io.probe(*file);
+    if (!p) {
+      lies += "; " + *file + " does not load";
+      continue;
+    }
+    if (const Verdict v = serves(in, *p); !v.compatible) {
+      lies += "; the map says " + to_string(e.version) + " but " + *file + " reports " +
+              to_string(p->version);
+      continue;
+    }
+    out.use = *file;
+    if (in.debug || !lies.empty())
+      out.say.push_back(kPrefix + in.name + " -> " + *file + " (" + need + "; " + loader_note +
+                        lies + (lies.empty() ? "" : "; run `cudnn-compat map validate --probe`") +
+                        ")");
+    return out;
+  }
+
+  // Nothing fits: the ordinary load, and what to do about it.
+  std::string line = kPrefix + in.name + ": " + need + ", but " + loader_note + lies +
+                     "; no installed cuDNN fits (installed: " + installed_list(*in.map) +
+                     "); loading as usual";
+  if (in.need.cudnn)
+    line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
+  out.say.push_back(line);
+  return out;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,81 @@
+# Sourced by every tests/shim/*.sh scenario. CTest passes:
+#   SHIM          the libcudnn-compat.so under test (cudnn-compat-select beside it)
+#   SHIM_O0       the same built at -O0
+#   CUDNN_COMPAT  the cudnn-compat binary
+#   FAKES         the FAKE cuDNN releases (tests/fakecudnn)
+#   CC            the C compiler for the clients
+set -euo pipefail
+: "${SHIM:?}" "${FAKES:?}" "${CC:?}"
+unset CUDNN_COMPAT_MAP CUDNN_COMPAT_REQUIRE CUDNN_COMPAT_CUDA CUDNN_COMPAT_DEBUG CUDNN_COMPAT_DISABLE
+unset LD_PRELOAD LD_AUDIT LD_LIBRARY_PATH
+t=$(mktemp -d "${TMPDIR:-/tmp}/cudnn-compat-shim.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+# The map is looked for at $CUDNN_COMPAT_MAP first; point it at nothing unless a test writes one.
+export CUDNN_COMPAT_MAP=$t/map.toml
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+# expect_rc N cmd...: runs cmd, keeps its stdout+stderr in $out, fails unless it exits N.
+expect_rc() {
+  local want=$1 rc=0; shift
+  out=$("$@" 2>&1) || rc=$?
+  [[ $rc == "$want" ]] || fail "$* exited $rc, expected $want; output:"$'\n'"$out"
+}
+has() { grep -qF -- "$1" <<<"$out" || fail "expected '$1' in:"$'\n'"$out"; }
+lacks() { ! grep -qF -- "$1" <<<"$out" || fail "did not expect '$1' in:"$'\n'"$out"; }
+# count TEXT N: $out holds exactly N lines containing TEXT.
+count() {
+  local n; n=$(grep -cF -- "$1" <<<"$out" || true)
+  [[ $n == "$2" ]] || fail "expected $2 lines with '$1', got $n in:"$'\n'"$out"
+}
+
+# compile NAME [cc flags...] < C source: builds $t/NAME.
+compile() { local name=$1; shift; "$CC" -o "$t/$name" -x c - -ldl "$@"; }
+# audit CMD... / preload CMD...: runs CMD with the shim as LD_AUDIT or as LD_PRELOAD.
+audit() { LD_AUDIT=$SHIM "$@"; }
+preload() { LD_PRELOAD=$SHIM "$@"; }
+
+# A map entry per FAKE release named.
+fake_map() {
+  echo "schema = 1"
+  echo "[policy]"
+  echo "rule = \"${RULE:-nvidia}\""
+  local v
+  for v in "$@"; do
+    printf '[[cudnn]]\nversion = "%s"\nlib = "%s"\nmodule = "cudnn/%s"\n' "$v" "$FAKES/$v/lib64" "$v"
+  done
+}
+
+# The client TensorFlow 0.x-1.x was in 2016: dlopen libcudnn.so.5 by bare name, compare
+# cudnnGetVersion() with the version it was built with under the 2016 rule, and fail with the very
+# message users saw. Prints the loaded file from the link map when it works.
+tf2016_client() {
+  compile tf2016 <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+int main(void) {
+  const size_t built = 5103;
+  void *lib = dlopen("libcudnn.so.5", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    fprintf(stderr, "Couldn't open CUDA library libcudnn.so.5: %s\n", dlerror());
+    return 1;
+  }
+  size_t (*version)(void) = (size_t (*)(void))dlsym(lib, "cudnnGetVersion");
+  const size_t loaded = version();
+  if (loaded / 100 != built / 100) {
+    fprintf(stderr, "Loaded runtime CuDNN library: %zu (compatibility version %zu) but source was "
+            "compiled with %zu (compatibility version %zu).  If using a binary install, upgrade "
+            "your CuDNN library to match.  If building from sources, make sure the library loaded "
+            "at runtime matches a compatible version specified during compile configuration.\n",
+            loaded, loaded / 100 * 100, built, built / 100 * 100);
+    return 1;
+  }
+  struct link_map *map;
+  dlinfo(lib, RTLD_DI_LINKMAP, &map);
+  printf("cuDNN %zu from %s\n", loaded, map->l_name);
+  return 0;
+}
+C
+}
