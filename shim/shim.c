@@ -257,9 +257,10 @@ static const char *route(const char *name, const char *requester) {
       if (kept) result = kept;
     }
   } else if (!*dir && !c.sub && !asked[m + 1]) {
-    asked[m + 1] = 1;
     const char *chosen = consult(name, requester, m);
     if (chosen) result = chosen;
+    // Only now: a child forked while this thread consulted must consult again, not trust a flag.
+    asked[m + 1] = 1;
   }
   unlock();
   return result;

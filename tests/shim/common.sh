@@ -30,7 +30,7 @@ count() {
 }
 
 # compile NAME [cc flags...] < C source: builds $t/NAME.
-compile() { local name=$1; shift; "$CC" -o "$t/$name" -x c - -ldl "$@"; }
+compile() { local name=$1; shift; "$CC" -o "$t/$name" -x c - -x none "$@" -ldl; }
 # audit CMD... / preload CMD...: runs CMD with the shim as LD_AUDIT or as LD_PRELOAD.
 audit() { LD_AUDIT=$SHIM "$@"; }
 preload() { LD_PRELOAD=$SHIM "$@"; }
@@ -76,6 +76,41 @@ int main(void) {
   dlinfo(lib, RTLD_DI_LINKMAP, &map);
   printf("cuDNN %zu from %s\n", loaded, map->l_name);
   return 0;
+}
+C
+}
+
+# A client of a cuDNN 8 or 9 dispatcher: loads it by bare name, creates a handle (which loads the
+# whole family of sub-libraries) and lists every libcudnn* the process holds, from the link map.
+family_client() {
+  compile family <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static int show(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size, (void)data;
+  if (strstr(info->dlpi_name, "libcudnn")) printf("loaded %s\n", info->dlpi_name);
+  return 0;
+}
+int main(int argc, char **argv) {
+  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    printf("dlopen: %s\n", dlerror());
+    return 1;
+  }
+  printf("version %zu\n", ((size_t (*)(void))dlsym(lib, "cudnnGetVersion"))());
+  int status = 0;
+  for (int i = 2; i < argc; ++i) {
+    int (*check)(void) = (int (*)(void))dlsym(lib, argv[i]);
+    const int s = check ? check() : -1;
+    printf("%s = %d\n", argv[i], s);
+    status |= s;
+  }
+  dl_iterate_phdr(show, NULL);
+  return status ? 3 : 0;
 }
 C
 }
