@@ -213,6 +213,10 @@ static const char *consult(const char *name, const char *requester, int major) {
   if (!path) return 0;
   char *end = answer + text_len(answer);
   while (end > path && end[-1] == '\n') *--end = 0;
+  if (path[0] != '/' || !file_exists(path)) {
+    say("cudnn-compat: the engine (cudnn-compat-select) named no existing file; loading as usual\n");
+    return 0;
+  }
   char chosen_dir[kPath];
   const char *base = split_path(path, chosen_dir, sizeof chosen_dir);
   struct cudnn_name c;

@@ -62,7 +62,18 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   std::string helper = options.helper, target = file;
   char *argv[] = {helper.data(), target.data(), nullptr};
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, helper.c_str(), &actions, nullptr, argv, envp.data());
+  // Default signals, none blocked: a library that crashes must crash here, visibly, even when the
+  // caller (the shim's engine) was started with every signal blocked.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  const int rc = posix_spawn(&pid, helper.c_str(), &actions, &attr, argv, envp.data());
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
   if (rc != 0) {

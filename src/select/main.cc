@@ -4,6 +4,7 @@
 // (one per decision with CUDNN_COMPAT_DEBUG=1). Whatever goes wrong, the answer is "pass".
 #include "cudnn_compat.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -90,6 +91,11 @@ std::optional<std::string> decide(const std::string &name, std::string requester
 }  // namespace
 
 int main(int argc, char **argv) {
+  // The shim starts this with every signal blocked (so no handler of the host runs between its
+  // clone and exec); a probe must see crashes as crashes.
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
   std::optional<std::string> use;
   try {
     if (argc == 4)
