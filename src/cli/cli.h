@@ -24,6 +24,7 @@ void add_check(CLI::App &app, Globals &g);
 void add_map(CLI::App &app, Globals &g);
 void add_probe(CLI::App &app, Globals &g);
 void add_resolve(CLI::App &app, Globals &g);
+void add_shim_path(CLI::App &app, Globals &g);
 
 // --- output.cc
 void print_json(const nlohmann::json &j);
@@ -47,6 +48,7 @@ struct LoadedMap {
 // fresh: parse the TOML even when a current cache exists (validate must judge the file itself).
 LoadedMap load_site_map(const std::string &explicit_path, bool fresh = false);
 std::string map_not_found_message();
-ProbeOptions probe_options();  // finds cudnn-compat-probe beside this executable
+std::string pkglib_dir();       // lib/cudnn-compat of this installation
+ProbeOptions probe_options();  // finds cudnn-compat-probe there
 
 }  // namespace cudnn_compat::cli

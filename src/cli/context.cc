@@ -24,13 +24,16 @@ std::string map_not_found_message() {
          "share/cudnn-compat/map.toml.example";
 }
 
-ProbeOptions probe_options() {
-  // Installed and build trees alike: bin/cudnn-compat and lib/cudnn-compat/cudnn-compat-probe.
+std::string pkglib_dir() {
+  // Installed and build trees alike: bin/cudnn-compat and lib/cudnn-compat/.
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return (self.parent_path().parent_path() / "lib" / "cudnn-compat").string();
+}
+
+ProbeOptions probe_options() {
   ProbeOptions o;
-  o.helper =
-      (self.parent_path().parent_path() / "lib" / "cudnn-compat" / "cudnn-compat-probe").string();
+  o.helper = pkglib_dir() + "/cudnn-compat-probe";
   return o;
 }
 

@@ -1,0 +1,36 @@
+// cudnn-compat shim-path: where libcudnn-compat.so is, for LD_AUDIT/LD_PRELOAD lines and scripts.
+#include "cli.h"
+
+#include <unistd.h>
+
+#include <iostream>
+
+namespace cudnn_compat::cli {
+
+void add_shim_path(CLI::App &app, Globals &g) {
+  CLI::App *cmd = app.add_subcommand("shim-path", "Print the path of the shim, libcudnn-compat.so");
+  cmd->footer(R"(
+The shim hands every load of cuDNN a compatible installed release, the whole family of
+sub-libraries from one directory. Switch it on for a job with either of:
+
+  export LD_AUDIT=$(cudnn-compat shim-path)     # preferred: also sees libraries linked at build
+  export LD_PRELOAD=$(cudnn-compat shim-path)   # where audit is not possible: dlopen only
+
+It reads CUDNN_COMPAT_REQUIRE, CUDNN_COMPAT_CUDA, CUDNN_COMPAT_MAP, CUDNN_COMPAT_DEBUG=1 (one
+line per decision) and CUDNN_COMPAT_DISABLE=1 (a pure pass-through).
+
+Exit status: 0 printed, 1 the shim is not installed beside this cudnn-compat.)");
+  cmd->callback([&g] {
+    const std::string path = pkglib_dir() + "/libcudnn-compat.so";
+    const bool present = access(path.c_str(), R_OK) == 0;
+    if (g.json)
+      print_json({{"path", path}, {"exists", present}});
+    else if (present)
+      std::cout << path << '\n';
+    else
+      complain(path + " is missing; reinstall cudnn-compat (cmake --install)");
+    g.exit_code = present ? kYes : kNo;
+  });
+}
+
+}  // namespace cudnn_compat::cli
