@@ -2,6 +2,7 @@
 // same run: dlopen of the cuDNN 9 dispatcher plus cudnnGetVersion(), the work a redirected load
 // costs anyway. Writes its figures and ratios into BENCHMARKS.md between its own markers.
 #include "cudnn_compat.h"
+#include "report.h"
 
 #include <benchmark/benchmark.h>
 
@@ -116,8 +117,7 @@ void write_report(const std::map<std::string, double> &us, const std::string &fi
   const auto base = us.find("BM_Baseline_DlopenCudnn9");
   if (base == us.end()) return;
   std::ostringstream s;
-  s << "<!-- map-resolve:begin (written by bench/map_resolve_bench; do not edit) -->\n"
-    << "## Map load + resolve (issue 2)\n\n"
+  s << "## Map load + resolve (issue 2)\n\n"
     << "`bench/map_resolve_bench`: load the map, derive the requirement, rank the releases and\n"
     << "find the file (what the shim does on a cuDNN request), against the baseline of `dlopen` +\n"
     << "`cudnnGetVersion()` + `dlclose` of `" << dispatcher() << "`"
@@ -141,21 +141,7 @@ void write_report(const std::map<std::string, double> &us, const std::string &fi
       s << "| map of " << n << " releases, " << kind << " | " << it->second << " | " << ratio
         << " |\n";
     }
-  s << "<!-- map-resolve:end -->\n";
-
-  std::string text;
-  if (std::ifstream in(file); in) text.assign(std::istreambuf_iterator<char>(in), {});
-  const std::size_t b = text.find("<!-- map-resolve:begin"),
-                    e = text.find("<!-- map-resolve:end -->");
-  if (b != std::string::npos && e != std::string::npos)
-    text.replace(b, e + std::strlen("<!-- map-resolve:end -->\n") - b, s.str());
-  else
-    text += (text.empty() ? "# Benchmarks\n\nFigures from `bench/run.sh`; each table's ratios are "
-                            "against a baseline measured in the same run.\n\n"
-                          : "\n") +
-            s.str();
-  if (const std::string err = write_file_atomically(file, text); !err.empty())
-    std::fprintf(stderr, "%s\n", err.c_str());
+  write_benchmarks_section(file, "map-resolve", s.str());
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds in Release and runs every benchmark; each writes its figures and ratios (against a
-# baseline measured in the same run) into BENCHMARKS.md.
+# baseline measured in the same run) into its own section of BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build-bench -j"$(nproc)" --target map_resolve_bench >/dev/null
+cmake --build build-bench -j"$(nproc)" --target map_resolve_bench shim_bench fakecudnn >/dev/null
 BENCHMARKS_MD="$PWD/BENCHMARKS.md" build-bench/bin/map_resolve_bench "$@"
+build-bench/bin/shim_bench "$PWD/build-bench/lib/cudnn-compat/libcudnn-compat.so" "$PWD/build-bench/fakecudnn" \
+  "$PWD/BENCHMARKS.md"

@@ -44,7 +44,9 @@ static int file_exists(const char *path) {
   return sys(SYS_faccessat, AT_FDCWD, path, F_OK) == 0;
 }
 
-static void say(const char *line) { sys(SYS_write, 2, line, text_len(line)); }
+static void say(const char *line) {
+  sys(SYS_write, 2, line, text_len(line));
+}
 
 // Reads a whole small file (/proc/self/...) into buf; returns its length, or -1.
 static long read_file(const char *path, char *buf, long size) {
@@ -86,7 +88,9 @@ static void lock(void) {
   }
 }
 
-static void unlock(void) { atomic_store(&lock_owner, 0); }
+static void unlock(void) {
+  atomic_store(&lock_owner, 0);
+}
 
 static const char *keep_path(const char *dir, const char *base) {
   for (int i = 0; i < npaths; ++i)
@@ -214,7 +218,8 @@ static const char *consult(const char *name, const char *requester, int major) {
   char *end = answer + text_len(answer);
   while (end > path && end[-1] == '\n') *--end = 0;
   if (path[0] != '/' || !file_exists(path)) {
-    say("cudnn-compat: the engine (cudnn-compat-select) named no existing file; loading as usual\n");
+    say("cudnn-compat: the engine (cudnn-compat-select) named no existing file; loading as "
+        "usual\n");
     return 0;
   }
   char chosen_dir[kPath];

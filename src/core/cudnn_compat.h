@@ -192,7 +192,7 @@ struct MapLoad {
 };
 
 MapLoad parse_map(std::string_view text, const std::string &path);  // pure
-MapLoad load_map(const std::string &path);  // the cache when it is current, else read_map_file
+MapLoad load_map(const std::string &path);       // the cache when it is current, else read_map_file
 MapLoad read_map_file(const std::string &path);  // reads and parses the TOML itself
 // What only the file system can tell: lib directories that vanished or hold no libcudnn.
 std::vector<Diagnostic> check_map_libraries(const Map &map);

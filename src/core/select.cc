@@ -68,9 +68,9 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
       const Verdict v = serves(in, *p);
       if (v.compatible) {
         if (in.debug)
-          out.say.push_back(kPrefix + in.name + " -> " + in.loader->path + " as the loader finds it (" +
-                            need + "; " + to_string(p->version) + " on " + in.loader->from +
-                            " fits: " + v.reason + ")");
+          out.say.push_back(kPrefix + in.name + " -> " + in.loader->path +
+                            " as the loader finds it (" + need + "; " + to_string(p->version) +
+                            " on " + in.loader->from + " fits: " + v.reason + ")");
         return out;
       }
       loader_note = to_string(p->version) + " on " + in.loader->from + " does not fit: " + v.reason;

@@ -37,8 +37,8 @@ std::optional<std::string> decide(const std::string &name, std::string requester
   if (const std::optional<std::string> path = find_map_path()) {
     load = load_map(*path);
     if (!load->map)
-      map_problem = load->diagnostics.empty() ? *path + " is invalid"
-                                              : to_string(load->diagnostics.front());
+      map_problem =
+          load->diagnostics.empty() ? *path + " is invalid" : to_string(load->diagnostics.front());
   } else {
     map_problem = "none at " + map_search_path().back();
   }

@@ -1,0 +1,25 @@
+#include "report.h"
+
+#include "cudnn_compat.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+void write_benchmarks_section(const std::string &file, const std::string &name,
+                              const std::string &body) {
+  const std::string begin = "<!-- " + name + ":begin", end = "<!-- " + name + ":end -->\n";
+  const std::string section = begin + " (written by bench/; do not edit) -->\n" + body + end;
+  std::string text;
+  if (std::ifstream in(file); in) text.assign(std::istreambuf_iterator<char>(in), {});
+  const std::size_t b = text.find(begin), e = text.find(end);
+  if (b != std::string::npos && e != std::string::npos)
+    text.replace(b, e + end.size() - b, section);
+  else
+    text += (text.empty() ? "# Benchmarks\n\nFigures from `bench/run.sh`; each table's ratios are "
+                            "against a baseline measured in the same run.\n\n"
+                          : "\n") +
+            section;
+  if (const std::string err = cudnn_compat::write_file_atomically(file, text); !err.empty())
+    std::fprintf(stderr, "%s\n", err.c_str());
+}
