@@ -241,10 +241,13 @@ static const char *route(const char *name, const char *requester) {
   struct cudnn_name c;
   if (!parse_cudnn_name(base_name(name), &c)) return name;  // the fast path of every other load
   lock();
-  static int disabled = -1;
+  static int disabled = -1, debug;
   if (disabled < 0) {  // once, on the first cuDNN request: no other process pays for it
-    const char *v = secure_execution() ? 0 : env_value(environment(), "CUDNN_COMPAT_DISABLE");
-    disabled = v && text_eq(v, "1");
+    char **env = secure_execution() ? 0 : environment();
+    const char *off = env_value(env, "CUDNN_COMPAT_DISABLE"),
+               *on = env_value(env, "CUDNN_COMPAT_DEBUG");
+    disabled = off && text_eq(off, "1");
+    debug = on && text_eq(on, "1");
   }
   if (disabled) {
     unlock();
@@ -264,6 +267,15 @@ static const char *route(const char *name, const char *requester) {
     if (file_exists(candidate) || (c.sub && c.full_version)) {
       const char *kept = keep_path(dir, c.base);
       if (kept) result = kept;
+      if (kept && debug) {
+        char line[2 * kPath + 64];
+        long n = 0;
+        const char *parts[] = {"cudnn-compat: ",   name, " -> ", kept,
+                               " (the family of ", dir,  ")\n"};
+        for (unsigned i = 0; i < sizeof parts / sizeof parts[0]; ++i)
+          n = append_text(line, sizeof line, n, parts[i]);
+        say(line);
+      }
     }
   } else if (!*dir && !c.sub && !asked[m + 1]) {
     const char *chosen = consult(name, requester, m);

@@ -31,6 +31,12 @@ int copy_text(char *dst, long size, const char *src) {
   return 1;
 }
 
+long append_text(char *dst, long size, long at, const char *src) {
+  while (*src && at + 1 < size) dst[at++] = *src++;
+  dst[at] = 0;
+  return at;
+}
+
 const char *base_name(const char *path) {
   const char *base = path;
   for (const char *p = path; *p; ++p)

@@ -16,6 +16,8 @@ int text_eq(const char *a, const char *b);
 const char *after_prefix(const char *s, const char *prefix);
 // Copies src into dst of size; 0 when it does not fit (dst is then "").
 int copy_text(char *dst, long size, const char *src);
+// Appends src to dst (size bytes) at offset at, truncating; returns the new length.
+long append_text(char *dst, long size, long at, const char *src);
 const char *base_name(const char *path);
 // dir + "/" + base into dst; 0 when it does not fit.
 int join_path(char *dst, long size, const char *dir, const char *base);

@@ -17,3 +17,7 @@ for mode in audit preload; do
   count "loaded $FAKES/8.9.7/lib64/" 3
   lacks "$t/stray"
 done
+
+# One line per decision when asked, the family's among them.
+CUDNN_COMPAT_DEBUG=1 expect_rc 0 audit "$t/family" libcudnn.so.8 cudnnCnnInferVersionCheck
+has "cudnn-compat: libcudnn_cnn_infer.so.8 -> $FAKES/8.9.7/lib64/libcudnn_cnn_infer.so.8 (the family of $FAKES/8.9.7/lib64)"

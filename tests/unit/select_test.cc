@@ -1,0 +1,130 @@
+// The shim's decision, with the loader's answer and every library's version given by the test.
+#include "cudnn_compat.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace cudnn_compat {
+namespace {
+
+struct World {
+  std::map<std::string, Version> versions;  // file -> what it reports; absent: does not load
+  Map map;
+  SelectIo io() const {
+    return {[this](const std::string &file) -> std::optional<Probe> {
+              const auto it = versions.find(file);
+              if (it == versions.end()) return std::nullopt;
+              return Probe{file, it->second, std::nullopt, ProbeSource::library, ""};
+            },
+            [](const std::string &dir, const LibraryName &, int major) {
+              return std::optional<std::string>(dir + "/libcudnn.so." + std::to_string(major));
+            }};
+  }
+  void install(const char *listed, const char *dir, const char *reports) {
+    map.cudnn.push_back({*parse_dotted(listed), dir, std::nullopt, "cudnn/" + std::string(listed),
+                         {}});
+    versions[std::string(dir) + "/libcudnn.so." + std::to_string(map.cudnn.back().version.major)] =
+        *parse_dotted(reports);
+  }
+};
+
+SelectInputs request(const World &w, const char *require) {
+  SelectInputs in;
+  in.name = "libcudnn.so.5";
+  in.requested = *parse_library_name("libcudnn.so.5");
+  if (require) in.need = Need{*parse_dotted(require), std::nullopt, Rule::nvidia, "the test"};
+  in.loader = LoaderHit{"/path/libcudnn.so.5", "LD_LIBRARY_PATH"};
+  in.map = &w.map;
+  return in;
+}
+
+World site() {
+  World w;
+  w.map.path = "map.toml";
+  w.versions["/path/libcudnn.so.5"] = *parse_dotted("5.0.5");
+  w.install("5.0.5", "/opt/5.0.5", "5.0.5");
+  w.install("5.1.10", "/opt/5.1.10", "5.1.10");
+  return w;
+}
+
+TEST(Select, KeepsWhatTheLoaderTakesWhenItFits) {
+  const World w = site();
+  SelectInputs in = request(w, "5.0");
+  Selection s = select_library(in, w.io());
+  EXPECT_FALSE(s.use);
+  EXPECT_TRUE(s.say.empty());  // silent when all goes well
+  in.debug = true;
+  s = select_library(in, w.io());
+  ASSERT_EQ(s.say.size(), 1u);
+  EXPECT_NE(s.say[0].find("as the loader finds it"), std::string::npos) << s.say[0];
+}
+
+TEST(Select, HandsOverTheFittingReleaseSilently) {
+  const World w = site();
+  SelectInputs in = request(w, "5.1.3");
+  Selection s = select_library(in, w.io());
+  EXPECT_EQ(s.use, "/opt/5.1.10/libcudnn.so.5");
+  EXPECT_TRUE(s.say.empty());
+  in.debug = true;
+  s = select_library(in, w.io());
+  ASSERT_EQ(s.say.size(), 1u);
+  EXPECT_EQ(s.say[0],
+            "cudnn-compat: libcudnn.so.5 -> /opt/5.1.10/libcudnn.so.5 (needs 5.1.3 from the test; "
+            "5.0.5 on LD_LIBRARY_PATH does not fit: before cuDNN 7 the minor version must match "
+            "(5.0 vs 5.1))");
+}
+
+TEST(Select, PassesOverAMapThatLiesAndSaysSo) {
+  World w = site();
+  w.install("5.1.99", "/opt/liar", "5.0.5");  // newest by the map, but really 5.0.5
+  const Selection s = select_library(request(w, "5.1"), w.io());
+  EXPECT_EQ(s.use, "/opt/5.1.10/libcudnn.so.5");
+  ASSERT_EQ(s.say.size(), 1u);
+  EXPECT_NE(s.say[0].find("the map says 5.1.99 but /opt/liar/libcudnn.so.5 reports 5.0.5"),
+            std::string::npos)
+      << s.say[0];
+  EXPECT_NE(s.say[0].find("cudnn-compat map validate --probe"), std::string::npos);
+}
+
+TEST(Select, NothingFitsGivesTheOrdinaryLoadAndOneActionableLine) {
+  World w = site();
+  w.versions.erase("/opt/5.1.10/libcudnn.so.5");  // does not load
+  const Selection s = select_library(request(w, "5.1"), w.io());
+  EXPECT_FALSE(s.use);
+  ASSERT_EQ(s.say.size(), 1u);
+  EXPECT_NE(s.say[0].find("/opt/5.1.10/libcudnn.so.5 does not load"), std::string::npos);
+  EXPECT_NE(s.say[0].find("installed: 5.0.5 (cudnn/5.0.5), 5.1.10 (cudnn/5.1.10)"),
+            std::string::npos);
+  EXPECT_NE(s.say[0].find("Ask the admins for cuDNN 5.1.x"), std::string::npos) << s.say[0];
+}
+
+TEST(Select, WithoutAMapItExplainsAndKeepsTheLoad) {
+  const World w = site();
+  SelectInputs in = request(w, "5.1");
+  in.map = nullptr;
+  in.map_problem = "none at /etc/cudnn-compat/map.toml";
+  const Selection s = select_library(in, w.io());
+  EXPECT_FALSE(s.use);
+  ASSERT_EQ(s.say.size(), 1u);
+  EXPECT_NE(s.say[0].find("no version map to find another (none at /etc/cudnn-compat/map.toml)"),
+            std::string::npos);
+}
+
+TEST(Select, NoRequirementKeepsTheLoaderWithoutProbing) {
+  World w = site();
+  w.versions.clear();  // any probe would fail
+  const Selection s = select_library(request(w, nullptr), w.io());
+  EXPECT_FALSE(s.use);
+  EXPECT_TRUE(s.say.empty());
+}
+
+TEST(Select, NothingOnThePathTakesTheMapsRelease) {
+  const World w = site();
+  SelectInputs in = request(w, nullptr);
+  in.loader.reset();
+  EXPECT_EQ(select_library(in, w.io()).use, "/opt/5.1.10/libcudnn.so.5");  // newest of major 5
+}
+
+}  // namespace
+}  // namespace cudnn_compat
