@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# README command 1: install what is missing, build, and show what cudnn-compat does, on FAKE cuDNN
-# releases built here and on the real cuDNN under /usr/local/cuda when the machine has one.
+# README command 1: install what is missing, build, and show what cudnn-compat does - the 2016
+# failure reproduced, explained, and cured by the shim - on FAKE cuDNN releases built here and on
+# the real cuDNN under /usr/local/cuda when the machine has one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -14,8 +15,16 @@ mkdir -p "$demo"
 
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@" || true; }
 
-echo "== What TensorFlow 2016 meant by 'Loaded runtime CuDNN library: 5005 (compatibility version"
-echo "   5000) but source was compiled with 5103 (compatibility version 5100)':"
+# The TensorFlow-2016-like client of the loader scenarios, built with cuDNN 5.1.3.
+tf2016="$demo/tf2016"
+"${CC:-cc}" -o "$tf2016" tests/shim/tf2016_client.c -ldl
+
+echo "== The problem: a program built with cuDNN 5.1.3 finds FAKE cuDNN 5.0.5 first on the path:"
+step env LD_LIBRARY_PATH="$fakes/5.0.5/lib64" "$tf2016"
+
+echo
+echo "== What it meant by 'Loaded runtime CuDNN library: 5005 (compatibility version 5000) but"
+echo "   source was compiled with 5103 (compatibility version 5100)':"
 step "$cc" decode 5005 5103
 step "$cc" check --built-with 5103 --runtime 5005 --rule tensorflow-2016
 
@@ -62,3 +71,13 @@ step "$cc" resolve libcudnn_graph.so.9 --require 9.1
 echo
 echo "== When nothing installed fits, what to ask the admins for:"
 step "$cc" resolve libcudnn.so.7 --require 7.6
+
+echo
+echo "== The cure: the same run with the shim (LD_AUDIT) hands the program FAKE 5.1.10 from the map."
+echo "   CUDNN_COMPAT_DEBUG=1 shows the decision; without it the shim is silent when all goes well:"
+step env LD_LIBRARY_PATH="$fakes/5.0.5/lib64" CUDNN_COMPAT_REQUIRE=5.1.3 CUDNN_COMPAT_DEBUG=1 \
+  LD_AUDIT="$("$cc" shim-path)" "$tf2016"
+echo
+echo "== The same with LD_PRELOAD, for sites that cannot use audit:"
+step env LD_LIBRARY_PATH="$fakes/5.0.5/lib64" CUDNN_COMPAT_REQUIRE=5.1.3 \
+  LD_PRELOAD="$("$cc" shim-path)" "$tf2016"
