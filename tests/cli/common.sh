@@ -1,23 +1,9 @@
 # Sourced by every tests/cli/*.sh scenario. CTest passes:
 #   CUDNN_COMPAT  the cudnn-compat binary under test
 #   FAKES         the directory of the FAKE cuDNN releases (tests/fakecudnn)
-set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../scenario.sh"
 : "${CUDNN_COMPAT:?}" "${FAKES:?}"
-unset CUDNN_COMPAT_MAP CUDNN_COMPAT_REQUIRE CUDNN_COMPAT_CUDA
-t=$(mktemp -d "${TMPDIR:-/tmp}/cudnn-compat-test.XXXXXX")
-trap 'rm -rf "$t"' EXIT
 cc() { "$CUDNN_COMPAT" "$@"; }
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# expect_rc N cmd...: runs cmd, keeps its stdout+stderr in $out, fails unless it exits N.
-expect_rc() {
-  local want=$1 rc=0; shift
-  out=$("$@" 2>&1) || rc=$?
-  [[ $rc == "$want" ]] || fail "$* exited $rc, expected $want; output:"$'\n'"$out"
-}
-# has TEXT: $out contains TEXT (fixed string).
-has() { grep -qF -- "$1" <<<"$out" || fail "expected '$1' in:"$'\n'"$out"; }
-lacks() { ! grep -qF -- "$1" <<<"$out" || fail "did not expect '$1' in:"$'\n'"$out"; }
 
 # A map of every fake release, as an admin would write it.
 fake_map() {

@@ -4,30 +4,10 @@
 #   CUDNN_COMPAT  the cudnn-compat binary
 #   FAKES         the FAKE cuDNN releases (tests/fakecudnn)
 #   CC            the C compiler for the clients
-set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../scenario.sh"
 : "${SHIM:?}" "${FAKES:?}" "${CC:?}"
-unset CUDNN_COMPAT_MAP CUDNN_COMPAT_REQUIRE CUDNN_COMPAT_CUDA CUDNN_COMPAT_DEBUG CUDNN_COMPAT_DISABLE
-unset LD_PRELOAD LD_AUDIT LD_LIBRARY_PATH
-t=$(mktemp -d "${TMPDIR:-/tmp}/cudnn-compat-shim.XXXXXX")
-trap 'rm -rf "$t"' EXIT
 # The map is looked for at $CUDNN_COMPAT_MAP first; point it at nothing unless a test writes one.
 export CUDNN_COMPAT_MAP=$t/map.toml
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
-# expect_rc N cmd...: runs cmd, keeps its stdout+stderr in $out, fails unless it exits N.
-expect_rc() {
-  local want=$1 rc=0; shift
-  out=$("$@" 2>&1) || rc=$?
-  [[ $rc == "$want" ]] || fail "$* exited $rc, expected $want; output:"$'\n'"$out"
-}
-has() { grep -qF -- "$1" <<<"$out" || fail "expected '$1' in:"$'\n'"$out"; }
-lacks() { ! grep -qF -- "$1" <<<"$out" || fail "did not expect '$1' in:"$'\n'"$out"; }
-# count TEXT N: $out holds exactly N lines containing TEXT.
-count() {
-  local n; n=$(grep -cF -- "$1" <<<"$out" || true)
-  [[ $n == "$2" ]] || fail "expected $2 lines with '$1', got $n in:"$'\n'"$out"
-}
 
 # compile NAME [cc flags...] < C source: builds $t/NAME.
 compile() { local name=$1; shift; "$CC" -o "$t/$name" -x c - -x none "$@" -ldl; }

@@ -1,4 +1,5 @@
 #include "cudnn_compat.h"
+#include "example_map.h"
 
 #include <gtest/gtest.h>
 
@@ -9,27 +10,13 @@
 namespace cudnn_compat {
 namespace {
 
-constexpr const char *kMap = R"(schema = 1
-
-[policy]
-rule = "tensorflow-2016"
-prefer = "oldest"
-
+// The example map plus what the cache must carry through: a lib with a tab, a backslash and a
+// newline in it, and an unknown key's warning.
+const std::string kMap = std::string(kExampleMap) + R"(
 [[cudnn]]
-version = "5.1.10"
+version = "9.1.0"
 lib = "/opt/we\tird\\dir\nx"
-cuda = "8.0"
-module = "cudnn/5.1"
 colour = "blue"
-
-[[cudnn]]
-version = "8.9.2.26"
-lib = "/opt/cudnn/8.9.2/lib64"
-
-[[require]]
-match = "/opt/apps/tensorflow/1.0/*"
-cudnn = "5.1"
-cuda = "8"
 )";
 
 const FileStamp kStamp{1, 2, 3, 4, 5};
@@ -42,9 +29,9 @@ TEST(MapCache, RoundTripsEverythingTheHotPathReads) {
   ASSERT_TRUE(back) << text;
   ASSERT_TRUE(back->map);
   EXPECT_EQ(format_map(*back->map), format_map(*m.map));
-  EXPECT_EQ(back->map->cudnn[0].lib, "/opt/we\tird\\dir\nx");
+  EXPECT_EQ(back->map->cudnn[2].lib, "/opt/we\tird\\dir\nx");
   EXPECT_EQ(back->map->cudnn[1].pos.line, m.map->cudnn[1].pos.line);
-  EXPECT_EQ(back->map->require[0].pos.line, 18);
+  EXPECT_EQ(back->map->require[0].pos.line, 17);  // [[require]] in example_map.h
   ASSERT_EQ(back->diagnostics.size(), 1u);  // the unknown key's warning survives
   EXPECT_EQ(to_string(back->diagnostics[0]), to_string(m.diagnostics[0]));
 }

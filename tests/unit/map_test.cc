@@ -1,4 +1,5 @@
 #include "cudnn_compat.h"
+#include "example_map.h"
 
 #include <gtest/gtest.h>
 
@@ -10,27 +11,7 @@
 namespace cudnn_compat {
 namespace {
 
-constexpr const char *kGood = R"(schema = 1
-
-[policy]
-rule = "tensorflow-2016"
-prefer = "oldest"
-
-[[cudnn]]
-version = "5.1.10"
-lib = "/opt/cudnn/5.1.10/lib64"
-cuda = "8.0"
-module = "cudnn/5.1"
-
-[[cudnn]]
-version = "8.9.2.26"
-lib = "/opt/cudnn/8.9.2/lib64"
-
-[[require]]
-match = "/opt/apps/tensorflow/1.0/*"
-cudnn = "5.1"
-cuda = "8"
-)";
+constexpr const char *kGood = kExampleMap;
 
 TEST(Map, ParsesSchemaOne) {
   const MapLoad m = parse_map(kGood, "map.toml");

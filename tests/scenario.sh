@@ -1,0 +1,25 @@
+# What every scenario script (tests/cli/*.sh, tests/shim/*.sh) starts from: strict bash, a clean
+# environment, a temporary directory $t, and the assertions. Sourced by each suite's common.sh.
+set -euo pipefail
+unset CUDNN_COMPAT_MAP CUDNN_COMPAT_REQUIRE CUDNN_COMPAT_CUDA CUDNN_COMPAT_DEBUG CUDNN_COMPAT_DISABLE
+unset LD_PRELOAD LD_AUDIT LD_LIBRARY_PATH
+t=$(mktemp -d "${TMPDIR:-/tmp}/cudnn-compat-test.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# skip REASON: CTest counts exit 77 as skipped and shows the reason.
+skip() { echo "SKIP: $*"; exit 77; }
+# expect_rc N cmd...: runs cmd, keeps its stdout+stderr in $out, fails unless it exits N.
+expect_rc() {
+  local want=$1 rc=0; shift
+  out=$("$@" 2>&1) || rc=$?
+  [[ $rc == "$want" ]] || fail "$* exited $rc, expected $want; output:"$'\n'"$out"
+}
+# has TEXT / lacks TEXT: $out contains TEXT (a fixed string), or does not.
+has() { grep -qF -- "$1" <<<"$out" || fail "expected '$1' in:"$'\n'"$out"; }
+lacks() { ! grep -qF -- "$1" <<<"$out" || fail "did not expect '$1' in:"$'\n'"$out"; }
+# count TEXT N: $out holds exactly N lines containing TEXT.
+count() {
+  local n; n=$(grep -cF -- "$1" <<<"$out" || true)
+  [[ $n == "$2" ]] || fail "expected $2 lines with '$1', got $n in:"$'\n'"$out"
+}
