@@ -107,10 +107,13 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
       continue;
     }
     out.use = *file;
-    if (in.debug || !lies.empty())
-      out.say.push_back(kPrefix + in.name + " -> " + *file + " (" + need + "; " + loader_note +
-                        lies + (lies.empty() ? "" : "; run `cudnn-compat map validate --probe`") +
-                        ")");
+    if (in.debug || !lies.empty()) {
+      std::string line = kPrefix + in.name;
+      line.append(" -> ").append(*file).append(" (").append(need).append("; ").append(loader_note);
+      line += lies;
+      if (!lies.empty()) line += "; run `cudnn-compat map validate --probe`";
+      out.say.push_back(line + ")");
+    }
     return out;
   }
 
