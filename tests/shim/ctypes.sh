@@ -11,3 +11,12 @@ for mode in audit preload; do
   expect_rc 0 $mode python3 -c "$py"
   has "cuDNN 5110"
 done
+
+# A request by absolute path to a release that does not fit is redirected too.
+py_abs="import ctypes; print('cuDNN', ctypes.CDLL('$FAKES/5.0.5/lib64/libcudnn.so.5').cudnnGetVersion())"
+expect_rc 0 python3 -c "$py_abs"
+has "cuDNN 5005"
+for mode in audit preload; do
+  expect_rc 0 $mode python3 -c "$py_abs"
+  has "cuDNN 5110"
+done
