@@ -11,15 +11,32 @@ packages=(
   googletest libgtest-dev libgmock-dev
   libbenchmark-dev
   python3               # tests/ drive ctypes.CDLL as a loader client we did not write
+  lmod                  # the real Lmod the module tests run (8.6 on Debian 12)
+  tcl8.6 less procps    # what Environment Modules' modulecmd.tcl needs to run
 )
+
+# Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)
+# into a private prefix inside the checkout, where the tests look for it.
+envmodules_prefix="$(cd "$(dirname "$0")/.." && pwd)/.deps/environment-modules"
+envmodules() {
+  [[ -x $envmodules_prefix/usr/lib/x86_64-linux-gnu/modulecmd.tcl ]] && return 0
+  echo "deps: unpacking environment-modules into $envmodules_prefix" >&2
+  local tmp; tmp=$(mktemp -d)
+  chmod 755 "$tmp"  # apt downloads as its own user
+  (cd "$tmp" && apt-get download -qq environment-modules >/dev/null)
+  mkdir -p "$envmodules_prefix"
+  dpkg -x "$tmp"/environment-modules_*.deb "$envmodules_prefix"
+  rm -rf "$tmp"
+}
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
-((${#missing[@]} == 0)) && exit 0
-
-echo "deps: installing ${missing[*]}" >&2
-if [[ $(id -u) -ne 0 ]]; then sudo=sudo; else sudo=; fi
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if ((${#missing[@]} > 0)); then
+  echo "deps: installing ${missing[*]}" >&2
+  if [[ $(id -u) -ne 0 ]]; then sudo=sudo; else sudo=; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+envmodules

@@ -152,7 +152,9 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
                 {"schema", 1},
                 {"policy",
                  {{"rule", rule_name(m.map->policy.rule)},
-                  {"prefer", m.map->policy.prefer == Prefer::newest ? "newest" : "oldest"}}},
+                  {"prefer", m.map->policy.prefer == Prefer::newest ? "newest" : "oldest"},
+                  {"on_module_mismatch",
+                   m.map->policy.on_module_mismatch == OnMismatch::warn ? "warn" : "error"}}},
                 {"cudnn", cudnn},
                 {"require", require}});
   });

@@ -163,9 +163,13 @@ struct RequireRule {  // one [[require]] table
 
 enum class Prefer { newest, oldest };
 
+// What the module-system hooks do when a loaded cuDNN module does not fit a loaded application.
+enum class OnMismatch { warn, error };
+
 struct Policy {
   Rule rule = Rule::nvidia;
   Prefer prefer = Prefer::newest;
+  OnMismatch on_module_mismatch = OnMismatch::warn;
 };
 
 struct Map {

@@ -106,7 +106,7 @@ struct Reader {
   void read_policy(const toml::node &n, Policy &policy) {
     const toml::table *t = n.as_table();
     if (!t) return error(pos_of(n.source()), "'policy' must be a table: [policy]");
-    unknown_keys(*t, "[policy]", {"rule", "prefer"});
+    unknown_keys(*t, "[policy]", {"rule", "prefer", "on_module_mismatch"});
     if (const std::optional<std::string> r = string_at(*t, "rule", "[policy]", false)) {
       if (const std::optional<Rule> rule = parse_rule(*r))
         policy.rule = *rule;
@@ -126,6 +126,16 @@ struct Reader {
       else
         error(pos_of(t->get("prefer")->source()),
               "prefer is \"" + *p + "\"; expected \"newest\" or \"oldest\"");
+    }
+    if (const std::optional<std::string> m =
+            string_at(*t, "on_module_mismatch", "[policy]", false)) {
+      if (*m == "warn")
+        policy.on_module_mismatch = OnMismatch::warn;
+      else if (*m == "error")
+        policy.on_module_mismatch = OnMismatch::error;
+      else
+        error(pos_of(t->get("on_module_mismatch")->source()),
+              "on_module_mismatch is \"" + *m + "\"; expected \"warn\" or \"error\"");
     }
   }
 
@@ -313,6 +323,8 @@ std::string format_map(const Map &map) {
   s += "rule = " + quote(rule_name(map.policy.rule)) + "\n";
   s += std::string("prefer = ") +
        (map.policy.prefer == Prefer::newest ? "\"newest\"" : "\"oldest\"") + "\n";
+  s += std::string("on_module_mismatch = ") +
+       (map.policy.on_module_mismatch == OnMismatch::warn ? "\"warn\"" : "\"error\"") + "\n";
   for (const Installed &e : map.cudnn) {
     s += "\n[[cudnn]]\nversion = " + quote(to_string(e.version)) + "\nlib = " + quote(e.lib) + "\n";
     if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";

@@ -12,7 +12,7 @@
 namespace cudnn_compat {
 namespace {
 
-constexpr std::string_view kMagic = "cudnn-compat-map-cache 1";
+constexpr std::string_view kMagic = "cudnn-compat-map-cache 2";
 
 std::string escape(std::string_view s) {
   std::string out;
@@ -113,11 +113,15 @@ struct Fields {
 
 // One record; false when the line is not one the writer could have produced.
 bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
-  if (f[0] == "policy" && f.size() == 4) {  // rule, prefer, and how many [[cudnn]] follow
+  // rule, prefer, on_module_mismatch, and how many [[cudnn]] follow
+  if (f[0] == "policy" && f.size() == 5) {
     const std::optional<Rule> rule = parse_rule(f[1]);
     int entries = 0;
-    if (!rule || (f[2] != "newest" && f[2] != "oldest") || !read_int(f[3], entries)) return false;
-    map.policy = {*rule, f[2] == "newest" ? Prefer::newest : Prefer::oldest};
+    if (!rule || (f[2] != "newest" && f[2] != "oldest") || (f[3] != "warn" && f[3] != "error") ||
+        !read_int(f[4], entries))
+      return false;
+    map.policy = {*rule, f[2] == "newest" ? Prefer::newest : Prefer::oldest,
+                  f[3] == "warn" ? OnMismatch::warn : OnMismatch::error};
     map.cudnn.reserve(std::size_t(entries));
     return true;
   }
@@ -175,6 +179,7 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
   std::string s = stamp_line(stamp) + '\n';
   s.append("policy\t").append(rule_name(map.policy.rule));
   s.append(map.policy.prefer == Prefer::newest ? "\tnewest\t" : "\toldest\t");
+  s.append(map.policy.on_module_mismatch == OnMismatch::warn ? "warn\t" : "error\t");
   s.append(std::to_string(map.cudnn.size())).append("\n");
   for (const Installed &e : map.cudnn)
     s.append("cudnn\t" + pos_fields(e.pos) + '\t' + to_string(e.version) + '\t' +

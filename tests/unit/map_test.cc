@@ -175,3 +175,21 @@ TEST(AtomicWrite, FailureLeavesNoTrace) {
 
 }  // namespace
 }  // namespace cudnn_compat
+
+namespace cudnn_compat {
+namespace {
+
+TEST(Map, OnModuleMismatchIsWarnOrError) {
+  MapLoad m = parse_map("schema = 1\n[policy]\non_module_mismatch = \"error\"\n", "m.toml");
+  ASSERT_TRUE(m.map);
+  EXPECT_EQ(m.map->policy.on_module_mismatch, OnMismatch::error);
+  EXPECT_NE(format_map(*m.map).find("on_module_mismatch = \"error\""), std::string::npos);
+  EXPECT_EQ(parse_map("schema = 1\n", "m.toml").map->policy.on_module_mismatch, OnMismatch::warn);
+  m = parse_map("schema = 1\n[policy]\non_module_mismatch = \"loud\"\n", "m.toml");
+  ASSERT_FALSE(m.map);
+  EXPECT_EQ(to_string(m.diagnostics[0]),
+            "m.toml:3:22: error: on_module_mismatch is \"loud\"; expected \"warn\" or \"error\"");
+}
+
+}  // namespace
+}  // namespace cudnn_compat
