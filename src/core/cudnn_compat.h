@@ -299,6 +299,26 @@ std::optional<std::string> find_library_file(const std::string &dir, const Libra
                                              int major);
 
 // ---------------------------------------------------------------------------------------------
+// module_check.cc: the check the Lmod and Environment Modules hooks run on the loaded set.
+
+struct AppNeed {  // from an application modulefile's cudnn_requires("5.1", {cuda="8"})
+  std::string module;  // tensorflow/1.0
+  Version cudnn;
+  std::optional<int> cuda_major;
+};
+Parsed<AppNeed> parse_app_need(std::string_view text);  // "tensorflow/1.0=5.1" or "...=8.9,cuda=12"
+
+struct ModuleFinding {
+  bool error = false;   // the map's on_module_mismatch = "error"
+  std::string message;  // one sentence with both versions, the rule and the module that would fit
+};
+
+// Every loaded application whose need a loaded cuDNN module (known to the map by its `module`
+// field) does not meet. Empty when all fits, or when no cuDNN module of the map is loaded.
+std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vector<AppNeed> &apps,
+                                                const std::vector<std::string> &loaded);
+
+// ---------------------------------------------------------------------------------------------
 // loader.cc: where glibc's ld.so finds a bare name (I/O: reads ELF files and ld.so.cache).
 
 struct ElfDynamic {

@@ -1,0 +1,83 @@
+// The check behind the module-system hooks: does each loaded application's cuDNN fit the cuDNN
+// module loaded beside it, by the module's true version in the map, and which module would.
+#include "cudnn_compat.h"
+#include "text.h"
+
+#include <algorithm>
+
+namespace cudnn_compat {
+namespace {
+
+std::string need_text(const AppNeed &a) {
+  std::string s = "cuDNN " + to_string(a.cudnn);
+  if (a.cuda_major) s += " for CUDA " + std::to_string(*a.cuda_major);
+  return s;
+}
+
+// The modules of the map that would fit, best first by the map's `prefer`, as "module (x.y.z)".
+std::string fitting_modules(const Map &map, const AppNeed &a) {
+  const Need need{a.cudnn, a.cuda_major, map.policy.rule, a.module};
+  std::string out;
+  for (std::size_t i : rank(map, need, LibraryName{})) {
+    const Installed &e = map.cudnn[i];
+    if (e.module.empty()) continue;
+    out += out.empty() ? "Use: module load " : "; or: module load ";
+    out += e.module + "   (" + to_string(e.version) + ")";
+  }
+  return out;
+}
+
+}  // namespace
+
+Parsed<AppNeed> parse_app_need(std::string_view text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    return Parsed<AppNeed>::fail(quoted(text) +
+                                 " is not MODULE=VERSION[,cuda=N], e.g. tensorflow/1.0=5.1");
+  AppNeed a;
+  a.module = std::string(trim(text.substr(0, eq)));
+  const std::vector<std::string_view> parts = split(text.substr(eq + 1), ',');
+  const Parsed<Version> v = parse_dotted(parts[0]);
+  if (!v) return Parsed<AppNeed>::fail(a.module + ": " + v.error);
+  a.cudnn = *v;
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const std::string_view p = trim(parts[i]);
+    const Parsed<Version> cuda = p.starts_with("cuda=") ? parse_cuda(p.substr(5))
+                                                        : Parsed<Version>::fail("");
+    if (!cuda)
+      return Parsed<AppNeed>::fail(a.module + ": " + quoted(p) + " is not cuda=N, e.g. cuda=12");
+    a.cuda_major = cuda->major;
+  }
+  return {a, {}};
+}
+
+std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vector<AppNeed> &apps,
+                                                const std::vector<std::string> &loaded) {
+  std::vector<ModuleFinding> out;
+  const bool strict = map.policy.on_module_mismatch == OnMismatch::error;
+  for (const Installed &e : map.cudnn) {
+    if (e.module.empty() ||
+        std::find(loaded.begin(), loaded.end(), e.module) == loaded.end())
+      continue;
+    for (const AppNeed &a : apps) {
+      std::string why;
+      if (a.cuda_major && e.cuda && e.cuda->major != *a.cuda_major) {
+        why = "it is built for CUDA " + to_string(*e.cuda) + ", not CUDA " +
+              std::to_string(*a.cuda_major);
+      } else {
+        const Verdict v = judge(map.policy.rule, e.version, a.cudnn);
+        if (v.compatible) continue;
+        why = v.reason;
+      }
+      std::string fix = fitting_modules(map, a);
+      if (fix.empty())
+        fix = "No installed cuDNN module fits; ask the admins for cuDNN " +
+              acceptable_releases(map.policy.rule, a.cudnn);
+      out.push_back({strict, a.module + " was built with " + need_text(a) + " but " + e.module +
+                                 " provides " + to_string(e.version) + "; " + why + ". " + fix});
+    }
+  }
+  return out;
+}
+
+}  // namespace cudnn_compat
