@@ -19,6 +19,7 @@ int main(int argc, char **argv) {
   add_resolve(app, g);
   add_shim_path(app, g);
   add_module_check(app, g);
+  add_modulefiles(app, g);
   app.footer(R"(
 A cluster carries several cuDNN releases side by side; a program built against one dies when the
 loader hands it another. cudnn-compat knows every cuDNN version encoding and every framework's

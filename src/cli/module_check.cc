@@ -13,8 +13,7 @@ void add_module_check(CLI::App &app, Globals &g) {
   auto o = std::make_shared<Options>();
   CLI::App *cmd = app.add_subcommand(
       "module-check", "Check loaded cuDNN modules against loaded applications (for module hooks)");
-  cmd->add_option("--need", o->needs, "An application's need: MODULE=VERSION[,cuda=N]")
-      ->required();
+  cmd->add_option("--need", o->needs, "An application's need: MODULE=VERSION[,cuda=N]")->required();
   cmd->add_option("--loaded", o->loaded, "A loaded module's full name, e.g. cudnn/5.0");
   cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
   cmd->footer(R"(
@@ -42,9 +41,9 @@ Exit status: 0 everything fits (or nothing to check), 1 a misfit, 2 bad usage.)"
     }
     const LoadedMap m = load_site_map(o->map);
     if (!m.map) {
-      const std::string why = m.path.empty()                ? map_not_found_message()
-                              : m.diagnostics.empty()       ? m.path + " is invalid"
-                                                            : to_string(m.diagnostics.front());
+      const std::string why = m.path.empty()          ? map_not_found_message()
+                              : m.diagnostics.empty() ? m.path + " is invalid"
+                                                      : to_string(m.diagnostics.front());
       if (g.json)
         print_json({{"map", m.path}, {"findings", nlohmann::json::array()}, {"note", why}});
       else

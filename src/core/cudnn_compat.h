@@ -319,6 +319,23 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
                                                 const std::vector<std::string> &loaded);
 
 // ---------------------------------------------------------------------------------------------
+// modulefiles.cc: modulefiles for the map's releases and for the shim (pure text).
+
+enum class ModuleFormat { lua, tcl };
+
+struct Modulefile {
+  std::string name;  // cudnn/5.1 - the entry's `module`, else cudnn/<version>
+  std::string path;  // relative to the module tree: cudnn/5.1.lua (Lua) or cudnn/5.1 (Tcl)
+  std::string text;
+};
+
+std::string cudnn_root(const std::string &lib);  // /opt/cudnn/5.1.10 for /opt/cudnn/5.1.10/lib64
+// has_include: <root>/include exists (the caller looks), so CPATH is set.
+Modulefile cudnn_modulefile(const Installed &e, ModuleFormat format, bool has_include);
+// The `cudnn-compat` module: switches the shim on (LD_AUDIT) and points it at the map.
+Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat format);
+
+// ---------------------------------------------------------------------------------------------
 // loader.cc: where glibc's ld.so finds a bare name (I/O: reads ELF files and ld.so.cache).
 
 struct ElfDynamic {

@@ -42,8 +42,8 @@ Parsed<AppNeed> parse_app_need(std::string_view text) {
   a.cudnn = *v;
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const std::string_view p = trim(parts[i]);
-    const Parsed<Version> cuda = p.starts_with("cuda=") ? parse_cuda(p.substr(5))
-                                                        : Parsed<Version>::fail("");
+    const Parsed<Version> cuda =
+        p.starts_with("cuda=") ? parse_cuda(p.substr(5)) : Parsed<Version>::fail("");
     if (!cuda)
       return Parsed<AppNeed>::fail(a.module + ": " + quoted(p) + " is not cuda=N, e.g. cuda=12");
     a.cuda_major = cuda->major;
@@ -56,8 +56,7 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
   std::vector<ModuleFinding> out;
   const bool strict = map.policy.on_module_mismatch == OnMismatch::error;
   for (const Installed &e : map.cudnn) {
-    if (e.module.empty() ||
-        std::find(loaded.begin(), loaded.end(), e.module) == loaded.end())
+    if (e.module.empty() || std::find(loaded.begin(), loaded.end(), e.module) == loaded.end())
       continue;
     for (const AppNeed &a : apps) {
       std::string why;

@@ -32,7 +32,7 @@ TEST(MapCache, RoundTripsEverythingTheHotPathReads) {
   EXPECT_EQ(back->map->cudnn[2].lib, "/opt/we\tird\\dir\nx");
   EXPECT_EQ(back->map->cudnn[1].pos.line, m.map->cudnn[1].pos.line);
   EXPECT_EQ(back->map->require[0].pos.line, 17);  // [[require]] in example_map.h
-  ASSERT_EQ(back->diagnostics.size(), 1u);  // the unknown key's warning survives
+  ASSERT_EQ(back->diagnostics.size(), 1u);        // the unknown key's warning survives
   EXPECT_EQ(to_string(back->diagnostics[0]), to_string(m.diagnostics[0]));
 }
 

@@ -22,8 +22,8 @@ struct World {
             }};
   }
   void install(const char *listed, const char *dir, const char *reports) {
-    map.cudnn.push_back({*parse_dotted(listed), dir, std::nullopt, "cudnn/" + std::string(listed),
-                         {}});
+    map.cudnn.push_back(
+        {*parse_dotted(listed), dir, std::nullopt, "cudnn/" + std::string(listed), {}});
     versions[std::string(dir) + "/libcudnn.so." + std::to_string(map.cudnn.back().version.major)] =
         *parse_dotted(reports);
   }

@@ -8,13 +8,27 @@ namespace cudnn_compat {
 namespace {
 
 TEST(ShimNames, AgreesWithTheEngine) {
-  for (const char *name :
-       {"libcudnn.so", "libcudnn.so.5", "libcudnn.so.5.1.10", "libcudnn.so.8.9.7",
-        "libcudnn_ops_infer.so.8", "libcudnn_cnn_train.so.8.9.7", "libcudnn_graph.so.9",
-        "libcudnn_graph.so.9.19.0", "libcudnn_engines_precompiled.so.9.1", "libcudnn_ops.so",
-        "libcudnn.so.", "libcudnn.so.x", "libcudnn_.so.8", "libcudnn-compat.so", "libcudnnx.so",
-        "libcudnn.so.5.dll", "libcublas.so.12", "libm.so.6", "cudnn64_8.dll", "libcudnn",
-        ""}) {
+  for (const char *name : {"libcudnn.so",
+                           "libcudnn.so.5",
+                           "libcudnn.so.5.1.10",
+                           "libcudnn.so.8.9.7",
+                           "libcudnn_ops_infer.so.8",
+                           "libcudnn_cnn_train.so.8.9.7",
+                           "libcudnn_graph.so.9",
+                           "libcudnn_graph.so.9.19.0",
+                           "libcudnn_engines_precompiled.so.9.1",
+                           "libcudnn_ops.so",
+                           "libcudnn.so.",
+                           "libcudnn.so.x",
+                           "libcudnn_.so.8",
+                           "libcudnn-compat.so",
+                           "libcudnnx.so",
+                           "libcudnn.so.5.dll",
+                           "libcublas.so.12",
+                           "libm.so.6",
+                           "cudnn64_8.dll",
+                           "libcudnn",
+                           ""}) {
     struct cudnn_name c {};
     const bool shim = parse_cudnn_name(name, &c) != 0;
     const Parsed<LibraryName> engine = parse_library_name(name);
@@ -43,7 +57,8 @@ TEST(ShimNames, PathsAndMaps) {
 
   const char *maps =
       "55d0a000-55d0b000 r--p 00000000 08:01 11 /usr/bin/cat\n"
-      "7f0000001000-7f0000002000 r-xp 00001000 08:01 12 /opt/cc/lib/cudnn-compat/libcudnn-compat.so\n"
+      "7f0000001000-7f0000002000 r-xp 00001000 08:01 12 "
+      "/opt/cc/lib/cudnn-compat/libcudnn-compat.so\n"
       "7ffd0000-7ffd1000 rw-p 00000000 00:00 0 [stack]\n";
   EXPECT_EQ(directory_of_mapping(maps, 0x7f0000001800, dir, sizeof dir), 1);
   EXPECT_STREQ(dir, "/opt/cc/lib/cudnn-compat");

@@ -1,0 +1,65 @@
+// cudnn-compat modulefiles: a cudnn/<version> modulefile per map entry, and the shim's module.
+#include "cli.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace cudnn_compat::cli {
+
+void add_modulefiles(CLI::App &app, Globals &g) {
+  struct Options {
+    std::string format = "lua", out, map;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App *cmd =
+      app.add_subcommand("modulefiles", "Write a modulefile per map entry and the shim's module");
+  cmd->add_option("--format", o->format, "lua (Lmod) or tcl (Environment Modules)")
+      ->check(CLI::IsMember({"lua", "tcl"}));
+  cmd->add_option("-o,--output", o->out, "The module tree to write into")->required();
+  cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  cmd->footer(R"(
+For each [[cudnn]] entry: a modulefile named by its `module` field (else cudnn/<version>) with
+family("cudnn"), LD_LIBRARY_PATH, LIBRARY_PATH, CPATH when an include directory sits beside the
+libraries, CUDNN_ROOT, and the exact version in whatis. Also `cudnn-compat`, which switches the shim
+on (LD_AUDIT) for the session and the jobs it submits. Existing files are replaced atomically;
+nothing else in the tree is touched.
+
+Examples:
+  cudnn-compat modulefiles --format lua -o /opt/modulefiles
+  cudnn-compat modulefiles --format tcl -o /etc/environment-modules/modulefiles
+
+Exit status: 0 written, 1 no map or a file could not be written, 2 bad usage.)");
+  cmd->callback([o, &g] {
+    const LoadedMap m = load_site_map(o->map);
+    if (!m.map) {
+      for (const Diagnostic &d : m.diagnostics) std::cerr << to_string(d) << '\n';
+      complain(m.path.empty() ? map_not_found_message()
+                              : m.path + " is invalid; see `cudnn-compat map validate`");
+      g.exit_code = kNo;
+      return;
+    }
+    const ModuleFormat format = o->format == "lua" ? ModuleFormat::lua : ModuleFormat::tcl;
+    std::vector<Modulefile> files;
+    std::error_code ec;
+    for (const Installed &e : m.map->cudnn)
+      files.push_back(cudnn_modulefile(
+          e, format, std::filesystem::is_directory(cudnn_root(e.lib) + "/include", ec)));
+    const std::string map_path = std::filesystem::absolute(m.path, ec).string();
+    files.push_back(shim_modulefile(pkglib_dir() + "/libcudnn-compat.so", map_path, format));
+    nlohmann::json written = nlohmann::json::array();
+    for (const Modulefile &f : files) {
+      const std::filesystem::path path = std::filesystem::path(o->out) / f.path;
+      std::filesystem::create_directories(path.parent_path(), ec);
+      if (const std::string why = write_file_atomically(path.string(), f.text); !why.empty()) {
+        complain(why);
+        g.exit_code = kNo;
+        continue;
+      }
+      written.push_back({{"module", f.name}, {"file", path.string()}});
+      if (!g.json) std::cout << f.name << ": " << path.string() << '\n';
+    }
+    if (g.json) print_json({{"format", o->format}, {"written", written}});
+  });
+}
+
+}  // namespace cudnn_compat::cli

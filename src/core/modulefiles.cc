@@ -1,0 +1,82 @@
+// Modulefiles for what the map lists, in Lmod's Lua and in Tcl for Environment Modules.
+#include "cudnn_compat.h"
+
+#include <filesystem>
+
+namespace cudnn_compat {
+namespace {
+
+// A string literal in both languages: Lua's "..." and Tcl's {...} take no escapes inside.
+std::string literal(const std::string &s, ModuleFormat f) {
+  if (f == ModuleFormat::tcl) return "{" + s + "}";
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + '"';
+}
+
+}  // namespace
+
+std::string cudnn_root(const std::string &lib) {
+  const std::filesystem::path p(lib);
+  return (p.filename() == "lib64" || p.filename() == "lib") ? p.parent_path().string() : lib;
+}
+
+Modulefile cudnn_modulefile(const Installed &e, ModuleFormat f, bool has_include) {
+  Modulefile m;
+  m.name = e.module.empty() ? "cudnn/" + to_string(e.version) : e.module;
+  m.path = m.name + (f == ModuleFormat::lua ? ".lua" : "");
+  const std::string version = to_string(e.version);
+  const std::string cuda = e.cuda ? " for CUDA " + to_string(*e.cuda) : "";
+  const std::string root = cudnn_root(e.lib), include = root + "/include";
+  const auto L = [f](const std::string &s) { return literal(s, f); };
+  std::string &t = m.text;
+  if (f == ModuleFormat::lua) {
+    t = "-- Written by `cudnn-compat modulefiles` from the version map; regenerate, do not edit.\n";
+    t += "whatis(" + L("Name: cuDNN") + ")\nwhatis(" + L("Version: " + version) + ")\n";
+    if (e.cuda) t += "whatis(" + L("CUDA: " + to_string(*e.cuda)) + ")\n";
+    t += "help(" + L("cuDNN " + version + cuda + ", libraries in " + e.lib) + ")\n";
+    t += "family(\"cudnn\")\n";
+    t += "setenv(\"CUDNN_ROOT\", " + L(root) + ")\n";
+    t += "prepend_path(\"LD_LIBRARY_PATH\", " + L(e.lib) + ")\n";
+    t += "prepend_path(\"LIBRARY_PATH\", " + L(e.lib) + ")\n";
+    if (has_include) t += "prepend_path(\"CPATH\", " + L(include) + ")\n";
+  } else {
+    t = "#%Module1.0\n";
+    t += "# Written by `cudnn-compat modulefiles` from the version map; regenerate, do not edit.\n";
+    t += "module-whatis " + L("cuDNN " + version + cuda) + "\n";
+    t += "proc ModulesHelp {} { puts stderr " +
+         L("cuDNN " + version + cuda + ", libraries in " + e.lib) + " }\n";
+    t += "family cudnn\n";
+    t += "setenv CUDNN_ROOT " + L(root) + "\n";
+    t += "prepend-path LD_LIBRARY_PATH " + L(e.lib) + "\n";
+    t += "prepend-path LIBRARY_PATH " + L(e.lib) + "\n";
+    if (has_include) t += "prepend-path CPATH " + L(include) + "\n";
+  }
+  return m;
+}
+
+Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat f) {
+  Modulefile m;
+  m.name = "cudnn-compat";
+  m.path = m.name + (f == ModuleFormat::lua ? ".lua" : "");
+  const std::string what =
+      "cudnn-compat: every load of cuDNN in this session and its jobs gets a compatible release";
+  const auto L = [f](const std::string &s) { return literal(s, f); };
+  if (f == ModuleFormat::lua) {
+    m.text = "-- Written by `cudnn-compat modulefiles`; regenerate, do not edit.\n";
+    m.text += "whatis(" + L(what) + ")\n";
+    m.text += "prepend_path(\"LD_AUDIT\", " + L(shim) + ")\n";
+    m.text += "setenv(\"CUDNN_COMPAT_MAP\", " + L(map) + ")\n";
+  } else {
+    m.text = "#%Module1.0\n# Written by `cudnn-compat modulefiles`; regenerate, do not edit.\n";
+    m.text += "module-whatis " + L(what) + "\n";
+    m.text += "prepend-path LD_AUDIT " + L(shim) + "\n";
+    m.text += "setenv CUDNN_COMPAT_MAP " + L(map) + "\n";
+  }
+  return m;
+}
+
+}  // namespace cudnn_compat

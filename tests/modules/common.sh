@@ -1,0 +1,120 @@
+# Sourced by every tests/modules/*.sh scenario: the real Lmod (Debian package) and the real
+# Environment Modules (unpacked into .deps/ by scripts/deps.sh), over a module tree the tests
+# build: FAKE cuDNN 5.0.5, 5.1.10, 7.6.5, 8.9.7 (EasyBuild-named) and 9.1.0, the real cuDNN 9 when
+# present, and the applications tensorflow/1.0 (built with cuDNN 5.1) and pytorch/2.1 (8.9, CUDA 12).
+# CTest passes CUDNN_COMPAT, FAKES, CC, SHARE (build/share/cudnn-compat) and ENVMODULES (the
+# unpacked prefix).
+source "$(dirname "${BASH_SOURCE[0]}")/../scenario.sh"
+: "${CUDNN_COMPAT:?}" "${FAKES:?}" "${SHARE:?}" "${ENVMODULES:?}" "${CC:?}"
+unset LOADEDMODULES _LMFILES_ _ModuleTable_ MODULEPATH LMOD_PACKAGE_PATH MODULES_SITECONFIG
+unset __MODULES_LMALTNAME __MODULES_LMCONFLICT __MODULES_SHARE_LD_LIBRARY_PATH
+export LMOD_IGNORE_CACHE=1 HOME=$t  # no spider cache, no ~/.lmod.d from elsewhere
+export CUDNN_COMPAT_MAP=$t/map.toml CUDNN_COMPAT_BIN=$CUDNN_COMPAT
+cc() { "$CUDNN_COMPAT" "$@"; }
+lmod_cmd=/usr/share/lmod/lmod/libexec/lmod
+modulecmd=$ENVMODULES/usr/lib/x86_64-linux-gnu/modulecmd.tcl
+
+# The site's map, with the module each release comes from.
+{
+  echo 'schema = 1'
+  echo '[policy]'
+  echo "rule = \"nvidia\""
+  entry() { printf '[[cudnn]]\nversion = "%s"\nlib = "%s"\ncuda = "%s"\nmodule = "%s"\n' "$@"; }
+  entry 5.0.5 "$FAKES/5.0.5/lib64" 8.0 cudnn/5.0
+  entry 5.1.10 "$FAKES/5.1.10/lib64" 8.0 cudnn/5.1
+  entry 7.6.5 "$FAKES/7.6.5/lib64" 10.2 cudnn/7.6
+  entry 8.9.7 "$FAKES/8.9.7/lib64" 12.2 cuDNN/8.9.7.29-CUDA-12.2.0
+  entry 9.1.0 "$FAKES/9.1.0/lib64" 12.4 cudnn/9.1
+  if [[ -e /usr/local/cuda/lib64/libcudnn.so.9 ]]; then
+    real=$(cc --json probe /usr/local/cuda/lib64)
+    entry "$(sed -n 's/.*"version": "\([^"]*\)".*/\1/p' <<<"$real")" /usr/local/cuda/lib64 \
+      "$(sed -n 's/.*"cuda": "\([^"]*\)".*/\1/p' <<<"$real")" cudnn/9-real
+  fi
+} >"$t/map.toml"
+cc map validate "$t/map.toml" >/dev/null
+
+# lmod_tree / tcl_tree: the cuDNN modules generated from the map, plus the applications.
+lmod_tree() {
+  cc modulefiles --format lua -o "$t/lua" >/dev/null
+  mkdir -p "$t/lua/tensorflow" "$t/lua/pytorch"
+  echo 'cudnn_requires("5.1")' >"$t/lua/tensorflow/1.0.lua"
+  echo 'cudnn_requires("8.9", {cuda = "12"})' >"$t/lua/pytorch/2.1.lua"
+  export MODULEPATH=$t/lua LMOD_PACKAGE_PATH=$SHARE/lmod
+}
+tcl_tree() {
+  cc modulefiles --format tcl -o "$t/tcl" >/dev/null
+  mkdir -p "$t/tcl/tensorflow" "$t/tcl/pytorch"
+  printf '#%%Module1.0\ncudnn-requires 5.1\n' >"$t/tcl/tensorflow/1.0"
+  printf '#%%Module1.0\ncudnn-requires 8.9 --cuda 12\n' >"$t/tcl/pytorch/2.1"
+  export MODULEPATH=$t/tcl MODULES_SITECONFIG=$SHARE/envmodules/siteconfig.tcl
+}
+
+# module ARGS...: the user's `module` command of each system; its messages land in $t/msg.
+lmod_module() { eval "$("$lmod_cmd" bash "$@" 2>"$t/msg")"; }
+tcl_module() { eval "$(tclsh8.6 "$modulecmd" bash "$@" 2>"$t/msg")"; }
+# msg: what the last module command printed, with the module system's line wrapping undone.
+msg() { out=$(tr '\n' ' ' <"$t/msg" | tr -s ' '); }
+
+# strict_map: the same map with [policy] on_module_mismatch = "error".
+strict_map() {
+  sed -i 's/^\[policy\]$/[policy]\non_module_mismatch = "error"/' "$t/map.toml"
+  cc map validate "$t/map.toml" >/dev/null
+}
+# tf2016_client: issue 3's TensorFlow-2016-like program, built into $t/tf2016.
+tf2016_client() {
+  "$CC" -o "$t/tf2016" "$(dirname "${BASH_SOURCE[0]}")/../shim/tf2016_client.c" -ldl
+}
+
+# check_hooks: the scenarios both module systems must pass, through module() and $swap: silent when
+# everything fits; one warning with both versions, the rule and the fix in either load order and
+# gone after a swap; CUDA and EasyBuild names; an error that leaves the environment as it was under
+# on_module_mismatch = "error"; a broken map costing one line; and the shim's module curing the job.
+check_hooks() {
+  fix="tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5; before cuDNN 7 the minor version must match (5.0 vs 5.1). Use: module load cudnn/5.1 (5.1.10)"
+
+  module load tensorflow/1.0 cudnn/5.1; msg
+  [[ -z $out ]] || fail "expected silence when everything fits, got: $out"
+  [[ $CUDNN_COMPAT_REQUIRE == 5.1 ]] || fail "cudnn_requires did not set CUDNN_COMPAT_REQUIRE"
+  module purge
+  [[ -z ${CUDNN_COMPAT_REQUIRE:-} ]] || fail "unloading did not undo CUDNN_COMPAT_REQUIRE"
+
+  module load cudnn/5.0 tensorflow/1.0 || true; msg; has "$fix"
+  module purge; module load tensorflow/1.0; module load cudnn/5.0 || true; msg; has "$fix"
+  module $swap cudnn/5.0 cudnn/5.1; msg; lacks "was built with"
+  module purge
+
+  # CUDA counts too, and the EasyBuild-named module is known by the map, not by its name.
+  module load pytorch/2.1 cudnn/7.6 || true; msg
+  has "pytorch/2.1 was built with cuDNN 8.9 for CUDA 12 but cudnn/7.6 provides 7.6.5"
+  has "Use: module load cuDNN/8.9.7.29-CUDA-12.2.0 (8.9.7)"
+  module $swap cudnn/7.6 cuDNN/8.9.7.29-CUDA-12.2.0; msg; lacks "was built with"
+  module purge
+
+  # Strict: the command fails and changes nothing.
+  cp "$t/map.toml" "$t/map.good"
+  strict_map
+  module load tensorflow/1.0
+  rc=0; module load cudnn/5.0 || rc=$?; msg
+  [[ $rc != 0 ]] || fail "strict mode did not fail the command"
+  has "$fix"
+  [[ $LOADEDMODULES == tensorflow/1.0 ]] || fail "the environment changed: $LOADEDMODULES"
+  [[ -z ${LD_LIBRARY_PATH:-} ]] || fail "LD_LIBRARY_PATH changed: $LD_LIBRARY_PATH"
+  module purge
+
+  # A broken map never breaks `module load`: at most one line.
+  echo "schema = 7" >"$t/map.toml"
+  module load tensorflow/1.0 cudnn/5.0; msg
+  [[ $LOADEDMODULES == tensorflow/1.0:cudnn/5.0 ]] || fail "a broken map broke module load"
+  count "cudnn-compat" 1
+  module purge
+
+  # The cure: the shim's module in the job, cudnn/5.0 loaded and still 5.1.10 for tensorflow/1.0.
+  cp "$t/map.good" "$t/map.toml"
+  tf2016_client
+  module load tensorflow/1.0 cudnn/5.0 cudnn-compat || true
+  expect_rc 0 "$t/tf2016"
+  has "cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
+}
+
+# The modules `cudnn-compat modulefiles` wrote, for the syntax checks.
+generated=(cudnn/5.0 cudnn/5.1 cudnn/7.6 cuDNN/8.9.7.29-CUDA-12.2.0 cudnn/9.1 cudnn-compat)

@@ -1,0 +1,94 @@
+#include "cudnn_compat.h"
+
+#include <gtest/gtest.h>
+
+namespace cudnn_compat {
+namespace {
+
+Map site() {
+  Map m;
+  m.path = "map.toml";
+  m.cudnn.push_back(
+      {*parse_dotted("5.0.5"), "/opt/5.0.5/lib64", Version{8, 0, {}, {}}, "cudnn/5.0", {}});
+  m.cudnn.push_back(
+      {*parse_dotted("5.1.10"), "/opt/5.1.10/lib64", Version{8, 0, {}, {}}, "cudnn/5.1", {}});
+  m.cudnn.push_back({*parse_dotted("8.9.7"),
+                     "/opt/8.9.7/lib64",
+                     Version{12, 2, {}, {}},
+                     "cuDNN/8.9.7.29-CUDA-12.2.0",
+                     {}});
+  return m;
+}
+
+TEST(ModuleCheck, ParsesNeeds) {
+  const Parsed<AppNeed> a = parse_app_need("pytorch/2.1=8.9,cuda=12");
+  ASSERT_TRUE(a) << a.error;
+  EXPECT_EQ(a->module, "pytorch/2.1");
+  EXPECT_EQ(to_string(a->cudnn), "8.9");
+  EXPECT_EQ(a->cuda_major, 12);
+  EXPECT_FALSE(parse_app_need("tensorflow/1.0"));
+  EXPECT_FALSE(parse_app_need("=5.1"));
+  EXPECT_FALSE(parse_app_need("tf=five"));
+  EXPECT_NE(parse_app_need("tf=5.1,gpu=1").error.find("is not cuda=N"), std::string::npos);
+}
+
+TEST(ModuleCheck, SilentWhenItFitsOrNoCudnnModuleIsLoaded) {
+  const Map m = site();
+  const std::vector<AppNeed> tf{*parse_app_need("tensorflow/1.0=5.1")};
+  EXPECT_TRUE(check_loaded_modules(m, tf, {"tensorflow/1.0", "cudnn/5.1"}).empty());
+  EXPECT_TRUE(check_loaded_modules(m, tf, {"tensorflow/1.0", "gcc/12"}).empty());
+  EXPECT_TRUE(check_loaded_modules(m, {}, {"cudnn/5.0"}).empty());
+}
+
+TEST(ModuleCheck, NamesBothVersionsTheRuleAndTheFix) {
+  Map m = site();
+  const std::vector<ModuleFinding> f = check_loaded_modules(
+      m, {*parse_app_need("tensorflow/1.0=5.1")}, {"cudnn/5.0", "tensorflow/1.0"});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_FALSE(f[0].error);
+  EXPECT_EQ(f[0].message,
+            "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5; before cuDNN 7 "
+            "the minor version must match (5.0 vs 5.1). Use: module load cudnn/5.1   (5.1.10)");
+  m.policy.on_module_mismatch = OnMismatch::error;
+  EXPECT_TRUE(
+      check_loaded_modules(m, {*parse_app_need("tensorflow/1.0=5.1")}, {"cudnn/5.0"})[0].error);
+}
+
+TEST(ModuleCheck, CudaAndNothingInstalled) {
+  const Map m = site();
+  std::vector<ModuleFinding> f = check_loaded_modules(
+      m, {*parse_app_need("pytorch/2.1=8.9,cuda=11")}, {"cuDNN/8.9.7.29-CUDA-12.2.0"});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("it is built for CUDA 12.2, not CUDA 11"), std::string::npos);
+  EXPECT_NE(f[0].message.find("No installed cuDNN module fits; ask the admins for cuDNN 8.9"),
+            std::string::npos)
+      << f[0].message;
+}
+
+TEST(Modulefiles, LuaAndTclCarryTheSameFacts) {
+  const Installed e{
+      *parse_dotted("5.1.10"), "/opt/cudnn/5.1.10/lib64", Version{8, 0, {}, {}}, "cudnn/5.1", {}};
+  const Modulefile lua = cudnn_modulefile(e, ModuleFormat::lua, true);
+  EXPECT_EQ(lua.path, "cudnn/5.1.lua");
+  for (const char *s : {"family(\"cudnn\")", "whatis(\"Version: 5.1.10\")",
+                        "setenv(\"CUDNN_ROOT\", \"/opt/cudnn/5.1.10\")",
+                        "prepend_path(\"LD_LIBRARY_PATH\", \"/opt/cudnn/5.1.10/lib64\")",
+                        "prepend_path(\"CPATH\", \"/opt/cudnn/5.1.10/include\")"})
+    EXPECT_NE(lua.text.find(s), std::string::npos) << s;
+  const Modulefile tcl = cudnn_modulefile(e, ModuleFormat::tcl, false);
+  EXPECT_EQ(tcl.path, "cudnn/5.1");
+  EXPECT_EQ(tcl.text.rfind("#%Module", 0), 0u);
+  for (const char *s : {"family cudnn", "module-whatis {cuDNN 5.1.10 for CUDA 8.0}",
+                        "prepend-path LD_LIBRARY_PATH {/opt/cudnn/5.1.10/lib64}"})
+    EXPECT_NE(tcl.text.find(s), std::string::npos) << s;
+  EXPECT_EQ(tcl.text.find("CPATH"), std::string::npos);
+  EXPECT_EQ(
+      cudnn_modulefile({*parse_dotted("9.1.0"), "/x", {}, "", {}}, ModuleFormat::lua, false).name,
+      "cudnn/9.1.0");
+  EXPECT_NE(shim_modulefile("/p/libcudnn-compat.so", "/etc/m.toml", ModuleFormat::lua)
+                .text.find("prepend_path(\"LD_AUDIT\", \"/p/libcudnn-compat.so\")"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace cudnn_compat
