@@ -336,6 +336,22 @@ Modulefile cudnn_modulefile(const Installed &e, ModuleFormat format, bool has_in
 Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat format);
 
 // ---------------------------------------------------------------------------------------------
+// map_merge.cc: `scan --merge` - what a scan found, folded into the admin's map.
+
+struct MergeReport {
+  std::vector<std::string> added, changed, dropped;  // one line each, for people
+};
+struct MergeIo {  // what only the file system knows, injected
+  std::function<bool(const std::string &lib)> holds_cudnn;
+  std::function<std::string(const std::string &lib)> canonical;  // symlinks resolved
+};
+// Keeps old's policy, [[require]] rules and every entry the scan did not find whose lib still
+// holds cuDNN; updates the entries it found again (the same directory, symlinks resolved) and
+// appends the new ones.
+Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const MergeIo &io,
+               MergeReport &report);
+
+// ---------------------------------------------------------------------------------------------
 // loader.cc: where glibc's ld.so finds a bare name (I/O: reads ELF files and ld.so.cache).
 
 struct ElfDynamic {

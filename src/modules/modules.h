@@ -1,0 +1,39 @@
+// Module-system adapters: run Lmod's spider or Environment Modules' modulecmd and read what they
+// print. Parsing is pure (tested on recorded output); running is the I/O edge.
+#pragma once
+
+#include "cudnn_compat.h"
+
+#include <string>
+#include <vector>
+
+namespace cudnn_compat {
+
+struct ModuleLibs {
+  std::string name;  // the full name users load: cudnn/5.1, cuDNN/8.9.2.26-CUDA-12.1.1
+  std::string file;  // the modulefile
+  std::vector<std::string> lib_dirs;  // what it adds to LD_LIBRARY_PATH
+  bool hidden = false;
+};
+
+// Whether a module's name says cuDNN at all (any case, any scheme); its version is never trusted.
+bool is_cudnn_module(std::string_view full_name);
+
+// `spider -o spider-json MODULEPATH`: {sn: {file: {fullName, lpathA, hidden, ...}}}.
+Parsed<std::vector<ModuleLibs>> parse_spider_json(std::string_view text);
+// `modulecmd.tcl bash avail -a --json`: {modulepath: {name: {name, type, pathname}}}.
+Parsed<std::vector<ModuleLibs>> parse_avail_json(std::string_view text);
+// `modulecmd.tcl bash display NAME`: its prepend-path/append-path LD_LIBRARY_PATH directories.
+std::vector<std::string> parse_display_lib_dirs(std::string_view text);
+
+struct ModuleSystem {
+  std::string kind;     // "lmod" or "envmodules"
+  std::string command;  // Lmod's spider, or modulecmd.tcl
+};
+// Which system this environment has: LMOD_DIR/spider, else MODULES_CMD, else the Debian paths.
+std::optional<ModuleSystem> find_module_system(std::string_view wanted);  // auto|lmod|envmodules
+// Every cuDNN module on MODULEPATH with its library directories, or why the system failed.
+Parsed<std::vector<ModuleLibs>> list_cudnn_modules(const ModuleSystem &system,
+                                                   const std::string &modulepath);
+
+}  // namespace cudnn_compat
