@@ -1,0 +1,85 @@
+// The module-system adapters on output recorded from Lmod 8.6 and Environment Modules 5.2, and
+// the merge of a scan into the admin's map.
+#include "modules.h"
+
+#include <gtest/gtest.h>
+
+namespace cudnn_compat {
+namespace {
+
+TEST(Modules, ReadsSpiderJson) {
+  const char *json = R"({"cudnn": {
+      "/m/cudnn/5.0.lua": {"fullName": "cudnn/5.0", "hidden": false,
+                           "lpathA": {"/opt/cudnn/5.0.5/lib64": 1}},
+      "/m/cudnn/.5.1-debug.lua": {"fullName": "cudnn/.5.1-debug", "hidden": true,
+                                  "lpathA": {"/opt/cudnn/5.1.10/lib64": 1}}},
+    "cuDNN": {"/m/cuDNN/8.9.2.26-CUDA-12.1.1.lua": {"fullName": "cuDNN/8.9.2.26-CUDA-12.1.1"}},
+    "cudnn-compat": {"/m/cudnn-compat.lua": {"fullName": "cudnn-compat"}},
+    "gcc": {"/m/gcc/12.lua": {"fullName": "gcc/12", "lpathA": {"/opt/gcc/lib64": 1}}}})";
+  const Parsed<std::vector<ModuleLibs>> m = parse_spider_json(json);
+  ASSERT_TRUE(m) << m.error;
+  ASSERT_EQ(m->size(), 3u);  // not gcc, not cudnn-compat's own module
+  EXPECT_EQ((*m)[0].name, "cuDNN/8.9.2.26-CUDA-12.1.1");
+  EXPECT_TRUE((*m)[0].lib_dirs.empty());
+  EXPECT_EQ((*m)[1].name, "cudnn/5.0");
+  EXPECT_EQ((*m)[1].lib_dirs, std::vector<std::string>{"/opt/cudnn/5.0.5/lib64"});
+  EXPECT_EQ((*m)[2].name, "cudnn/.5.1-debug");  // hidden ones last: visible names win a shared dir
+  EXPECT_TRUE((*m)[2].hidden);
+  EXPECT_FALSE(parse_spider_json("not json"));
+  EXPECT_FALSE(parse_spider_json("[1, 2]"));
+}
+
+TEST(Modules, ReadsAvailJsonAndDisplay) {
+  const char *json = R"({"/m": {
+    "cudnn/5.1": {"name": "cudnn/5.1", "type": "modulefile", "pathname": "/m/cudnn/5.1"},
+    "cudnn/default": {"name": "cudnn/default", "type": "alias", "pathname": ""},
+    "cudnn/.6.0": {"name": "cudnn/.6.0", "type": "modulefile", "pathname": "/m/cudnn/.6.0"},
+    "tensorflow/1.0": {"name": "tensorflow/1.0", "type": "modulefile", "pathname": "/m/tf"}}})";
+  const Parsed<std::vector<ModuleLibs>> m = parse_avail_json(json);
+  ASSERT_TRUE(m) << m.error;
+  ASSERT_EQ(m->size(), 2u);
+  EXPECT_EQ((*m)[0].name, "cudnn/5.1");
+  EXPECT_EQ((*m)[1].name, "cudnn/.6.0");
+  EXPECT_TRUE((*m)[1].hidden);
+  EXPECT_EQ(parse_display_lib_dirs("-----\n/m/cudnn/5.1:\n\nmodule-whatis\t{cuDNN 5.1.10}\n"
+                                   "prepend-path\tLD_LIBRARY_PATH /a/lib64:/b\n"
+                                   "append-path LD_LIBRARY_PATH  /c\n"
+                                   "prepend-path\tLIBRARY_PATH /x\n"),
+            (std::vector<std::string>{"/a/lib64", "/b", "/c"}));
+}
+
+TEST(Modules, MergeKeepsTheAdminsWork) {
+  Map old;
+  old.policy.rule = Rule::tensorflow_2016;
+  old.require.push_back({"/opt/apps/*", *parse_dotted("5.1"), std::nullopt, {}});
+  old.cudnn.push_back({*parse_dotted("5.1.3"), "/opt/5.1/lib64", std::nullopt, "cudnn/5.1", {}});
+  old.cudnn.push_back({*parse_dotted("8.9.7"), "/hand/made", std::nullopt, "", {}});
+  old.cudnn.push_back({*parse_dotted("7.0.5"), "/gone", std::nullopt, "cudnn/7.0", {}});
+  const std::vector<Installed> scanned{
+      {*parse_dotted("5.1.10"), "/opt/5.1/lib64/", Version{8, 0, {}, {}}, "cudnn/5.1", {}},
+      {*parse_dotted("9.1.0"), "/opt/9.1/lib64", Version{12, 4, {}, {}}, "cudnn/9.1", {}}};
+  const MergeIo io{[](const std::string &lib) { return lib != "/gone"; },
+                   [](std::string lib) {
+                     while (lib.size() > 1 && lib.back() == '/') lib.pop_back();
+                     return lib;
+                   }};
+  MergeReport r;
+  const Map m = merge_scan(old, scanned, io, r);
+  EXPECT_EQ(m.policy.rule, Rule::tensorflow_2016);
+  ASSERT_EQ(m.require.size(), 1u);
+  ASSERT_EQ(m.cudnn.size(), 3u);
+  EXPECT_EQ(to_string(m.cudnn[0].version), "5.1.10");  // found again: the library's word
+  EXPECT_EQ(m.cudnn[0].lib, "/opt/5.1/lib64");         // the admin's spelling stays
+  EXPECT_EQ(m.cudnn[1].lib, "/hand/made");
+  EXPECT_EQ(m.cudnn[2].module, "cudnn/9.1");
+  EXPECT_EQ(r.changed, std::vector<std::string>{"cuDNN 5.1.3 (cudnn/5.1) in /opt/5.1/lib64 -> "
+                                                "cuDNN 5.1.10 for CUDA 8.0 (cudnn/5.1) in "
+                                                "/opt/5.1/lib64"});
+  EXPECT_EQ(r.added,
+            std::vector<std::string>{"cuDNN 9.1.0 for CUDA 12.4 (cudnn/9.1) in /opt/9.1/lib64"});
+  ASSERT_EQ(r.dropped.size(), 1u);
+  EXPECT_NE(r.dropped[0].find("/gone"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cudnn_compat
