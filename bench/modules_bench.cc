@@ -1,0 +1,134 @@
+// What the module-system hooks and scan cost, against the same work without them, interleaved in
+// one run: `module load cudnn/5.1 tensorflow/1.0` on the real Lmod and the real Environment
+// Modules with and without cudnn-compat's site code, and `scan` of a generated tree of 1,000
+// modules against Lmod's `spider -o spider-json` alone.
+//
+//   modules_bench CUDNN_COMPAT FAKES SHARE MODULECMD [BENCHMARKS.md]
+#include "process.h"
+#include "report.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kLmod = "/usr/share/lmod/lmod/libexec/lmod";
+const std::string kSpider = "/usr/share/lmod/lmod/libexec/spider";
+
+std::string fmt(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, v >= 100 ? "%.0f" : "%.2f", v);
+  return b;
+}
+
+struct Pair {
+  double without = 0, with = 0;
+};
+
+// Median wall times of a and b, spawned alternately n times.
+Pair interleaved(int n, const std::vector<std::string> &a, const std::vector<std::string> &a_env,
+                 const std::vector<std::string> &b, const std::vector<std::string> &b_env) {
+  std::vector<double> ta, tb;
+  for (int i = 0; i < n; ++i) {
+    ta.push_back(spawn(a, a_env).us);
+    tb.push_back(spawn(b, b_env).us);
+  }
+  return {median(ta), median(tb)};
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 5) {
+    std::fprintf(stderr,
+                 "usage: modules_bench CUDNN_COMPAT FAKES SHARE MODULECMD [BENCHMARKS.md]\n");
+    return 2;
+  }
+  const std::string cc = argv[1], fakes = argv[2], share = argv[3], modulecmd = argv[4];
+  char tmpl[] = "/tmp/cudnn-compat-modules-bench.XXXXXX";
+  if (!mkdtemp(tmpl)) return 1;
+  const fs::path t = tmpl;
+
+  // The site: two FAKE releases with their modules, and an application built with cuDNN 5.1.
+  const std::string map = (t / "map.toml").string();
+  std::ofstream(map) << "schema = 1\n[[cudnn]]\nversion = \"5.0.5\"\nlib = \"" << fakes
+                     << "/5.0.5/lib64\"\nmodule = \"cudnn/5.0\"\n[[cudnn]]\nversion = \"5.1.10\"\n"
+                     << "lib = \"" << fakes << "/5.1.10/lib64\"\nmodule = \"cudnn/5.1\"\n";
+  spawn({cc, "map", "validate", map}, {});
+  for (const char *format : {"lua", "tcl"})
+    spawn({cc, "modulefiles", "--map", map, "--format", format, "-o", (t / format).string()}, {});
+  // The baseline: the application module sets the variable itself, as a site without
+  // cudnn-compat's helper would; its modulefile must load cleanly in both runs.
+  const fs::path plain = t / "plain";
+  for (const char *format : {"lua", "tcl"}) {
+    spawn({cc, "modulefiles", "--map", map, "--format", format, "-o", (plain / format).string()},
+          {});
+    fs::create_directories(t / format / "tensorflow");
+    fs::create_directories(plain / format / "tensorflow");
+  }
+  std::ofstream(t / "lua/tensorflow/1.0.lua") << "cudnn_requires(\"5.1\")\n";
+  std::ofstream(t / "tcl/tensorflow/1.0") << "#%Module1.0\ncudnn-requires 5.1\n";
+  std::ofstream(plain / "lua/tensorflow/1.0.lua") << "setenv(\"CUDNN_COMPAT_REQUIRE\", \"5.1\")\n";
+  std::ofstream(plain / "tcl/tensorflow/1.0") << "#%Module1.0\nsetenv CUDNN_COMPAT_REQUIRE 5.1\n";
+  const std::vector<std::string> common{"CUDNN_COMPAT_MAP=" + map, "CUDNN_COMPAT_BIN=" + cc,
+                                        "LMOD_IGNORE_CACHE=1", "HOME=" + t.string()};
+  auto with = [&](std::vector<std::string> env, const std::string &extra) {
+    env.insert(env.end(), common.begin(), common.end());
+    if (!extra.empty()) env.insert(env.begin(), extra);
+    return env;
+  };
+
+  const std::vector<std::string> lmod_load{kLmod, "bash", "load", "cudnn/5.1", "tensorflow/1.0"};
+  const Pair lmod = interleaved(
+      40, lmod_load, with({"MODULEPATH=" + (plain / "lua").string()}, ""), lmod_load,
+      with({"MODULEPATH=" + (t / "lua").string()}, "LMOD_PACKAGE_PATH=" + share + "/lmod"));
+  const std::vector<std::string> tcl_load{modulecmd, "bash", "load", "cudnn/5.1", "tensorflow/1.0"};
+  const Pair envmod =
+      interleaved(40, tcl_load, with({"MODULEPATH=" + (plain / "tcl").string()}, ""), tcl_load,
+                  with({"MODULEPATH=" + (t / "tcl").string()},
+                       "MODULES_SITECONFIG=" + share + "/envmodules/siteconfig.tcl"));
+
+  // 1,000 modules: 900 of other software, 100 cuDNN modules over the six FAKE releases.
+  const fs::path big = t / "big";
+  const char *releases[] = {"5.0.5", "5.1.10", "7.6.5", "8.9.7", "9.0.0", "9.1.0"};
+  for (int i = 0; i < 1000; ++i) {
+    const bool cudnn = i % 10 == 0;
+    const fs::path dir = big / (cudnn ? "cudnn" : "app" + std::to_string(i % 90));
+    fs::create_directories(dir);
+    std::ofstream(dir / (std::to_string(i) + ".lua"))
+        << "whatis(\"module " << i << "\")\nprepend_path(\"LD_LIBRARY_PATH\", \""
+        << (cudnn ? fakes + "/" + releases[i / 10 % 6] + "/lib64"
+                  : "/opt/software/" + std::to_string(i) + "/lib")
+        << "\")\n";
+  }
+  const Pair scan = interleaved(5, {kSpider, "-o", "spider-json", big.string()}, {},
+                                {cc, "scan", "--modules", "lmod", "--modulepath", big.string()},
+                                {"LMOD_DIR=/usr/share/lmod/lmod/libexec"});
+  fs::remove_all(t);
+
+  std::ostringstream s;
+  s << "## Module systems (issue 4)\n\n"
+    << "`bench/modules_bench`: medians of 40 interleaved runs of `module load cudnn/5.1 "
+       "tensorflow/1.0`\n(the modulecmd process alone, as the shell's `module` function runs it) "
+       "without and with\ncudnn-compat's site code, whose check runs `cudnn-compat module-check` "
+       "once per command;\nand of 5 runs each of `scan` over a generated tree of 1,000 modules "
+       "(900 other software,\n100 cuDNN modules over six FAKE releases: six probes) against "
+       "Lmod's `spider -o spider-json`\nalone on the same tree.\n\n"
+    << "| case | without | with | ratio | target |\n|---|---:|---:|---:|---|\n"
+    << "| Lmod 8.6: module load cudnn/5.1 tensorflow/1.0 | " << fmt(lmod.without / 1000) << " ms | "
+    << fmt(lmod.with / 1000) << " ms | " << fmt(lmod.with / lmod.without) << "x | at most 1.10x |\n"
+    << "| Environment Modules 5.2: the same | " << fmt(envmod.without / 1000) << " ms | "
+    << fmt(envmod.with / 1000) << " ms | " << fmt(envmod.with / envmod.without)
+    << "x | at most 1.10x |\n"
+    << "| scan of 1,000 modules (Lmod) vs spider alone | " << fmt(scan.without / 1000) << " ms | "
+    << fmt(scan.with / 1000) << " ms | " << fmt(scan.with / scan.without) << "x | measured |\n";
+  std::fputs(s.str().c_str(), stdout);
+  if (argc > 5) write_benchmarks_section(argv[5], "modules", s.str());
+  return 0;
+}

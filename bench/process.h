@@ -1,0 +1,19 @@
+// Running a benchmark's subject as a process of its own, and summarising repeated timings.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+using Clock = std::chrono::steady_clock;
+
+struct Run {
+  double us = 0;    // wall time of the whole process
+  std::string out;  // what it printed on stdout
+};
+
+// Spawns argv with extra_env in front of this process's environment (LD_PRELOAD and LD_AUDIT
+// left out) and waits; stdout is captured, stderr is dropped.
+Run spawn(const std::vector<std::string> &argv, const std::vector<std::string> &extra_env);
+
+double median(std::vector<double> v);
