@@ -145,7 +145,9 @@ int main(int argc, char **argv) {
     const bool memory = r.unit == "KiB";
     s << "| " << r.what << " | " << fmt(r.base) << " " << r.unit << " | " << fmt(r.value) << " "
       << r.unit << " | "
-      << (memory ? std::string("+").append(fmt(r.value - r.base)).append(" KiB")
+      << (memory ? std::string(r.value >= r.base ? "+" : "-")
+                       .append(fmt(r.value >= r.base ? r.value - r.base : r.base - r.value))
+                       .append(" KiB")
                  : fmt(r.value / r.base).append("x"))
       << " | " << r.target << " |\n";
   }

@@ -42,12 +42,14 @@ std::vector<Diagnostic> probe_entries(const Map &map) {
   return out;
 }
 
-// The admin who owns the map refreshes the cache jobs read instead of parsing it; anyone else
-// validating the site map has no business writing beside it, and is not told about it.
+// The admin who owns the map refreshes the cache jobs read instead of parsing it, and the table
+// the module hooks read; anyone else validating the site map has no business writing beside it,
+// and is not told about it.
 std::optional<std::string> refresh_cache(const LoadedMap &m) {
   const std::optional<FileStamp> stamp = stamp_file(m.path);
   if (!m.map || !stamp || stamp->uid != geteuid()) return std::nullopt;
-  const std::string why = write_map_cache({m.map, m.diagnostics});
+  std::string why = write_map_cache({m.map, m.diagnostics});
+  if (why.empty()) why = write_fits_table({m.map, m.diagnostics});
   if (why.empty()) return map_cache_path(m.path);
   complain("note: no cache written (" + why +
            "); jobs will parse the map itself, which is slower for large maps");

@@ -198,9 +198,11 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
         g.exit_code = kNo;
         return;
       }
+      // The derived files; where they cannot be written, jobs parse the TOML and hooks ask.
       const MapLoad written = read_map_file(o->output);
-      if (!write_map_cache(written).empty()) { /* a read-only directory: jobs parse the TOML */
-      }
+      std::string why = write_map_cache(written);
+      if (why.empty()) why = write_fits_table(written);
+      if (!why.empty()) complain("note: " + why);
     } else if (!g.json) {
       std::cout << text;
     }

@@ -318,6 +318,15 @@ struct ModuleFinding {
 std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vector<AppNeed> &apps,
                                                 const std::vector<std::string> &loaded);
 
+// The hooks' fast path, `map.toml.fits` beside the map: every map module ("M\tcudnn/5.1"), the
+// needs decided in advance ("N\t5.1", "N\t8.9,cuda=12": each release's x.y and full version,
+// with and without its CUDA major) and the pairs that fit ("F\tcudnn/5.1\t5.1"). A hook that
+// finds its pair there says nothing and starts no process; anything else asks module-check. The
+// first line stamps the map's size and mtime (seconds: what Lua and Tcl can read).
+std::string format_fits_table(const Map &map, const FileStamp &stamp);  // pure
+std::string fits_table_path(const std::string &map_path);
+std::string write_fits_table(const MapLoad &load);  // empty, or why not
+
 // ---------------------------------------------------------------------------------------------
 // modulefiles.cc: modulefiles for the map's releases and for the shim (pure text).
 

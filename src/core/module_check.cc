@@ -79,4 +79,41 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
   return out;
 }
 
+std::string format_fits_table(const Map &map, const FileStamp &stamp) {
+  std::string out = "cudnn-compat-fits 1 " + std::to_string(stamp.size) + " " +
+                    std::to_string(stamp.mtime_ns / 1'000'000'000) + "\n";
+  std::vector<std::string> needs;
+  for (const Installed &e : map.cudnn) {
+    const Version xy{e.version.major, e.version.minor, {}, {}};
+    for (const Version &v : {xy, e.version}) {
+      const std::string n = to_string(v);
+      needs.push_back(n);
+      if (e.cuda) needs.push_back(n + ",cuda=" + std::to_string(e.cuda->major));
+    }
+  }
+  std::sort(needs.begin(), needs.end());
+  needs.erase(std::unique(needs.begin(), needs.end()), needs.end());
+  for (const std::string &n : needs) out += "N\t" + n + "\n";
+  for (const Installed &e : map.cudnn) {
+    if (e.module.empty()) continue;
+    out += "M\t" + e.module + "\n";
+    for (const std::string &n : needs) {
+      const std::vector<AppNeed> app{*parse_app_need("app=" + n).value};
+      if (check_loaded_modules(map, app, {e.module}).empty())
+        out += "F\t" + e.module + "\t" + n + "\n";
+    }
+  }
+  return out;
+}
+
+std::string fits_table_path(const std::string &map_path) { return map_path + ".fits"; }
+
+std::string write_fits_table(const MapLoad &load) {
+  if (!load.map) return "the map has errors";
+  const std::optional<FileStamp> stamp = stamp_file(load.map->path);
+  if (!stamp) return "cannot stat " + load.map->path;
+  return write_file_atomically(fits_table_path(load.map->path),
+                               format_fits_table(*load.map, *stamp));
+}
+
 }  // namespace cudnn_compat

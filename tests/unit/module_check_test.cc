@@ -92,3 +92,36 @@ TEST(Modulefiles, LuaAndTclCarryTheSameFacts) {
 
 }  // namespace
 }  // namespace cudnn_compat
+
+namespace cudnn_compat {
+namespace {
+
+// The hooks' table lists exactly the pairs check_loaded_modules finds fitting.
+TEST(ModuleCheck, FitsTableAgreesWithTheCheck) {
+  Map m;
+  m.cudnn.push_back({*parse_dotted("5.0.5"), "/a", Version{8, 0, {}, {}}, "cudnn/5.0", {}});
+  m.cudnn.push_back({*parse_dotted("5.1.10"), "/b", Version{8, 0, {}, {}}, "cudnn/5.1", {}});
+  m.cudnn.push_back({*parse_dotted("8.9.7"), "/c", Version{12, 2, {}, {}}, "cudnn/8.9", {}});
+  m.cudnn.push_back({*parse_dotted("9.1.0"), "/d", std::nullopt, "", {}});
+  const std::string t = format_fits_table(m, FileStamp{1, 2, 205, 7'000'000'000, 0});
+  EXPECT_EQ(t.substr(0, t.find('\n')), "cudnn-compat-fits 1 205 7");
+  for (const char *line : {"N\t5.1", "N\t5.1.10,cuda=8", "N\t8.9,cuda=12", "N\t9.1.0",
+                           "M\tcudnn/8.9", "F\tcudnn/5.1\t5.1", "F\tcudnn/8.9\t8.9,cuda=12"})
+    EXPECT_NE(t.find(std::string("\n") + line + "\n"), std::string::npos) << line;
+  for (const char *line : {"F\tcudnn/5.0\t5.1", "F\tcudnn/5.1\t8.9", "M\t\n"})
+    EXPECT_EQ(t.find(std::string("\n") + line), std::string::npos) << line;
+  std::size_t fits = 0;
+  for (const Installed &e : m.cudnn)
+    for (const char *n : {"5.0", "5.1", "5.1.10,cuda=8", "8.9,cuda=12", "9.1"})
+      if (!e.module.empty()) {
+        const bool listed = t.find("\nF\t" + e.module + "\t" + n + "\n") != std::string::npos;
+        const bool ok =
+            check_loaded_modules(m, {*parse_app_need(std::string("a=") + n)}, {e.module}).empty();
+        EXPECT_EQ(listed, ok) << e.module << " " << n;
+        fits += ok;
+      }
+  EXPECT_GT(fits, 3u);
+}
+
+}  // namespace
+}  // namespace cudnn_compat
