@@ -81,3 +81,29 @@ echo
 echo "== The same with LD_PRELOAD, for sites that cannot use audit:"
 step env LD_LIBRARY_PATH="$fakes/5.0.5/lib64" CUDNN_COMPAT_REQUIRE=5.1.3 \
   LD_PRELOAD="$("$cc" shim-path)" "$tf2016"
+
+lmod_cmd=/usr/share/lmod/lmod/libexec/lmod
+if [[ -x $lmod_cmd ]]; then
+  echo
+  echo "== At module load time (the real Lmod): modules generated from the map, an application that"
+  echo "   says what it was built with, and the hook's warning naming the module that fits:"
+  tree="$PWD/$demo/modulefiles"
+  rm -rf "$tree"
+  "$cc" map validate >/dev/null  # also writes the tables the hooks read
+  step "$cc" modulefiles --format lua -o "$tree"
+  mkdir -p "$tree/tensorflow" && echo 'cudnn_requires("5.1.3")' >"$tree/tensorflow/1.0.lua"
+  echo "(tensorflow/1.0.lua: cudnn_requires(\"5.1.3\"))"
+  (
+    export MODULEPATH=$tree LMOD_PACKAGE_PATH="$PWD/$build/share/cudnn-compat/lmod" LMOD_IGNORE_CACHE=1
+    unset LOADEDMODULES _LMFILES_ _ModuleTable_ LD_LIBRARY_PATH
+    module() { eval "$("$lmod_cmd" bash "$@")"; }
+    printf '\n\033[1m$ module load cudnn/5.0 tensorflow/1.0\033[0m\n'
+    module load cudnn/5.0 tensorflow/1.0 || true
+    printf '\n\033[1m$ module load cudnn-compat && %s\033[0m\n' "$tf2016"
+    echo "   (cudnn/5.0 stays loaded: the shim hands the program 5.1.10 anyway)"
+    module load cudnn-compat || true
+    "$tf2016" || true
+  )
+else
+  echo "(no Lmod here: skipping the module part of the demo)"
+fi
