@@ -103,6 +103,22 @@ struct Reader {
                       "a CUDA version such as \"12\" or \"12.2\"");
   }
 
+  // A [policy] key whose string names one of two choices.
+  template <class E>
+  void choice_at(const toml::table &t, std::string_view key,
+                 const std::pair<std::string_view, E> (&choices)[2], E &chosen) {
+    const std::optional<std::string> s = string_at(t, key, "[policy]", false);
+    if (!s) return;
+    for (const auto &[name, value] : choices)
+      if (*s == name) {
+        chosen = value;
+        return;
+      }
+    error(pos_of(t.get(key)->source()), std::string(key) + " is \"" + *s + "\"; expected \"" +
+                                            std::string(choices[0].first) + "\" or \"" +
+                                            std::string(choices[1].first) + "\"");
+  }
+
   void read_policy(const toml::node &n, Policy &policy) {
     const toml::table *t = n.as_table();
     if (!t) return error(pos_of(n.source()), "'policy' must be a table: [policy]");
@@ -118,25 +134,10 @@ struct Reader {
               "unknown rule \"" + *r + "\"; expected one of " + names);
       }
     }
-    if (const std::optional<std::string> p = string_at(*t, "prefer", "[policy]", false)) {
-      if (*p == "newest")
-        policy.prefer = Prefer::newest;
-      else if (*p == "oldest")
-        policy.prefer = Prefer::oldest;
-      else
-        error(pos_of(t->get("prefer")->source()),
-              "prefer is \"" + *p + "\"; expected \"newest\" or \"oldest\"");
-    }
-    if (const std::optional<std::string> m =
-            string_at(*t, "on_module_mismatch", "[policy]", false)) {
-      if (*m == "warn")
-        policy.on_module_mismatch = OnMismatch::warn;
-      else if (*m == "error")
-        policy.on_module_mismatch = OnMismatch::error;
-      else
-        error(pos_of(t->get("on_module_mismatch")->source()),
-              "on_module_mismatch is \"" + *m + "\"; expected \"warn\" or \"error\"");
-    }
+    choice_at(*t, "prefer", {{"newest", Prefer::newest}, {"oldest", Prefer::oldest}},
+              policy.prefer);
+    choice_at(*t, "on_module_mismatch", {{"warn", OnMismatch::warn}, {"error", OnMismatch::error}},
+              policy.on_module_mismatch);
   }
 
   // Visits each table of an array of tables ([[cudnn]], [[require]]).
