@@ -12,6 +12,7 @@ packages=(
   libbenchmark-dev
   python3               # tests/ drive ctypes.CDLL as a loader client we did not write
   lmod                  # the real Lmod the module tests run (8.6 on Debian 12)
+  clang                 # libFuzzer, for the fuzz target of explain
   tcl8.6 less procps    # what Environment Modules' modulecmd.tcl needs to run
 )
 

@@ -420,6 +420,44 @@ struct Selection {
 Selection select_library(const SelectInputs &in, const SelectIo &io);
 
 // ---------------------------------------------------------------------------------------------
+// explain.cc: the messages frameworks, cuDNN and the loader print, read back (pure).
+
+enum class FindingKind {
+  version_mismatch,
+  library_not_found,
+  sublibrary_mismatch,
+  dependency_not_found,
+  outdated,
+  unknown
+};
+std::string_view to_string(FindingKind k);
+
+struct Finding {
+  bool recognized = false;
+  FindingKind kind = FindingKind::unknown;
+  std::string framework;                      // tensorflow, pytorch, ..., or "" for cuDNN/loader
+  std::optional<Version> runtime, built_with;  // as the message gives them
+  std::string library;                         // the cuDNN file concerned, or ""
+  std::string missing;                         // a missing dependency of it, or ""
+  std::optional<Rule> rule;                    // whose rule refused, when the message says
+  std::string note;                            // what else the message or its context tells
+  std::size_t line = 0;                        // 1-based, in the text read
+  std::string text;                            // that line
+};
+
+// Every cuDNN-related error in a message or a whole job log, in order; noise is skipped.
+std::vector<Finding> find_errors(std::string_view log);
+
+// advice.cc: what a finding means and what to do, drawn from the map when there is one (pure).
+struct Advice {
+  std::string what;                // what happened, versions as x.y.z
+  std::string rule;                // which rule refused, and whether NVIDIA's policy agrees
+  std::optional<bool> compatible;  // by the framework's own rule, when versions are known
+  std::vector<std::string> fixes;  // commands: `module load cudnn/5.1   # 5.1.10`, ...
+};
+Advice advise(const Finding &f, const Map *map);
+
+// ---------------------------------------------------------------------------------------------
 // environment.cc: the edges where the environment is read.
 
 std::optional<std::string> env(const char *name);  // secure_getenv; empty counts as unset

@@ -1,0 +1,20 @@
+# A short libFuzzer run of explain's reader (ASan and UBSan on), seeded with the shared examples.
+# CI runs it for FUZZ_SECONDS (default 30); a crash fails the test and leaves the input in $t.
+source "$(dirname "$0")/../scenario.sh"
+: "${SOURCE:?}"
+command -v clang++ >/dev/null || skip "no clang++ (scripts/deps.sh installs it)"
+core=$SOURCE/src/core
+clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+  -DCUDNN_COMPAT_PREFIX='"/usr/local"' -I"$core" \
+  "$(dirname "$0")/explain_fuzz.cc" "$core"/{explain,advice,version,names,rules,resolve,text}.cc \
+  -o "$t/explain_fuzz" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
+mkdir "$t/corpus"
+i=0
+while IFS= read -r line; do
+  python3 -c 'import json,sys; sys.stdout.write(json.loads(sys.argv[1])["message"])' "$line" \
+    >"$t/corpus/example-$((i++))"
+done <"$SOURCE/tests/explain/error-examples.jsonl"
+cd "$t"
+expect_rc 0 "$t/explain_fuzz" -max_total_time="${FUZZ_SECONDS:-30}" -max_len=65536 \
+  -timeout=10 -rss_limit_mb=2048 "$t/corpus"
+has "Done"

@@ -1,0 +1,193 @@
+// explain's reader on the shared examples of real messages, on messages of every family written
+// here, on whole logs with noise, and on input that is no log at all.
+#include "cudnn_compat.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <random>
+
+namespace cudnn_compat {
+namespace {
+
+std::string str(const std::optional<Version> &v) {
+  return v ? to_string(*v) : "";
+}
+
+std::string field(const nlohmann::json &j, const char *key) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
+// The examples users posted (tests/explain/error-examples.jsonl, from ../shared/corpus).
+TEST(Explain, RecognisesTheSharedExamples) {
+  std::ifstream in(EXPLAIN_EXAMPLES);
+  ASSERT_TRUE(in) << EXPLAIN_EXAMPLES;
+  int total = 0, right = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    const nlohmann::json ex = nlohmann::json::parse(line);
+    ++total;
+    const std::vector<Finding> found = find_errors(ex["message"].get<std::string>());
+    const auto it =
+        std::find_if(found.begin(), found.end(), [](const Finding &f) { return f.recognized; });
+    const std::string got = it == found.end()
+                                ? "nothing"
+                                : std::string(to_string(it->kind)) + " " + str(it->runtime) + " " +
+                                      str(it->built_with) + " " + it->library + " " + it->missing;
+    const std::string want = field(ex, "kind") + " " + field(ex, "runtime") + " " +
+                             field(ex, "built_with") + " " + field(ex, "library") + " " +
+                             field(ex, "missing");
+    EXPECT_EQ(got, want) << ex["message"];
+    right += got == want;
+  }
+  EXPECT_EQ(total, 15);
+  EXPECT_EQ(right, total);
+}
+
+struct Case {
+  const char *message;
+  const char *expect;  // kind runtime built library missing rule
+};
+
+class ExplainFamilies : public testing::TestWithParam<Case> {};
+
+TEST_P(ExplainFamilies, ReadsTheVersionsAndTheRule) {
+  const std::vector<Finding> found = find_errors(GetParam().message);
+  ASSERT_FALSE(found.empty()) << GetParam().message;
+  const Finding &f = found.front();
+  EXPECT_EQ(std::string(to_string(f.kind)) + " " + str(f.runtime) + " " + str(f.built_with) + " " +
+                f.library + " " + f.missing + " " +
+                (f.rule ? std::string(rule_name(*f.rule)) : "-"),
+            GetParam().expect);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ExplainFamilies,
+    testing::Values(
+        Case{"Loaded runtime CuDNN library: 5110 (compatibility version 5100) but source was "
+             "compiled with 6021 (compatibility version 6000).",
+             "version-mismatch 5.1.10 6.0.21   tensorflow-2016"},
+        Case{"Loaded cudnn library: 4007 but source was compiled against 5004.",
+             "version-mismatch 4.0.7 5.0.4   exact"},
+        Case{"2018-03-27 15:29:16.782566: E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] "
+             "Loaded runtime CuDNN library: 7.0.5 but source was compiled with: 7.1.4.  CuDNN "
+             "library major and minor version needs to match or have higher minor version in "
+             "case of CuDNN 7.0 or later version.",
+             "version-mismatch 7.0.5 7.1.4   tensorflow-2018"},
+        Case{"E0000 00:00:1738697930.202924 7665 cuda_dnn.cc:522] Loaded runtime CuDNN library: "
+             "8.0.5 but source was compiled with: 8.1.0.  CuDNN library needs to have matching "
+             "major version and equal or higher minor version.",
+             "version-mismatch 8.0.5 8.1.0   tensorflow"},
+        Case{"cuDNN version incompatibility: PyTorch was compiled  against (9, 1, 0) but found "
+             "runtime version (8, 9, 7).",
+             "version-mismatch 8.9.7 9.1.0   pytorch"},
+        Case{"cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7605",
+             "version-mismatch 7.6.5 7.1.2   pytorch-2017"},
+        Case{"cuDNN compiled (7102) and runtime (7005) versions mismatch",
+             "version-mismatch 7.0.5 7.1.2   caffe2"},
+        Case{"The installed Paddle is compiled with CUDNN 8.2, but CUDNN version in your machine "
+             "is 8.1, which may cause serious incompatible bug.",
+             "version-mismatch 8.1 8.2   paddle"},
+        Case{"cuDNN lib mismatch: linked-against version 7605 != compiled-against version 7603.",
+             "version-mismatch 7.6.5 7.6.3   mxnet"},
+        Case{"cuDNN reports version 8201 which does not match with the version 8000 with which "
+             "OpenCV was built",
+             "version-mismatch 8.2.1 8.0.0   nvidia"},
+        Case{"checkVersions cuDNN reports version 91.9 which is not compatible with the version "
+             "9.19 with which OpenCV was built",
+             "version-mismatch 9.19 9.19   nvidia"},
+        Case{"Outdated cuDNN installation found.\nVersion JAX was built against: 90100\nMinimum "
+             "supported: 90100\nInstalled version: 8907",
+             "outdated 8.9.7 9.1.0   jax"},
+        Case{"RuntimeError: cuDNN error: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH",
+             "sublibrary-mismatch     -"},
+        Case{"cudnnCreate failed: CUDNN_STATUS_VERSION_MISMATCH", "version-mismatch     -"},
+        Case{"Could not load library libcudnn_ops_infer.so.8. Error: libcublasLt.so.11: cannot "
+             "open shared object file: No such file or directory",
+             "dependency-not-found   libcudnn_ops_infer.so.8 libcublasLt.so.11 -"},
+        Case{"Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open "
+             "shared object file",
+             "dependency-not-found   libcudnn_cnn_infer.so.8 libcuda.so -"},
+        Case{"Could not load library libcudnn_adv_train.so.8. Error: libcudnn_adv_train.so.8: "
+             "cannot open shared object file",
+             "library-not-found   libcudnn_adv_train.so.8  -"},
+        Case{"Unable to load any of {libcudnn_graph.so.9.19.0, libcudnn_graph.so.9.19, "
+             "libcudnn_graph.so.9, libcudnn_graph.so}",
+             "library-not-found   libcudnn_graph.so  -"},
+        Case{"ImportError: libcudnn.so.7: cannot open shared object file: No such file or "
+             "directory",
+             "library-not-found   libcudnn.so.7  -"},
+        Case{"I tensorflow/stream_executor/dso_loader.cc:119] Couldn't open CUDA library "
+             "libcudnn.so. LD_LIBRARY_PATH: /usr/local/cuda/lib64",
+             "library-not-found   libcudnn.so  -"},
+        Case{"W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load "
+             "dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found",
+             "library-not-found   cudnn64_8.dll  -"}));
+
+TEST(Explain, FindsErrorsInANoisyLogAndLinksTheInitFailure) {
+  const std::string log =
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 3, in <module>\n"
+      "2018-03-27 15:29:16.782566: I tensorflow/core/platform/cpu_feature_guard.cc:140] AVX2\n"
+      "2018-03-27 15:29:16.782566: E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded "
+      "runtime CuDNN library: 7.0.5 but source was compiled with: 7.1.4.  CuDNN library major and "
+      "minor version needs to match or have higher minor version in case of CuDNN 7.0 or later "
+      "version.\n"
+      "2018-03-27 15:29:16.782566: E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded "
+      "runtime CuDNN library: 7.0.5 but source was compiled with: 7.1.4.  CuDNN library major and "
+      "minor version needs to match or have higher minor version in case of CuDNN 7.0 or later "
+      "version.\n"
+      "F tensorflow/core/kernels/conv_ops.cc:717] Check failed: DNN library initialization "
+      "failed\n"
+      "ImportError: libcudnn.so.7: cannot open shared object file: No such file or directory\n";
+  const std::vector<Finding> found = find_errors(log);
+  ASSERT_EQ(found.size(), 2u);  // the repeated line counts once
+  EXPECT_EQ(found[0].line, 4u);
+  EXPECT_NE(found[0].note.find("\"DNN library initialization failed\" at line 6"),
+            std::string::npos)
+      << found[0].note;
+  EXPECT_EQ(found[1].library, "libcudnn.so.7");
+  const Finding dated = find_errors(
+      "2018-03-27 15:29:16.782566: E cuda_dnn.cc:378] Loaded runtime CuDNN library: 7005 "
+      "(compatibility version 7000) but source was compiled with 7102 (compatibility version "
+      "7100).")[0];
+  EXPECT_EQ(dated.note.find("2018"), std::string::npos) << dated.note;
+  EXPECT_NE(dated.note.find("7005 is cuDNN 7.0.5, 7000 is cuDNN 7.0.0, 7102 is cuDNN 7.1.2"),
+            std::string::npos)
+      << dated.note;
+}
+
+TEST(Explain, AnythingElseIsNothing) {
+  EXPECT_TRUE(find_errors("").empty());
+  EXPECT_TRUE(find_errors("all is well\nepoch 1: loss 0.3\n").empty());
+  EXPECT_TRUE(find_errors("libcublas.so.12: cannot open shared object file").empty());
+  std::mt19937 rng(7);
+  std::string noise(1 << 20, '\0');
+  for (char &c : noise) c = char(rng());
+  EXPECT_NO_THROW(find_errors(noise));
+  const std::string huge_line(20 << 20, 'x');  // one 20 MiB line
+  EXPECT_TRUE(find_errors(huge_line).empty());
+}
+
+TEST(Explain, AdviceNamesTheModuleOrWhatToAskFor) {
+  Map map;
+  map.cudnn.push_back({*parse_dotted("5.0.5"), "/a", std::nullopt, "cudnn/5.0", {}});
+  map.cudnn.push_back({*parse_dotted("5.1.10"), "/b", std::nullopt, "cudnn/5.1", {}});
+  const Finding f = find_errors(
+      "Loaded runtime CuDNN library: 5005 (compatibility version 5000) but source was compiled "
+      "with 5103 (compatibility version 5100).")[0];
+  Advice a = advise(f, &map);
+  EXPECT_EQ(a.what, "tensorflow loaded cuDNN 5.0.5 but was built with cuDNN 5.1.3");
+  EXPECT_EQ(a.compatible, false);
+  EXPECT_NE(a.rule.find("rule tensorflow-2016 refuses"), std::string::npos);
+  EXPECT_NE(a.rule.find("NVIDIA's own policy agrees"), std::string::npos);
+  EXPECT_EQ(a.fixes, std::vector<std::string>{"module load cudnn/5.1   # cuDNN 5.1.10"});
+  EXPECT_NE(f.note.find("5005 is cuDNN 5.0.5"), std::string::npos) << f.note;
+  a = advise(f, nullptr);
+  EXPECT_EQ(a.fixes, std::vector<std::string>{
+                         "ask the admins for cuDNN 5.1.x (no version map here to look in)"});
+}
+
+}  // namespace
+}  // namespace cudnn_compat
