@@ -29,6 +29,7 @@ void add_module_check(CLI::App &app, Globals &g);
 void add_modulefiles(CLI::App &app, Globals &g);
 void add_scan(CLI::App &app, Globals &g);
 void add_explain(CLI::App &app, Globals &g);
+void add_doctor(CLI::App &app, Globals &g);
 
 // --- output.cc
 void print_json(const nlohmann::json &j);

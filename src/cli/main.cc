@@ -22,6 +22,7 @@ int main(int argc, char **argv) {
   add_modulefiles(app, g);
   add_scan(app, g);
   add_explain(app, g);
+  add_doctor(app, g);
   app.footer(R"(
 A cluster carries several cuDNN releases side by side; a program built against one dies when the
 loader hands it another. cudnn-compat knows every cuDNN version encoding and every framework's

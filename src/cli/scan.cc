@@ -20,27 +20,17 @@ struct Options {
   bool merge = false;
 };
 
-// A directory that holds a main cuDNN library (libcudnn.so.<N>) directly.
-bool holds_cudnn(const std::string &dir) {
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
-    if (n && n->sub.empty() && n->version && !n->windows) return true;
-  }
-  return false;
-}
-
 // Library directories under the search roots, at most six levels down, without following loops.
 std::vector<std::string> search_roots(const std::vector<std::string> &roots) {
   std::set<std::string> dirs;
   for (const std::string &root : roots) {
     std::error_code ec;
-    if (holds_cudnn(root)) dirs.insert(fs::weakly_canonical(root, ec).string());
+    if (dir_holds_cudnn(root)) dirs.insert(fs::weakly_canonical(root, ec).string());
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
     for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
       if (it.depth() >= 6) it.disable_recursion_pending();
       if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
-      if (holds_cudnn(it->path().string()))
+      if (dir_holds_cudnn(it->path().string()))
         dirs.insert(fs::weakly_canonical(it->path(), ec).string());
     }
   }
@@ -101,7 +91,7 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
         for (const ModuleLibs &m : mods ? *mods.value : std::vector<ModuleLibs>{}) {
           bool found = false;
           for (const std::string &d : m.lib_dirs)
-            if (holds_cudnn(d)) {
+            if (dir_holds_cudnn(d)) {
               candidates.push_back({d, m.name});
               found = true;
             }
@@ -175,7 +165,7 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
         g.exit_code = kNo;
         return;
       }
-      const MergeIo io{holds_cudnn, [](const std::string &lib) {
+      const MergeIo io{dir_holds_cudnn, [](const std::string &lib) {
                          std::error_code ec;
                          return fs::weakly_canonical(lib, ec).string();
                        }};

@@ -9,8 +9,8 @@ std::string who(const Finding &f) {
   return f.framework.empty() ? "the program" : f.framework;
 }
 
-// `module load` lines for the map's releases that serve need, best first; or the shim, for
-// releases the map has without a module.
+}  // namespace
+
 std::vector<std::string> installed_fixes(const Map *map, const Need &need, int major) {
   std::vector<std::string> out;
   if (!map) return out;
@@ -26,8 +26,6 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
                   " LD_AUDIT=$(cudnn-compat shim-path)   # the shim picks it from the map");
   return out;
 }
-
-}  // namespace
 
 Advice advise(const Finding &f, const Map *map) {
   Advice a;

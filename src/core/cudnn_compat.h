@@ -391,6 +391,8 @@ struct LoaderHit {
   std::string from;
 };
 std::optional<LoaderHit> loader_search(const std::string &name, const LoaderContext &in);
+// A directory holding a main cuDNN library (libcudnn.so.<N>) itself.
+bool dir_holds_cudnn(const std::string &dir);
 
 // ---------------------------------------------------------------------------------------------
 // select.cc: the shim's decision for one request of a cuDNN main library.
@@ -456,6 +458,42 @@ struct Advice {
   std::vector<std::string> fixes;  // commands: `module load cudnn/5.1   # 5.1.10`, ...
 };
 Advice advise(const Finding &f, const Map *map);
+// `module load` lines for the map's releases of major that serve need, best first; else the
+// shim line when only releases without a module fit; else nothing.
+std::vector<std::string> installed_fixes(const Map *map, const Need &need, int major);
+
+// ---------------------------------------------------------------------------------------------
+// doctor.cc: the environment as the loader will see it, judged (pure: the CLI gathers the facts).
+
+struct PathDir {  // a directory on LD_LIBRARY_PATH that holds cuDNN
+  std::string dir;
+  std::vector<Probe> probes;  // one per main library (major) in it
+};
+struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
+  int major = 0;
+  std::optional<LoaderHit> hit;
+  std::optional<Probe> probe;  // of hit, when it loads
+  // Sub-libraries the dispatcher would get from somewhere else than its own directory.
+  std::vector<std::pair<std::string, LoaderHit>> foreign_subs;
+};
+struct DoctorFacts {
+  std::vector<std::string> modules;  // loaded, in order
+  std::vector<PathDir> path;
+  std::vector<Resolution> resolved;
+  std::optional<int> cuda_major;  // of the loaded CUDA (module or CUDA_HOME)
+  std::string cuda_from;
+  std::string shim;               // "LD_AUDIT", "LD_PRELOAD" or "" when off
+  std::optional<Need> need;       // --require, CUDNN_COMPAT_REQUIRE or a [[require]] rule
+  std::string program;            // --for
+  std::vector<std::string> program_needs;  // its DT_NEEDED cuDNN libraries
+};
+enum class Severity3 { ok, warning, problem };
+struct DoctorFinding {
+  Severity3 severity = Severity3::ok;
+  std::string what;
+  std::vector<std::string> fixes;
+};
+std::vector<DoctorFinding> diagnose(const DoctorFacts &facts, const Map *map);
 
 // ---------------------------------------------------------------------------------------------
 // environment.cc: the edges where the environment is read.

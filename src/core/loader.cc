@@ -185,4 +185,13 @@ std::optional<LoaderHit> loader_search(const std::string &name, const LoaderCont
   return std::nullopt;
 }
 
+bool dir_holds_cudnn(const std::string &dir) {
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
+    if (n && n->sub.empty() && n->version && !n->windows) return true;
+  }
+  return false;
+}
+
 }  // namespace cudnn_compat

@@ -1,0 +1,180 @@
+// cudnn-compat doctor: the environment as the loader will see it, like libtree for cuDNN.
+#include "cli.h"
+#include "text.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace cudnn_compat::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
+  const Parsed<std::vector<Probe>> p = probe(file, options);
+  if (!p || p->empty() || p->front().source != ProbeSource::library) return std::nullopt;
+  return p->front();
+}
+
+const char *severity_name(Severity3 s) {
+  return s == Severity3::problem ? "problem" : s == Severity3::warning ? "warning" : "ok";
+}
+
+}  // namespace
+
+void add_doctor(CLI::App &app, Globals &g) {
+  struct Options {
+    std::string require, cuda, program, map;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App *cmd = app.add_subcommand(
+      "doctor", "Check this environment: which cuDNN each program will really load, and why");
+  cmd->add_option("--require", o->require, "The cuDNN the program was built with, e.g. 5.1");
+  cmd->add_option("--cuda", o->cuda, "The CUDA major it needs");
+  cmd->add_option("--for", o->program, "The program: its RUNPATH/RPATH and linked cuDNN count");
+  cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  cmd->footer(R"(
+Reads the loaded modules (LOADEDMODULES, Lmod and Environment Modules alike), probes every
+directory on LD_LIBRARY_PATH that holds cuDNN for its true version, and follows the loader's real
+order (RPATH, LD_LIBRARY_PATH, RUNPATH of --for, ld.so.cache, default directories) to the file
+each libcudnn.so.<major> becomes. Then: whether it fits what the program needs (--require,
+CUDNN_COMPAT_REQUIRE or a [[require]] rule of the map), mixed families (a sub-library the
+dispatcher would take from another directory), several releases of one major on the path, a cuDNN
+built for another CUDA major than the loaded CUDA, and whether the shim is on.
+
+Examples:
+  cudnn-compat doctor --require 5.1
+  cudnn-compat doctor --for /opt/apps/tensorflow/1.0/bin/python
+  cudnn-compat --json doctor
+
+Exit status: 0 nothing wrong (warnings allowed), 1 a problem, 2 bad usage.)");
+  cmd->callback([o, &g] {
+    const LoadedMap m = load_site_map(o->map);
+    const Map *map = m.map ? &*m.map : nullptr;
+    const ProbeOptions options = probe_options();
+    DoctorFacts f;
+    const std::string loaded = env("LOADEDMODULES").value_or("");
+    const std::string ld_path = env("LD_LIBRARY_PATH").value_or("");
+    for (std::string_view s : split(loaded, ':'))
+      if (!s.empty()) f.modules.emplace_back(s);
+    std::error_code ec;
+    f.program = o->program.empty() ? "" : fs::absolute(o->program, ec).string();
+
+    // What the program needs.
+    NeedInputs ni;
+    ni.require = o->require.empty() ? env("CUDNN_COMPAT_REQUIRE") : o->require;
+    ni.require_source = o->require.empty() ? "CUDNN_COMPAT_REQUIRE" : "--require";
+    ni.cuda = o->cuda.empty() ? env("CUDNN_COMPAT_CUDA") : o->cuda;
+    ni.cuda_source = o->cuda.empty() ? "CUDNN_COMPAT_CUDA" : "--cuda";
+    if (!f.program.empty()) ni.programs = {f.program};
+    const Parsed<Need> need = derive_need(ni, map);
+    if (!need) {
+      complain(need.error);
+      g.exit_code = kUsage;
+      return;
+    }
+    if (need->cudnn) f.need = *need;
+
+    // LD_LIBRARY_PATH, probed.
+    std::vector<int> majors;
+    if (f.need) majors.push_back(f.need->cudnn->major);
+    for (std::string_view d : split(ld_path, ':')) {
+      if (d.empty() || !dir_holds_cudnn(std::string(d))) continue;
+      const Parsed<std::vector<Probe>> p = probe(std::string(d), options);
+      PathDir pd{std::string(d), p ? *p.value : std::vector<Probe>{}};
+      for (const Probe &pr : pd.probes) majors.push_back(pr.version.major);
+      f.path.push_back(std::move(pd));
+    }
+    if (!f.program.empty())
+      if (const Parsed<ElfDynamic> elf = read_elf_dynamic(f.program))
+        for (const std::string &n : elf->needed)
+          if (const Parsed<LibraryName> ln = parse_library_name(n);
+              ln && ln->sub.empty() && ln->version) {
+            f.program_needs.push_back(n);
+            majors.push_back(ln->version->major);
+          }
+    if (majors.empty()) majors = {8, 9};  // nothing says which: the two current majors
+    std::sort(majors.begin(), majors.end());
+    majors.erase(std::unique(majors.begin(), majors.end()), majors.end());
+
+    // What the loader does with each major.
+    LoaderContext lc;
+    lc.requester = lc.executable = f.program;
+    lc.ld_library_path = ld_path;
+    for (int major : majors) {
+      Resolution r;
+      r.major = major;
+      r.hit = loader_search("libcudnn.so." + std::to_string(major), lc);
+      if (r.hit) r.probe = probe_file(r.hit->path, options);
+      if (r.hit && r.probe) {
+        LoaderContext from_dispatcher = lc;
+        from_dispatcher.requester = r.hit->path;
+        const std::string home = fs::path(r.hit->path).parent_path().string();
+        for (std::string_view sub : sub_libraries(major)) {
+          std::vector<std::string> names;
+          if (major >= 9)  // the dispatcher asks for its exact release first
+            names.push_back("libcudnn_" + std::string(sub) + ".so." + to_string(r.probe->version));
+          names.push_back("libcudnn_" + std::string(sub) + ".so." + std::to_string(major));
+          for (const std::string &n : names)
+            if (const std::optional<LoaderHit> h = loader_search(n, from_dispatcher)) {
+              if (fs::path(h->path).parent_path().string() != home)
+                r.foreign_subs.emplace_back(n, *h);
+              break;
+            }
+        }
+      }
+      f.resolved.push_back(std::move(r));
+    }
+
+    // The loaded CUDA, from a cuda module's name.
+    for (const std::string &mod : f.modules) {
+      const std::size_t slash = mod.find('/');
+      if (slash == std::string::npos || lower(mod.substr(0, slash)) != "cuda") continue;
+      if (const Parsed<Version> v = parse_cuda(mod.substr(slash + 1))) {
+        f.cuda_major = v->major;
+        f.cuda_from = "module " + mod;
+      }
+    }
+    const std::string audit = env("LD_AUDIT").value_or(""),
+                      preload = env("LD_PRELOAD").value_or("");
+    f.shim = audit.find("libcudnn-compat.so") != std::string::npos     ? "LD_AUDIT"
+             : preload.find("libcudnn-compat.so") != std::string::npos ? "LD_PRELOAD"
+                                                                       : "";
+
+    const std::vector<DoctorFinding> findings = diagnose(f, map);
+    bool problem = false;
+    nlohmann::json list = nlohmann::json::array();
+    for (const DoctorFinding &d : findings) {
+      problem |= d.severity == Severity3::problem;
+      list.push_back(
+          {{"severity", severity_name(d.severity)}, {"what", d.what}, {"fixes", d.fixes}});
+    }
+    if (g.json) {
+      nlohmann::json path = nlohmann::json::array();
+      for (const PathDir &d : f.path) {
+        nlohmann::json releases = nlohmann::json::array();
+        for (const Probe &p : d.probes) releases.push_back(json_of(p));
+        path.push_back({{"dir", d.dir}, {"cudnn", releases}});
+      }
+      print_json({{"modules", f.modules},
+                  {"ld_library_path", path},
+                  {"shim", f.shim.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.shim)},
+                  {"map", m.path.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.path)},
+                  {"findings", list}});
+    } else {
+      std::cout << "modules: " << (f.modules.empty() ? "(none)" : "");
+      for (const std::string &mod : f.modules) std::cout << mod << ' ';
+      std::cout << '\n';
+      for (const PathDir &d : f.path)
+        for (const Probe &p : d.probes)
+          std::cout << "LD_LIBRARY_PATH: " << d.dir << ": " << describe(p) << '\n';
+      for (const DoctorFinding &d : findings) {
+        std::cout << severity_name(d.severity) << ": " << d.what << '\n';
+        for (const std::string &fix : d.fixes) std::cout << "  fix: " << fix << '\n';
+      }
+    }
+    g.exit_code = problem ? kNo : kYes;
+  });
+}
+
+}  // namespace cudnn_compat::cli

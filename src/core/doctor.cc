@@ -1,0 +1,121 @@
+// The environment as the loader will see it, judged: which cuDNN each major resolves to and
+// whether it fits, mixed families, several releases of one major on the path, a CUDA mismatch.
+#include "cudnn_compat.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace cudnn_compat {
+namespace {
+
+std::string dir_of(const std::string &file) {
+  return std::filesystem::path(file).parent_path().string();
+}
+
+std::string need_text(const Need &n) {
+  std::string s = "cuDNN " + to_string(*n.cudnn);
+  if (n.cuda_major) s += " for CUDA " + std::to_string(*n.cuda_major);
+  return s + " (from " + n.source + ")";
+}
+
+}  // namespace
+
+std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
+  std::vector<DoctorFinding> out;
+  const auto add = [&](Severity3 s, std::string what, std::vector<std::string> fixes = {}) {
+    out.push_back({s, std::move(what), std::move(fixes)});
+  };
+  const std::string shim_fix = "export LD_AUDIT=$(cudnn-compat shim-path)";
+
+  for (const Resolution &r : f.resolved) {
+    const std::string name = "libcudnn.so." + std::to_string(r.major);
+    const bool required = f.need && f.need->cudnn && f.need->cudnn->major == r.major;
+    const bool linked =
+        std::find(f.program_needs.begin(), f.program_needs.end(), name) != f.program_needs.end();
+    if (!r.hit && linked) {
+      std::vector<std::string> fixes = installed_fixes(map, Need{}, r.major);
+      if (fixes.empty()) fixes.push_back("ask the admins for cuDNN " + std::to_string(r.major));
+      add(Severity3::problem,
+          f.program + " links " + name + ", which the loader finds nowhere: it will not start",
+          fixes);
+      continue;
+    }
+    if (!r.hit) {
+      std::vector<std::string> fixes = installed_fixes(map, f.need ? *f.need : Need{}, r.major);
+      if (fixes.empty()) fixes.push_back("ask the admins for cuDNN " + std::to_string(r.major));
+      add(required ? Severity3::problem : Severity3::warning,
+          "the loader finds no " + name + " in this environment", fixes);
+      continue;
+    }
+    if (!r.probe) {
+      add(Severity3::problem,
+          name + " resolves to " + r.hit->path + " (" + r.hit->from + "), which does not load");
+      continue;
+    }
+    std::string what = name + " resolves to " + r.hit->path + " (" + r.hit->from + "): cuDNN " +
+                       to_string(r.probe->version) +
+                       (r.probe->cuda ? " for CUDA " + to_string(*r.probe->cuda) : "");
+    if (required) {
+      const Verdict v = judge(f.need->rule, r.probe->version, *f.need->cudnn);
+      const bool cuda_ok =
+          !f.need->cuda_major || !r.probe->cuda || r.probe->cuda->major == *f.need->cuda_major;
+      if (!v.compatible || !cuda_ok) {
+        std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major);
+        if (fixes.empty())
+          fixes.push_back("ask the admins for cuDNN " +
+                          acceptable_releases(f.need->rule, *f.need->cudnn));
+        if (f.shim.empty() && map) fixes.push_back(shim_fix + "   # picks a fitting release");
+        add(Severity3::problem,
+            what + ", but " + need_text(*f.need) +
+                " does not fit it: " + (v.compatible ? "it is built for another CUDA" : v.reason),
+            fixes);
+        continue;
+      }
+      what += ", which fits " + need_text(*f.need) + ": " + v.reason;
+    }
+    add(Severity3::ok, what);
+    for (const auto &[sub, hit] : r.foreign_subs)
+      add(f.shim.empty() ? Severity3::problem : Severity3::warning,
+          "mixed family: the cuDNN " + to_string(r.probe->version) + " dispatcher in " +
+              dir_of(r.hit->path) + " would load " + sub + " from " + hit.path + " (" + hit.from +
+              ")" + (f.shim.empty() ? "" : "; the shim, which is on, keeps the family whole"),
+          {"remove " + dir_of(hit.path) + " from LD_LIBRARY_PATH", shim_fix});
+    if (f.cuda_major && r.probe->cuda && r.probe->cuda->major != *f.cuda_major)
+      add(Severity3::problem,
+          "cuDNN " + to_string(r.probe->version) + " is built for CUDA " +
+              to_string(*r.probe->cuda) + " but CUDA " + std::to_string(*f.cuda_major) +
+              " is loaded (" + f.cuda_from + ")",
+          installed_fixes(map, Need{std::nullopt, f.cuda_major, Rule::nvidia, ""}, r.major));
+  }
+
+  // Several releases of one major on the path: the first wins, the order of `module load` decides.
+  std::map<int, std::vector<std::string>> by_major;
+  for (const PathDir &d : f.path)
+    for (const Probe &p : d.probes)
+      by_major[p.version.major].push_back(to_string(p.version) + " in " + d.dir);
+  for (const auto &[major, where] : by_major)
+    if (where.size() > 1) {
+      std::string list;
+      for (const std::string &w : where) list += (list.empty() ? "" : "; ") + w;
+      add(Severity3::warning,
+          std::to_string(where.size()) + " cuDNN " + std::to_string(major) +
+              " releases on LD_LIBRARY_PATH (" + list + "): the first is taken",
+          {"module unload the ones you do not need"});
+    }
+
+  add(Severity3::ok, f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")");
+  if (!f.program.empty())
+    add(f.program_needs.empty() ? Severity3::warning : Severity3::ok,
+        f.program + (f.program_needs.empty()
+                         ? " links no cuDNN library (it may dlopen one at run time)"
+                         : " links " + [&] {
+                             std::string s;
+                             for (const std::string &n : f.program_needs)
+                               s += (s.empty() ? "" : ", ") + n;
+                             return s;
+                           }()));
+  return out;
+}
+
+}  // namespace cudnn_compat

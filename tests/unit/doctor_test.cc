@@ -1,0 +1,72 @@
+// doctor's judgement on facts given by the test.
+#include "cudnn_compat.h"
+
+#include <gtest/gtest.h>
+
+namespace cudnn_compat {
+namespace {
+
+Probe reported(const char *file, const char *version, std::optional<Version> cuda = {}) {
+  return {file, *parse_dotted(version), cuda, ProbeSource::library, ""};
+}
+
+const DoctorFinding *with(const std::vector<DoctorFinding> &all, const std::string &text) {
+  for (const DoctorFinding &f : all)
+    if (f.what.find(text) != std::string::npos) return &f;
+  return nullptr;
+}
+
+TEST(Doctor, AMisfitIsAProblemWithTheModuleThatFits) {
+  Map map;
+  map.cudnn.push_back({*parse_dotted("5.1.10"), "/b", std::nullopt, "cudnn/5.1", {}});
+  DoctorFacts f;
+  f.need = Need{*parse_dotted("5.1"), std::nullopt, Rule::nvidia, "--require"};
+  f.resolved.push_back({5,
+                        LoaderHit{"/a/libcudnn.so.5", "LD_LIBRARY_PATH"},
+                        reported("/a/libcudnn.so.5", "5.0.5"),
+                        {}});
+  const std::vector<DoctorFinding> d = diagnose(f, &map);
+  const DoctorFinding *p = with(d, "libcudnn.so.5 resolves to /a/libcudnn.so.5");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->severity, Severity3::problem);
+  ASSERT_FALSE(p->fixes.empty());
+  EXPECT_EQ(p->fixes[0], "module load cudnn/5.1   # cuDNN 5.1.10");
+}
+
+TEST(Doctor, MixedFamilyCudaAndSeveralReleases) {
+  DoctorFacts f;
+  f.cuda_major = 11;
+  f.cuda_from = "module cuda/11.8";
+  Resolution r{8,
+               LoaderHit{"/d/libcudnn.so.8", "LD_LIBRARY_PATH"},
+               reported("/d/libcudnn.so.8", "8.9.7", Version{12, 2, {}, {}}),
+               {}};
+  r.foreign_subs.emplace_back("libcudnn_ops_infer.so.8",
+                              LoaderHit{"/stray/libcudnn_ops_infer.so.8", "LD_LIBRARY_PATH"});
+  f.resolved.push_back(r);
+  f.path.push_back({"/x", {reported("/x/libcudnn.so.8", "8.1.0")}});
+  f.path.push_back({"/d", {reported("/d/libcudnn.so.8", "8.9.7")}});
+  std::vector<DoctorFinding> d = diagnose(f, nullptr);
+  ASSERT_TRUE(with(d, "mixed family"));
+  EXPECT_EQ(with(d, "mixed family")->severity, Severity3::problem);
+  ASSERT_TRUE(with(d, "built for CUDA 12.2 but CUDA 11 is loaded"));
+  ASSERT_TRUE(with(d, "2 cuDNN 8 releases on LD_LIBRARY_PATH"));
+  EXPECT_EQ(with(d, "2 cuDNN 8 releases")->severity, Severity3::warning);
+  f.shim = "LD_AUDIT";
+  d = diagnose(f, nullptr);
+  EXPECT_EQ(with(d, "mixed family")->severity, Severity3::warning);
+  EXPECT_TRUE(with(d, "the shim is on (LD_AUDIT)"));
+}
+
+TEST(Doctor, ALinkedLibraryTheLoaderCannotFindStopsTheProgram) {
+  DoctorFacts f;
+  f.program = "/opt/app";
+  f.program_needs = {"libcudnn.so.5"};
+  f.resolved.push_back({5, std::nullopt, std::nullopt, {}});
+  const std::vector<DoctorFinding> d = diagnose(f, nullptr);
+  ASSERT_TRUE(with(d, "it will not start"));
+  EXPECT_EQ(with(d, "it will not start")->severity, Severity3::problem);
+}
+
+}  // namespace
+}  // namespace cudnn_compat
