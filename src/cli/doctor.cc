@@ -141,6 +141,25 @@ Exit status: 0 nothing wrong (warnings allowed), 1 a problem, 2 bad usage.)");
              : preload.find("libcudnn-compat.so") != std::string::npos ? "LD_PRELOAD"
                                                                        : "";
 
+    // What the shim would do for the required major: the engine's own decision.
+    if (f.need && map)
+      for (const Resolution &r : f.resolved)
+        if (r.major == f.need->cudnn->major) {
+          SelectInputs in;
+          in.name = "libcudnn.so." + std::to_string(r.major);
+          in.requested = *parse_library_name(in.name);
+          in.need = *f.need;
+          in.loader = r.hit;
+          in.map = map;
+          SelectIo io;
+          io.probe = [&options](const std::string &file) { return probe_file(file, options); };
+          io.find_file = find_library_file;
+          const Selection s = select_library(in, io);
+          if (s.use)
+            f.shim_choice = *s.use;
+          else if (r.hit && s.say.empty())
+            f.shim_choice = r.hit->path + " (the loader's own choice fits)";
+        }
     const std::vector<DoctorFinding> findings = diagnose(f, map);
     bool problem = false;
     nlohmann::json list = nlohmann::json::array();

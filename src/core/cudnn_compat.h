@@ -483,6 +483,7 @@ struct DoctorFacts {
   std::optional<int> cuda_major;  // of the loaded CUDA (module or CUDA_HOME)
   std::string cuda_from;
   std::string shim;               // "LD_AUDIT", "LD_PRELOAD" or "" when off
+  std::string shim_choice;        // what the shim would load for the required major, or ""
   std::optional<Need> need;       // --require, CUDNN_COMPAT_REQUIRE or a [[require]] rule
   std::string program;            // --for
   std::vector<std::string> program_needs;  // its DT_NEEDED cuDNN libraries

@@ -104,7 +104,8 @@ std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
           {"module unload the ones you do not need"});
     }
 
-  add(Severity3::ok, f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")");
+  add(Severity3::ok, (f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")") +
+                         (f.shim_choice.empty() ? "" : "; it would load " + f.shim_choice));
   if (!f.program.empty())
     add(f.program_needs.empty() ? Severity3::warning : Severity3::ok,
         f.program + (f.program_needs.empty()
