@@ -73,6 +73,15 @@ echo "== When nothing installed fits, what to ask the admins for:"
 step "$cc" resolve libcudnn.so.7 --require 7.6
 
 echo
+echo "== The same failure explained, with the fix drawn from the map (its log on stdin):"
+msg=$(LD_LIBRARY_PATH="$fakes/5.0.5/lib64" "$tf2016" 2>&1 || true)
+printf '\n\033[1m$ %s\033[0m\n' "$cc explain < job.log"
+"$cc" explain <<<"$msg" || true
+echo
+echo "== And found before the job runs: what this environment would hand the program:"
+step env LD_LIBRARY_PATH="$fakes/5.0.5/lib64" "$cc" doctor --require 5.1.3
+
+echo
 echo "== The cure: the same run with the shim (LD_AUDIT) hands the program FAKE 5.1.10 from the map."
 echo "   CUDNN_COMPAT_DEBUG=1 shows the decision; without it the shim is silent when all goes well:"
 step env LD_LIBRARY_PATH="$fakes/5.0.5/lib64" CUDNN_COMPAT_REQUIRE=5.1.3 CUDNN_COMPAT_DEBUG=1 \

@@ -5,7 +5,8 @@
 expect_rc 0 cc --help
 has "CUDNN_COMPAT_MAP"
 has "Exit status"
-for sub in decode check probe resolve "map validate" "map show"; do
+for sub in decode check probe resolve "map validate" "map show" scan explain doctor modulefiles \
+  module-check shim-path; do
   # shellcheck disable=SC2086
   expect_rc 0 cc $sub --help
   has "Exit status"
@@ -18,3 +19,10 @@ expect_rc 2 cc decode
 expect_rc 2 cc resolve
 expect_rc 2 cc map
 expect_rc 2 cc probe --no-such-flag x
+for sub in decode check probe resolve scan explain doctor modulefiles; do
+  expect_rc 0 cc $sub --help
+  has "Examples:"
+done
+expect_rc 2 cc scan --modules slurm
+expect_rc 2 cc module-check
+expect_rc 2 cc module-check --need tensorflow
