@@ -199,6 +199,15 @@ std::optional<Finding> read_line(std::string_view line, std::string_view next) {
     return mismatch("opencv", Rule::nvidia, runtime, version_after(line, "with the version "),
                     note);
   }
+  // JAX's C++ layer (jaxlib), one line.
+  if (auto r = after(line, "Found cuDNN version ")) {
+    if (after(line, "but JAX was built against version ")) {
+      Finding f = mismatch_in(line, "jax", Rule::jax, version_of(token(*r)),
+                              version_after(line, "but JAX was built against version "));
+      f.kind = FindingKind::outdated;
+      return f;
+    }
+  }
   // JAX's Python layer: three lines.
   if (after(line, "Outdated cuDNN installation found")) {
     Finding f = mismatch("jax", Rule::jax, version_after(next, "Installed version: "),
@@ -218,7 +227,9 @@ std::optional<Finding> read_line(std::string_view line, std::string_view next) {
     f.library = library_at(*r);
     if (auto e = after(*r, "Error: ")) {
       const std::string dep = library_at(*e);
-      if (!dep.empty() && !is_cudnn_file(dep)) {
+      const bool a_library =
+          dep.find(".so") != std::string::npos || dep.find(".dll") != std::string::npos;
+      if (a_library && !is_cudnn_file(dep)) {
         f.kind = FindingKind::dependency_not_found;
         f.missing = dep;
       }
@@ -246,6 +257,21 @@ std::optional<Finding> read_line(std::string_view line, std::string_view next) {
        {"Could not load dynamic library '", "Couldn't open CUDA library "}) {
     if (auto r = after(line, marker)) {
       const std::string lib = library_at(*r);
+      if (is_cudnn_file(lib)) {
+        Finding f = found(FindingKind::library_not_found);
+        f.library = lib;
+        return f;
+      }
+    }
+  }
+  // Windows: "Could not locate cudnn_ops_infer64_8.dll", "Error loading "...\cudnn64_8.dll"".
+  for (std::string_view marker : {"Could not locate ", "Error loading "}) {
+    if (auto r = after(line, marker)) {
+      std::string_view w = trim(*r);
+      if (!w.empty() && w[0] == '"') w.remove_prefix(1);
+      w = w.substr(0, w.find('"'));
+      const std::size_t slash = w.find_last_of("\\/");
+      const std::string lib = library_at(slash == std::string_view::npos ? w : w.substr(slash + 1));
       if (is_cudnn_file(lib)) {
         Finding f = found(FindingKind::library_not_found);
         f.library = lib;

@@ -121,6 +121,17 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"I tensorflow/stream_executor/dso_loader.cc:119] Couldn't open CUDA library "
              "libcudnn.so. LD_LIBRARY_PATH: /usr/local/cuda/lib64",
              "library-not-found   libcudnn.so  -"},
+        Case{"Found cuDNN version 8600, but JAX was built against version 8904, which is newer.",
+             "outdated 8.6.0 8.9.4   jax"},
+        Case{"Could not load library cudnn_cnn_infer64_8.dll. Error code 126",
+             "library-not-found   cudnn_cnn_infer64_8.dll  -"},
+        Case{"Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library "
+             "path!",
+             "library-not-found   cudnn_ops_infer64_8.dll  -"},
+        Case{"OSError: [WinError 126] Error loading "
+             "\"C:\\Python\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll\" or one of "
+             "its dependencies.",
+             "library-not-found   cudnn_adv_infer64_8.dll  -"},
         Case{"W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load "
              "dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found",
              "library-not-found   cudnn64_8.dll  -"}));
