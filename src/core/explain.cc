@@ -229,12 +229,24 @@ std::optional<Finding> read_line(std::string_view line, std::string_view next) {
       const std::string dep = library_at(*e);
       const bool a_library =
           dep.find(".so") != std::string::npos || dep.find(".dll") != std::string::npos;
-      if (a_library && !is_cudnn_file(dep)) {
+      if (after(*e, "undefined symbol"))
+        f.kind = FindingKind::sublibrary_mismatch;  // it loaded, but from another release
+      else if (a_library && !is_cudnn_file(dep)) {
         f.kind = FindingKind::dependency_not_found;
         f.missing = dep;
       }
     }
     if (is_cudnn_file(f.library)) return f;
+  }
+  // cuDNN 9's dispatcher, when a sub-library of another release answered its dlopen.
+  if (auto r = after(line, "Could not load symbol ")) {
+    if (auto e = after(*r, "Error: "); e && after(*e, "undefined symbol")) {
+      const std::string_view file = e->substr(0, e->find(':'));
+      Finding f = found(FindingKind::sublibrary_mismatch);
+      f.library = std::string(file.substr(
+          file.find_last_of('/') == std::string_view::npos ? 0 : file.find_last_of('/') + 1));
+      if (is_cudnn_file(f.library)) return f;
+    }
   }
   if (auto r = after(line, "Unable to load any of {")) {
     Finding f = found(FindingKind::library_not_found);
@@ -281,9 +293,11 @@ std::optional<Finding> read_line(std::string_view line, std::string_view next) {
   }
   if (after(line, "Invalid handle. Cannot load symbol cudnn"))
     return found(FindingKind::library_not_found);
-  if (after(line, "DNN library initialization failed")) {
+  if (after(line, "DNN library initialization failed") ||
+      after(line, "This is probably because cuDNN failed to initialize")) {
     Finding f;  // not recognised on its own: it points at what came before
-    f.note = "DNN library initialization failed";
+    f.note = after(line, "DNN library initialization failed") ? "DNN library initialization failed"
+                                                              : "cuDNN failed to initialize";
     return f;
   }
   return std::nullopt;
@@ -329,9 +343,8 @@ std::vector<Finding> find_errors(std::string_view log) {
     f->text = std::string(trim(lines[i]));
     // "DNN library initialization failed" says only that something before it went wrong.
     if (!f->recognized && !out.empty()) {
-      out.back().note += (out.back().note.empty() ? "" : "; ") +
-                         std::string("it made \"DNN library initialization failed\" at line ") +
-                         std::to_string(i + 1);
+      out.back().note += std::string(out.back().note.empty() ? "" : "; ") + "it made \"" + f->note +
+                         "\" at line " + std::to_string(i + 1);
       continue;
     }
     // A line that repeats the previous finding (the same message logged twice) adds nothing.

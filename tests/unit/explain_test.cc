@@ -112,6 +112,13 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"Could not load library libcudnn_adv_train.so.8. Error: libcudnn_adv_train.so.8: "
              "cannot open shared object file",
              "library-not-found   libcudnn_adv_train.so.8  -"},
+        Case{"Could not load library libcudnn_ops_infer.so.8. Error: "
+             "/usr/lib/x86_64-linux-gnu/libcudnn_ops_infer.so.8: undefined symbol: "
+             "_Z22cudnnGenericOpTensorNd, version libcudnn_ops_infer.so.8",
+             "sublibrary-mismatch   libcudnn_ops_infer.so.8  -"},
+        Case{"Could not load symbol cudnnGetVersion. Error: "
+             "/tmp/stray/libcudnn_graph.so.9.19.0: undefined symbol: cudnnGetVersion",
+             "sublibrary-mismatch   libcudnn_graph.so.9.19.0  -"},
         Case{"Unable to load any of {libcudnn_graph.so.9.19.0, libcudnn_graph.so.9.19, "
              "libcudnn_graph.so.9, libcudnn_graph.so}",
              "library-not-found   libcudnn_graph.so  -"},
@@ -167,6 +174,16 @@ TEST(Explain, FindsErrorsInANoisyLogAndLinksTheInitFailure) {
   EXPECT_NE(dated.note.find("7005 is cuDNN 7.0.5, 7000 is cuDNN 7.0.0, 7102 is cuDNN 7.1.2"),
             std::string::npos)
       << dated.note;
+}
+
+TEST(Explain, TensorFlowsConvolutionFailurePointsBack) {
+  const std::vector<Finding> found = find_errors(
+      "Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN library "
+      "needs to have matching major version and equal or higher minor version.\n"
+      "UnknownError: Failed to get convolution algorithm. This is probably because cuDNN failed "
+      "to initialize, so try looking to see if a warning log message was printed above.\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].note.find("at line 2"), std::string::npos) << found[0].note;
 }
 
 TEST(Explain, AnythingElseIsNothing) {
