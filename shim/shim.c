@@ -70,7 +70,6 @@ static char family[kMajors][kPath];
 static char paths[kPaths][kPath];
 static int npaths;
 static int asked[kMajors + 1];  // the engine was consulted for major m (at m + 1; 0: none named)
-static int audit_mode;
 
 // One decision at a time; a fork while another thread decides must not leave the child waiting.
 static atomic_long lock_owner;  // the thread id holding it, 0 when free
@@ -135,8 +134,26 @@ static int secure_execution(void) {
   return n <= 0;  // cannot tell: assume the worst
 }
 
+// What the shim takes from its process, read once, on the first cuDNN request (under the lock):
+// no process that asks for no cuDNN pays for it.
+static struct {
+  int read, secure, disabled, debug;
+  char **env;  // the caller's environment; none in secure execution
+} settings;
+
+static void read_settings(void) {
+  if (settings.read) return;
+  settings.read = 1;
+  settings.secure = secure_execution();
+  settings.env = settings.secure ? 0 : environment();
+  const char *off = env_value(settings.env, "CUDNN_COMPAT_DISABLE");
+  const char *on = env_value(settings.env, "CUDNN_COMPAT_DEBUG");
+  settings.disabled = off && text_eq(off, "1");
+  settings.debug = on && text_eq(on, "1");
+}
+
 // ---------------------------------------------------------------------------------------------
-// The engine, in a process of its own: cudnn-compat-select NAME REQUESTER FAMILY.
+// The engine, in a process of its own: cudnn-compat-select NAME REQUESTER.
 
 // The directory this library was loaded from, found in /proc/self/maps by an address inside it.
 static int own_directory(char *dir, long size) {
@@ -144,7 +161,8 @@ static int own_directory(char *dir, long size) {
   const long n = read_file("/proc/self/maps", maps, sizeof maps - 1);
   if (n <= 0) return 0;
   maps[n] = 0;
-  return directory_of_mapping(maps, (uintptr_t)&own_directory, dir, size);
+  const char *file = mapping_path(maps, (uintptr_t)&own_directory);
+  return file && split_path(file, dir, size) && *dir;
 }
 
 // Runs the engine and returns what it printed on stdout ("use PATH" or "pass"), or 0. Blocks
@@ -185,12 +203,12 @@ static char *engine_env[2048];
 
 // The process's environment without LD_PRELOAD/LD_AUDIT (the engine must not load us), and in
 // secure execution nothing of the caller's at all.
-static char **engine_environment(char **env, int secure) {
+static char **engine_environment(void) {
   int n = 0;
-  if (secure) {
+  if (settings.secure) {
     engine_env[n++] = "CUDNN_COMPAT_SECURE=1";
   } else {
-    for (char **e = env; e && *e && n < 2046; ++e)
+    for (char **e = settings.env; e && *e && n < 2046; ++e)
       if (!after_prefix(*e, "LD_PRELOAD=") && !after_prefix(*e, "LD_AUDIT=")) engine_env[n++] = *e;
   }
   engine_env[n] = 0;
@@ -200,16 +218,14 @@ static char **engine_environment(char **env, int secure) {
 // Asks the engine about a main library request; returns the path to load instead, or 0 to keep
 // the ordinary load.
 static const char *consult(const char *name, const char *requester, int major) {
-  char **env = environment();
-  const int secure = secure_execution();
   static char dir[kPath], engine[kPath], answer[kPath + 16];
   if (!own_directory(dir, sizeof dir) ||
       !join_path(engine, sizeof engine, dir, "cudnn-compat-select")) {
     say("cudnn-compat: cannot find its own directory in /proc/self/maps; loading as usual\n");
     return 0;
   }
-  char *argv[] = {engine, (char *)name, (char *)requester, audit_mode ? "audit" : "preload", 0};
-  if (!run_engine(argv, engine_environment(env, secure), answer, sizeof answer)) {
+  char *argv[] = {engine, (char *)name, (char *)requester, 0};
+  if (!run_engine(argv, engine_environment(), answer, sizeof answer)) {
     say("cudnn-compat: the engine (cudnn-compat-select) gave no answer; loading as usual\n");
     return 0;
   }
@@ -232,24 +248,26 @@ static const char *consult(const char *name, const char *requester, int major) {
   return keep_path(chosen_dir, base);
 }
 
+// A main cuDNN library the loader has loaded, by its own choice or ours: it fixes the family.
+static void note_main_library(const char *path) {
+  struct cudnn_name c;
+  if (!path || !parse_cudnn_name(base_name(path), &c) || c.sub || c.major < 0 || c.major >= kMajors)
+    return;
+  lock();
+  if (!family[c.major][0]) split_path(path, family[c.major], kPath);
+  unlock();
+}
+
 // ---------------------------------------------------------------------------------------------
 // The router: every front end asks it what to load for a requested name.
 
-// Returns the name to load: the same pointer when nothing changes.
-static const char *route(const char *name, const char *requester) {
-  if (!name) return name;
-  struct cudnn_name c;
-  if (!parse_cudnn_name(base_name(name), &c)) return name;  // the fast path of every other load
+// Returns the name to load: the same pointer when nothing changes. The caller has found that
+// name is a cuDNN library (c), so every other load never gets here.
+static const char *route(const char *name, const struct cudnn_name *cn, const char *requester) {
+  const struct cudnn_name c = *cn;
   lock();
-  static int disabled = -1, debug;
-  if (disabled < 0) {  // once, on the first cuDNN request: no other process pays for it
-    char **env = secure_execution() ? 0 : environment();
-    const char *off = env_value(env, "CUDNN_COMPAT_DISABLE"),
-               *on = env_value(env, "CUDNN_COMPAT_DEBUG");
-    disabled = off && text_eq(off, "1");
-    debug = on && text_eq(on, "1");
-  }
-  if (disabled) {
+  read_settings();
+  if (settings.disabled) {
     unlock();
     return name;
   }
@@ -267,7 +285,7 @@ static const char *route(const char *name, const char *requester) {
     if (file_exists(candidate) || (c.sub && c.full_version)) {
       const char *kept = keep_path(dir, c.base);
       if (kept) result = kept;
-      if (kept && debug) {
+      if (kept && settings.debug) {
         char line[2 * kPath + 64];
         long n = 0;
         const char *parts[] = {"cudnn-compat: ",   name, " -> ", kept,
@@ -291,28 +309,21 @@ static const char *route(const char *name, const char *requester) {
 // LD_AUDIT front end.
 
 EXPORT unsigned int la_version(unsigned int version) {
-  audit_mode = 1;
   return version < LAV_CURRENT ? version : LAV_CURRENT;
 }
 
 EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie) {
   (void)cookie;
-  struct cudnn_name c;
-  // The loader's own choice of a main library fixes the family as much as ours does.
-  if (lmid != LM_ID_BASE || !map->l_name || !parse_cudnn_name(base_name(map->l_name), &c) ||
-      c.sub || c.major < 0 || c.major >= kMajors)
-    return 0;
-  lock();
-  if (!family[c.major][0]) split_path(map->l_name, family[c.major], kPath);
-  unlock();
+  if (lmid == LM_ID_BASE) note_main_library(map->l_name);
   return 0;
 }
 
 EXPORT char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag) {
-  if (flag != LA_SER_ORIG) return (char *)name;
+  struct cudnn_name c;
+  if (flag != LA_SER_ORIG || !parse_cudnn_name(base_name(name), &c)) return (char *)name;
   const struct link_map *requester = cookie ? (const struct link_map *)*cookie : 0;
   // The main program's l_name is "": the engine reads /proc/PID/exe for it.
-  return (char *)route(name, requester && requester->l_name ? requester->l_name : "");
+  return (char *)route(name, &c, requester && requester->l_name ? requester->l_name : "");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -335,13 +346,7 @@ static void *no_dlopen(const char *name, int flags) {
 // Without audit the loader's own choice of a main library is seen only here, by looking.
 static int note_family(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size, (void)data;
-  struct cudnn_name c;
-  if (!info->dlpi_name || !parse_cudnn_name(base_name(info->dlpi_name), &c) || c.sub ||
-      c.major < 0 || c.major >= kMajors)
-    return 0;
-  lock();
-  if (!family[c.major][0]) split_path(info->dlpi_name, family[c.major], kPath);
-  unlock();
+  note_main_library(info->dlpi_name);
   return 0;
 }
 
@@ -356,5 +361,5 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
   if (dl_iterate_phdr) dl_iterate_phdr(note_family, 0);
   Dl_info info = {0};
   const char *requester = dladdr && dladdr(caller, &info) && info.dli_fname ? info.dli_fname : "";
-  return route(name, requester);
+  return route(name, &c, requester);
 }

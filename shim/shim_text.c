@@ -74,25 +74,20 @@ static int hex_value(char c) {
 }
 
 // "7f12a000-7f12b000 r-xp 00000000 08:01 1234   /path/lib.so": the range and the path.
-int directory_of_mapping(const char *maps, uintptr_t address, char *dir, long size) {
-  for (const char *line = maps; *line;) {
+const char *mapping_path(char *maps, uintptr_t address) {
+  for (char *line = maps; *line;) {
     uintptr_t lo = 0, hi = 0;
-    const char *p = line;
+    char *p = line;
     for (int h; (h = hex_value(*p)) >= 0; ++p) lo = lo * 16 + (uintptr_t)h;
     if (*p == '-') ++p;
     for (int h; (h = hex_value(*p)) >= 0; ++p) hi = hi * 16 + (uintptr_t)h;
-    const char *end = p;
+    char *end = p;
     while (*end && *end != '\n') ++end;
     if (address >= lo && address < hi) {
-      const char *path = p;
-      while (path < end && *path != '/') ++path;
-      const char *base = end;
-      while (base > path && base[-1] != '/') --base;
-      if (path == end || base - path - 1 + 1 > size) return 0;
-      const long d = base - path - 1;
-      for (long i = 0; i < d; ++i) dir[i] = path[i];
-      dir[d > 0 ? d : 0] = 0;
-      return d > 0;
+      while (p < end && *p != '/') ++p;
+      if (p == end) return 0;
+      *end = 0;
+      return p;
     }
     line = *end ? end + 1 : end;
   }

@@ -24,8 +24,8 @@ int join_path(char *dst, long size, const char *dir, const char *base);
 int path_is(const char *path, const char *dir, const char *base);
 // Puts the directory of path into dir ("" for a bare name) and returns its base name, or 0.
 const char *split_path(const char *path, char *dir, long size);
-// In /proc/self/maps text, the directory of the file mapped at address; 0 when none is.
-int directory_of_mapping(const char *maps, uintptr_t address, char *dir, long size);
+// In /proc/self/maps text, the file mapped at address (its line is ended in place), or 0.
+const char *mapping_path(char *maps, uintptr_t address);
 
 // A cuDNN library file name as the loader is asked for it (FACTS.md sections 1-2).
 struct cudnn_name {

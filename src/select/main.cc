@@ -1,4 +1,4 @@
-// cudnn-compat-select NAME REQUESTER MODE: the shim's engine, run by libcudnn-compat.so in a
+// cudnn-compat-select NAME REQUESTER: the shim's engine, run by libcudnn-compat.so in a
 // process of its own on the first request for a cuDNN main library (the shim itself carries no
 // libc, let alone toml++). Prints "use PATH" or "pass" on stdout and at most one line on stderr
 // (one per decision with CUDNN_COMPAT_DEBUG=1). Whatever goes wrong, the answer is "pass".
@@ -98,10 +98,10 @@ int main(int argc, char **argv) {
   sigprocmask(SIG_SETMASK, &none, nullptr);
   std::optional<std::string> use;
   try {
-    if (argc == 4)
+    if (argc == 3)
       use = decide(argv[1], argv[2], env("CUDNN_COMPAT_DEBUG") == std::optional<std::string>("1"));
     else
-      std::cerr << "usage: cudnn-compat-select NAME REQUESTER MODE (run by libcudnn-compat.so)\n";
+      std::cerr << "usage: cudnn-compat-select NAME REQUESTER (run by libcudnn-compat.so)\n";
   } catch (const std::exception &e) {
     std::cerr << "cudnn-compat: internal error: " << e.what() << "; loading as usual\n";
   }

@@ -55,15 +55,17 @@ TEST(ShimNames, PathsAndMaps) {
   EXPECT_EQ(path_is("/opt/libx.so", "/opt", "libx.so"), 1);
   EXPECT_EQ(path_is("/optx/libx.so", "/opt", "libx.so"), 0);
 
-  const char *maps =
+  char maps[] =
       "55d0a000-55d0b000 r--p 00000000 08:01 11 /usr/bin/cat\n"
       "7f0000001000-7f0000002000 r-xp 00001000 08:01 12 "
       "/opt/cc/lib/cudnn-compat/libcudnn-compat.so\n"
       "7ffd0000-7ffd1000 rw-p 00000000 00:00 0 [stack]\n";
-  EXPECT_EQ(directory_of_mapping(maps, 0x7f0000001800, dir, sizeof dir), 1);
+  const char *file = mapping_path(maps, 0x7f0000001800);
+  ASSERT_NE(file, nullptr);
+  EXPECT_TRUE(split_path(file, dir, sizeof dir));
   EXPECT_STREQ(dir, "/opt/cc/lib/cudnn-compat");
-  EXPECT_EQ(directory_of_mapping(maps, 0x7ffd0800, dir, sizeof dir), 0);  // no file
-  EXPECT_EQ(directory_of_mapping(maps, 0x1000, dir, sizeof dir), 0);      // not mapped
+  EXPECT_EQ(mapping_path(maps, 0x7ffd0800), nullptr);  // no file
+  EXPECT_EQ(mapping_path(maps, 0x1000), nullptr);      // not mapped
 }
 
 }  // namespace
