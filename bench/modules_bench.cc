@@ -21,12 +21,6 @@ namespace fs = std::filesystem;
 const std::string kLmod = "/usr/share/lmod/lmod/libexec/lmod";
 const std::string kSpider = "/usr/share/lmod/lmod/libexec/spider";
 
-std::string fmt(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, v >= 100 ? "%.0f" : "%.2f", v);
-  return b;
-}
-
 struct Pair {
   double without = 0, with = 0;
 };

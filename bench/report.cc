@@ -23,3 +23,9 @@ void write_benchmarks_section(const std::string &file, const std::string &name,
   if (const std::string err = cudnn_compat::write_file_atomically(file, text); !err.empty())
     std::fprintf(stderr, "%s\n", err.c_str());
 }
+
+std::string fmt(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, v >= 100 ? "%.0f" : "%.2f", v);
+  return b;
+}

@@ -48,12 +48,6 @@ struct Row {
   std::string unit, target;
 };
 
-std::string fmt(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, v >= 100 ? "%.0f" : "%.2f", v);
-  return b;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {

@@ -10,12 +10,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
-  const Parsed<std::vector<Probe>> p = probe(file, options);
-  if (!p || p->empty() || p->front().source != ProbeSource::library) return std::nullopt;
-  return p->front();
-}
-
 const char *severity_name(Severity3 s) {
   return s == Severity3::problem ? "problem" : s == Severity3::warning ? "warning" : "ok";
 }
@@ -105,7 +99,7 @@ Exit status: 0 nothing wrong (warnings allowed), 1 a problem, 2 bad usage.)");
       Resolution r;
       r.major = major;
       r.hit = loader_search("libcudnn.so." + std::to_string(major), lc);
-      if (r.hit) r.probe = probe_file(r.hit->path, options);
+      if (r.hit) r.probe = probe_library(r.hit->path, options);
       if (r.hit && r.probe) {
         LoaderContext from_dispatcher = lc;
         from_dispatcher.requester = r.hit->path;
@@ -152,7 +146,7 @@ Exit status: 0 nothing wrong (warnings allowed), 1 a problem, 2 bad usage.)");
           in.loader = r.hit;
           in.map = map;
           SelectIo io;
-          io.probe = [&options](const std::string &file) { return probe_file(file, options); };
+          io.probe = [&options](const std::string &file) { return probe_library(file, options); };
           io.find_file = find_library_file;
           const Selection s = select_library(in, io);
           if (s.use)

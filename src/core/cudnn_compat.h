@@ -289,6 +289,8 @@ struct Choice {
   std::string reason;  // one sentence either way, about ranked.front()
 };
 
+// The major a request is for: the required version's, else the one in the requested name.
+std::optional<int> wanted_major(const Need &need, const LibraryName &requested);
 // The fitting entries (indices into Map::cudnn), best first: the decision without the words.
 std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested);
 // rank() with a reason for every entry, for people.
@@ -420,6 +422,12 @@ struct Selection {
 };
 
 Selection select_library(const SelectInputs &in, const SelectIo &io);
+// Whether a library that reports p serves need for major (its version, and its CUDA when both are
+// known), and why not.
+Verdict serves(const Need &need, std::optional<int> major, const Probe &p);
+// The version a library reports itself, by loading it in a child (probe); nullopt when it does not
+// load - a header or a file name is no answer here.
+std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options);
 
 // ---------------------------------------------------------------------------------------------
 // explain.cc: the messages frameworks, cuDNN and the loader print, read back (pure).

@@ -57,19 +57,15 @@ std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
                        to_string(r.probe->version) +
                        (r.probe->cuda ? " for CUDA " + to_string(*r.probe->cuda) : "");
     if (required) {
-      const Verdict v = judge(f.need->rule, r.probe->version, *f.need->cudnn);
-      const bool cuda_ok =
-          !f.need->cuda_major || !r.probe->cuda || r.probe->cuda->major == *f.need->cuda_major;
-      if (!v.compatible || !cuda_ok) {
+      const Verdict v = serves(*f.need, r.major, *r.probe);
+      if (!v.compatible) {
         std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major);
         if (fixes.empty())
           fixes.push_back("ask the admins for cuDNN " +
                           acceptable_releases(f.need->rule, *f.need->cudnn));
         if (f.shim.empty() && map) fixes.push_back(shim_fix + "   # picks a fitting release");
         add(Severity3::problem,
-            what + ", but " + need_text(*f.need) +
-                " does not fit it: " + (v.compatible ? "it is built for another CUDA" : v.reason),
-            fixes);
+            what + ", but " + need_text(*f.need) + " does not fit it: " + v.reason, fixes);
         continue;
       }
       what += ", which fits " + need_text(*f.need) + ": " + v.reason;

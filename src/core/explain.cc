@@ -109,16 +109,18 @@ std::string library_at(std::string_view s) {
   return std::string(w);
 }
 
-bool is_cudnn_file(std::string_view name) {
-  const std::string base(name.substr(
-      name.find_last_of('/') == std::string_view::npos ? 0 : name.find_last_of('/') + 1));
-  return is_cudnn_library_name(base);
-}
-
 Finding found(FindingKind kind) {
   Finding f;
   f.recognized = true;
   f.kind = kind;
+  return f;
+}
+
+// A cuDNN library the loader could not find, named by a message; nothing for any other library.
+std::optional<Finding> not_found(std::string_view library) {
+  if (!is_cudnn_library_name(library)) return std::nullopt;
+  Finding f = found(FindingKind::library_not_found);
+  f.library = std::string(basename_of(library));
   return f;
 }
 
@@ -231,64 +233,42 @@ std::optional<Finding> read_line(std::string_view line, std::string_view next) {
           dep.find(".so") != std::string::npos || dep.find(".dll") != std::string::npos;
       if (after(*e, "undefined symbol"))
         f.kind = FindingKind::sublibrary_mismatch;  // it loaded, but from another release
-      else if (a_library && !is_cudnn_file(dep)) {
+      else if (a_library && !is_cudnn_library_name(dep)) {
         f.kind = FindingKind::dependency_not_found;
         f.missing = dep;
       }
     }
-    if (is_cudnn_file(f.library)) return f;
+    if (is_cudnn_library_name(f.library)) return f;
   }
   // cuDNN 9's dispatcher, when a sub-library of another release answered its dlopen.
   if (auto r = after(line, "Could not load symbol ")) {
     if (auto e = after(*r, "Error: "); e && after(*e, "undefined symbol")) {
-      const std::string_view file = e->substr(0, e->find(':'));
       Finding f = found(FindingKind::sublibrary_mismatch);
-      f.library = std::string(file.substr(
-          file.find_last_of('/') == std::string_view::npos ? 0 : file.find_last_of('/') + 1));
-      if (is_cudnn_file(f.library)) return f;
+      f.library = std::string(basename_of(e->substr(0, e->find(':'))));
+      if (is_cudnn_library_name(f.library)) return f;
     }
   }
   if (auto r = after(line, "Unable to load any of {")) {
     Finding f = found(FindingKind::library_not_found);
     const std::string_view list = r->substr(0, r->find('}'));
     for (std::string_view name : split(list, ',')) f.library = std::string(trim(name));
-    if (is_cudnn_file(f.library)) return f;
+    if (is_cudnn_library_name(f.library)) return f;
   }
   // The dynamic loader, directly or through a framework.
-  for (std::string_view marker : {": cannot open shared object file", "'; dlerror"}) {
-    const std::size_t at = line.find(marker);
-    if (at == std::string_view::npos) continue;
-    const std::string lib = word_before(line, at);
-    if (is_cudnn_file(lib)) {
-      Finding f = found(FindingKind::library_not_found);
-      f.library = lib;
-      return f;
-    }
-  }
+  for (std::string_view marker : {": cannot open shared object file", "'; dlerror"})
+    if (const std::size_t at = line.find(marker); at != std::string_view::npos)
+      if (std::optional<Finding> f = not_found(word_before(line, at))) return f;
   for (std::string_view marker :
-       {"Could not load dynamic library '", "Couldn't open CUDA library "}) {
-    if (auto r = after(line, marker)) {
-      const std::string lib = library_at(*r);
-      if (is_cudnn_file(lib)) {
-        Finding f = found(FindingKind::library_not_found);
-        f.library = lib;
-        return f;
-      }
-    }
-  }
+       {"Could not load dynamic library '", "Couldn't open CUDA library "})
+    if (auto r = after(line, marker))
+      if (std::optional<Finding> f = not_found(library_at(*r))) return f;
   // Windows: "Could not locate cudnn_ops_infer64_8.dll", "Error loading "...\cudnn64_8.dll"".
   for (std::string_view marker : {"Could not locate ", "Error loading "}) {
     if (auto r = after(line, marker)) {
       std::string_view w = trim(*r);
       if (!w.empty() && w[0] == '"') w.remove_prefix(1);
       w = w.substr(0, w.find('"'));
-      const std::size_t slash = w.find_last_of("\\/");
-      const std::string lib = library_at(slash == std::string_view::npos ? w : w.substr(slash + 1));
-      if (is_cudnn_file(lib)) {
-        Finding f = found(FindingKind::library_not_found);
-        f.library = lib;
-        return f;
-      }
+      if (std::optional<Finding> f = not_found(library_at(basename_of(w)))) return f;
     }
   }
   if (after(line, "Invalid handle. Cannot load symbol cudnn"))

@@ -27,6 +27,15 @@ std::string fitting_modules(const Map &map, const AppNeed &a) {
   return out;
 }
 
+// Why release e does not serve application a under the map's rule; nullopt when it does.
+std::optional<std::string> misfit(const Map &map, const Installed &e, const AppNeed &a) {
+  if (a.cuda_major && e.cuda && e.cuda->major != *a.cuda_major)
+    return "it is built for CUDA " + to_string(*e.cuda) + ", not CUDA " +
+           std::to_string(*a.cuda_major);
+  const Verdict v = judge(map.policy.rule, e.version, a.cudnn);
+  return v.compatible ? std::nullopt : std::optional<std::string>(v.reason);
+}
+
 }  // namespace
 
 Parsed<AppNeed> parse_app_need(std::string_view text) {
@@ -59,21 +68,14 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
     if (e.module.empty() || std::find(loaded.begin(), loaded.end(), e.module) == loaded.end())
       continue;
     for (const AppNeed &a : apps) {
-      std::string why;
-      if (a.cuda_major && e.cuda && e.cuda->major != *a.cuda_major) {
-        why = "it is built for CUDA " + to_string(*e.cuda) + ", not CUDA " +
-              std::to_string(*a.cuda_major);
-      } else {
-        const Verdict v = judge(map.policy.rule, e.version, a.cudnn);
-        if (v.compatible) continue;
-        why = v.reason;
-      }
+      const std::optional<std::string> why = misfit(map, e, a);
+      if (!why) continue;
       std::string fix = fitting_modules(map, a);
       if (fix.empty())
         fix = "No installed cuDNN module fits; ask the admins for cuDNN " +
               acceptable_releases(map.policy.rule, a.cudnn);
       out.push_back({strict, a.module + " was built with " + need_text(a) + " but " + e.module +
-                                 " provides " + to_string(e.version) + "; " + why + ". " + fix});
+                                 " provides " + to_string(e.version) + "; " + *why + ". " + fix});
     }
   }
   return out;
@@ -82,31 +84,40 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
 std::string format_fits_table(const Map &map, const FileStamp &stamp) {
   std::string out = "cudnn-compat-fits 1 " + std::to_string(stamp.size) + " " +
                     std::to_string(stamp.mtime_ns / 1'000'000'000) + "\n";
-  std::vector<std::string> needs;
+  // The needs decided in advance, as the hooks spell them ("5.1", "8.9,cuda=12").
+  std::vector<std::pair<std::string, AppNeed>> needs;
   for (const Installed &e : map.cudnn) {
-    const Version xy{e.version.major, e.version.minor, {}, {}};
-    for (const Version &v : {xy, e.version}) {
-      const std::string n = to_string(v);
-      needs.push_back(n);
-      if (e.cuda) needs.push_back(n + ",cuda=" + std::to_string(e.cuda->major));
+    for (const Version &v : {Version{e.version.major, e.version.minor, {}, {}}, e.version}) {
+      needs.push_back({to_string(v), {"", v, std::nullopt}});
+      if (e.cuda)
+        needs.push_back(
+            {to_string(v) + ",cuda=" + std::to_string(e.cuda->major), {"", v, e.cuda->major}});
     }
   }
-  std::sort(needs.begin(), needs.end());
-  needs.erase(std::unique(needs.begin(), needs.end()), needs.end());
-  for (const std::string &n : needs) out += "N\t" + n + "\n";
-  for (const Installed &e : map.cudnn) {
-    if (e.module.empty()) continue;
-    out += "M\t" + e.module + "\n";
-    for (const std::string &n : needs) {
-      const std::vector<AppNeed> app{*parse_app_need("app=" + n).value};
-      if (check_loaded_modules(map, app, {e.module}).empty())
-        out += "F\t" + e.module + "\t" + n + "\n";
-    }
+  std::sort(needs.begin(), needs.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  needs.erase(std::unique(needs.begin(), needs.end(),
+                          [](const auto &a, const auto &b) { return a.first == b.first; }),
+              needs.end());
+  for (const auto &n : needs) out += "N\t" + n.first + "\n";
+  std::vector<std::string> modules;
+  for (const Installed &e : map.cudnn)
+    if (!e.module.empty() && std::find(modules.begin(), modules.end(), e.module) == modules.end())
+      modules.push_back(e.module);
+  for (const std::string &m : modules) {
+    out += "M\t" + m + "\n";
+    for (const auto &[text, need] : needs)
+      // A module fits when every release the map lists under its name does.
+      if (std::none_of(map.cudnn.begin(), map.cudnn.end(),
+                       [&](const Installed &e) { return e.module == m && misfit(map, e, need); }))
+        out += "F\t" + m + "\t" + text + "\n";
   }
   return out;
 }
 
-std::string fits_table_path(const std::string &map_path) { return map_path + ".fits"; }
+std::string fits_table_path(const std::string &map_path) {
+  return map_path + ".fits";
+}
 
 std::string write_fits_table(const MapLoad &load) {
   if (!load.map) return "the map has errors";

@@ -13,11 +13,6 @@ bool is_sub_name(std::string_view s) {
   return true;
 }
 
-std::string_view basename_of(std::string_view path) {
-  const std::size_t slash = path.find_last_of("/\\");
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 // libcudnn.so, libcudnn.so.5, libcudnn.so.8.9.7, libcudnn_ops_infer.so.8, libcudnn_graph.so.9.19.0
 std::optional<LibraryName> parse_elf_name(std::string_view base) {
   constexpr std::string_view prefix = "libcudnn";

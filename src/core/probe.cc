@@ -240,4 +240,10 @@ Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &op
   return {out, {}};
 }
 
+std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options) {
+  const Parsed<std::vector<Probe>> p = probe(file, options);
+  if (!p || p->empty() || p->front().source != ProbeSource::library) return std::nullopt;
+  return p->front();
+}
+
 }  // namespace cudnn_compat

@@ -46,14 +46,13 @@ Considered consider(const Installed &e, std::size_t index, const Need &need,
   return c;
 }
 
-// The major a request is for: the required version's, else the one in the requested name.
+}  // namespace
+
 std::optional<int> wanted_major(const Need &need, const LibraryName &requested) {
   if (need.cudnn) return need.cudnn->major;
   if (requested.version) return requested.version->major;
   return std::nullopt;
 }
-
-}  // namespace
 
 std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested) {
   const std::optional<int> major = wanted_major(need, requested);

@@ -7,27 +7,9 @@ namespace {
 
 constexpr const char *kPrefix = "cudnn-compat: ";
 
-std::optional<int> wanted_major(const SelectInputs &in) {
-  if (in.need.cudnn) return in.need.cudnn->major;
-  if (in.requested.version) return in.requested.version->major;
-  return std::nullopt;
-}
-
-// Whether a library that reports p serves the request, and why not.
-Verdict serves(const SelectInputs &in, const Probe &p) {
-  const std::optional<int> major = wanted_major(in);
-  if (major && p.version.major != *major)
-    return {false, "it is cuDNN " + to_string(p.version) + ", not " + std::to_string(*major)};
-  if (in.need.cuda_major && p.cuda && p.cuda->major != *in.need.cuda_major)
-    return {false, "it is built for CUDA " + to_string(*p.cuda) + ", not CUDA " +
-                       std::to_string(*in.need.cuda_major)};
-  if (!in.need.cudnn) return {true, "no version was required"};
-  return judge(in.need.rule, p.version, *in.need.cudnn);
-}
-
 std::string describe_need(const SelectInputs &in) {
   if (!in.need.cudnn) {
-    const std::optional<int> major = wanted_major(in);
+    const std::optional<int> major = wanted_major(in.need, in.requested);
     return major ? "any cuDNN " + std::to_string(*major) : "any cuDNN";
   }
   std::string s = "needs " + to_string(*in.need.cudnn);
@@ -47,6 +29,16 @@ std::string installed_list(const Map &map) {
 
 }  // namespace
 
+Verdict serves(const Need &need, std::optional<int> major, const Probe &p) {
+  if (major && p.version.major != *major)
+    return {false, "it is cuDNN " + to_string(p.version) + ", not " + std::to_string(*major)};
+  if (need.cuda_major && p.cuda && p.cuda->major != *need.cuda_major)
+    return {false, "it is built for CUDA " + to_string(*p.cuda) + ", not CUDA " +
+                       std::to_string(*need.cuda_major)};
+  if (!need.cudnn) return {true, "no version was required"};
+  return judge(need.rule, p.version, *need.cudnn);
+}
+
 Selection select_library(const SelectInputs &in, const SelectIo &io) {
   Selection out;
   const std::string need = describe_need(in);
@@ -65,7 +57,7 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   if (in.loader) {
     const std::optional<Probe> p = io.probe(in.loader->path);
     if (p) {
-      const Verdict v = serves(in, *p);
+      const Verdict v = serves(in.need, wanted_major(in.need, in.requested), *p);
       if (v.compatible) {
         if (in.debug)
           out.say.push_back(kPrefix + in.name + " -> " + in.loader->path +
@@ -90,7 +82,7 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
 
   // The best fitting release that says so itself: a map that lies is passed over, and said so.
   std::string lies;
-  const std::optional<int> major = wanted_major(in);
+  const std::optional<int> major = wanted_major(in.need, in.requested);
   for (std::size_t i : rank(*in.map, in.need, in.requested)) {
     const Installed &e = in.map->cudnn[i];
     const std::optional<std::string> file =
@@ -101,7 +93,7 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
       lies += "; " + *file + " does not load";
       continue;
     }
-    if (const Verdict v = serves(in, *p); !v.compatible) {
+    if (const Verdict v = serves(in.need, wanted_major(in.need, in.requested), *p); !v.compatible) {
       lies += "; the map says " + to_string(e.version) + " but " + *file + " reports " +
               to_string(p->version);
       continue;

@@ -11,6 +11,11 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+std::string_view basename_of(std::string_view path) {
+  const std::size_t slash = path.find_last_of("/\\");
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
   for (;;) {

@@ -10,6 +10,8 @@
 namespace cudnn_compat {
 
 std::string_view trim(std::string_view s);
+// What follows the last '/' or '\\' (Windows paths too).
+std::string_view basename_of(std::string_view path);
 std::vector<std::string_view> split(std::string_view s, char sep);
 std::string lower(std::string_view s);
 // Decimal digits only, no sign, no spaces; nullopt past 10^15.

@@ -56,7 +56,7 @@ Parsed<std::vector<ModuleLibs>> list_cudnn_modules(const ModuleSystem &system,
   if (system.kind == "lmod") {
     std::string dirs;
     for (std::string_view d : split(modulepath, ':'))
-      if (!d.empty()) dirs += " " + shell_quote(std::string(d));
+      if (!d.empty()) dirs.append(" ").append(shell_quote(std::string(d)));
     const std::optional<std::string> out =
         capture(shell_quote(system.command) + " -o spider-json" + dirs + " 2>/dev/null");
     if (!out) return Result::fail("cannot run " + system.command);

@@ -75,12 +75,8 @@ std::optional<std::string> decide(const std::string &name, std::string requester
   ProbeOptions po;
   po.helper = self_dir() + "/cudnn-compat-probe";
   SelectIo io;
-  io.probe = [&po](const std::string &file) -> std::optional<Probe> {
-    const Parsed<std::vector<Probe>> p = probe(file, po);
-    // Only the library's own word counts: a header or a file name is what the map already said.
-    if (!p || p->empty() || p->front().source != ProbeSource::library) return std::nullopt;
-    return p->front();
-  };
+  // Only the library's own word counts: a header or a file name is what the map already said.
+  io.probe = [&po](const std::string &file) { return probe_library(file, po); };
   io.find_file = find_library_file;
 
   const Selection s = select_library(in, io);

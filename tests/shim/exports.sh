@@ -8,15 +8,26 @@ strong=$(nm -D --undefined-only "$SHIM" | awk '$1 != "w"' | tr '\n' ' ')
 needed=$(readelf -d "$SHIM" | grep NEEDED || true)
 [[ -z $needed ]] || fail "has DT_NEEDED: $needed"
 
-# A host defining the shim's internal names is unaffected.
-compile host <<'C'
+# A host that defines the shim's internal names, and exports them (-rdynamic), still gets the
+# redirect: were the shim's own calls interposable, its parse_cudnn_name would see no cuDNN name at
+# all and its lock would abort.
+compile host -rdynamic <<'C'
+#include <dlfcn.h>
 #include <stdio.h>
-int route(void) { return 1; }
-int lock(void) { return 2; }
-int parse_cudnn_name(void) { return 3; }
-int main(void) { printf("host %d\n", route() + lock() + parse_cudnn_name()); return 0; }
+#include <stdlib.h>
+int parse_cudnn_name(const char *base, void *out) { (void)base, (void)out; return 0; }
+void lock(void) { abort(); }
+const char *route(void) { abort(); }
+long text_len(const char *s) { (void)s; abort(); }
+int main(void) {
+  void *lib = dlopen("libcudnn.so.5", RTLD_NOW);
+  printf("host got cuDNN %zu\n", lib ? ((size_t (*)(void))dlsym(lib, "cudnnGetVersion"))() : 0);
+  return 0;
+}
 C
+fake_map 5.0.5 5.1.10 >"$t/map.toml"
+export LD_LIBRARY_PATH=$FAKES/5.0.5/lib64 CUDNN_COMPAT_REQUIRE=5.1
 for mode in audit preload; do
   expect_rc 0 $mode "$t/host"
-  has "host 6"
+  has "host got cuDNN 5110"
 done
