@@ -3,310 +3,358 @@
 // Loaded as LD_AUDIT (la_objsearch sees DT_NEEDED links and cuDNN's own sub-library dlopens) or
 // as LD_PRELOAD (a dlopen wrapper). It carries no libc: an audit module that needs libc makes ld.so
 // load a second libc into the audit namespace, which costs every process of the job 1.4x its start
-// (FACTS.md section 6). So it speaks to the kernel directly, filters names in a few instructions,
-// and consults the engine - the cudnn-compat-select program beside it - only on the first request
-// for a cuDNN main library. Whatever fails, the process gets the load it would have done anyway.
+// (FACTS.md section 6). So it speaks to the kernel directly and filters names in a few
+// instructions. On the first request for a cuDNN main library it looks the answer up in the map's
+// decision table (fast_path.c); only what the table does not settle goes to the engine, the
+// cudnn-compat-select program beside it (spawn.c). Whatever fails, the process gets the load it
+// would have done anyway, and at most one line.
+//
+// Anything reachable from a host's thread keeps its frames small (a 16 KiB thread stack must do):
+// the buffers are static, used under the lock.
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <elf.h>
 #include <fcntl.h>
 #include <link.h>
-#include <linux/sched.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdatomic.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 
+#include "arena.h"
+#include "environment.h"
+#include "fast_path.h"
+#include "lock.h"
+#include "say.h"
+#include "search_dirs.h"
+#include "shared/protocol.h"
 #include "shim_text.h"
+#include "spawn.h"
+#include "sys.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
-// ---------------------------------------------------------------------------------------------
-// The kernel, without libc.
-
-static long sys6(long n, long a, long b, long c, long d, long e, long f) {
-  long ret;
-  register long r10 __asm__("r10") = d;
-  register long r8 __asm__("r8") = e;
-  register long r9 __asm__("r9") = f;
-  __asm__ volatile("syscall"
-                   : "=a"(ret)
-                   : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-                   : "rcx", "r11", "memory");
-  return ret;
-}
-#define sys(n, a, b, c) sys6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+enum { kPath = 4096 };
 
 static int file_exists(const char *path) {
   return sys(SYS_faccessat, AT_FDCWD, path, F_OK) == 0;
 }
 
-static void say(const char *line) {
-  sys(SYS_write, 2, line, text_len(line));
-}
-
-// Reads a whole small file (/proc/self/...) into buf; returns its length, or -1.
-static long read_file(const char *path, char *buf, long size) {
-  const long fd = sys(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  long done = 0, n;
-  while (done < size && (n = sys(SYS_read, fd, buf + done, size - done)) > 0) done += n;
-  sys(SYS_close, fd, 0, 0);
-  return done;
-}
-
 // ---------------------------------------------------------------------------------------------
-// State. Decisions are kept for the life of the process: a later dlopen of the same name, or an
-// RTLD_NOLOAD query, must find the object the first one got.
+// State, kept for the life of the process: a later dlopen of the same name, or an RTLD_NOLOAD
+// query, must find the object the first one got. Lists, not arrays: no number of majors or
+// paths silently ends the family guarantee.
 
-enum { kMajors = 16, kPaths = 32, kPath = 4096, kEnv = 256 * 1024 };
+struct family {
+  int major;
+  int decided;      // the map was consulted for this major
+  const char *dir;  // where its cuDNN main library came from; 0 until known
+  struct family *next;
+};
+static struct family *families;
 
-// family[m]: the directory the cuDNN main library of major m came from; "" until known.
-static char family[kMajors][kPath];
+static struct family *family_of(int major) {
+  for (struct family *f = families; f; f = f->next)
+    if (f->major == major) return f;
+  struct family *f = arena_alloc(sizeof *f);
+  if (!f) return 0;
+  f->major = major, f->decided = 0, f->dir = 0, f->next = families;
+  families = f;
+  return f;
+}
+
 // Each path handed to the loader stays valid for the process's life: ld.so may keep the pointer.
-static char paths[kPaths][kPath];
-static int npaths;
-static int asked[kMajors + 1];  // the engine was consulted for major m (at m + 1; 0: none named)
-
-// One decision at a time; a fork while another thread decides must not leave the child waiting.
-static atomic_long lock_owner;  // the thread id holding it, 0 when free
-
-static void lock(void) {
-  const long me = sys(SYS_gettid, 0, 0, 0);
-  for (;;) {
-    long expected = 0;
-    if (atomic_compare_exchange_strong(&lock_owner, &expected, me)) return;
-    // A holder that is no thread of this process is a thread that did not survive fork().
-    if (sys(SYS_tgkill, sys(SYS_getpid, 0, 0, 0), expected, 0) != 0 &&
-        atomic_compare_exchange_strong(&lock_owner, &expected, me))
-      return;
-    sys(SYS_sched_yield, 0, 0, 0);
-  }
-}
-
-static void unlock(void) {
-  atomic_store(&lock_owner, 0);
-}
+struct kept {
+  const char *path;
+  struct kept *next;
+};
+static struct kept *kept_paths;
 
 static const char *keep_path(const char *dir, const char *base) {
-  for (int i = 0; i < npaths; ++i)
-    if (path_is(paths[i], dir, base)) return paths[i];
-  if (npaths == kPaths || !join_path(paths[npaths], kPath, dir, base)) return 0;
-  return paths[npaths++];
+  for (struct kept *k = kept_paths; k; k = k->next)
+    if (path_is(k->path, dir, base)) return k->path;
+  static char joined[kPath];
+  struct kept *k = arena_alloc(sizeof *k);
+  if (!k || !join_path(joined, sizeof joined, dir, base) || !(k->path = arena_strdup(joined))) {
+    say("cudnn-compat: out of memory or path too long; loading as usual\n");
+    return 0;
+  }
+  k->next = kept_paths;
+  kept_paths = k;
+  return k->path;
 }
 
 // ---------------------------------------------------------------------------------------------
-// The environment: libc's when it is there (LD_PRELOAD), else the one the process started with.
+// What the process says, read when a load happens (README "What it decides").
 
-extern char **environ __attribute__((weak));
-static char env_buf[kEnv];
-static char *env_list[2048];
+struct settings {
+  char **env;  // none in secure execution
+  int disabled, debug;
+  long deadline_ms;
+};
 
-static char **environment(void) {
-  if (&environ && environ) return environ;
-  const long n = read_file("/proc/self/environ", env_buf, kEnv - 1);
-  if (n <= 0) return 0;
-  env_buf[n] = 0;
-  int count = 0;
-  for (long at = 0; at < n && count < 2047; at += text_len(env_buf + at) + 1)
-    env_list[count++] = env_buf + at;
-  env_list[count] = 0;
-  return env_list;
+static long parse_seconds(const char *s, long fallback) {
+  long n = 0;
+  if (!s || !*s) return fallback;
+  for (; *s >= '0' && *s <= '9' && n < 86400; ++s) n = n * 10 + (*s - '0');
+  return *s ? fallback : n;
 }
 
-static const char *env_value(char **env, const char *name) {
-  for (char **e = env; e && *e; ++e) {
-    const char *v = after_prefix(*e, name);
-    if (v && *v == '=') return v + 1;
-  }
-  return 0;
-}
-
-// setuid and friends: the environment is the caller's, not to be trusted (secure_getenv).
-static int secure_execution(void) {
-  Elf64_auxv_t aux[64];
-  const long n = read_file("/proc/self/auxv", (char *)aux, sizeof aux);
-  for (long i = 0; i < n / (long)sizeof aux[0]; ++i)
-    if (aux[i].a_type == AT_SECURE) return aux[i].a_un.a_val != 0;
-  return n <= 0;  // cannot tell: assume the worst
-}
-
-// What the shim takes from its process, read once, on the first cuDNN request (under the lock):
-// no process that asks for no cuDNN pays for it.
-static struct {
-  int read, secure, disabled, debug;
-  char **env;  // the caller's environment; none in secure execution
-} settings;
-
-static void read_settings(void) {
-  if (settings.read) return;
-  settings.read = 1;
-  settings.secure = secure_execution();
-  settings.env = settings.secure ? 0 : environment();
-  const char *off = env_value(settings.env, "CUDNN_COMPAT_DISABLE");
-  const char *on = env_value(settings.env, "CUDNN_COMPAT_DEBUG");
-  settings.disabled = off && text_eq(off, "1");
-  settings.debug = on && text_eq(on, "1");
+static struct settings read_settings(void) {
+  struct settings s;
+  s.env = current_environment();
+  const char *off = env_value(s.env, "CUDNN_COMPAT_DISABLE");
+  const char *on = env_value(s.env, "CUDNN_COMPAT_DEBUG");
+  s.disabled = off && text_eq(off, "1");
+  s.debug = on && text_eq(on, "1");
+  s.deadline_ms = now_ms() + 1000 * parse_seconds(env_value(s.env, "CUDNN_COMPAT_TIMEOUT"), 10);
+  return s;
 }
 
 // ---------------------------------------------------------------------------------------------
-// The engine, in a process of its own: cudnn-compat-select NAME REQUESTER.
+// The engine: cudnn-compat-select, beside this library (shim/protocol.h).
 
-// The directory this library was loaded from, found in /proc/self/maps by an address inside it.
-static int own_directory(char *dir, long size) {
-  static char maps[256 * 1024];
-  const long n = read_file("/proc/self/maps", maps, sizeof maps - 1);
-  if (n <= 0) return 0;
-  maps[n] = 0;
-  const char *file = mapping_path(maps, (uintptr_t)&own_directory);
-  return file && split_path(file, dir, size) && *dir;
+// This library's directory, found in /proc/self/maps by an address inside it (read whole: a big
+// Python process has megabytes of mappings).
+static const char *own_directory(void) {
+  static const char *dir;
+  if (dir) return dir;
+  struct file_text maps;
+  if (!file_read("/proc/self/maps", &maps)) return 0;
+  static char found[kPath];
+  const char *file = mapping_path(maps.data, (uintptr_t)&own_directory);
+  if (file && split_path(file, found, sizeof found) && *found) dir = arena_strdup(found);
+  file_free(&maps);
+  return dir;
 }
-
-// Runs the engine and returns what it printed on stdout ("use PATH" or "pass"), or 0. Blocks
-// every signal around the clone so that no handler of the host runs in the child before exec.
-static int run_engine(char **argv, char **envp, char *out, long size) {
-  int fds[2];
-  if (sys(SYS_pipe2, fds, O_CLOEXEC, 0) != 0) return 0;
-  unsigned long all = ~0ul, old = 0;
-  sys6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
-  // No SIGCHLD (exit signal 0): a host that reaps every child with waitpid(-1) cannot take ours.
-  const long pid = sys6(SYS_clone, 0, 0, 0, 0, 0, 0);
-  if (pid == 0) {
-    sys(SYS_dup3, fds[1], 1, 0);
-    sys(SYS_execve, argv[0], argv, envp);
-    sys(SYS_exit_group, 127, 0, 0);
-  }
-  sys6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
-  sys(SYS_close, fds[1], 0, 0);
-  long done = 0;
-  if (pid > 0) {
-    struct pollfd p = {fds[0], POLLIN, 0};
-    // A hung engine must not hang the job: 30 s covers probing a slow file system.
-    while (done < size - 1 && sys(SYS_poll, &p, 1, 30000) == 1) {
-      const long n = sys(SYS_read, fds[0], out + done, size - 1 - done);
-      if (n <= 0) break;
-      done += n;
-    }
-    sys(SYS_kill, pid, SIGKILL, 0);  // harmless when it has exited; ends it when it hangs
-    int status = 0;
-    sys6(SYS_wait4, pid, (long)&status, __WALL, 0, 0, 0);
-  }
-  sys(SYS_close, fds[0], 0, 0);
-  out[done] = 0;
-  return pid > 0 && done > 0;
-}
-
-static char *engine_env[2048];
 
 // The process's environment without LD_PRELOAD/LD_AUDIT (the engine must not load us), and in
 // secure execution nothing of the caller's at all.
-static char **engine_environment(void) {
-  int n = 0;
-  if (settings.secure) {
-    engine_env[n++] = "CUDNN_COMPAT_SECURE=1";
-  } else {
-    for (char **e = settings.env; e && *e && n < 2046; ++e)
-      if (!after_prefix(*e, "LD_PRELOAD=") && !after_prefix(*e, "LD_AUDIT=")) engine_env[n++] = *e;
-  }
-  engine_env[n] = 0;
-  return engine_env;
+static char **engine_environment(char **env) {
+  static char *secure[] = {"CUDNN_COMPAT_SECURE=1", 0};
+  if (secure_execution()) return secure;
+  long n = 0;
+  for (char **e = env; e && *e; ++e) ++n;
+  char **out = arena_alloc((n + 1) * (long)sizeof *out);
+  if (!out) return 0;
+  long k = 0;
+  for (char **e = env; e && *e; ++e)
+    if (!after_prefix(*e, "LD_PRELOAD=") && !after_prefix(*e, "LD_AUDIT=")) out[k++] = *e;
+  out[k] = 0;
+  return out;
 }
 
-// Asks the engine about a main library request; returns the path to load instead, or 0 to keep
-// the ordinary load.
-static const char *consult(const char *name, const char *requester, int major) {
-  static char dir[kPath], engine[kPath], answer[kPath + 16];
-  if (!own_directory(dir, sizeof dir) ||
-      !join_path(engine, sizeof engine, dir, "cudnn-compat-select")) {
+static const char *executable(void) {
+  static char exe[kPath];
+  const long n = sys4(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  return exe;
+}
+
+static void say_engine_failure(enum engine_result r, int exec_errno, const char *engine) {
+  static char number[16];
+  long n = 0;
+  for (int e = exec_errno, d = 1000; d; d /= 10)
+    if (e / d || n || d == 1) number[n++] = (char)('0' + e / d % 10);
+  number[n] = 0;
+  const char *why = r == ENGINE_MISSING   ? " cannot be run (errno "
+                    : r == ENGINE_LATE    ? " gave no answer within CUDNN_COMPAT_TIMEOUT"
+                    : r == ENGINE_BUSY    ? " is still busy with an earlier decision"
+                    : r == ENGINE_NOT_RUN ? " could not be started"
+                                          : " ended without an answer";
+  const char *parts[] = {"cudnn-compat: the engine ",
+                         engine,
+                         why,
+                         r == ENGINE_MISSING ? number : "",
+                         r == ENGINE_MISSING ? ")" : "",
+                         "; loading as usual\n",
+                         0};
+  say_parts(parts);
+}
+
+// Prints the engine's lines for stderr and returns its choice ("use PATH"), or 0.
+static const char *read_answer(const char *answer) {
+  const char *use = 0;
+  for (const char *line = answer; *line;) {
+    const char *end = line;
+    while (*end && *end != '\n') ++end;
+    static char text[kPath + 64];
+    const long n = end - line < (long)sizeof text - 2 ? end - line : (long)sizeof text - 2;
+    for (long i = 0; i < n; ++i) text[i] = line[i];
+    text[n] = '\n', text[n + 1] = 0;
+    if (after_prefix(text, "say ")) say(text + 4);
+    if (after_prefix(text, "use ")) {
+      text[n] = 0;
+      use = arena_strdup(text + 4);
+    }
+    line = *end ? end + 1 : end;
+  }
+  return use;
+}
+
+static const char *consult_engine(const char *name, const char *requester,
+                                  const struct search_dirs *dirs, const struct settings *s) {
+  static char engine[kPath], deadline[24];
+  const char *dir = own_directory();
+  if (!dir || !join_path(engine, sizeof engine, dir, "cudnn-compat-select")) {
     say("cudnn-compat: cannot find its own directory in /proc/self/maps; loading as usual\n");
     return 0;
   }
-  char *argv[] = {engine, (char *)name, (char *)requester, 0};
-  if (!run_engine(argv, engine_environment(), answer, sizeof answer)) {
-    say("cudnn-compat: the engine (cudnn-compat-select) gave no answer; loading as usual\n");
+  long left = s->deadline_ms - now_ms(), n = 0;
+  char digits[24];
+  do digits[n++] = (char)('0' + left % 10), left /= 10;
+  while (left > 0);
+  for (long i = 0; i < n; ++i) deadline[i] = digits[n - 1 - i];
+  deadline[n] = 0;
+  const long count = 6 + (dirs->complete ? dirs->count : 1);
+  const char **argv = arena_alloc((count + 1) * (long)sizeof *argv);
+  char **envp = engine_environment(s->env);
+  if (!argv || !envp) return 0;
+  long a = 0;
+  argv[a++] = engine, argv[a++] = CUDNN_COMPAT_PROTOCOL, argv[a++] = name;
+  argv[a++] = executable(), argv[a++] = requester, argv[a++] = deadline;
+  if (!dirs->complete) argv[a++] = CUDNN_COMPAT_NO_DIRS;
+  for (long i = 0; dirs->complete && i < dirs->count; ++i) argv[a++] = dirs->dir[i];
+  argv[a] = 0;
+  const char *answer;
+  int exec_errno;
+  const enum engine_result r =
+      run_engine((char *const *)argv, envp, s->deadline_ms, &answer, &exec_errno);
+  if (r != ENGINE_ANSWERED) {
+    say_engine_failure(r, exec_errno, engine);
     return 0;
   }
-  const char *path = after_prefix(answer, "use ");
-  if (!path) return 0;
-  char *end = answer + text_len(answer);
-  while (end > path && end[-1] == '\n') *--end = 0;
-  if (path[0] != '/' || !file_exists(path)) {
-    say("cudnn-compat: the engine (cudnn-compat-select) named no existing file; loading as "
-        "usual\n");
+  if (!after_prefix(answer + text_len(answer) - text_len("end " CUDNN_COMPAT_PROTOCOL "\n"),
+                    "end " CUDNN_COMPAT_PROTOCOL "\n")) {
+    say("cudnn-compat: the engine beside the shim speaks another protocol (two installs mixed on "
+        "one path?); loading as usual\n");
     return 0;
   }
-  char chosen_dir[kPath];
-  const char *base = split_path(path, chosen_dir, sizeof chosen_dir);
-  struct cudnn_name c;
-  if (!base || !*chosen_dir || !parse_cudnn_name(base, &c)) return 0;
-  // The chosen file's own major: a request for bare libcudnn.so names none.
-  const int m = c.major >= 0 && c.major < kMajors ? c.major : major;
-  if (m >= 0) copy_text(family[m], kPath, chosen_dir);
-  return keep_path(chosen_dir, base);
+  return read_answer(answer);
 }
 
-// A main cuDNN library the loader has loaded, by its own choice or ours: it fixes the family.
-static void note_main_library(const char *path) {
-  struct cudnn_name c;
-  if (!path || !parse_cudnn_name(base_name(path), &c) || c.sub || c.major < 0 || c.major >= kMajors)
-    return;
-  lock();
-  if (!family[c.major][0]) split_path(path, family[c.major], kPath);
-  unlock();
+// ---------------------------------------------------------------------------------------------
+// The decision for a cuDNN main library no family of this process has settled yet.
+
+// The file the loader takes from the directories before ld.so.cache, or 0.
+static const char *loader_pick(const char *name, const struct search_dirs *dirs) {
+  static char candidate[kPath];
+  if (name[0] == '/') return file_exists(name) ? name : 0;
+  for (long i = 0; i < dirs->count; ++i)
+    if (join_path(candidate, sizeof candidate, dirs->dir[i] + 2, name) && file_exists(candidate))
+      return arena_strdup(candidate);
+  return 0;
+}
+
+static const char *map_path(char **env) {
+  static char path[kPath];
+  const char *named = env_value(env, "CUDNN_COMPAT_MAP");
+  if (named && *named) return named;
+  const char *dir = own_directory();  // <prefix>/lib/cudnn-compat
+  if (dir && copy_text(path, sizeof path - 32, dir) &&
+      append_text(path, sizeof path, text_len(path), "/../../etc/cudnn-compat/map.toml") &&
+      file_exists(path))
+    return path;
+  return "/etc/cudnn-compat/map.toml";
+}
+
+// Returns the file to load instead, or 0 for the ordinary load.
+static const char *decide(const char *name, int major, const char *requester_name,
+                          const struct search_dirs *dirs, const struct settings *s) {
+  // An absolute path that does not exist stays a failing load: the program asked for that file.
+  if (name[0] == '/' && !file_exists(name)) return 0;
+  const char *pick = dirs->complete || name[0] == '/' ? loader_pick(name, dirs) : 0;
+  if (!s->debug && major >= 0 && (dirs->complete || name[0] == '/')) {
+    const struct fast_request r = {map_path(s->env), major,
+                                   env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
+                                   env_value(s->env, "CUDNN_COMPAT_CUDA"), pick};
+    const char *use = 0;
+    switch (fast_decide(&r, &use)) {
+      case FAST_KEEP:
+        return 0;
+      case FAST_USE:
+        return use;
+      case FAST_UNKNOWN:
+        break;
+    }
+  }
+  return consult_engine(name, requester_name, dirs, s);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The router: every front end asks it what to load for a requested name.
 
+static void say_family(const char *name, const char *kept, const char *dir) {
+  const char *parts[] = {"cudnn-compat: ", name, " -> ", kept, " (the family of ", dir, ")\n", 0};
+  say_parts(parts);
+}
+
+// How a front end names the object that asks, and finds the loader's directories for it.
+struct requester {
+  const char *name;  // "" for the main program
+  void (*dirs)(const void *who, struct search_dirs *out);
+  const void *who;
+};
+
 // Returns the name to load: the same pointer when nothing changes. The caller has found that
 // name is a cuDNN library (c), so every other load never gets here.
-static const char *route(const char *name, const struct cudnn_name *cn, const char *requester) {
-  const struct cudnn_name c = *cn;
+static const char *route(const char *name, const struct cudnn_name *c, const struct requester *q) {
   lock();
-  read_settings();
-  if (settings.disabled) {
-    unlock();
-    return name;
-  }
+  const struct settings s = read_settings();
   const char *result = name;
-  const int m = c.major >= 0 && c.major < kMajors ? c.major : -1;
+  if (s.disabled) goto done;
   // The directory the family comes from: this major's, or with no major in the name any known one.
-  const char *dir = m >= 0 ? family[m] : "";
-  for (int i = 0; m < 0 && i < kMajors && !*dir; ++i) dir = family[i];
-  char candidate[kPath];
-  if (*dir && join_path(candidate, sizeof candidate, dir, c.base)) {
+  // (A name without a major, libcudnn.so, keeps its own "decided" flag under major -1.)
+  struct family *f = family_of(c->major);
+  const char *dir = f ? f->dir : 0;
+  for (struct family *g = families; c->major < 0 && g && !dir; g = g->next) dir = g->dir;
+  if (dir) {
     // Keep the family whole. A sub-library name D lacks is still sent to D when it carries a full
     // version (the cuDNN 9 dispatcher asks for libcudnn_ops.so.9.1.0 first, then falls back to
     // .so.9): loading another release's file is what breaks the family. For other names D lacks,
     // the ordinary search is the safer guess.
-    if (file_exists(candidate) || (c.sub && c.full_version)) {
-      const char *kept = keep_path(dir, c.base);
+    static char candidate[kPath];
+    if (join_path(candidate, sizeof candidate, dir, c->base) &&
+        (file_exists(candidate) || (c->sub && c->full_version))) {
+      const char *kept = keep_path(dir, c->base);
       if (kept) result = kept;
-      if (kept && settings.debug) {
-        char line[2 * kPath + 64];
-        long n = 0;
-        const char *parts[] = {"cudnn-compat: ",   name, " -> ", kept,
-                               " (the family of ", dir,  ")\n"};
-        for (unsigned i = 0; i < sizeof parts / sizeof parts[0]; ++i)
-          n = append_text(line, sizeof line, n, parts[i]);
-        say(line);
-      }
+      if (kept && s.debug) say_family(name, kept, dir);
     }
-  } else if (!*dir && !c.sub && !asked[m + 1]) {
-    const char *chosen = consult(name, requester, m);
-    if (chosen) result = chosen;
-    // Only now: a child forked while this thread consulted must consult again, not trust a flag.
-    asked[m + 1] = 1;
+  } else if (f && !c->sub && !f->decided) {
+    static struct search_dirs dirs;
+    q->dirs(q->who, &dirs);
+    const char *chosen = decide(name, c->major, q->name, &dirs, &s);
+    static char chosen_dir[kPath];
+    const char *base = chosen ? split_path(chosen, chosen_dir, sizeof chosen_dir) : 0;
+    const char *kept = base && *chosen_dir ? keep_path(chosen_dir, base) : 0;
+    struct cudnn_name k;
+    if (kept && parse_cudnn_name(base, &k)) {  // the family of the chosen file's own major
+      struct family *owner = k.major >= 0 ? family_of(k.major) : f;
+      result = kept;
+      if (owner) owner->dir = arena_strdup(chosen_dir);
+    }
+    // Only now: a child forked while this thread decided must decide again, not trust a flag.
+    f->decided = 1;
   }
+done:
   unlock();
   return result;
 }
 
+// A main cuDNN library the loader has loaded, by its own choice or ours: it fixes the family.
+static void note_main_library(const char *path) {
+  struct cudnn_name c;
+  if (!path || !parse_cudnn_name(base_name(path), &c) || c.sub || c.major < 0) return;
+  lock();
+  struct family *f = family_of(c.major);
+  static char dir[kPath];
+  if (f && !f->dir && split_path(path, dir, sizeof dir) && *dir) f->dir = arena_strdup(dir);
+  unlock();
+}
+
 // ---------------------------------------------------------------------------------------------
 // LD_AUDIT front end.
+
+static const struct link_map *main_program;
+
+static void audit_dirs(const void *who, struct search_dirs *out) {
+  loader_search_dirs(who, main_program, out);
+}
 
 EXPORT unsigned int la_version(unsigned int version) {
   return version < LAV_CURRENT ? version : LAV_CURRENT;
@@ -314,16 +362,19 @@ EXPORT unsigned int la_version(unsigned int version) {
 
 EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie) {
   (void)cookie;
-  if (lmid == LM_ID_BASE) note_main_library(map->l_name);
+  if (lmid != LM_ID_BASE) return 0;
+  if (!main_program) main_program = map;  // the first object of the base namespace
+  note_libc(map);
+  note_main_library(map->l_name);
   return 0;
 }
 
 EXPORT char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag) {
   struct cudnn_name c;
   if (flag != LA_SER_ORIG || !parse_cudnn_name(base_name(name), &c)) return (char *)name;
-  const struct link_map *requester = cookie ? (const struct link_map *)*cookie : 0;
-  // The main program's l_name is "": the engine reads /proc/PID/exe for it.
-  return (char *)route(name, &c, requester && requester->l_name ? requester->l_name : "");
+  const struct link_map *who = cookie ? (const struct link_map *)*cookie : 0;
+  const struct requester q = {who && who->l_name ? who->l_name : "", audit_dirs, who};
+  return (char *)route(name, &c, &q);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -350,6 +401,10 @@ static int note_family(struct dl_phdr_info *info, size_t size, void *data) {
   return 0;
 }
 
+static void preload_dirs(const void *who, struct search_dirs *out) {
+  preload_search_dirs(who, out);
+}
+
 __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *name,
                                                                     const void *caller) {
   if (!shim_real_dlopen) {
@@ -361,5 +416,6 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
   if (dl_iterate_phdr) dl_iterate_phdr(note_family, 0);
   Dl_info info = {0};
   const char *requester = dladdr && dladdr(caller, &info) && info.dli_fname ? info.dli_fname : "";
-  return route(name, &c, requester);
+  const struct requester q = {requester, preload_dirs, caller};
+  return route(name, &c, &q);
 }

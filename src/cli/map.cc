@@ -48,8 +48,7 @@ std::vector<Diagnostic> probe_entries(const Map &map) {
 std::optional<std::string> refresh_cache(const LoadedMap &m) {
   const std::optional<FileStamp> stamp = stamp_file(m.path);
   if (!m.map || !stamp || stamp->uid != geteuid()) return std::nullopt;
-  std::string why = write_map_cache({m.map, m.diagnostics});
-  if (why.empty()) why = write_fits_table({m.map, m.diagnostics});
+  const std::string why = write_job_caches({m.map, m.diagnostics}, probe_options().helper);
   if (why.empty()) return map_cache_path(m.path);
   complain("note: no cache written (" + why +
            "); jobs will parse the map itself, which is slower for large maps");

@@ -190,9 +190,8 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
       }
       // The derived files; where they cannot be written, jobs parse the TOML and hooks ask.
       const MapLoad written = read_map_file(o->output);
-      std::string why = write_map_cache(written);
-      if (why.empty()) why = write_fits_table(written);
-      if (!why.empty()) complain("note: " + why);
+      if (const std::string why = write_job_caches(written, probe_options().helper); !why.empty())
+        complain("note: " + why);
     } else if (!g.json) {
       std::cout << text;
     }

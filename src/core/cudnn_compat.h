@@ -206,8 +206,10 @@ std::string format_map(const Map &map);  // normalised TOML, comments dropped
 // map_cache.cc: the parsed map as a line file beside it (`map.toml.cache`), for the hot path.
 // load_map() uses it when it matches the map's device, inode, size and mtime; otherwise it parses.
 
+// A file's identity as the caches record it. No device number: it differs between the nodes that
+// mount one shared file system, and compute nodes would never use the cache.
 struct FileStamp {
-  std::uint64_t dev = 0, ino = 0, size = 0, mtime_ns = 0, uid = 0;
+  std::uint64_t ino = 0, size = 0, mtime_ns = 0, uid = 0;
 };
 std::optional<FileStamp> stamp_file(const std::string &path);  // nullopt: missing or not a file
 std::string map_cache_path(const std::string &map_path);
@@ -217,8 +219,18 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
 std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string &map_path,
                                        const FileStamp &stamp);
 std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileStamp &stamp);
-// Writes the cache of a valid map atomically; empty, or why not.
-std::string write_map_cache(const MapLoad &load);
+// Writes the cache of a valid map atomically, stamped with settle_map_stamp's stamp; empty, or why
+// not.
+std::string write_map_cache(const MapLoad &load, const FileStamp &stamp);
+
+// git's racy-clean rule for every file derived from the map (cache, fits table, decision table):
+// a reader trusts one only while the map's stamp matches and the map is older than it. The writer
+// first waits until the clock has left the second of the map's mtime, then reads the map again
+// from one descriptor and checks that it still says what `parsed` says: an edit after that gets
+// a newer mtime. Returns the stamp of what was read, or why not.
+Parsed<FileStamp> settle_map_stamp(const Map &parsed);
+// The map's cache, fits table and decision table, all from one settled stamp; empty, or why not.
+std::string write_job_caches(const MapLoad &load, const std::string &probe_helper);
 
 // ---------------------------------------------------------------------------------------------
 // atomic_write.cc
@@ -301,6 +313,22 @@ std::optional<std::string> find_library_file(const std::string &dir, const Libra
                                              int major);
 
 // ---------------------------------------------------------------------------------------------
+// decision_table.cc: `map.toml.decide`, the engine's own decisions compiled for the shim, which
+// looks them up without starting a process (shim/fast_path.c reads it). Only releases whose
+// library was probed and agrees with the map are in it; anything it does not settle goes to the
+// engine.
+
+struct TableFacts {  // what only the file system and the libraries say, gathered by the writer
+  std::vector<std::optional<Probe>> probes;      // per map entry: its libcudnn.so.<major>, probed
+  std::vector<std::optional<FileStamp>> files;   // that file's identity when it was probed
+  std::optional<FileStamp> ld_cache;             // /etc/ld.so.cache
+  std::vector<std::pair<int, std::string>> system;  // per major: ld.so.cache and default dirs' file
+};
+TableFacts gather_table_facts(const Map &map, const ProbeOptions &options);
+std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
+std::string decision_table_path(const std::string &map_path);
+
+// ---------------------------------------------------------------------------------------------
 // module_check.cc: the check the Lmod and Environment Modules hooks run on the loaded set.
 
 struct AppNeed {  // from an application modulefile's cudnn_requires("5.1", {cuda="8"})
@@ -327,7 +355,7 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
 // first line stamps the map's size and mtime (seconds: what Lua and Tcl can read).
 std::string format_fits_table(const Map &map, const FileStamp &stamp);  // pure
 std::string fits_table_path(const std::string &map_path);
-std::string write_fits_table(const MapLoad &load);  // empty, or why not
+std::string write_fits_table(const MapLoad &load, const FileStamp &stamp);  // empty, or why not
 
 // ---------------------------------------------------------------------------------------------
 // modulefiles.cc: modulefiles for the map's releases and for the shim (pure text).
@@ -375,16 +403,20 @@ std::vector<std::string> expand_search_path(std::string_view list, const std::st
 std::optional<std::string> ld_cache_lookup(const std::string &name,
                                            const std::string &cache = "/etc/ld.so.cache");
 
+struct SearchStep {
+  std::string dir;   // for the ld.so.cache step, the cache file
+  std::string from;  // "LD_LIBRARY_PATH", "RUNPATH of /x/libfoo.so", "ld.so.cache", ...
+};
 struct LoaderContext {
   std::string requester;   // the object that asks (its RUNPATH/RPATH count), or ""
   std::string executable;  // the main program (its RPATH is inherited)
   std::string ld_library_path;
   bool secure = false;  // setuid: LD_LIBRARY_PATH is ignored
   std::string ld_cache = "/etc/ld.so.cache";
-};
-struct SearchStep {
-  std::string dir;   // for the ld.so.cache step, the cache file
-  std::string from;  // "LD_LIBRARY_PATH", "RUNPATH of /x/libfoo.so", "ld.so.cache", ...
+  // The directories before ld.so.cache as the loader itself lists them for the requester (the
+  // shim passes them, shim/protocol.h); when set, RPATH, LD_LIBRARY_PATH and RUNPATH are not
+  // read from the files and the environment.
+  std::optional<std::vector<SearchStep>> before_cache;
 };
 // In the loader's order: RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH, cache, defaults.
 std::vector<SearchStep> loader_search_path(const LoaderContext &in);

@@ -39,6 +39,13 @@ bool exists_file(const std::string &path) {
   return std::filesystem::is_regular_file(path, ec);
 }
 
+// After the requester's own directories: ld.so.cache, then the default directories.
+void add_system_steps(const LoaderContext &in, std::vector<SearchStep> &steps) {
+  steps.push_back({in.ld_cache, "ld.so.cache"});
+  for (const char *d : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib", "/usr/lib"})
+    steps.push_back({d, "the default directories"});
+}
+
 }  // namespace
 
 Parsed<ElfDynamic> read_elf_dynamic(const std::string &file) {
@@ -144,6 +151,11 @@ std::vector<SearchStep> loader_search_path(const LoaderContext &in) {
   const auto add = [&](std::string_view list, const std::string &origin, const std::string &from) {
     for (std::string &d : expand_search_path(list, origin)) steps.push_back({std::move(d), from});
   };
+  if (in.before_cache) {
+    steps = *in.before_cache;
+    add_system_steps(in, steps);
+    return steps;
+  }
   const auto origin_of = [](const std::string &file) {
     return std::filesystem::path(file).parent_path().string();
   };
@@ -163,9 +175,7 @@ std::vector<SearchStep> loader_search_path(const LoaderContext &in) {
   if (!in.secure && !in.ld_library_path.empty()) add(in.ld_library_path, "", "LD_LIBRARY_PATH");
   if (requester && !requester->runpath.empty())
     add(requester->runpath, origin_of(in.requester), "RUNPATH of " + in.requester);
-  steps.push_back({in.ld_cache, "ld.so.cache"});
-  for (const char *d : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib", "/usr/lib"})
-    steps.push_back({d, "the default directories"});
+  add_system_steps(in, steps);
   return steps;
 }
 

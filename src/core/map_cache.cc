@@ -12,7 +12,7 @@
 namespace cudnn_compat {
 namespace {
 
-constexpr std::string_view kMagic = "cudnn-compat-map-cache 2";
+constexpr std::string_view kMagic = "cudnn-compat-map-cache 3";
 
 std::string escape(std::string_view s) {
   std::string out;
@@ -53,7 +53,7 @@ std::optional<std::string> unescape(std::string_view s) {
 
 std::string stamp_line(const FileStamp &s) {
   std::string line(kMagic);
-  for (std::uint64_t n : {s.dev, s.ino, s.size, s.mtime_ns})
+  for (std::uint64_t n : {s.ino, s.size, s.mtime_ns})
     line.append(" ").append(std::to_string(n));
   return line;
 }
@@ -154,10 +154,16 @@ bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
   return false;
 }
 
+// The racy-clean rule: a cache not younger than its map may hide an edit in the same tick.
+bool younger_than(const struct stat &cache, const FileStamp &map) {
+  return std::uint64_t(cache.st_mtim.tv_sec) * 1'000'000'000u + std::uint64_t(cache.st_mtim.tv_nsec) >
+         map.mtime_ns;
+}
+
 std::optional<FileStamp> stamp_of(const struct stat &st) {
   if (!S_ISREG(st.st_mode)) return std::nullopt;
   return FileStamp{
-      std::uint64_t(st.st_dev), std::uint64_t(st.st_ino), std::uint64_t(st.st_size),
+      std::uint64_t(st.st_ino), std::uint64_t(st.st_size),
       std::uint64_t(st.st_mtim.tv_sec) * 1'000'000'000u + std::uint64_t(st.st_mtim.tv_nsec),
       std::uint64_t(st.st_uid)};
 }
@@ -227,7 +233,7 @@ std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileSta
   std::string text;
   // Trusted only as far as the map is: same owner, and nobody else may rewrite it.
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == stamp.uid &&
-      !(st.st_mode & (S_IWGRP | S_IWOTH))) {
+      !(st.st_mode & (S_IWGRP | S_IWOTH)) && younger_than(st, stamp)) {
     text.resize(std::size_t(st.st_size));
     std::size_t done = 0;
     while (done < text.size()) {
@@ -242,12 +248,10 @@ std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileSta
   return parse_map_cache(text, map_path, stamp);
 }
 
-std::string write_map_cache(const MapLoad &load) {
+std::string write_map_cache(const MapLoad &load, const FileStamp &stamp) {
   if (!load.map) return "the map has errors";
-  const std::optional<FileStamp> stamp = stamp_file(load.map->path);
-  if (!stamp) return "cannot stat " + load.map->path;
   return write_file_atomically(map_cache_path(load.map->path),
-                               format_map_cache(*load.map, load.diagnostics, *stamp));
+                               format_map_cache(*load.map, load.diagnostics, stamp));
 }
 
 }  // namespace cudnn_compat

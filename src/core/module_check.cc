@@ -119,12 +119,9 @@ std::string fits_table_path(const std::string &map_path) {
   return map_path + ".fits";
 }
 
-std::string write_fits_table(const MapLoad &load) {
+std::string write_fits_table(const MapLoad &load, const FileStamp &stamp) {
   if (!load.map) return "the map has errors";
-  const std::optional<FileStamp> stamp = stamp_file(load.map->path);
-  if (!stamp) return "cannot stat " + load.map->path;
-  return write_file_atomically(fits_table_path(load.map->path),
-                               format_fits_table(*load.map, *stamp));
+  return write_file_atomically(fits_table_path(load.map->path), format_fits_table(*load.map, stamp));
 }
 
 }  // namespace cudnn_compat

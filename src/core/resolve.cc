@@ -48,9 +48,11 @@ Considered consider(const Installed &e, std::size_t index, const Need &need,
 
 }  // namespace
 
+// A name that carries a major is only ever served by that major; a requirement of another major
+// then fits nothing.
 std::optional<int> wanted_major(const Need &need, const LibraryName &requested) {
-  if (need.cudnn) return need.cudnn->major;
   if (requested.version) return requested.version->major;
+  if (need.cudnn) return need.cudnn->major;
   return std::nullopt;
 }
 

@@ -43,6 +43,18 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   Selection out;
   const std::string need = describe_need(in);
 
+  // An absolute path is the program's own choice: a load that would fail stays a failing load.
+  if (in.name.starts_with('/') && !in.loader) return out;
+  // A name that carries a major is only served by that major.
+  if (in.requested.version && in.need.cudnn && in.need.cudnn->major != in.requested.version->major) {
+    const std::string asked = std::to_string(in.requested.version->major);
+    out.say.push_back(kPrefix + in.name + ": " + need + ", but the program asks for cuDNN " +
+                      asked + " by name, which only a cuDNN " + asked +
+                      " can serve; loading as usual (the requirement should be the cuDNN " + asked +
+                      " release the program was built with)");
+    return out;
+  }
+
   // Nothing required but a major the name carries: the loader's choice cannot be wrong, and
   // needs no probe.
   if (in.loader && !in.need.cudnn && !in.need.cuda_major) {

@@ -1,12 +1,14 @@
-// cudnn-compat-select NAME REQUESTER: the shim's engine, run by libcudnn-compat.so in a
-// process of its own on the first request for a cuDNN main library (the shim itself carries no
-// libc, let alone toml++). Prints "use PATH" or "pass" on stdout and at most one line on stderr
-// (one per decision with CUDNN_COMPAT_DEBUG=1). Whatever goes wrong, the answer is "pass".
+// cudnn-compat-select: the shim's engine, run by libcudnn-compat.so in a process of its own for a
+// request of a cuDNN main library that the map's decision table does not settle (the shim itself
+// carries no libc, let alone toml++). It speaks shim/protocol.h: whatever goes wrong, the answer
+// is "pass", and every line meant for the user goes back to the shim, which prints it.
 #include "cudnn_compat.h"
+#include "protocol.h"
 
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -15,92 +17,128 @@ namespace {
 
 using namespace cudnn_compat;
 namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct Request {
+  std::string name, executable, requester;
+  Clock::time_point deadline;
+  std::optional<std::vector<std::string>> dirs;  // the loader's, from the shim
+};
 
 std::string self_dir() {
   std::error_code ec;
   return fs::read_symlink("/proc/self/exe", ec).parent_path().string();
 }
 
-std::string host_executable() {
-  std::error_code ec;
-  return fs::read_symlink("/proc/" + std::to_string(getppid()) + "/exe", ec).string();
+std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load) {
+  const std::optional<std::string> path = find_map_path();
+  if (!path) return {nullptr, "none at " + map_search_path().back()};
+  load = load_map(*path);
+  if (load->map) return {&*load->map, ""};
+  return {nullptr,
+          load->diagnostics.empty() ? *path + " is invalid" : to_string(load->diagnostics.front())};
 }
 
-std::optional<std::string> decide(const std::string &name, std::string requester, bool debug) {
-  const std::string executable = host_executable();
-  if (requester.empty()) requester = executable;
-  const Parsed<LibraryName> requested = parse_library_name(fs::path(name).filename().string());
-  if (!requested) return std::nullopt;
+SearchStep search_step(std::string_view arg, const std::string &requester);
 
+Selection decide(const Request &r, bool debug) {
+  const std::string requester = r.requester.empty() ? r.executable : r.requester;
+  const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
+  if (!requested) return {};
   std::optional<MapLoad> load;
-  std::string map_problem;
-  if (const std::optional<std::string> path = find_map_path()) {
-    load = load_map(*path);
-    if (!load->map)
-      map_problem =
-          load->diagnostics.empty() ? *path + " is invalid" : to_string(load->diagnostics.front());
-  } else {
-    map_problem = "none at " + map_search_path().back();
-  }
-  const Map *map = load && load->map ? &*load->map : nullptr;
+  const auto [map, map_problem] = find_map(load);
 
   NeedInputs ni;
   ni.require = env("CUDNN_COMPAT_REQUIRE");
   ni.require_source = "CUDNN_COMPAT_REQUIRE";
   ni.cuda = env("CUDNN_COMPAT_CUDA");
   ni.cuda_source = "CUDNN_COMPAT_CUDA";
-  ni.programs = {executable, requester};
+  ni.programs = {r.executable, requester};
   ni.requested = *requested;
   const Parsed<Need> need = derive_need(ni, map);
-  if (!need) {
-    std::cerr << "cudnn-compat: " << need.error << "; loading " << name << " as usual\n";
-    return std::nullopt;
-  }
+  if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
 
   LoaderContext lc;
   lc.requester = requester;
-  lc.executable = executable;
+  lc.executable = r.executable;
   lc.ld_library_path = env("LD_LIBRARY_PATH").value_or("");
   lc.secure = env("CUDNN_COMPAT_SECURE").has_value();
+  if (r.dirs) {
+    lc.before_cache.emplace();
+    for (const std::string &d : *r.dirs) lc.before_cache->push_back(search_step(d, requester));
+  }
 
   SelectInputs in;
-  in.name = name;
+  in.name = r.name;
   in.requested = *requested;
   in.need = *need;
-  in.loader = loader_search(name, lc);
+  in.loader = loader_search(r.name, lc);
   in.map = map;
   in.map_problem = map_problem;
   in.debug = debug;
 
-  ProbeOptions po;
-  po.helper = self_dir() + "/cudnn-compat-probe";
+  const std::string helper = self_dir() + "/cudnn-compat-probe";
   SelectIo io;
-  // Only the library's own word counts: a header or a file name is what the map already said.
-  io.probe = [&po](const std::string &file) { return probe_library(file, po); };
+  // Only the library's own word counts, within what is left of the shim's deadline.
+  io.probe = [&](const std::string &file) -> std::optional<Probe> {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
+    if (left.count() <= 0) return std::nullopt;
+    return probe_library(file, {helper, int(left.count())});
+  };
   io.find_file = find_library_file;
+  return select_library(in, io);
+}
 
-  const Selection s = select_library(in, io);
-  for (const std::string &line : s.say) std::cerr << line << '\n';
-  return s.use;
+std::optional<Request> parse_request(int argc, char **argv) {
+  if (argc < 6 || std::string_view(argv[1]) != CUDNN_COMPAT_PROTOCOL) return std::nullopt;
+  Request r{argv[2], argv[3], argv[4], Clock::now(), std::nullopt};
+  r.deadline += std::chrono::milliseconds(std::strtol(argv[5], nullptr, 10));
+  if (!(argc == 7 && std::string_view(argv[6]) == CUDNN_COMPAT_NO_DIRS))
+    r.dirs = std::vector<std::string>(argv + 6, argv + argc);
+  return r;
+}
+
+// "L:/dir" -> the loader's step it stands for (shim/protocol.h).
+SearchStep search_step(std::string_view arg, const std::string &requester) {
+  const std::string dir(arg.size() > 2 ? arg.substr(2) : "");
+  switch (arg.empty() ? '?' : arg[0]) {
+    case 'L':
+      return {dir, "LD_LIBRARY_PATH"};
+    case 'P':
+      return {dir, "RPATH of " + requester};
+    default:
+      return {dir, "RUNPATH of " + requester};
+  }
+}
+
+// The shim starts this with every signal blocked and the host's ignored signals still ignored
+// (execve keeps both); a probe must see crashes as crashes, and a SIGCHLD the host ignores would
+// reap the probes before their status is read.
+void default_signals() {
+  for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  // The shim starts this with every signal blocked (so no handler of the host runs between its
-  // clone and exec); a probe must see crashes as crashes.
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-  std::optional<std::string> use;
+  default_signals();
+  Selection s;
   try {
-    if (argc == 3)
-      use = decide(argv[1], argv[2], env("CUDNN_COMPAT_DEBUG") == std::optional<std::string>("1"));
+    if (const std::optional<Request> r = parse_request(argc, argv))
+      s = decide(*r, env("CUDNN_COMPAT_DEBUG") == std::optional<std::string>("1"));
     else
-      std::cerr << "usage: cudnn-compat-select NAME REQUESTER (run by libcudnn-compat.so)\n";
+      s.say.push_back("cudnn-compat: the engine speaks protocol " CUDNN_COMPAT_PROTOCOL
+                      " but was run otherwise (a shim of another install?); loading as usual");
   } catch (const std::exception &e) {
-    std::cerr << "cudnn-compat: internal error: " << e.what() << "; loading as usual\n";
+    s = {{}, {std::string("cudnn-compat: internal error: ") + e.what() + "; loading as usual"}};
   }
-  std::cout << (use ? "use " + *use : std::string("pass")) << std::endl;
+  for (const std::string &line : s.say) std::cout << "say " << line << '\n';
+  std::cout << (s.use ? "use " + *s.use : std::string("pass"))
+            << "\nend " CUDNN_COMPAT_PROTOCOL "\n"
+            << std::flush;
   return 0;
 }

@@ -103,7 +103,7 @@ TEST(ModuleCheck, FitsTableAgreesWithTheCheck) {
   m.cudnn.push_back({*parse_dotted("5.1.10"), "/b", Version{8, 0, {}, {}}, "cudnn/5.1", {}});
   m.cudnn.push_back({*parse_dotted("8.9.7"), "/c", Version{12, 2, {}, {}}, "cudnn/8.9", {}});
   m.cudnn.push_back({*parse_dotted("9.1.0"), "/d", std::nullopt, "", {}});
-  const std::string t = format_fits_table(m, FileStamp{1, 2, 205, 7'000'000'000, 0});
+  const std::string t = format_fits_table(m, FileStamp{2, 205, 7'000'000'000, 0});
   EXPECT_EQ(t.substr(0, t.find('\n')), "cudnn-compat-fits 1 205 7");
   for (const char *line : {"N\t5.1", "N\t5.1.10,cuda=8", "N\t8.9,cuda=12", "N\t9.1.0",
                            "M\tcudnn/8.9", "F\tcudnn/5.1\t5.1", "F\tcudnn/8.9\t8.9,cuda=12"})

@@ -1,0 +1,149 @@
+// The first cuDNN load of a job under the shim (issue 9), against the plain dlopen of the same
+// library in the same run: with the map's decision table knowing both the library the loader
+// finds and the one to hand over (no process started), without it (the engine and its probes),
+// and in a host with 4 GB touched (the engine's start must not grow with the host's memory).
+// The library is the real cuDNN 9 under /usr/local/cuda/lib64 where the machine has it, else the
+// FAKE 9.1.0; the loader finds FAKE 9.0.0 first, which does not fit the 9.1 required.
+//
+//   shim_load_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md]
+//   shim_load_bench --child GB   (run by itself: touches GB gigabytes, then loads libcudnn.so.9)
+#include "cudnn_compat.h"
+#include "process.h"
+#include "report.h"
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int child(long gigabytes) {
+  const std::size_t bytes = std::size_t(gigabytes) << 30;
+  if (bytes) {
+    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return 1;
+    std::memset(p, 1, bytes);  // touched: page tables a fork would copy
+  }
+  const auto start = Clock::now();
+  void *lib = dlopen("libcudnn.so.9", RTLD_NOW);
+  const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  const auto version =
+      lib ? reinterpret_cast<std::size_t (*)()>(dlsym(lib, "cudnnGetVersion")) : nullptr;
+  std::printf("%f %zu\n", us, version ? version() : 0);
+  return 0;
+}
+
+std::string self_path() {
+  std::error_code ec;
+  return fs::read_symlink("/proc/self/exe", ec).string();
+}
+
+// The version the library reports, loaded in a child without the shim.
+std::string real_version(const std::string &self, const std::string &dir) {
+  const Run r = spawn({self, "--child", "0"}, {"LD_LIBRARY_PATH=" + dir});
+  const std::string number = r.out.substr(r.out.find(' ') + 1);
+  const auto v = cudnn_compat::parse_cudnn_number(number.substr(0, number.find('\n')));
+  return v ? cudnn_compat::to_string(*v) : "?";
+}
+
+// How many processes one load starts: execve calls after the child's own, under strace -f.
+int processes_started(const std::string &self, const std::vector<std::string> &env) {
+  const std::string log = fs::temp_directory_path() / "cudnn-compat-load-bench.strace";
+  spawn({"strace", "-f", "-qq", "-e", "trace=execve", "-o", log, self, "--child", "0"}, env);
+  std::ifstream in(log);
+  int execs = -1;
+  for (std::string line; std::getline(in, line);)
+    execs += line.find("execve(") != std::string::npos;
+  fs::remove(log);
+  return execs;
+}
+
+struct Case {
+  std::vector<std::string> env;
+  std::vector<double> us;
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--child") == 0) return child(std::atol(argv[2]));
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: shim_load_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md]\n");
+    return 2;
+  }
+  const std::string shim = argv[1], tool = argv[2], fakes = argv[3], self = self_path();
+  const bool real = fs::exists("/usr/local/cuda/lib64/libcudnn.so.9");
+  const std::string lib = real ? "/usr/local/cuda/lib64" : fakes + "/9.1.0/lib64",
+                    other = fakes + "/9.0.0/lib64", version = real_version(self, lib);
+  const fs::path dir = fs::temp_directory_path() / "cudnn-compat-load-bench";
+  fs::create_directories(dir);
+  const std::string map = dir / "map.toml";
+  std::ofstream(map) << "schema = 1\n[[cudnn]]\nversion = \"9.0.0\"\nlib = \"" << other
+                     << "\"\n[[cudnn]]\nversion = \"" << version << "\"\nlib = \"" << lib << "\"\n";
+  spawn({tool, "map", "validate", map}, {});  // writes map.toml.decide
+
+  const std::vector<std::string> job{"LD_LIBRARY_PATH=" + other, "CUDNN_COMPAT_MAP=" + map,
+                                     "CUDNN_COMPAT_REQUIRE=9.1"};
+  auto with = [&](const std::string &mode) {
+    std::vector<std::string> e(job);
+    e.push_back(mode + "=" + shim);
+    return e;
+  };
+  Case plain{{"LD_LIBRARY_PATH=" + lib}, {}}, audit{with("LD_AUDIT"), {}},
+      preload{with("LD_PRELOAD"), {}};
+  const int known_processes = processes_started(self, audit.env);
+  auto measure = [&](std::vector<Case *> cases, const char *gb, int rounds) {
+    for (int i = 0; i < rounds; ++i)
+      for (Case *c : cases) c->us.push_back(std::stod(spawn({self, "--child", gb}, c->env).out));
+  };
+  measure({&plain, &audit, &preload}, "0", 30);
+  const double plain0 = median(plain.us), known_audit = median(audit.us),
+               known_preload = median(preload.us);
+
+  fs::remove(map + ".decide");  // the engine decides from here on
+  const int engine_processes = processes_started(self, audit.env);
+  plain.us.clear(), audit.us.clear(), preload.us.clear();
+  measure({&plain, &audit, &preload}, "0", 30);
+  const double plain0b = median(plain.us), engine_audit0 = median(audit.us),
+               engine_preload0 = median(preload.us);
+  plain.us.clear(), audit.us.clear();
+  measure({&plain, &audit}, "4", 5);
+  const double plain4 = median(plain.us), engine_audit4 = median(audit.us);
+  fs::remove_all(dir);
+
+  std::ostringstream s;
+  s << "## The shim's first cuDNN load (issue 9)\n\n"
+    << "`bench/shim_load_bench`: the first `dlopen(\"libcudnn.so.9\")` of a process, against the "
+       "plain dlopen of the same\nlibrary (cuDNN "
+    << version << (real ? ", the real one" : ", FAKE")
+    << ") in the same run, medians of 30 (5 with 4 GB touched). Under the shim the loader finds\n"
+       "FAKE 9.0.0 first and 9.1 is required, so the shim hands over "
+    << version << ". Processes counted with `strace -f -e trace=execve`.\n\n"
+    << "| case | plain dlopen | with shim | ratio | target |\n|---|---:|---:|---:|---|\n";
+  auto row = [&](const std::string &what, double base, double value, const std::string &target) {
+    s << "| " << what << " | " << fmt(base) << " us | " << fmt(value) << " us | "
+      << fmt(value / base) << "x | " << target << " |\n";
+  };
+  row("table knows both libraries, LD_AUDIT", plain0, known_audit, "at most 1.5x");
+  row("table knows both libraries, LD_PRELOAD", plain0, known_preload, "at most 1.5x");
+  row("no table: the engine decides, LD_AUDIT", plain0b, engine_audit0, "at most 3x");
+  row("no table: the engine decides, LD_PRELOAD", plain0b, engine_preload0, "at most 3x");
+  row("no table, LD_AUDIT, 4 GB touched", plain4, engine_audit4, "measured");
+  s << "| the engine's load with 4 GB touched against 0 GB | " << fmt(engine_audit0) << " us | "
+    << fmt(engine_audit4) << " us | " << fmt(engine_audit4 / engine_audit0)
+    << "x | at most 1.2x |\n"
+    << "| processes started by the decision, table knows | | " << known_processes
+    << " | | 0 |\n| processes started by the decision, no table | | " << engine_processes
+    << " | | measured |\n";
+  std::fputs(s.str().c_str(), stdout);
+  if (argc > 4) write_benchmarks_section(argv[4], "shim-load", s.str());
+  return 0;
+}

@@ -1,0 +1,75 @@
+#define _GNU_SOURCE
+#include "arena.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+
+#include "shim_text.h"
+#include "sys.h"
+
+enum { kChunk = 64 * 1024 };
+
+static void *map_pages(long size) {
+  const long p =
+      sys6(SYS_mmap, 0, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p < 0 && p > -4096 ? 0 : (void *)p;
+}
+
+// Callers hold the shim's lock: one decision at a time.
+static char *chunk;
+static long used, left;
+
+void *arena_alloc(long size) {
+  size = (size + 15) & ~15L;
+  if (size > left) {
+    const long want = size > kChunk ? size : kChunk;
+    char *fresh = map_pages(want);
+    if (!fresh) return 0;
+    chunk = fresh, used = 0, left = want;
+  }
+  void *p = chunk + used;
+  used += size, left -= size;
+  return p;
+}
+
+char *arena_strdup(const char *s) {
+  const long n = text_len(s) + 1;
+  char *p = arena_alloc(n);
+  if (p) copy_text(p, n, s);
+  return p;
+}
+
+int text_append(struct file_text *t, const char *data, long n) {
+  if (t->size + n + 1 > t->capacity) {
+    long capacity = t->capacity ? t->capacity : 16 * 1024;
+    while (t->size + n + 1 > capacity) capacity *= 2;
+    const long p = t->data ? sys4(SYS_mremap, t->data, t->capacity, capacity, MREMAP_MAYMOVE)
+                           : (long)map_pages(capacity);
+    if ((p < 0 && p > -4096) || p == 0) return 0;
+    t->data = (char *)p, t->capacity = capacity;
+  }
+  for (long i = 0; i < n; ++i) t->data[t->size + i] = data[i];
+  t->size += n;
+  t->data[t->size] = 0;
+  return 1;
+}
+
+int file_read(const char *path, struct file_text *out) {
+  out->data = 0, out->size = 0, out->capacity = 0;
+  const long fd = sys_retry(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  static char block[4096];  // callers hold the shim's lock
+  long n = 0;
+  int ok = text_append(out, "", 0);
+  while (ok && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
+    ok = text_append(out, block, n);
+  sys(SYS_close, fd, 0, 0);
+  if (n < 0) ok = 0;
+  if (!ok) file_free(out);
+  return ok;
+}
+
+void file_free(struct file_text *f) {
+  if (f->data) sys(SYS_munmap, f->data, f->capacity, 0);
+  f->data = 0, f->size = 0, f->capacity = 0;
+}

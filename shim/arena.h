@@ -1,0 +1,26 @@
+// Memory for the shim, straight from the kernel: no buffer of a fixed size decides how large a map,
+// an environment or a family may be. What it hands out lives as long as the process (the loader
+// may keep a path the shim returned), except a whole file read for one decision, given back.
+#pragma once
+
+#include <stddef.h>
+
+#pragma GCC visibility push(hidden)
+
+// size bytes that are never freed; 0 when the kernel refuses.
+void *arena_alloc(long size);
+char *arena_strdup(const char *s);
+
+// A whole file (it may be as large as /proc/self/maps of a big Python process) in memory of its
+// own, NUL-terminated; release with file_free. 0 when it cannot be read.
+struct file_text {
+  char *data;
+  long size;      // bytes read
+  long capacity;  // bytes mapped
+};
+int file_read(const char *path, struct file_text *out);
+// Appends n bytes (and a NUL) to t, which starts zeroed; 0 when the kernel refuses memory.
+int text_append(struct file_text *t, const char *data, long n);
+void file_free(struct file_text *f);
+
+#pragma GCC visibility pop

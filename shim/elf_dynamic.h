@@ -1,0 +1,14 @@
+// What a loaded object's dynamic section says, read from memory: the loader has it mapped, so
+// nothing is read from disk (a 1 GiB requester costs what a small one does).
+#pragma once
+
+#include <link.h>
+
+#pragma GCC visibility push(hidden)
+
+// The string of a DT_RPATH or DT_RUNPATH entry, or 0.
+const char *dynamic_string(const struct link_map *map, long tag);
+// The address of a defined symbol, through DT_GNU_HASH; 0 when absent.
+void *dynamic_symbol(const struct link_map *map, const char *name);
+
+#pragma GCC visibility pop

@@ -1,0 +1,70 @@
+#include "environment.h"
+
+#include <elf.h>
+
+#include "arena.h"
+#include "elf_dynamic.h"
+#include "shim_text.h"
+#include "sys.h"
+
+extern char **environ __attribute__((weak));
+
+int secure_execution(void) {
+  static int known, secure;
+  if (known) return secure;
+  struct file_text f;
+  secure = 1;  // cannot tell: assume the worst
+  if (file_read("/proc/self/auxv", &f)) {
+    const long n = f.size / (long)sizeof(Elf64_auxv_t);
+    for (long i = 0; i < n; ++i) {
+      const Elf64_auxv_t *a = (const Elf64_auxv_t *)f.data + i;
+      if (a->a_type == AT_SECURE) secure = a->a_un.a_val != 0;
+    }
+    file_free(&f);
+  }
+  known = 1;
+  return secure;
+}
+
+char **initial_environment(void) {
+  static char **list;
+  if (list) return list;
+  struct file_text f;
+  if (!file_read("/proc/self/environ", &f)) return 0;
+  long count = 0;
+  for (long at = 0; at < f.size; at += text_len(f.data + at) + 1) ++count;
+  char **out = arena_alloc((count + 1) * (long)sizeof *out);
+  char *copy = arena_alloc(f.size + 1);
+  if (out && copy) {
+    for (long i = 0; i <= f.size; ++i) copy[i] = f.data[i];
+    long n = 0;
+    for (long at = 0; at < f.size; at += text_len(copy + at) + 1) out[n++] = copy + at;
+    out[n] = 0;
+    list = out;
+  }
+  file_free(&f);
+  return list;
+}
+
+static const struct link_map *libc_map;
+
+void note_libc(const struct link_map *map) {
+  if (!libc_map && map->l_name && after_prefix(base_name(map->l_name), "libc.so.")) libc_map = map;
+}
+
+char **current_environment(void) {
+  if (secure_execution()) return 0;
+  if (&environ) return environ;
+  static char ***libc_environ;
+  if (!libc_environ && libc_map) libc_environ = (char ***)dynamic_symbol(libc_map, "__environ");
+  if (libc_environ && *libc_environ) return *libc_environ;
+  return initial_environment();
+}
+
+const char *env_value(char **env, const char *name) {
+  for (char **e = env; e && *e; ++e) {
+    const char *v = after_prefix(*e, name);
+    if (v && *v == '=') return v + 1;
+  }
+  return 0;
+}

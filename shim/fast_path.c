@@ -1,0 +1,244 @@
+// Reads map.toml.decide (format: src/core/decision_table.cc, the one writer). Trusted only while
+// it belongs to the map's owner, nobody else may write it or the map, it was made from the map as
+// it is now (inode, size, mtime: no device number, which differs between the nodes of one shared
+// file system), and it is younger than the map (git's racy-clean rule: an edit in the same clock
+// tick as the table's making would otherwise go unseen; the writer waits the tick out).
+#include "fast_path.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "arena.h"
+#include "shared/decision_key.h"
+#include "shim_text.h"
+#include "sys.h"
+
+struct identity {
+  unsigned long ino, size, mtime_ns;
+};
+
+static unsigned long mtime_ns(const struct stat *st) {
+  return (unsigned long)st->st_mtim.tv_sec * 1000000000ul + (unsigned long)st->st_mtim.tv_nsec;
+}
+
+static int identify(const char *path, struct identity *id, struct stat *st) {
+  if (sys4(SYS_newfstatat, AT_FDCWD, path, st, 0) != 0 || !S_ISREG(st->st_mode)) return 0;
+  id->ino = st->st_ino, id->size = (unsigned long)st->st_size, id->mtime_ns = mtime_ns(st);
+  return 1;
+}
+
+// Reads the next decimal number at *p; 0 when there is none.
+static int number(const char **p, unsigned long *out) {
+  const char *s = *p;
+  unsigned long n = 0;
+  if (*s < '0' || *s > '9') return 0;
+  for (; *s >= '0' && *s <= '9'; ++s) n = n * 10 + (unsigned long)(*s - '0');
+  *out = n, *p = s;
+  return 1;
+}
+
+// "tab number" fields in a row.
+static int numbers(const char **p, unsigned long *out, int n) {
+  for (int i = 0; i < n; ++i)
+    if (*(*p)++ != '\t' || !number(p, &out[i])) return 0;
+  return 1;
+}
+
+static const char *next_line(const char *p) {
+  while (*p && *p != '\n') ++p;
+  return *p ? p + 1 : p;
+}
+
+// A line's text up to its end, copied into the arena (paths the loader may keep).
+static const char *rest_of_line(const char *p) {
+  long n = 0;
+  while (p[n] && p[n] != '\n') ++n;
+  char *s = arena_alloc(n + 1);
+  if (!s) return 0;
+  for (long i = 0; i < n; ++i) s[i] = p[i];
+  s[n] = 0;
+  return s;
+}
+
+static int trusted(const char *map, struct file_text *text) {
+  text->data = 0, text->size = 0, text->capacity = 0;
+  struct stat map_st, table_st;
+  struct identity id;
+  if (!identify(map, &id, &map_st) || (map_st.st_mode & (S_IWGRP | S_IWOTH))) return 0;
+  const long uid = sys(SYS_getuid, 0, 0, 0);
+  if (map_st.st_uid != 0 && (long)map_st.st_uid != uid) return 0;
+  static char path[4096 + 8];
+  if (!copy_text(path, sizeof path - 8, map)) return 0;
+  append_text(path, sizeof path, text_len(path), ".decide");
+  const long fd = sys_retry(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  int ok = sys(SYS_fstat, fd, &table_st, 0) == 0 && S_ISREG(table_st.st_mode) &&
+           table_st.st_uid == map_st.st_uid && !(table_st.st_mode & (S_IWGRP | S_IWOTH)) &&
+           mtime_ns(&table_st) > id.mtime_ns;
+  static char block[4096];
+  long n = 0;
+  ok = ok && text_append(text, "", 0);
+  while (ok && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
+    ok = text_append(text, block, n);
+  sys(SYS_close, fd, 0, 0);
+  if (!ok || n < 0) return 0;
+  const char *p = after_prefix(text->data, "cudnn-compat-decide 1");
+  unsigned long stamp[3];
+  return p && numbers(&p, stamp, 3) && *p == '\n' && stamp[0] == id.ino && stamp[1] == id.size &&
+         stamp[2] == id.mtime_ns;
+}
+
+// The first line starting with prefix, from p on; 0 when none.
+static const char *find(const char *p, const char *prefix) {
+  for (; *p; p = next_line(p))
+    if (after_prefix(p, prefix)) return after_prefix(p, prefix);
+  return 0;
+}
+
+// x.y or x.y.z, digits only; anything else is left to the engine's parser.
+static int parse_need(const char *s, unsigned long v[3], int *parts) {
+  *parts = 0;
+  for (;;) {
+    if (*parts == 3 || !number(&s, &v[*parts])) return 0;
+    ++*parts;
+    if (!*s) return 1;
+    if (*s++ != '.') return 0;
+  }
+}
+
+// What the table knows of a file: its entry's index, by the identity it was probed with.
+static int known_file(const char *table, const struct identity *id, unsigned long *index) {
+  for (const char *p = table; (p = find(p, "lib\t")); p = next_line(p)) {
+    unsigned long f[4];
+    const char *q = p - 1;
+    if (!numbers(&q, f, 4) || *q != '\t') return 0;
+    if (f[1] == id->ino && f[2] == id->size && f[3] == id->mtime_ns) {
+      *index = f[0];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+// Whether a row's field equals word (a field ends at a tab).
+static const char *field_is(const char *p, const char *word) {
+  const char *rest = after_prefix(p, word);
+  return rest && *rest == '\t' ? rest + 1 : 0;
+}
+
+// The fitting entries for a need, best first ("3,0,7"; "" when none fits), or 0 when the table
+// has no row for it. key 0 stands for "no cuDNN version required".
+static const char *fit_row(const char *table, const char *major, const char *cuda,
+                           unsigned long key) {
+  const char *found = 0;
+  for (const char *p = table; (p = find(p, "fit\t")); p = next_line(p)) {
+    const char *q = field_is(p, major);
+    q = q ? field_is(q, cuda) : 0;
+    if (!q) continue;
+    unsigned long row_key = 0;
+    if (*q == '-' ? key != 0 : (!number(&q, &row_key) || key == 0 || row_key > key)) continue;
+    if (*q == '-') ++q;
+    if (*q == '\t') found = q + 1;
+  }
+  return found;
+}
+
+static int listed(const char *list, unsigned long index) {
+  for (unsigned long n; number(&list, &n); list += *list == ',') {
+    if (n == index) return 1;
+    if (*list != ',') break;
+  }
+  return 0;
+}
+
+static void decimal(unsigned long n, char *out) {
+  char digits[24];
+  int k = 0;
+  do digits[k++] = (char)('0' + n % 10), n /= 10;
+  while (n);
+  while (k) *out++ = digits[--k];
+  *out = 0;
+}
+
+// The loader's pick when the directories before ld.so.cache hold none: what the table recorded
+// for ld.so.cache and the default directories, while /etc/ld.so.cache is the one it read.
+static int system_pick(const char *table, const char *major, const char **pick) {
+  struct stat st;
+  struct identity id = {0, 0, 0};
+  const int has_cache = identify("/etc/ld.so.cache", &id, &st);
+  const char *p = find(table, "system\t");
+  unsigned long f[3];
+  if (!p) return 0;
+  if (*p == '-' ? has_cache
+                : (!has_cache || !numbers(&(const char *){p - 1}, f, 3) || f[0] != id.ino ||
+                   f[1] != id.size || f[2] != id.mtime_ns))
+    return 0;
+  for (const char *q = table; (q = find(q, "sys\t")); q = next_line(q)) {
+    const char *file = field_is(q, major);
+    if (file) {
+      *pick = *file == '\n' || !*file ? 0 : rest_of_line(file);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use) {
+  unsigned long need[3] = {0, 0, 0}, cuda[3];
+  int parts = 0, cuda_parts = 0;
+  if (r->require &&
+      (!parse_need(r->require, need, &parts) || parts < 2 || need[0] != (unsigned long)r->major))
+    return FAST_UNKNOWN;  // another form, or another major: the engine says why
+  if (r->cuda && (!parse_need(r->cuda, cuda, &cuda_parts) || cuda_parts > 2)) return FAST_UNKNOWN;
+  unsigned long rules;
+  const char *q = find(table, "require\t");
+  if (!q || !number(&q, &rules) || (!r->require && rules > 0)) return FAST_UNKNOWN;
+
+  char major[24], cuda_class[24];
+  decimal((unsigned long)r->major, major);
+  const char *pick = r->pick;
+  if (!pick && !system_pick(table, major, &pick)) return FAST_UNKNOWN;
+  if (pick && !r->require && !r->cuda) return FAST_KEEP;  // nothing required: the loader is right
+
+  const unsigned long key =
+      r->require ? cudnn_compat_decision_key(need[1], parts == 3, need[2]) : 0;
+  if (r->cuda) decimal(cuda[0], cuda_class);
+  const char *row =
+      r->cuda ? fit_row(table, major, cuda_class, key) : fit_row(table, major, "-", key);
+  if (!row && r->cuda) row = fit_row(table, major, "*", key);
+  if (!row) return FAST_UNKNOWN;
+
+  struct stat st;
+  struct identity id;
+  unsigned long index;
+  if (pick) {
+    if (!identify(pick, &id, &st) || !known_file(table, &id, &index)) return FAST_UNKNOWN;
+    if (listed(row, index)) return FAST_KEEP;
+  }
+  const char *best = row;
+  if (!number(&best, &index)) return FAST_UNKNOWN;  // nothing fits: the engine explains
+  // The file to hand over must still be the one that was probed.
+  for (const char *p = table; (p = find(p, "lib\t")); p = next_line(p)) {
+    unsigned long f[4];
+    const char *l = p - 1;
+    if (!numbers(&l, f, 4) || *l != '\t' || f[0] != index) continue;
+    const char *path = rest_of_line(l + 1);
+    if (!path || !identify(path, &id, &st) || id.ino != f[1] || id.size != f[2] ||
+        id.mtime_ns != f[3])
+      return FAST_UNKNOWN;
+    *use = path;
+    return FAST_USE;
+  }
+  return FAST_UNKNOWN;
+}
+
+enum fast_answer fast_decide(const struct fast_request *r, const char **use) {
+  struct file_text table;
+  if (!r->map || !trusted(r->map, &table)) {
+    file_free(&table);
+    return FAST_UNKNOWN;
+  }
+  const enum fast_answer a = decide(table.data, r, use);
+  file_free(&table);
+  return a;
+}

@@ -1,0 +1,12 @@
+// The shim's one line on stderr.
+#pragma once
+
+#pragma GCC visibility push(hidden)
+
+// Writes line to fd 2 as far as that cannot hurt the host: a reader that has gone raises no
+// SIGPIPE, a full pipe is not waited for (the line is dropped), a closed fd 2 costs nothing.
+void say(const char *line);
+// say() of the concatenation of parts (0-terminated list), cut at 4 KiB.
+void say_parts(const char *const *parts);
+
+#pragma GCC visibility pop

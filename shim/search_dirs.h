@@ -1,0 +1,25 @@
+// The directories the loader searches for a requester before it looks in ld.so.cache, in its own
+// order, taken from the loader's own data: what the engine and the fast path need to know which
+// file a bare name becomes, without reading the requester from disk.
+#pragma once
+
+#include <link.h>
+
+#pragma GCC visibility push(hidden)
+
+struct search_dirs {
+  const char **dir;  // "L:/dir" (LD_LIBRARY_PATH), "R:/dir" (RUNPATH), "P:/dir" (RPATH)
+  long count;
+  int complete;  // 0: some entry could not be read exactly ($LIB, $PLATFORM, no requester)
+};
+
+// From the requester's and the main program's dynamic sections in memory (RPATH, RUNPATH,
+// $ORIGIN) and LD_LIBRARY_PATH as the process started with it: what the loader itself reads.
+// (glibc's own list, dlinfo RTLD_DI_SERINFO, does not tell LD_LIBRARY_PATH from the default
+// directories: its flags are all 0 in 2.36.)
+void loader_search_dirs(const struct link_map *requester, const struct link_map *main_program,
+                        struct search_dirs *out);
+// LD_PRELOAD: loader_search_dirs for the object whose code called dlopen.
+void preload_search_dirs(const void *caller, struct search_dirs *out);
+
+#pragma GCC visibility pop

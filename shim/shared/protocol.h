@@ -1,0 +1,25 @@
+/* How the shim (libcudnn-compat.so, C) and its engine (cudnn-compat-select, C++) speak: the one
+ * place this is written down, included by both. A shim and an engine from two different installs
+ * on one path notice it here instead of misreading each other.
+ *
+ * The shim runs
+ *   cudnn-compat-select PROTOCOL NAME EXECUTABLE REQUESTER DEADLINE_MS [DIR...]
+ * with stdin and stderr on /dev/null and stdout on a pipe, in a process group of its own:
+ *   NAME         the name or path the process asked the loader for
+ *   EXECUTABLE   the main program; REQUESTER the object that asks ("" for the main program)
+ *   DEADLINE_MS  what is left of the decision's deadline; the engine's probes stay within it
+ *   DIR...       the directories the loader searches before ld.so.cache for this requester, in
+ *                its order, as the shim read them from the loader's own data, each prefixed with
+ *                where it comes from: "P:" RPATH, "L:" LD_LIBRARY_PATH as at process start,
+ *                "R:" RUNPATH; one "?" when
+ *                it could not, and the engine then reads the requester's dynamic section itself.
+ * and reads its answer, line by line:
+ *   say TEXT     a line for stderr (at most one unless CUDNN_COMPAT_DEBUG=1)
+ *   use PATH     load this file instead, or
+ *   pass         keep the ordinary load
+ *   end PROTOCOL the answer is complete; anything else before the deadline is "no answer".
+ */
+#pragma once
+
+#define CUDNN_COMPAT_PROTOCOL "2"
+#define CUDNN_COMPAT_NO_DIRS "?"

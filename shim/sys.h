@@ -1,0 +1,45 @@
+// The kernel, without libc: the shim carries no libc (see shim.c), so it makes its own system
+// calls. Every wrapper returns the raw result: a negative errno on failure.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+
+#pragma GCC visibility push(hidden)
+
+static inline long sys6(long n, long a, long b, long c, long d, long e, long f) {
+  long ret;
+  register long r10 __asm__("r10") = d;
+  register long r8 __asm__("r8") = e;
+  register long r9 __asm__("r9") = f;
+  __asm__ volatile("syscall"
+                   : "=a"(ret)
+                   : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+                   : "rcx", "r11", "memory");
+  return ret;
+}
+#define sys(n, a, b, c) sys6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+#define sys4(n, a, b, c, d) sys6(n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
+
+// A system call interrupted by a signal of the host is made again: the host's interval timers
+// and profilers must not change what the shim decides.
+#define EINTR_ 4
+#define sys_retry(n, a, b, c) \
+  ({                          \
+    long r_;                  \
+    do r_ = sys(n, a, b, c);  \
+    while (r_ == -EINTR_);    \
+    r_;                       \
+  })
+
+// Milliseconds on the monotonic clock.
+static inline long now_ms(void) {
+  struct {
+    long sec, nsec;
+  } ts = {0, 0};
+  sys(SYS_clock_gettime, 1 /* CLOCK_MONOTONIC */, &ts, 0);
+  return ts.sec * 1000 + ts.nsec / 1000000;
+}
+
+#pragma GCC visibility pop

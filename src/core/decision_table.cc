@@ -1,0 +1,153 @@
+// map.toml.decide: for every major of the map, every CUDA the map knows and every required version
+// that makes a difference, the releases rank() accepts, best first. rank() is the one decision
+// procedure; the shim only looks its answers up (shim/fast_path.c).
+//
+// Which releases fit a need changes only where the required version crosses an installed one:
+// every rule compares the required version with the release's minor, or with its whole number,
+// for order or equality. So rank() is asked at each installed release's minor and patch and just
+// past them, and each row holds from its key to the next.
+#include "cudnn_compat.h"
+#include "decision_key.h"
+
+#include <algorithm>
+#include <set>
+
+namespace cudnn_compat {
+namespace {
+
+bool agrees(const Installed &e, const std::optional<Probe> &p) {
+  if (!p || p->source != ProbeSource::library) return false;
+  if (p->version.major != e.version.major || p->version.minor != e.version.minor ||
+      p->version.patch != e.version.patch)
+    return false;
+  return !(e.cuda && p->cuda && e.cuda->major != p->cuda->major);
+}
+
+struct Point {
+  unsigned long key;
+  std::optional<Version> need;
+};
+
+std::vector<Point> points(int major, const std::vector<const Installed *> &entries) {
+  std::set<std::pair<int, int>> at = {{0, -1}};  // (minor, patch or -1)
+  for (const Installed *e : entries) {
+    const int minor = e->version.minor.value_or(0), patch = e->version.patch.value_or(0);
+    for (auto p : {std::pair{minor, -1},
+                   {minor, 0},
+                   {minor, patch},
+                   {minor, patch + 1},
+                   {minor + 1, -1},
+                   {minor + 1, 0}})
+      at.insert(p);
+  }
+  std::vector<Point> out{{0, std::nullopt}};
+  for (auto [minor, patch] : at) {
+    Version v{major, minor, {}, {}};
+    if (patch >= 0) v.patch = patch;
+    out.push_back(
+        {cudnn_compat_decision_key(unsigned(minor), patch >= 0, unsigned(std::max(patch, 0))), v});
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::size_t> &indices) {
+  std::string s;
+  for (std::size_t i : indices) s += (s.empty() ? "" : ",") + std::to_string(i);
+  return s;
+}
+
+// The rows of one major and CUDA class ("-", a CUDA major, or "*" for any other).
+std::string rows(const Map &known, const std::vector<std::size_t> &index, int major,
+                 const std::string &cuda_class, std::optional<int> cuda,
+                 const std::vector<Point> &at) {
+  std::string out, previous = "\n";
+  for (const Point &p : at) {
+    Need need;
+    need.cudnn = p.need;
+    need.cuda_major = cuda;
+    need.rule = known.policy.rule;
+    std::vector<std::size_t> ranked;
+    for (std::size_t i : rank(known, need, LibraryName{"", Version{major, {}, {}, {}}, false}))
+      ranked.push_back(index[i]);
+    const std::string list = join(ranked);
+    if (p.need && list == previous) continue;
+    previous = p.need ? list : "\n";
+    out += "fit\t" + std::to_string(major) + "\t" + cuda_class + "\t" +
+           (p.need ? std::to_string(p.key) : "-") + "\t" + list + "\n";
+  }
+  return out;
+}
+
+std::string identity(const FileStamp &s) {
+  return std::to_string(s.ino) + "\t" + std::to_string(s.size) + "\t" + std::to_string(s.mtime_ns);
+}
+
+}  // namespace
+
+std::string decision_table_path(const std::string &map_path) {
+  return map_path + ".decide";
+}
+
+std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts) {
+  std::string out = "cudnn-compat-decide 1\t" + identity(stamp) + "\n";
+  out += "require\t" + std::to_string(map.require.size()) + "\n";
+  out += "system\t" + (facts.ld_cache ? identity(*facts.ld_cache) : std::string("-")) + "\n";
+  for (const auto &[major, file] : facts.system)
+    out += "sys\t" + std::to_string(major) + "\t" + file + "\n";
+  // The map as rank() sees it, but only the releases whose library says what the map says.
+  Map known = map;
+  known.cudnn.clear();
+  std::vector<std::size_t> index;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    if (!agrees(map.cudnn[i], facts.probes[i]) || !facts.files[i]) continue;
+    out += "lib\t" + std::to_string(i) + "\t" + identity(*facts.files[i]) + "\t" +
+           facts.probes[i]->file + "\n";
+    known.cudnn.push_back(map.cudnn[i]);
+    index.push_back(i);
+  }
+  std::set<int> majors;
+  for (const Installed &e : known.cudnn) majors.insert(e.version.major);
+  for (int major : majors) {
+    std::vector<const Installed *> entries;
+    std::set<int> cudas;
+    bool cuda_known = true;
+    for (const Installed &e : known.cudnn) {
+      if (e.version.major != major) continue;
+      entries.push_back(&e);
+      if (e.cuda) cudas.insert(e.cuda->major);
+      cuda_known = cuda_known && e.cuda;
+    }
+    const std::vector<Point> at = points(major, entries);
+    out += rows(known, index, major, "-", std::nullopt, at);
+    // A CUDA need is settled here only where the map names every release's CUDA: the engine's
+    // own check of a library's CUDA then says the same.
+    if (!cuda_known) continue;
+    for (int cuda : cudas) out += rows(known, index, major, std::to_string(cuda), cuda, at);
+    out += rows(known, index, major, "*", (cudas.empty() ? 0 : *cudas.rbegin()) + 1000, at);
+  }
+  return out;
+}
+
+TableFacts gather_table_facts(const Map &map, const ProbeOptions &options) {
+  TableFacts facts;
+  std::set<int> majors;
+  for (const Installed &e : map.cudnn) {
+    std::optional<std::string> file;
+    if (!e.lib.empty() && e.lib.front() == '/')  // never a path relative to wherever this runs
+      file = find_library_file(e.lib, main_library(e.version.major), e.version.major);
+    facts.probes.push_back(file ? probe_library(*file, options) : std::nullopt);
+    facts.files.push_back(file ? stamp_file(*file) : std::nullopt);
+    majors.insert(e.version.major);
+  }
+  facts.ld_cache = stamp_file("/etc/ld.so.cache");
+  LoaderContext system_only;
+  system_only.before_cache.emplace();
+  for (int major : majors) {
+    const std::optional<LoaderHit> hit =
+        loader_search("libcudnn.so." + std::to_string(major), system_only);
+    facts.system.emplace_back(major, hit ? hit->path : "");
+  }
+  return facts;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,120 @@
+// map.toml.decide: the rows hold rank()'s answers, a release whose library disagrees with the map
+// is left out, and a CUDA need is settled only where every release's CUDA is known.
+#include "cudnn_compat.h"
+#include "decision_key.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace cudnn_compat {
+namespace {
+
+Map two_releases() {
+  const MapLoad m = parse_map(R"(schema = 1
+[[cudnn]]
+version = "5.0.5"
+lib = "/a"
+[[cudnn]]
+version = "5.1.10"
+lib = "/b"
+)",
+                              "map.toml");
+  return *m.map;
+}
+
+TableFacts facts_for(const Map &map) {
+  TableFacts f;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    f.probes.push_back(Probe{"/lib" + std::to_string(i) + "/libcudnn.so.5", map.cudnn[i].version,
+                             map.cudnn[i].cuda, ProbeSource::library, ""});
+    f.files.push_back(FileStamp{10 + i, 100, 1000, 0});
+  }
+  return f;
+}
+
+std::string row_for(const std::string &table, const std::string &cuda, unsigned long key) {
+  std::string found;
+  std::istringstream in(table);
+  for (std::string line; std::getline(in, line);) {
+    const std::string head = "fit\t5\t" + cuda + "\t";
+    if (line.rfind(head, 0) != 0) continue;
+    const std::string rest = line.substr(head.size());
+    const std::string k = rest.substr(0, rest.find('\t'));
+    if ((k == "-") == (key == 0) && (key == 0 || std::stoul(k) <= key))
+      found = rest.substr(rest.find('\t') + 1);
+  }
+  return found;
+}
+
+TEST(DecisionTable, RowsAreRankAnswers) {
+  const Map map = two_releases();
+  const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, facts_for(map));
+  EXPECT_EQ(t.substr(0, t.find('\n')), "cudnn-compat-decide 1\t1\t2\t3");
+  EXPECT_NE(t.find("lib\t1\t11\t100\t1000\t/lib1/libcudnn.so.5\n"), std::string::npos) << t;
+  EXPECT_EQ(row_for(t, "-", cudnn_compat_decision_key(1, false, 0)), "1");  // 5.1: 5.1.10
+  EXPECT_EQ(row_for(t, "-", cudnn_compat_decision_key(1, true, 3)), "1");   // 5.1.3
+  EXPECT_EQ(row_for(t, "-", cudnn_compat_decision_key(0, true, 5)), "0");   // 5.0.5
+  EXPECT_EQ(row_for(t, "-", cudnn_compat_decision_key(2, false, 0)), "");   // 5.2: none fits
+  EXPECT_EQ(row_for(t, "-", 0), "1,0");                                     // any 5: newest first
+}
+
+TEST(DecisionTable, LeavesOutALibraryThatDisagrees) {
+  const Map map = two_releases();
+  TableFacts f = facts_for(map);
+  f.probes[1]->version = Version{5, 0, 5, {}};  // the map says 5.1.10
+  const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, f);
+  EXPECT_EQ(t.find("lib\t1\t"), std::string::npos) << t;
+  EXPECT_EQ(row_for(t, "-", cudnn_compat_decision_key(1, false, 0)), "");
+}
+
+TEST(DecisionTable, CudaRowsOnlyWhereEveryCudaIsKnown) {
+  Map map = two_releases();
+  map.cudnn[0].cuda = Version{8, 0, {}, {}};
+  EXPECT_EQ(format_decision_table(map, {}, facts_for(map)).find("fit\t5\t8\t"), std::string::npos);
+  map.cudnn[1].cuda = Version{9, 0, {}, {}};
+  const std::string t = format_decision_table(map, {}, facts_for(map));
+  EXPECT_EQ(row_for(t, "8", cudnn_compat_decision_key(1, false, 0)), "");
+  EXPECT_EQ(row_for(t, "9", cudnn_compat_decision_key(1, false, 0)), "1");
+  EXPECT_EQ(row_for(t, "*", 0), "");  // a CUDA no release is built for
+}
+
+// The writer's side of the racy-clean rule: it waits out the second of the map's mtime, then
+// reads the map again; an edit in between is refused, not stamped.
+TEST(SettleMapStamp, WaitsOutTheTickAndNoticesAnEditMadeMeanwhile) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("settle-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string path = dir / "map.toml";
+  std::ofstream(path) << "schema = 1\n";
+  const MapLoad m = read_map_file(path);
+  ASSERT_TRUE(m.map);
+  const Parsed<FileStamp> s = settle_map_stamp(*m.map);
+  ASSERT_TRUE(s) << s.error;
+  // Whatever is written now is in a later second than the map: a reader can tell the two apart.
+  std::ofstream(dir / "newer") << "";
+  const auto second = [](const fs::path &p) {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+        fs::last_write_time(p).time_since_epoch());
+  };
+  EXPECT_GT(second(dir / "newer"), second(path));
+
+  // A map whose mtime is a second ahead keeps the writer waiting; an edit meanwhile is noticed.
+  fs::last_write_time(path, fs::last_write_time(path) + std::chrono::seconds(1));
+  const MapLoad again = read_map_file(path);
+  ASSERT_TRUE(again.map);
+  std::thread edit([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::ofstream(path) << "schema = 7\n";  // the same size, within the wait
+  });
+  const Parsed<FileStamp> late = settle_map_stamp(*again.map);
+  edit.join();
+  EXPECT_FALSE(late);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cudnn_compat
