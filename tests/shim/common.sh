@@ -69,7 +69,7 @@ C
 
 # own_shim: copies the shim and everything beside it into $t/lib and points SHIM at the copy, so
 # that a test can put an engine of its own there (the shim runs cudnn-compat-select from its own
-# directory); real_lib is the original directory. Whatever is left running from $t when the test ends is ended with it.
+# directory); real_lib is the original directory. Whatever still runs from $t at the end is ended.
 own_shim() {
   real_lib=$(dirname "$SHIM")  # the real engine and probe stay here
   mkdir -p "$t/lib"
@@ -184,9 +184,8 @@ expect_rc_within() {
   ((ms < limit * 1000)) || fail "$* took $ms ms, expected under $limit s; output:"$'\n'"$out"
 }
 
-# load5_client: dlopens libcudnn.so.5 and prints "cuDNN N from PATH" on stdout (stderr may be
-# closed or broken in these tests). Built to be linked with more code: main calls before_load()
-# and after_load(), which the test defines in the C it appends.
+# load5_main: C source for the top of a client's heredoc. Its load5() dlopens libcudnn.so.5 and
+# prints "cuDNN N from PATH" on stdout (stderr may be closed or broken in these clients).
 load5_main='
 #define _GNU_SOURCE
 #include <dlfcn.h>
