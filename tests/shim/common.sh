@@ -211,3 +211,11 @@ tf2016_setting() {
   fake_map 5.0.5 5.1.10 >"$t/map.toml"
   export LD_LIBRARY_PATH=$FAKES/5.0.5/lib64 CUDNN_COMPAT_REQUIRE=5.1.3
 }
+# The tf2016 client and setting with a shim of our own (own_shim) and a 2 s deadline, for engines
+# that hang.
+deadline_setting() {
+  tf2016_client
+  own_shim
+  tf2016_setting
+  export CUDNN_COMPAT_TIMEOUT=2
+}

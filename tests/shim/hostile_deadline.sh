@@ -4,10 +4,7 @@
 # 30 s for a hung engine, had no overall deadline for a trickling one, and the engine 10 s more
 # per hanging library.
 source "$(dirname "$0")/common.sh"
-tf2016_client
-own_shim
-tf2016_setting
-export CUDNN_COMPAT_TIMEOUT=2
+deadline_setting
 
 for mode in audit preload; do
   for engine in hang trickle hanging-probes; do

@@ -4,10 +4,7 @@
 # `( client 5>&1 ) | cat` ends. With the landed shim the probe lived on and held the host's pipe, so
 # cat never saw end-of-file.
 source "$(dirname "$0")/common.sh"
-tf2016_client
-own_shim
-tf2016_setting
-export CUDNN_COMPAT_TIMEOUT=2
+deadline_setting
 
 for mode in audit preload; do
   fake_engine orphan
