@@ -1,7 +1,7 @@
 # Issue 9, item 4: a host with a 10 ms interval timer (profilers, MPI progress threads) still gets
 # the redirect, with and without SA_RESTART: 20 runs each, every one redirected. The engine starts
 # 50 ms late here, so the timer fires while the shim waits. The landed shim took the interrupted
-# poll for "no answer" and lost the redirect (18 of 20 runs).
+# poll for "no answer" and lost the redirect (18 of 20 runs in the issue; here the first run).
 source "$(dirname "$0")/common.sh"
 compile itimer <<C
 $load5_main
