@@ -14,6 +14,7 @@ packages=(
   lmod                  # the real Lmod the module tests run (8.6 on Debian 12)
   clang                 # libFuzzer, for the fuzz target of explain
   tcl8.6 less procps    # what Environment Modules' modulecmd.tcl needs to run
+  strace                # tests/shim/hostile_big_host.sh: which clones the shim makes
 )
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)

@@ -63,3 +63,159 @@ int main(int argc, char **argv) {
 }
 C
 }
+
+# --- For the hostile scenarios (tests/shim/hostile_*.sh): hosts that are big, threaded, signal-heavy
+# or daemonised, and engines that hang.
+
+# own_shim: copies the shim and everything beside it into $t/lib and points SHIM at the copy, so
+# that a test can put an engine of its own there (the shim runs cudnn-compat-select from its own
+# directory); real_lib is the original directory. Whatever still runs from $t at the end is ended.
+own_shim() {
+  real_lib=$(dirname "$SHIM")  # the real engine and probe stay here
+  mkdir -p "$t/lib"
+  cp -rL "$real_lib"/. "$t/lib/"
+  SHIM=$t/lib/$(basename "$SHIM")
+  trap 'end_ours; rm -rf "$t"' EXIT
+}
+# ours_running [DIR]: pids of the processes still running a program from DIR (default $t).
+ours_running() { pgrep -f -- "${1:-$t}/" || true; }
+end_ours() {
+  local pids; pids=$(ours_running)
+  [[ -z $pids ]] || kill -KILL $pids 2>/dev/null || true
+}
+# expect_gone DIR: nothing runs from DIR (a SIGKILLed process may take a moment to go: 5 s grace).
+expect_gone() {
+  local i
+  for i in $(seq 50); do
+    [[ -z $(ours_running "$1") ]] && return 0
+    sleep 0.1
+  done
+  fail "still running from $1 after the client exited:"$'\n'"$(ps -o pid,pgid,ppid,args -p "$(ours_running "$1" | paste -sd,)")"
+}
+
+# fake_engine MODE [NAME]: after own_shim, a program of ours as $t/lib/NAME (default the engine,
+# cudnn-compat-select). It first writes $t/lib/NAME.fds (its open fds and what they point at), then:
+#   pass        prints "pass" and exits (the ordinary load)
+#   hang        never answers, never exits
+#   trickle     prints a space every second, forever
+#   slow        answers "pass" after 3 s
+#   orphan      starts a child (a "probe": it writes NAME.probe.fds, closes stdout, hangs) and exits
+#   hang-probe  starts such a child but keeps stdout, and hangs itself
+fake_engine() {
+  local mode=$1 name=${2:-cudnn-compat-select}
+  rm -f "$t/lib/$name"
+  "$CC" -o "$t/lib/$name" -x c - -DMODE="\"$mode\"" <<'C'
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+static char self[PATH_MAX];
+static void record(const char *who) {
+  char path[PATH_MAX + 32], link[64], target[PATH_MAX];
+  snprintf(path, sizeof path, "%s%s.fds", self, who);
+  FILE *out = fopen(path, "w");
+  DIR *d = opendir("/proc/self/fd");
+  for (struct dirent *e; out && d && (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    snprintf(link, sizeof link, "/proc/self/fd/%s", e->d_name);
+    const ssize_t n = readlink(link, target, sizeof target - 1);
+    target[n > 0 ? n : 0] = 0;
+    fprintf(out, "fd %s -> %s\n", e->d_name, target);
+  }
+  if (d) closedir(d);
+  if (out) fclose(out);
+}
+static void probe(int keep_stdout) {
+  if (fork() != 0) return;
+  if (!keep_stdout) close(1);
+  record(".probe");
+  for (;;) pause();
+}
+int main(void) {
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[n > 0 ? n : 0] = 0;
+  record("");
+  if (!strcmp(MODE, "slow")) sleep(3);
+  if (!strcmp(MODE, "pass") || !strcmp(MODE, "slow")) {
+    puts("pass");
+    return 0;
+  }
+  if (!strcmp(MODE, "orphan")) {
+    probe(0);
+    return 0;
+  }
+  if (!strcmp(MODE, "hang-probe")) probe(1);
+  for (;;) {
+    if (!strcmp(MODE, "trickle") && write(1, " ", 1) != 1) return 1;
+    sleep(!strcmp(MODE, "trickle") ? 1 : 1000);
+  }
+}
+C
+}
+
+# slow_engine: after own_shim, the real engine started 50 ms late (so that a host's timer fires
+# while the shim waits for it).
+slow_engine() {
+  mv "$t/lib/cudnn-compat-select" "$t/lib/cudnn-compat-select.real"
+  printf '#!/bin/sh\nsleep 0.05\nexec "$0.real" "$@"\n' >"$t/lib/cudnn-compat-select"
+  chmod +x "$t/lib/cudnn-compat-select"
+}
+
+# expect_rc_files N cmd...: expect_rc, with cmd's stdin from /dev/null and its output through a
+# file: a process it leaves behind must not hold the test's own pipes.
+expect_rc_files() {
+  local want=$1 rc=0
+  shift
+  "$@" </dev/null >"$t/output" 2>&1 || rc=$?
+  out=$(<"$t/output")
+  [[ $rc == "$want" ]] || fail "$* exited $rc, expected $want; output:"$'\n'"$out"
+}
+# expect_rc_within N S cmd...: expect_rc_files N, and cmd returned within S seconds. Killed at
+# 2*S so that a hang fails instead of blocking CTest. Only where a stall is the bug: S far above
+# the fixed behaviour and far below the stall.
+expect_rc_within() {
+  local want=$1 limit=$2 start ms
+  shift 2
+  start=$(date +%s%N)
+  expect_rc_files "$want" timeout -k 2 $((limit * 2)) "$@"
+  ms=$((($(date +%s%N) - start) / 1000000))
+  ((ms < limit * 1000)) || fail "$* took $ms ms, expected under $limit s; output:"$'\n'"$out"
+}
+
+# load5_main: C source for the top of a client's heredoc. Its load5() dlopens libcudnn.so.5 and
+# prints "cuDNN N from PATH" on stdout (stderr may be closed or broken in these clients).
+load5_main='
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+static void *load5(void) {
+  void *lib = dlopen("libcudnn.so.5", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    printf("dlopen: %s\n", dlerror());
+    return 0;
+  }
+  struct link_map *map;
+  dlinfo(lib, RTLD_DI_LINKMAP, &map);
+  printf("cuDNN %zu from %s\n", ((size_t (*)(void))dlsym(lib, "cudnnGetVersion"))(), map->l_name);
+  fflush(stdout);
+  return lib;
+}
+'
+# The tf2016 setting: FAKE 5.0.5 first on the path, 5.1.10 in the map, built with 5.1.3. A redirect
+# shows as this line; the ordinary load as "cuDNN 5005".
+redirected="cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
+tf2016_setting() {
+  fake_map 5.0.5 5.1.10 >"$t/map.toml"
+  export LD_LIBRARY_PATH=$FAKES/5.0.5/lib64 CUDNN_COMPAT_REQUIRE=5.1.3
+}
+# The tf2016 client and setting with a shim of our own (own_shim) and a 2 s deadline, for engines
+# that hang.
+deadline_setting() {
+  tf2016_client
+  own_shim
+  tf2016_setting
+  export CUDNN_COMPAT_TIMEOUT=2
+}

@@ -1,0 +1,30 @@
+# Issue 9, item 6: a cuDNN load from a thread with a 16 KiB stack (PTHREAD_STACK_MIN) does not crash,
+# with the shim deciding, and with CUDNN_COMPAT_DISABLE=1. The landed shim segfaulted in both (its
+# frames held several 4 KiB paths); without any shim the same load works.
+source "$(dirname "$0")/common.sh"
+compile small_stack -pthread <<C
+$load5_main
+#include <pthread.h>
+static void *run(void *arg) { (void)arg; return load5(); }
+int main(void) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  if (pthread_attr_setstacksize(&attr, 16384) != 0) return 2;
+  pthread_t t;
+  if (pthread_create(&t, &attr, run, NULL) != 0) return 2;
+  void *lib;
+  pthread_join(t, &lib);
+  return lib ? 0 : 1;
+}
+C
+tf2016_setting
+rc=0
+"$t/small_stack" >/dev/null 2>&1 || rc=$?
+((rc == 0)) || skip "a 16 KiB thread cannot load cuDNN here even without the shim (exit $rc)"
+
+for mode in audit preload; do
+  expect_rc 0 env LD_${mode^^}=$SHIM "$t/small_stack"
+  has "$redirected"
+  CUDNN_COMPAT_DISABLE=1 expect_rc 0 env LD_${mode^^}=$SHIM "$t/small_stack"
+  has "cuDNN 5005"
+done
