@@ -4,6 +4,9 @@ set -euo pipefail
 unset CUDNN_COMPAT_MAP CUDNN_COMPAT_REQUIRE CUDNN_COMPAT_CUDA CUDNN_COMPAT_DEBUG CUDNN_COMPAT_DISABLE
 unset LD_PRELOAD LD_AUDIT LD_LIBRARY_PATH
 t=$(mktemp -d "${TMPDIR:-/tmp}/cudnn-compat-test.XXXXXX")
+# Which command failed, and where, as mold's test scripts say it.
+set -E
+trap 'echo "FAIL: line $LINENO of ${BASH_SOURCE[0]##*/}: $BASH_COMMAND (exit $?)" >&2' ERR
 trap 'rm -rf "$t"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

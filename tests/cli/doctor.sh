@@ -1,4 +1,4 @@
-# doctor: environments built from the fakes (and the real cuDNN 9 when present) - fitting,
+# doctor: environments built from the fakes (doctor_real.sh: the real cuDNN 9) - fitting,
 # misfit, mixed family, another CUDA, shim on and off, and a program that links cuDNN.
 source "$(dirname "$0")/common.sh"
 fake_map >"$t/map.toml"
@@ -41,10 +41,3 @@ expect_rc 1 cc --json doctor --require 9.1 --for "$t/linked"
 has '"severity": "problem"'
 has "links libcudnn.so.5, which the loader finds nowhere: it will not start"
 
-real=/usr/local/cuda/lib64
-if [[ -e $real/libcudnn.so.9 ]]; then
-  LD_LIBRARY_PATH=$real expect_rc 0 cc doctor --require 9.1
-  has "libcudnn.so.9 resolves to $real/libcudnn.so.9 (LD_LIBRARY_PATH): cuDNN 9."
-else
-  echo "note: no real cuDNN 9 at $real; its case is skipped"
-fi

@@ -28,13 +28,7 @@ for system in lmod envmodules; do
   expect_rc 0 "$CUDNN_COMPAT" map validate --probe "$t/scanned-$system.toml"
 done
 
-# Installs without a module: --search finds the real cuDNN under /usr/local/cuda when present.
-if [[ -e /usr/local/cuda/lib64/libcudnn.so.9 ]]; then
-  expect_rc 0 "$CUDNN_COMPAT" scan --modules none --search /usr/local/cuda
-  has "version = \"$(cc --json probe /usr/local/cuda/lib64 | sed -n 's/.*"version": "\([^"]*\)".*/\1/p')\""
-else
-  echo "note: no real cuDNN under /usr/local/cuda; --search is covered by the fakes below"
-fi
+# Installs without a module (scan_real.sh: the real cuDNN under /usr/local/cuda).
 expect_rc 0 "$CUDNN_COMPAT" scan --modules none --search "$FAKES/9.1.0"
 has 'version = "9.1.0"'
 
