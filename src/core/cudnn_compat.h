@@ -372,8 +372,18 @@ struct ElfDynamic {
 Parsed<ElfDynamic> read_elf_dynamic(const std::string &file);
 // A colon list with $ORIGIN, $LIB and $PLATFORM expanded; an empty entry is ".".
 std::vector<std::string> expand_search_path(std::string_view list, const std::string &origin);
-std::optional<std::string> ld_cache_lookup(const std::string &name,
-                                           const std::string &cache = "/etc/ld.so.cache");
+// The glibc-hwcaps subdirectories ld.so searches on this CPU, best first ("x86-64-v3", ...).
+std::vector<std::string> glibc_hwcaps_subdirs();
+// What ld.so.cache bytes (new, old or compat layout) say name is, preferring the entry from the
+// first of hwcaps that has one (pure).
+std::optional<std::string> ld_cache_find(std::string_view file, std::string_view name,
+                                         const std::vector<std::string> &hwcaps);
+std::optional<std::string> ld_cache_lookup(
+    const std::string &name, const std::string &cache = "/etc/ld.so.cache",
+    const std::vector<std::string> &hwcaps = glibc_hwcaps_subdirs());
+// The default directories of a glibc whose loader lives in loader_dir (pure), and of this one.
+std::vector<std::string> default_directories(std::string_view loader_dir);
+std::vector<std::string> loader_default_dirs();
 
 struct LoaderContext {
   std::string requester;   // the object that asks (its RUNPATH/RPATH count), or ""
@@ -381,12 +391,15 @@ struct LoaderContext {
   std::string ld_library_path;
   bool secure = false;  // setuid: LD_LIBRARY_PATH is ignored
   std::string ld_cache = "/etc/ld.so.cache";
+  std::vector<std::string> hwcaps = glibc_hwcaps_subdirs();
+  std::vector<std::string> default_dirs = loader_default_dirs();
 };
 struct SearchStep {
   std::string dir;   // for the ld.so.cache step, the cache file
   std::string from;  // "LD_LIBRARY_PATH", "RUNPATH of /x/libfoo.so", "ld.so.cache", ...
 };
-// In the loader's order: RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH, cache, defaults.
+// In the loader's order: RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH, cache, defaults;
+// loader_search tries each directory's glibc-hwcaps subdirectories (hwcaps) before it.
 std::vector<SearchStep> loader_search_path(const LoaderContext &in);
 struct LoaderHit {
   std::string path;

@@ -8,6 +8,7 @@
 namespace cudnn_compat {
 namespace {
 
+namespace fs = std::filesystem;
 const std::string kRoot = FAKECUDNN_ROOT;
 
 TEST(Loader, ReadsTheDynamicSectionOfARealFile) {
@@ -24,6 +25,21 @@ TEST(Loader, RefusesWhatIsNoElf) {
   const std::string text = testing::TempDir() + "/not-elf";
   std::ofstream(text) << "just text";
   EXPECT_NE(read_elf_dynamic(text).error.find("not an ELF file"), std::string::npos);
+}
+
+// A requester of 3 GiB (sparse): beyond what a whole-file read accepted, read in place.
+TEST(Loader, HugeRequesterReadInPlace) {
+  const std::string small = kRoot + "/9.1.0/lib64/libcudnn.so.9";
+  const fs::path huge = fs::path(testing::TempDir()) / "libhuge.so";
+  fs::copy_file(small, huge, fs::copy_options::overwrite_existing);
+  fs::resize_file(huge, std::uintmax_t(3) << 30);
+  const Parsed<ElfDynamic> a = read_elf_dynamic(small), b = read_elf_dynamic(huge.string());
+  ASSERT_TRUE(a) << a.error;
+  ASSERT_TRUE(b) << b.error;
+  EXPECT_EQ(b->runpath, "$ORIGIN");
+  EXPECT_EQ(b->soname, a->soname);
+  EXPECT_EQ(b->needed, a->needed);
+  fs::remove(huge);
 }
 
 TEST(Loader, ExpandsTheLoadersTokens) {
