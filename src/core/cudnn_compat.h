@@ -251,6 +251,14 @@ struct ProbeOptions {
 // it, then to the file name.
 Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &options);
 
+// family_path.cc: the LD_LIBRARY_PATH a library in dir is probed with, so that it sees its family
+// as the shim hands it over: dir first, then every entry of ld_library_path but those that hold
+// another family (pure; the predicate does the I/O).
+std::string family_library_path(std::string_view ld_library_path, const std::string &dir,
+                                const std::function<bool(const std::string &)> &other_family);
+// An entry (not dir itself) holding a versioned cuDNN library of major (of any, when unknown).
+bool holds_other_family(const std::string &entry, const std::string &dir, std::optional<int> major);
+
 // ---------------------------------------------------------------------------------------------
 // requirement.cc: what a process needs.
 
