@@ -297,6 +297,14 @@ struct Choice {
   std::string reason;  // one sentence either way, about ranked.front()
 };
 
+// fit.cc: whether a release of version `release`, built for `cuda` (nullopt: unknown), serves
+// need for major: the major first, then the CUDA major (an unknown CUDA cannot be confirmed for
+// a CUDA need), then the need's rule. The one fit predicate: every caller decides with it.
+Verdict fit(const Need &need, std::optional<int> major, const Version &release,
+            const std::optional<Version> &cuda);
+// fit() on what the map says of an entry, the reason telling the admin what the map lacks.
+Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major);
+
 // The major a request is for: the required version's, else the one in the requested name.
 std::optional<int> wanted_major(const Need &need, const LibraryName &requested);
 // The fitting entries (indices into Map::cudnn), best first: the decision without the words.
