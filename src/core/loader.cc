@@ -18,7 +18,8 @@ bool exists_file(const std::string &path) {
 
 }  // namespace
 
-std::vector<std::string> expand_search_path(std::string_view list, const std::string &origin) {
+std::vector<std::string> expand_search_path(std::string_view list, const std::string &origin,
+                                            std::string_view lib) {
   std::vector<std::string> dirs;
   for (std::string_view entry : split(list, ':')) {
     std::string dir;
@@ -28,7 +29,7 @@ std::vector<std::string> expand_search_path(std::string_view list, const std::st
         dir += origin;
         i += rest.starts_with("$ORIGIN") ? 6 : 8;
       } else if (rest.starts_with("$LIB") || rest.starts_with("${LIB}")) {
-        dir += "lib/x86_64-linux-gnu";  // Debian's multiarch expansion on x86_64
+        dir += lib;
         i += rest.starts_with("$LIB") ? 3 : 5;
       } else if (rest.starts_with("$PLATFORM") || rest.starts_with("${PLATFORM}")) {
         dir += "x86_64";
@@ -61,7 +62,11 @@ std::vector<std::string> loader_default_dirs() {
 std::vector<SearchStep> loader_search_path(const LoaderContext &in) {
   std::vector<SearchStep> steps;
   const auto add = [&](std::string_view list, const std::string &origin, const std::string &from) {
-    for (std::string &d : expand_search_path(list, origin)) steps.push_back({std::move(d), from});
+    // $LIB is the loader's own directory: the first default directory without its leading '/'.
+    const std::string_view lib =
+        in.default_dirs.empty() ? std::string_view("/lib") : in.default_dirs.front();
+    for (std::string &d : expand_search_path(list, origin, lib.substr(1)))
+      steps.push_back({std::move(d), from});
   };
   const auto origin_of = [](const std::string &file) {
     return std::filesystem::path(file).parent_path().string();

@@ -187,6 +187,14 @@ TEST(LoaderDirs, DebianAndRhelDefaults) {
                                       "/usr/lib"}));
   EXPECT_EQ(default_directories("/usr/lib64"), (std::vector<std::string>{"/lib64", "/usr/lib64"}));
   EXPECT_EQ(default_directories("/lib64"), (std::vector<std::string>{"/lib64", "/usr/lib64"}));
+  // $LIB names the loader's own directory: lib64 on RHEL.
+  LoaderContext in;
+  in.ld_library_path = "/opt/$LIB";
+  in.default_dirs = default_directories("/usr/lib64");
+  EXPECT_EQ(loader_search_path(in).front().dir, "/opt/lib64");
+  EXPECT_EQ(loader_search_path(in).back().dir, "/usr/lib64");
+  in.default_dirs = default_directories("/usr/lib/x86_64-linux-gnu");
+  EXPECT_EQ(loader_search_path(in).front().dir, "/opt/lib/x86_64-linux-gnu");
 }
 
 // Every directory of the search is tried through its glibc-hwcaps subdirectories first.

@@ -46,6 +46,7 @@ TEST(Loader, ExpandsTheLoadersTokens) {
   EXPECT_EQ(expand_search_path("$ORIGIN/sub:${ORIGIN}/../lib::/opt/$LIB", "/app/bin"),
             (std::vector<std::string>{"/app/bin/sub", "/app/bin/../lib", ".",
                                       "/opt/lib/x86_64-linux-gnu"}));
+  EXPECT_EQ(expand_search_path("/opt/$LIB", "", "lib64"), (std::vector<std::string>{"/opt/lib64"}));
 }
 
 TEST(Loader, FindsLibcInTheCache) {
