@@ -94,30 +94,46 @@ const char *mapping_path(char *maps, uintptr_t address) {
   return 0;
 }
 
+static int is_lower(char c) {
+  return c >= 'a' && c <= 'z';
+}
+
+static int is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
 int parse_cudnn_name(const char *base, struct cudnn_name *out) {
   const char *p = after_prefix(base, "libcudnn");
   if (!p) return 0;
-  int sub = 0;
+  const char *word = 0;
   if (*p == '_') {
-    sub = 1;
-    const char *word = ++p;
-    while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_') ++p;
-    if (p == word) return 0;
+    /* Words of a lower-case letter and then letters or digits, joined by single '_'. */
+    word = ++p;
+    do {
+      if (!is_lower(*p)) return 0;
+      while (is_lower(*p) || is_digit(*p)) ++p;
+    } while (*p == '_' && *++p);
   }
+  const char *word_end = p;
   p = after_prefix(p, ".so");
   if (!p) return 0;
-  int major = -1, numbers = 0;
+  int numbers = 0;
+  int version[CUDNN_NAME_PARTS] = {-1, -1, -1, -1};
   while (*p == '.') {
     ++p;
     int n = 0, digits = 0;
-    for (; *p >= '0' && *p <= '9' && digits < 6; ++p, ++digits) n = n * 10 + (*p - '0');
-    if (!digits) return 0;
-    if (numbers++ == 0) major = n;
+    for (; is_digit(*p) && digits < 6; ++p, ++digits) n = n * 10 + (*p - '0');
+    if (!digits || numbers == CUDNN_NAME_PARTS) return 0;
+    version[numbers++] = n;
   }
   if (*p) return 0;
   out->base = base;
-  out->sub = sub;
-  out->major = major;
+  out->sub = word != 0;
+  out->sub_name = word;
+  out->sub_len = (int)(word ? word_end - word : 0);
+  out->major = version[0];
   out->full_version = numbers > 1;
+  out->parts = numbers;
+  for (int i = 0; i < CUDNN_NAME_PARTS; ++i) out->version[i] = version[i];
   return 1;
 }

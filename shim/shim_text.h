@@ -27,14 +27,21 @@ const char *split_path(const char *path, char *dir, long size);
 // In /proc/self/maps text, the file mapped at address (its line is ended in place), or 0.
 const char *mapping_path(char *maps, uintptr_t address);
 
-// A cuDNN library file name as the loader is asked for it (FACTS.md sections 1-2).
+// A cuDNN library file name as the loader is asked for it (FACTS.md sections 1-2). The one
+// grammar of these names: the engine's parse_library_name reads Linux names through it.
+enum { CUDNN_NAME_PARTS = 4 };  // major.minor.patch.build, as release numbers go
 struct cudnn_name {
-  const char *base;  // the name itself
-  int sub;           // a sub-library: libcudnn_ops.so.9, libcudnn_cnn_infer.so.8, ...
+  const char *base;      // the name itself
+  int sub;               // a sub-library: libcudnn_ops.so.9, libcudnn_cnn_infer.so.8, ...
+  const char *sub_name;  // its name part ("cnn_infer", sub_len bytes), or 0
+  int sub_len;
   int major;         // -1 when the name carries no version (libcudnn.so)
   int full_version;  // carries more than the major (libcudnn_graph.so.9.19.0)
+  int parts;         // how many version numbers the name carries, 0 to CUDNN_NAME_PARTS
+  int version[CUDNN_NAME_PARTS];  // those numbers (up to 6 digits each), -1 past parts
 };
-// 1 for libcudnn.so[.N[.N...]] and libcudnn_<word>.so[.N[.N...]]; 0 for every other name.
+// 1 for libcudnn.so[.N[.N[.N[.N]]]] and libcudnn_<words>.so[.N...], where words are a lower-case
+// letter then letters or digits, joined by single '_'; 0 for every other name.
 int parse_cudnn_name(const char *base, struct cudnn_name *out);
 
 #pragma GCC visibility pop

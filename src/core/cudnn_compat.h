@@ -263,6 +263,14 @@ struct ProbeOptions {
 // it, then to the file name.
 Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &options);
 
+// family_path.cc: the LD_LIBRARY_PATH a library in dir is probed with, so that it sees its family
+// as the shim hands it over: dir first, then every entry of ld_library_path but those that hold
+// another family (pure; the predicate does the I/O).
+std::string family_library_path(std::string_view ld_library_path, const std::string &dir,
+                                const std::function<bool(const std::string &)> &other_family);
+// An entry (not dir itself) holding a versioned cuDNN library of major (of any, when unknown).
+bool holds_other_family(const std::string &entry, const std::string &dir, std::optional<int> major);
+
 // ---------------------------------------------------------------------------------------------
 // requirement.cc: what a process needs.
 
@@ -300,6 +308,14 @@ struct Choice {
   std::vector<Considered> considered;
   std::string reason;  // one sentence either way, about ranked.front()
 };
+
+// fit.cc: whether a release of version `release`, built for `cuda` (nullopt: unknown), serves
+// need for major: the major first, then the CUDA major (an unknown CUDA cannot be confirmed for
+// a CUDA need), then the need's rule. The one fit predicate: every caller decides with it.
+Verdict fit(const Need &need, std::optional<int> major, const Version &release,
+            const std::optional<Version> &cuda);
+// fit() on what the map says of an entry, the reason telling the admin what the map lacks.
+Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major);
 
 // The major a request is for: the required version's, else the one in the requested name.
 std::optional<int> wanted_major(const Need &need, const LibraryName &requested);
@@ -398,10 +414,22 @@ struct ElfDynamic {
   std::string rpath, runpath, soname;
 };
 Parsed<ElfDynamic> read_elf_dynamic(const std::string &file);
-// A colon list with $ORIGIN, $LIB and $PLATFORM expanded; an empty entry is ".".
-std::vector<std::string> expand_search_path(std::string_view list, const std::string &origin);
-std::optional<std::string> ld_cache_lookup(const std::string &name,
-                                           const std::string &cache = "/etc/ld.so.cache");
+// A colon list with $ORIGIN, $LIB (lib: "lib/x86_64-linux-gnu" on Debian, "lib64" on RHEL) and
+// $PLATFORM expanded; an empty entry is ".".
+std::vector<std::string> expand_search_path(std::string_view list, const std::string &origin,
+                                            std::string_view lib = "lib/x86_64-linux-gnu");
+// The glibc-hwcaps subdirectories ld.so searches on this CPU, best first ("x86-64-v3", ...).
+std::vector<std::string> glibc_hwcaps_subdirs();
+// What ld.so.cache bytes (new, old or compat layout) say name is, preferring the entry from the
+// first of hwcaps that has one (pure).
+std::optional<std::string> ld_cache_find(std::string_view file, std::string_view name,
+                                         const std::vector<std::string> &hwcaps);
+std::optional<std::string> ld_cache_lookup(
+    const std::string &name, const std::string &cache = "/etc/ld.so.cache",
+    const std::vector<std::string> &hwcaps = glibc_hwcaps_subdirs());
+// The default directories of a glibc whose loader lives in loader_dir (pure), and of this one.
+std::vector<std::string> default_directories(std::string_view loader_dir);
+std::vector<std::string> loader_default_dirs();
 
 struct SearchStep {
   std::string dir;   // for the ld.so.cache step, the cache file
@@ -413,12 +441,15 @@ struct LoaderContext {
   std::string ld_library_path;
   bool secure = false;  // setuid: LD_LIBRARY_PATH is ignored
   std::string ld_cache = "/etc/ld.so.cache";
+  std::vector<std::string> hwcaps = glibc_hwcaps_subdirs();
+  std::vector<std::string> default_dirs = loader_default_dirs();
   // The directories before ld.so.cache as the loader itself lists them for the requester (the
   // shim passes them, shim/protocol.h); when set, RPATH, LD_LIBRARY_PATH and RUNPATH are not
   // read from the files and the environment.
   std::optional<std::vector<SearchStep>> before_cache;
 };
-// In the loader's order: RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH, cache, defaults.
+// In the loader's order: RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH, cache, defaults;
+// loader_search tries each directory's glibc-hwcaps subdirectories (hwcaps) before it.
 std::vector<SearchStep> loader_search_path(const LoaderContext &in);
 struct LoaderHit {
   std::string path;

@@ -27,12 +27,11 @@ std::string fitting_modules(const Map &map, const AppNeed &a) {
   return out;
 }
 
-// Why release e does not serve application a under the map's rule; nullopt when it does.
+// Why release e does not serve application a under the map's rule; nullopt when it does. The
+// application asks for libcudnn.so.<its major>, so only that major can serve it.
 std::optional<std::string> misfit(const Map &map, const Installed &e, const AppNeed &a) {
-  if (a.cuda_major && e.cuda && e.cuda->major != *a.cuda_major)
-    return "it is built for CUDA " + to_string(*e.cuda) + ", not CUDA " +
-           std::to_string(*a.cuda_major);
-  const Verdict v = judge(map.policy.rule, e.version, a.cudnn);
+  const Verdict v =
+      entry_fits(e, Need{a.cudnn, a.cuda_major, map.policy.rule, a.module}, a.cudnn.major);
   return v.compatible ? std::nullopt : std::optional<std::string>(v.reason);
 }
 

@@ -2,6 +2,8 @@
 #include "cudnn_compat.h"
 #include "text.h"
 
+#include "shim_text.h"
+
 namespace cudnn_compat {
 namespace {
 
@@ -13,33 +15,20 @@ bool is_sub_name(std::string_view s) {
   return true;
 }
 
-// libcudnn.so, libcudnn.so.5, libcudnn.so.8.9.7, libcudnn_ops_infer.so.8, libcudnn_graph.so.9.19.0
+// libcudnn.so, libcudnn.so.5, libcudnn.so.8.9.7, libcudnn_ops_infer.so.8, libcudnn_graph.so.9.19.0:
+// read by the shim's own parser, the one grammar of these names (DESIGN.md).
 std::optional<LibraryName> parse_elf_name(std::string_view base) {
-  constexpr std::string_view prefix = "libcudnn";
-  if (!base.starts_with(prefix)) return std::nullopt;
-  base.remove_prefix(prefix.size());
-  const std::size_t so = base.find(".so");
-  if (so == std::string_view::npos) return std::nullopt;
+  const std::string text(base);
+  cudnn_name c{};
+  if (text.find('\0') != std::string::npos || !parse_cudnn_name(text.c_str(), &c))
+    return std::nullopt;
   LibraryName name;
-  if (so > 0) {
-    if (base[0] != '_' || !is_sub_name(base.substr(1, so - 1))) return std::nullopt;
-    name.sub = std::string(base.substr(1, so - 1));
-  }
-  std::string_view tail = base.substr(so + 3);
-  if (tail.empty()) return name;
-  if (tail[0] != '.') return std::nullopt;
-  const std::vector<std::string_view> parts = split(tail.substr(1), '.');
-  if (parts.size() > 4) return std::nullopt;
-  std::vector<int> n;
-  for (std::string_view p : parts) {
-    const std::optional<std::int64_t> c = parse_uint(p);
-    if (!c || *c > 99999) return std::nullopt;
-    n.push_back(int(*c));
-  }
-  Version v{n[0], {}, {}, {}};
-  if (n.size() > 1) v.minor = n[1];
-  if (n.size() > 2) v.patch = n[2];
-  if (n.size() > 3) v.build = n[3];
+  if (c.sub) name.sub = std::string(c.sub_name, std::size_t(c.sub_len));
+  if (c.parts == 0) return name;
+  Version v{c.version[0], {}, {}, {}};
+  if (c.parts > 1) v.minor = c.version[1];
+  if (c.parts > 2) v.patch = c.version[2];
+  if (c.parts > 3) v.build = c.version[3];
   name.version = v;
   return name;
 }
@@ -80,9 +69,11 @@ bool is_spack_hash(std::string_view t) {
 }  // namespace
 
 Parsed<LibraryName> parse_library_name(std::string_view name) {
-  const std::string_view base = basename_of(trim(name));
-  std::optional<LibraryName> parsed = parse_elf_name(base);
-  if (!parsed) parsed = parse_dll_name(base);
+  // Linux paths split at '/' only (the loader's view); Windows ones at '\\' too.
+  const std::size_t slash = name.rfind('/');
+  std::optional<LibraryName> parsed =
+      parse_elf_name(slash == std::string_view::npos ? name : name.substr(slash + 1));
+  if (!parsed) parsed = parse_dll_name(basename_of(name));
   if (!parsed)
     return Parsed<LibraryName>::fail(
         quoted(name) +

@@ -21,16 +21,25 @@ namespace {
 namespace fs = std::filesystem;
 
 // The child's environment: the caller's, without anything that would load a shim or preload into
-// it, and with the shim switched off should one come in another way (a system-wide preload).
-std::vector<std::string> child_environment() {
+// it, with the shim switched off should one come in another way (a system-wide preload), and
+// with the library's family from its own directory, as the shim hands it over.
+std::vector<std::string> child_environment(const std::string &file) {
   std::vector<std::string> out;
+  std::string_view ld_library_path;
   for (char **e = environ; *e; ++e) {
     const std::string_view v = *e;
+    if (v.starts_with("LD_LIBRARY_PATH=")) ld_library_path = v.substr(16);
     if (v.starts_with("LD_PRELOAD=") || v.starts_with("LD_AUDIT=") ||
-        v.starts_with("CUDNN_COMPAT_DISABLE="))
+        v.starts_with("CUDNN_COMPAT_DISABLE=") || v.starts_with("LD_LIBRARY_PATH="))
       continue;
     out.emplace_back(v);
   }
+  const std::string dir = fs::path(file).parent_path().string();
+  const std::optional<Version> named = version_in_name(file);
+  const std::optional<int> major = named ? std::optional<int>(named->major) : std::nullopt;
+  const auto other = [&](const std::string &e) { return holds_other_family(e, dir, major); };
+  out.push_back("LD_LIBRARY_PATH=" +
+                family_library_path(ld_library_path, dir.empty() ? "." : dir, other));
   out.emplace_back("CUDNN_COMPAT_DISABLE=1");
   return out;
 }
@@ -54,7 +63,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-  std::vector<std::string> env = child_environment();
+  std::vector<std::string> env = child_environment(file);
   std::vector<char *> envp;
   envp.reserve(env.size() + 1);
   for (std::string &e : env) envp.push_back(e.data());

@@ -17,35 +17,6 @@ std::string describe(const Need &need, std::optional<int> major) {
   return s;
 }
 
-// The decision alone, with no words: the shim's path, which explains only when asked.
-bool fits(const Installed &e, const Need &need, std::optional<int> major) {
-  if (major && e.version.major != *major) return false;
-  if (need.cuda_major && (!e.cuda || e.cuda->major != *need.cuda_major)) return false;
-  return !need.cudnn || judge(need.rule, e.version, *need.cudnn).compatible;
-}
-
-Considered consider(const Installed &e, std::size_t index, const Need &need,
-                    std::optional<int> major) {
-  Considered c{index, false, {}};
-  if (major && e.version.major != *major) {
-    c.why = "major " + std::to_string(e.version.major) + ", not " + std::to_string(*major);
-  } else if (need.cuda_major && !e.cuda) {
-    c.why = "its CUDA version is not in the map, so CUDA " + std::to_string(*need.cuda_major) +
-            " cannot be confirmed (add cuda = \"...\" to its [[cudnn]] entry)";
-  } else if (need.cuda_major && e.cuda->major != *need.cuda_major) {
-    c.why =
-        "built for CUDA " + to_string(*e.cuda) + ", not CUDA " + std::to_string(*need.cuda_major);
-  } else if (need.cudnn) {
-    const Verdict v = judge(need.rule, e.version, *need.cudnn);
-    c.fits = v.compatible;
-    c.why = v.reason;
-  } else {
-    c.fits = true;
-    c.why = "same major, and no version was required";
-  }
-  return c;
-}
-
 }  // namespace
 
 // A name that carries a major is only ever served by that major; a requirement of another major
@@ -60,7 +31,7 @@ std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryNam
   const std::optional<int> major = wanted_major(need, requested);
   std::vector<std::size_t> ranked;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i)
-    if (fits(map.cudnn[i], need, major)) ranked.push_back(i);
+    if (entry_fits(map.cudnn[i], need, major).compatible) ranked.push_back(i);
   // Stable: between equal versions the admin's order in the map decides.
   std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) {
     const int order = compare(map.cudnn[a].version, map.cudnn[b].version);
@@ -73,8 +44,10 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
   const std::optional<int> major = wanted_major(need, requested);
   Choice choice;
   choice.ranked = rank(map, need, requested);
-  for (std::size_t i = 0; i < map.cudnn.size(); ++i)
-    choice.considered.push_back(consider(map.cudnn[i], i, need, major));
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    const Verdict v = entry_fits(map.cudnn[i], need, major);
+    choice.considered.push_back({i, v.compatible, v.reason});
+  }
   if (choice.ranked.empty()) {
     choice.reason = "no installed cuDNN fits " + describe(need, major) + "; " +
                     std::to_string(map.cudnn.size()) + " release" +

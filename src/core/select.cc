@@ -30,13 +30,7 @@ std::string installed_list(const Map &map) {
 }  // namespace
 
 Verdict serves(const Need &need, std::optional<int> major, const Probe &p) {
-  if (major && p.version.major != *major)
-    return {false, "it is cuDNN " + to_string(p.version) + ", not " + std::to_string(*major)};
-  if (need.cuda_major && p.cuda && p.cuda->major != *need.cuda_major)
-    return {false, "it is built for CUDA " + to_string(*p.cuda) + ", not CUDA " +
-                       std::to_string(*need.cuda_major)};
-  if (!need.cudnn) return {true, "no version was required"};
-  return judge(need.rule, p.version, *need.cudnn);
+  return fit(need, major, p.version, p.cuda);
 }
 
 Selection select_library(const SelectInputs &in, const SelectIo &io) {
@@ -105,7 +99,9 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
       lies += "; " + *file + " does not load";
       continue;
     }
-    if (const Verdict v = serves(in.need, wanted_major(in.need, in.requested), *p); !v.compatible) {
+    // The library's own CUDA where it tells (cuDNN 6 on), else the map's word for it.
+    if (const Verdict v = fit(in.need, major, p->version, p->cuda ? p->cuda : e.cuda);
+        !v.compatible) {
       lies += "; the map says " + to_string(e.version) + " but " + *file + " reports " +
               to_string(p->version);
       continue;

@@ -4,10 +4,13 @@ source "$(dirname "$0")/../scenario.sh"
 : "${SOURCE:?}"
 command -v clang++ >/dev/null || skip "no clang++ (scripts/deps.sh installs it)"
 core=$SOURCE/src/core
+# The name grammar is the shim's C parser: built as C, linked in.
+clang -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -c "$SOURCE/shim/shim_text.c" \
+  -o "$t/shim_text.o" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
 clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -DCUDNN_COMPAT_PREFIX='"/usr/local"' -I"$core" \
-  "$(dirname "$0")/explain_fuzz.cc" "$core"/{explain,advice,version,names,rules,resolve,text}.cc \
-  -o "$t/explain_fuzz" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
+  -DCUDNN_COMPAT_PREFIX='"/usr/local"' -I"$core" -I"$SOURCE/shim" \
+  "$(dirname "$0")/explain_fuzz.cc" "$core"/{explain,advice,version,names,rules,resolve,fit,text}.cc \
+  "$t/shim_text.o" -o "$t/explain_fuzz" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
 mkdir "$t/corpus"
 i=0
 while IFS= read -r line; do

@@ -218,4 +218,12 @@ deadline_setting() {
   own_shim
   tf2016_setting
   export CUDNN_COMPAT_TIMEOUT=2
+# The real cuDNN 9 under /usr/local/cuda, else skip: sets real (its directory) and v (the number
+# it reports), with the family client built.
+real_cudnn9() {
+  real=/usr/local/cuda/lib64
+  [[ -e $real/libcudnn.so.9 ]] || skip "no real cuDNN 9 at $real"
+  family_client
+  expect_rc 0 "$t/family" "$real/libcudnn.so.9"
+  v=$(sed -n 's/^version \([0-9]*\)$/\1/p' <<<"$out")
 }

@@ -3,11 +3,7 @@
 # the shim the process mixes the family; with it every libcudnn_* comes from the real directory and
 # the real sub-library version checks pass.
 source "$(dirname "$0")/common.sh"
-real=/usr/local/cuda/lib64
-[[ -e $real/libcudnn.so.9 ]] || skip "no real cuDNN 9 at $real"
-family_client
-expect_rc 0 "$t/family" "$real/libcudnn.so.9"
-v=$(sed -n 's/^version \([0-9]*\)$/\1/p' <<<"$out")
+real_cudnn9
 exact="libcudnn_graph.so.9.$(( v / 100 % 100 )).$(( v % 100 ))"
 mkdir "$t/stray"
 cp "$FAKES/9.1.0/lib64/libcudnn_graph.so.9.1.0" "$t/stray/$exact"

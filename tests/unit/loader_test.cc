@@ -8,6 +8,7 @@
 namespace cudnn_compat {
 namespace {
 
+namespace fs = std::filesystem;
 const std::string kRoot = FAKECUDNN_ROOT;
 
 TEST(Loader, ReadsTheDynamicSectionOfARealFile) {
@@ -26,10 +27,26 @@ TEST(Loader, RefusesWhatIsNoElf) {
   EXPECT_NE(read_elf_dynamic(text).error.find("not an ELF file"), std::string::npos);
 }
 
+// A requester of 3 GiB (sparse): beyond what a whole-file read accepted, read in place.
+TEST(Loader, HugeRequesterReadInPlace) {
+  const std::string small = kRoot + "/9.1.0/lib64/libcudnn.so.9";
+  const fs::path huge = fs::path(testing::TempDir()) / "libhuge.so";
+  fs::copy_file(small, huge, fs::copy_options::overwrite_existing);
+  fs::resize_file(huge, std::uintmax_t(3) << 30);
+  const Parsed<ElfDynamic> a = read_elf_dynamic(small), b = read_elf_dynamic(huge.string());
+  ASSERT_TRUE(a) << a.error;
+  ASSERT_TRUE(b) << b.error;
+  EXPECT_EQ(b->runpath, "$ORIGIN");
+  EXPECT_EQ(b->soname, a->soname);
+  EXPECT_EQ(b->needed, a->needed);
+  fs::remove(huge);
+}
+
 TEST(Loader, ExpandsTheLoadersTokens) {
   EXPECT_EQ(expand_search_path("$ORIGIN/sub:${ORIGIN}/../lib::/opt/$LIB", "/app/bin"),
             (std::vector<std::string>{"/app/bin/sub", "/app/bin/../lib", ".",
                                       "/opt/lib/x86_64-linux-gnu"}));
+  EXPECT_EQ(expand_search_path("/opt/$LIB", "", "lib64"), (std::vector<std::string>{"/opt/lib64"}));
 }
 
 TEST(Loader, FindsLibcInTheCache) {

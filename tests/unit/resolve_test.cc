@@ -68,7 +68,7 @@ TEST(Choose, CudaMustMatchAndUnknownCudaCannotBeConfirmed) {
   n.cuda_major = 11;
   Choice c = choose(m, n, lib("libcudnn.so.8"));
   EXPECT_TRUE(c.ranked.empty());
-  EXPECT_EQ(c.considered[4].why, "built for CUDA 12.2, not CUDA 11");
+  EXPECT_EQ(c.considered[4].why, "it is built for CUDA 12.2, not CUDA 11");
   n = need("5.1");
   n.cuda_major = 8;
   c = choose(m, n, lib("libcudnn.so.5"));

@@ -1,0 +1,30 @@
+// Whether a cuDNN release fits a need: the one predicate behind resolve, the shim's selection,
+// module-check and the hooks' fits table, so that they can never disagree.
+#include "cudnn_compat.h"
+
+namespace cudnn_compat {
+
+Verdict fit(const Need &need, std::optional<int> major, const Version &release,
+            const std::optional<Version> &cuda) {
+  if (major && release.major != *major)
+    return {false, "it is cuDNN " + to_string(release) + ", not a cuDNN " + std::to_string(*major)};
+  // A release whose CUDA is unknown cannot be confirmed for a CUDA need: handing it over could
+  // fail at the first kernel launch, far from the load that chose it.
+  if (need.cuda_major && !cuda)
+    return {false, "its CUDA version is unknown, so CUDA " + std::to_string(*need.cuda_major) +
+                       " cannot be confirmed"};
+  if (need.cuda_major && cuda->major != *need.cuda_major)
+    return {false, "it is built for CUDA " + to_string(*cuda) + ", not CUDA " +
+                       std::to_string(*need.cuda_major)};
+  if (!need.cudnn) return {true, "same major, and no version was required"};
+  return judge(need.rule, release, *need.cudnn);
+}
+
+Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major) {
+  Verdict v = fit(need, major, e.version, e.cuda);
+  if (!v.compatible && need.cuda_major && !e.cuda && (!major || e.version.major == *major))
+    v.reason += " (add cuda = \"...\" to its [[cudnn]] entry in the map)";
+  return v;
+}
+
+}  // namespace cudnn_compat
