@@ -24,7 +24,7 @@
 #include "search_dirs.h"
 #include "shared/protocol.h"
 #include "shim_text.h"
-#include "spawn.h"
+#include "run_engine.h"
 #include "sys.h"
 
 #define EXPORT __attribute__((visibility("default")))

@@ -9,7 +9,7 @@
 // the engine - whose exit signal execve resets to SIGCHLD - is never the host's child. The engine
 // leads a process group of its own, which its probes join: one kill ends them all, at the
 // deadline or when the engine ends, so nothing of ours outlives the decision.
-#include "spawn.h"
+#include "run_engine.h"
 
 #include <fcntl.h>
 #include <linux/sched.h>
