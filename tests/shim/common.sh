@@ -218,6 +218,8 @@ deadline_setting() {
   own_shim
   tf2016_setting
   export CUDNN_COMPAT_TIMEOUT=2
+}
+
 # The real cuDNN 9 under /usr/local/cuda, else skip: sets real (its directory) and v (the number
 # it reports), with the family client built.
 real_cudnn9() {
