@@ -14,6 +14,7 @@ packages=(
   lmod                  # the real Lmod the module tests run (8.6 on Debian 12)
   clang                 # libFuzzer, for the fuzz target of explain
   tcl8.6 less procps    # what Environment Modules' modulecmd.tcl needs to run
+  dpkg-dev file rpm     # cpack's .deb (dpkg-shlibdeps) and .rpm (rpmbuild), tests/install
 )
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)

@@ -247,7 +247,8 @@ std::string write_map_cache(const MapLoad &load) {
   const std::optional<FileStamp> stamp = stamp_file(load.map->path);
   if (!stamp) return "cannot stat " + load.map->path;
   return write_file_atomically(map_cache_path(load.map->path),
-                               format_map_cache(*load.map, load.diagnostics, *stamp));
+                               format_map_cache(*load.map, load.diagnostics, *stamp),
+                               load.map->path);
 }
 
 }  // namespace cudnn_compat

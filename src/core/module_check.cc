@@ -124,7 +124,7 @@ std::string write_fits_table(const MapLoad &load) {
   const std::optional<FileStamp> stamp = stamp_file(load.map->path);
   if (!stamp) return "cannot stat " + load.map->path;
   return write_file_atomically(fits_table_path(load.map->path),
-                               format_fits_table(*load.map, *stamp));
+                               format_fits_table(*load.map, *stamp), load.map->path);
 }
 
 }  // namespace cudnn_compat

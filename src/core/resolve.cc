@@ -19,6 +19,7 @@ std::string describe(const Need &need, std::optional<int> major) {
 
 // The decision alone, with no words: the shim's path, which explains only when asked.
 bool fits(const Installed &e, const Need &need, std::optional<int> major) {
+  if (!is_absolute_lib(e)) return false;
   if (major && e.version.major != *major) return false;
   if (need.cuda_major && (!e.cuda || e.cuda->major != *need.cuda_major)) return false;
   return !need.cudnn || judge(need.rule, e.version, *need.cudnn).compatible;
@@ -27,7 +28,9 @@ bool fits(const Installed &e, const Need &need, std::optional<int> major) {
 Considered consider(const Installed &e, std::size_t index, const Need &need,
                     std::optional<int> major) {
   Considered c{index, false, {}};
-  if (major && e.version.major != *major) {
+  if (!is_absolute_lib(e)) {
+    c.why = "its lib \"" + e.lib + "\" is relative; skipped (see `cudnn-compat map validate`)";
+  } else if (major && e.version.major != *major) {
     c.why = "major " + std::to_string(e.version.major) + ", not " + std::to_string(*major);
   } else if (need.cuda_major && !e.cuda) {
     c.why = "its CUDA version is not in the map, so CUDA " + std::to_string(*need.cuda_major) +

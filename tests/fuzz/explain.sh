@@ -5,7 +5,7 @@ source "$(dirname "$0")/../scenario.sh"
 command -v clang++ >/dev/null || skip "no clang++ (scripts/deps.sh installs it)"
 core=$SOURCE/src/core
 clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -DCUDNN_COMPAT_PREFIX='"/usr/local"' -I"$core" \
+  -I"$core" \
   "$(dirname "$0")/explain_fuzz.cc" "$core"/{explain,advice,version,names,rules,resolve,text}.cc \
   -o "$t/explain_fuzz" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
 mkdir "$t/corpus"
