@@ -6,8 +6,9 @@ need_module_systems
 install_to "$t/p"
 p=$t/p
 site_map >"$p/etc/cudnn-compat/map.toml"
-"$p/bin/cudnn-compat" modulefiles --format lua -o "$t/modules/lua" >/dev/null
-"$p/bin/cudnn-compat" modulefiles --format tcl -o "$t/modules/tcl" >/dev/null
+for f in lua tcl; do
+  "$p/bin/cudnn-compat" modulefiles --map "$p/etc/cudnn-compat/map.toml" --format $f -o "$t/modules/$f" >/dev/null
+done
 app_modules "$t/modules"
 rm "$p/bin/cudnn-compat"
 say="cudnn-compat: cannot run $p/bin/cudnn-compat; the loaded cuDNN modules were not checked"
