@@ -13,6 +13,7 @@ std::vector<Diagnostic> probe_entries(const Map &map) {
   std::vector<Diagnostic> out;
   const ProbeOptions options = probe_options();
   for (const Installed &e : map.cudnn) {
+    if (!is_absolute_lib(e)) continue;  // never loaded from the cwd; check_map_libraries says so
     const std::optional<std::string> file =
         find_library_file(e.lib, main_library(e.version.major), e.version.major);
     if (!file) continue;  // check_map_libraries has said so already

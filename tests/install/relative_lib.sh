@@ -32,5 +32,6 @@ has "cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
 expect_rc 0 "$cc" resolve libcudnn.so.5 --require 5.1
 has "$FAKES/5.1.10/lib64/libcudnn.so.5"
 [[ ! -e ran-planted-code ]] || fail "resolve loaded a library from the working directory"
-expect_rc 1 "$cc" map validate
+expect_rc 1 "$cc" map validate --probe
+[[ ! -e ran-planted-code ]] || fail "validate --probe loaded a library from the working directory"
 has "error: lib \"rel/lib64\" of cuDNN 5.1.99 is relative"
