@@ -42,6 +42,17 @@ has "A shim (LD_AUDIT/LD_PRELOAD) that hands every process a compatible cuDNN"
 out=$(rpm -qcp "$rpm" 2>/dev/null)
 [[ $out == /opt/cudnn-compat/etc/cudnn-compat/map.toml.example ]] || fail "rpm config files: $out"
 
+# The .rpm is relocatable: installed elsewhere in a throwaway root, it works where it lands.
+rroot=$t/rpmroot
+mkdir "$rroot"
+rpm --root "$rroot" --initdb 2>/dev/null
+expect_rc 0 rpm --root "$rroot" --nodeps --relocate /opt/cudnn-compat=/apps/cc -i "$rpm"
+out=$(rpm --root "$rroot" -qc cudnn-compat 2>/dev/null)
+[[ $out == /apps/cc/etc/cudnn-compat/map.toml.example ]] || fail "relocated config file: $out"
+site_map >"$rroot/apps/cc/etc/cudnn-compat/map.toml"
+expect_rc 0 "$rroot/apps/cc/bin/cudnn-compat" resolve libcudnn.so.5 --require 5.1
+has "$FAKES/5.1.10/lib64/libcudnn.so.5"
+
 # The .deb in a throwaway root, by dpkg itself (its own database there; the root's libc is the
 # host's, so dependencies are not checked), then the demo's core steps from the unpacked tree.
 root=$t/root

@@ -74,6 +74,21 @@ TEST(MapTrust, LoadRefusesAGroupWritableMapOrDirectoryAndValidateStillReadsIt) {
             std::string::npos);
 }
 
+TEST(MapTrust, ALinkIsJudgedByWhereItLeadsToo) {
+  const std::string dir = fresh_dir();
+  fs::create_directories(dir + "/open");
+  chmod((dir + "/open").c_str(), 0777);
+  std::ofstream(dir + "/open/map.toml") << "schema = 1\n";
+  fs::create_symlink("open/map.toml", dir + "/map.toml");
+  EXPECT_NE(map_trust_problem(dir + "/map.toml")
+                .value_or("trusted")
+                .find("refused: its directory " + fs::canonical(dir).string() +
+                      "/open is writable by others"),
+            std::string::npos);
+  chmod((dir + "/open").c_str(), 0755);
+  EXPECT_EQ(map_trust_problem(dir + "/map.toml"), std::nullopt);
+}
+
 TEST(AtomicWrite, ReplacesALinkAtItsNameInsteadOfFollowingIt) {
   const std::string dir = fresh_dir();
   std::ofstream(dir + "/victim") << "precious";
