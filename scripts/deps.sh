@@ -15,6 +15,7 @@ packages=(
   clang                 # libFuzzer, for the fuzz target of explain
   tcl8.6 less procps    # what Environment Modules' modulecmd.tcl needs to run
   strace                # tests/shim/hostile_big_host.sh: which clones the shim makes
+  dpkg-dev file rpm     # cpack's .deb (dpkg-shlibdeps) and .rpm (rpmbuild), tests/install
 )
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)

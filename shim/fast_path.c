@@ -67,7 +67,15 @@ static int trusted(const char *map, struct file_text *text) {
   if (!identify(map, &id, &map_st) || (map_st.st_mode & (S_IWGRP | S_IWOTH))) return 0;
   const long uid = sys(SYS_getuid, 0, 0, 0);
   if (map_st.st_uid != 0 && (long)map_st.st_uid != uid) return 0;
+  // The engine's trust rule (src/core/map_trust.cc) in its simplest case; anything else - a
+  // symlinked map, a directory others may write - is left to the engine, which says why.
   static char path[4096 + 8];
+  struct stat link_st, dir_st;
+  if (sys4(SYS_newfstatat, AT_FDCWD, map, &link_st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      S_ISLNK(link_st.st_mode) || !split_path(map, path, sizeof path) ||
+      sys4(SYS_newfstatat, AT_FDCWD, *path ? path : ".", &dir_st, 0) != 0 ||
+      (dir_st.st_mode & (S_IWGRP | S_IWOTH)) || (dir_st.st_uid != 0 && (long)dir_st.st_uid != uid))
+    return 0;
   if (!copy_text(path, sizeof path - 8, map)) return 0;
   append_text(path, sizeof path, text_len(path), ".decide");
   const long fd = sys_retry(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);

@@ -13,6 +13,7 @@ std::vector<Diagnostic> probe_entries(const Map &map) {
   std::vector<Diagnostic> out;
   const ProbeOptions options = probe_options();
   for (const Installed &e : map.cudnn) {
+    if (!is_absolute_lib(e)) continue;  // never loaded from the cwd; check_map_libraries says so
     const std::optional<std::string> file =
         find_library_file(e.lib, main_library(e.version.major), e.version.major);
     if (!file) continue;  // check_map_libraries has said so already
@@ -76,8 +77,10 @@ void add_map(CLI::App &app, Globals &g) {
                      "Also load each listed library and compare the version it reports");
   validate->footer(R"(
 Errors (the map is refused, the shim falls back to the ordinary load): bad TOML, an unknown schema,
-missing or ill-typed keys, versions that do not parse, the same release listed twice, and with
---probe a library that reports another version than the map says.
+missing or ill-typed keys, versions that do not parse, the same release listed twice, a map (or its
+directory) that anyone but its owner can write or that is owned by neither root nor you, and with
+--probe a library that reports another version than the map says. A relative lib is an error too,
+but only its entry is skipped: it would be read against each job's working directory.
 Warnings: unknown keys, a lib directory that is missing or holds no libcudnn.so.<major>.
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");

@@ -180,18 +180,19 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
     // 5. Out.
     const std::string text = format_map(map);
     if (!o->output.empty()) {
-      std::error_code ec;
-      if (o->merge)
-        fs::copy_file(o->output, o->output + ".bak", fs::copy_options::overwrite_existing, ec);
-      if (const std::string why = write_file_atomically(o->output, text); !why.empty()) {
+      std::string why = o->merge ? copy_file_atomically(o->output, o->output + ".bak") : "";
+      if (why.empty()) why = write_file_through_link(o->output, text);
+      if (!why.empty()) {
         complain(why);
         g.exit_code = kNo;
         return;
       }
       // The derived files; where they cannot be written, jobs parse the TOML and hooks ask.
       const MapLoad written = read_map_file(o->output);
-      if (const std::string why = write_job_caches(written, probe_options().helper); !why.empty())
-        complain("note: " + why);
+      why = written.map || written.diagnostics.empty()
+                ? write_job_caches(written, probe_options().helper)
+                : to_string(written.diagnostics.front());
+      if (!why.empty()) complain("note: " + why);
     } else if (!g.json) {
       std::cout << text;
     }

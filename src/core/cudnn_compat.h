@@ -198,9 +198,28 @@ struct MapLoad {
 MapLoad parse_map(std::string_view text, const std::string &path);  // pure
 MapLoad load_map(const std::string &path);       // the cache when it is current, else read_map_file
 MapLoad read_map_file(const std::string &path);  // reads and parses the TOML itself
-// What only the file system can tell: lib directories that vanished or hold no libcudnn.
+// What only the file system can tell: lib directories that vanished or hold no libcudnn, and
+// (an error) a relative lib, which would be read against each job's working directory.
 std::vector<Diagnostic> check_map_libraries(const Map &map);
+// Only an absolute lib is ever searched or probed: a relative one would run code from the cwd.
+inline bool is_absolute_lib(const Installed &e) {
+  return e.lib.starts_with('/');
+}
 std::string format_map(const Map &map);  // normalised TOML, comments dropped
+
+// ---------------------------------------------------------------------------------------------
+// map_trust.cc: a map anyone but its owner can change, or owned by neither root nor the reader, is
+// refused (by load_map and read_map_file: jobs, hooks and `map validate` alike).
+
+struct FileOwner {
+  std::uint64_t uid = 0;
+  unsigned mode = 0;  // st_mode
+};
+// Why a file or directory with these owner and mode cannot be trusted by reader (pure).
+std::optional<std::string> untrusted_because(const FileOwner &o, std::uint64_t reader);
+// Why the map at path (its directory, and the file a link there leads to) is refused; nullopt
+// when it may be read or is missing.
+std::optional<std::string> map_trust_problem(const std::string &path);
 
 // ---------------------------------------------------------------------------------------------
 // map_cache.cc: the parsed map as a line file beside it (`map.toml.cache`), for the hot path.
@@ -236,8 +255,17 @@ std::string write_job_caches(const MapLoad &load, const std::string &probe_helpe
 // atomic_write.cc
 
 // Replaces path with text in one rename, so a reader sees the old file or the new one, never half.
+// A link at path is replaced, never followed. The new file takes the owner, group and mode of the
+// regular file at `like` when given, else of the regular file it replaces (else 0644, ours).
 // Returns an empty string, or why it failed (the old file is then untouched).
-std::string write_file_atomically(const std::string &path, std::string_view text);
+std::string write_file_atomically(const std::string &path, std::string_view text,
+                                  const std::string &like = {});
+// The same through a link at path: the file the link leads to is replaced, the link stays (a map
+// shared by a link keeps serving every name of it).
+std::string write_file_through_link(const std::string &path, std::string_view text);
+// A copy of from at to, written as above (a backup: a link planted at `to` is replaced), with
+// from's owner, group and mode.
+std::string copy_file_atomically(const std::string &from, const std::string &to);
 
 // ---------------------------------------------------------------------------------------------
 // probe.cc: the version a library reports about itself.
@@ -571,6 +599,10 @@ std::vector<DoctorFinding> diagnose(const DoctorFacts &facts, const Map *map);
 // environment.cc: the edges where the environment is read.
 
 std::optional<std::string> env(const char *name);  // secure_getenv; empty counts as unset
+// The prefix a program in dir belongs to: dir without its bin/ or lib/cudnn-compat/ (pure).
+std::optional<std::string> prefix_of_program_dir(std::string_view dir);
+// The running program's prefix, from /proc/self/exe: an installed tree may be moved.
+std::optional<std::string> install_prefix();
 // $CUDNN_COMPAT_MAP, <prefix>/etc/cudnn-compat/map.toml, /etc/cudnn-compat/map.toml.
 std::optional<std::string> find_map_path();
 std::vector<std::string> map_search_path();

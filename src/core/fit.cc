@@ -21,6 +21,9 @@ Verdict fit(const Need &need, std::optional<int> major, const Version &release,
 }
 
 Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major) {
+  // A relative lib would be read from wherever the job runs: never a candidate.
+  if (!is_absolute_lib(e))
+    return {false, "its lib \"" + e.lib + "\" is relative; skipped (see `cudnn-compat map validate`)"};
   Verdict v = fit(need, major, e.version, e.cuda);
   if (!v.compatible && need.cuda_major && !e.cuda && (!major || e.version.major == *major))
     v.reason += " (add cuda = \"...\" to its [[cudnn]] entry in the map)";

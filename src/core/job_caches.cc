@@ -67,7 +67,7 @@ std::string write_job_caches(const MapLoad &load, const std::string &probe_helpe
   if (why.empty()) {
     const TableFacts facts = gather_table_facts(*load.map, {probe_helper, 10'000});
     why = write_file_atomically(decision_table_path(load.map->path),
-                                format_decision_table(*load.map, *stamp, facts));
+                                format_decision_table(*load.map, *stamp, facts), load.map->path);
   }
   return why;
 }

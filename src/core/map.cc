@@ -168,10 +168,6 @@ struct Reader {
     if (lib && lib->empty())
       error(pos_of(t.get("lib")->source()),
             "'lib' in [[cudnn]] is empty; expected the directory holding libcudnn.so.<major>");
-    if (lib && !lib->empty() && lib->front() != '/')
-      warn(pos_of(t.get("lib")->source()),
-           "'lib' \"" + *lib +
-               "\" is relative; it is read against each process's working directory");
     if (v && lib && !lib->empty())
       entries.push_back({*v, *lib, cuda, module.value_or(""), pos_of(t.source())});
   }
@@ -275,13 +271,13 @@ MapLoad parse_map(std::string_view text, const std::string &path) {
   return {std::move(map), r.out};
 }
 
-MapLoad load_map(const std::string &path) {
-  if (const std::optional<FileStamp> stamp = stamp_file(path))
-    if (std::optional<MapLoad> cached = read_map_cache(path, *stamp)) return std::move(*cached);
-  return read_map_file(path);
+namespace {
+
+MapLoad refused(const std::string &path, std::string why) {
+  return {std::nullopt, {{Severity::error, path, {}, std::move(why)}}};
 }
 
-MapLoad read_map_file(const std::string &path) {
+MapLoad read_map_text(const std::string &path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     return {std::nullopt,
@@ -300,12 +296,36 @@ MapLoad read_map_file(const std::string &path) {
   return parse_map(text.str(), path);
 }
 
+}  // namespace
+
+MapLoad load_map(const std::string &path) {
+  if (std::optional<std::string> why = map_trust_problem(path)) return refused(path, *why);
+  if (const std::optional<FileStamp> stamp = stamp_file(path))
+    if (std::optional<MapLoad> cached = read_map_cache(path, *stamp)) return std::move(*cached);
+  return read_map_text(path);
+}
+
+MapLoad read_map_file(const std::string &path) {
+  // Everything else the file says is still reported, for the admin who validates it.
+  MapLoad load = read_map_text(path);
+  if (std::optional<std::string> why = map_trust_problem(path)) {
+    load.map.reset();
+    load.diagnostics.insert(load.diagnostics.begin(), refused(path, *why).diagnostics.front());
+  }
+  return load;
+}
+
 std::vector<Diagnostic> check_map_libraries(const Map &map) {
   namespace fs = std::filesystem;
   std::vector<Diagnostic> out;
   for (const Installed &e : map.cudnn) {
     std::error_code ec;
-    if (!fs::is_directory(e.lib, ec)) {
+    if (!is_absolute_lib(e)) {
+      out.push_back({Severity::error, map.path, e.pos,
+                     "lib \"" + e.lib + "\" of cuDNN " + to_string(e.version) +
+                         " is relative: each job would load it from its own working directory. "
+                         "Jobs skip this entry; write the absolute directory"});
+    } else if (!fs::is_directory(e.lib, ec)) {
       out.push_back({Severity::warning, map.path, e.pos,
                      "lib \"" + e.lib + "\" of cuDNN " + to_string(e.version) +
                          " is not a directory; resolve skips it"});

@@ -251,7 +251,8 @@ std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileSta
 std::string write_map_cache(const MapLoad &load, const FileStamp &stamp) {
   if (!load.map) return "the map has errors";
   return write_file_atomically(map_cache_path(load.map->path),
-                               format_map_cache(*load.map, load.diagnostics, stamp));
+                               format_map_cache(*load.map, load.diagnostics, stamp),
+                               load.map->path);
 }
 
 }  // namespace cudnn_compat

@@ -120,7 +120,8 @@ std::string fits_table_path(const std::string &map_path) {
 
 std::string write_fits_table(const MapLoad &load, const FileStamp &stamp) {
   if (!load.map) return "the map has errors";
-  return write_file_atomically(fits_table_path(load.map->path), format_fits_table(*load.map, stamp));
+  return write_file_atomically(fits_table_path(load.map->path), format_fits_table(*load.map, stamp),
+                               load.map->path);
 }
 
 }  // namespace cudnn_compat

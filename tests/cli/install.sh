@@ -13,9 +13,11 @@ has "cuDNN 6.0.21 for CUDA 8.0 (reported by the library)"
 sed "s|/opt/cudnn|$FAKES|" "$t/prefix/etc/cudnn-compat/map.toml.example" >"$t/example.toml"
 expect_rc 0 "$t/prefix/bin/cudnn-compat" map validate "$t/example.toml"
 
-# The installed shim finds its installed engine: a redirect works from the prefix alone.
-printf 'schema = 1\n[[cudnn]]\nversion = "5.1.10"\nlib = "%s"\n' "$FAKES/5.1.10/lib64" >"$t/m.toml"
-expect_rc 0 env CUDNN_COMPAT_MAP="$t/m.toml" CUDNN_COMPAT_REQUIRE=5.1 \
+# The installed shim finds its installed engine, and the engine the map under the prefix's etc/:
+# a redirect works from the prefix alone, with no CUDNN_COMPAT_MAP to point anywhere.
+printf 'schema = 1\n[[cudnn]]\nversion = "5.1.10"\nlib = "%s"\n' "$FAKES/5.1.10/lib64" \
+  >"$t/prefix/etc/cudnn-compat/map.toml"
+expect_rc 0 env CUDNN_COMPAT_REQUIRE=5.1 \
   LD_LIBRARY_PATH="$FAKES/5.0.5/lib64" LD_AUDIT="$("$t/prefix/bin/cudnn-compat" shim-path)" \
   python3 -c 'import ctypes; print("cuDNN", ctypes.CDLL("libcudnn.so.5").cudnnGetVersion())'
 has "cuDNN 5110"

@@ -43,6 +43,16 @@ TEST(Choose, MinorMustMatchBeforeSeven) {
   EXPECT_NE(c.reason.find("5.1.10 (cudnn/5.1.10)"), std::string::npos) << c.reason;
 }
 
+TEST(Choose, ARelativeLibIsNeverChosen) {
+  Map m = fake_map();
+  m.cudnn.push_back({*parse_dotted("5.1.11"), "5.1.10/lib64", std::nullopt, "", {}});
+  const Choice c = choose(m, need("5.1"), lib("libcudnn.so.5"));
+  ASSERT_EQ(c.ranked.size(), 1u);
+  EXPECT_EQ(to_string(m.cudnn[c.ranked[0]].version), "5.1.10");
+  EXPECT_FALSE(c.considered.back().fits);
+  EXPECT_NE(c.considered.back().why.find("is relative; skipped"), std::string::npos);
+}
+
 TEST(Choose, PreferNewestOrOldest) {
   Map m = fake_map();
   m.cudnn.push_back({*parse_dotted("8.9.2"), "/x", std::nullopt, "", {}});
