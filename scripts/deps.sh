@@ -14,6 +14,8 @@ packages=(
   lmod                  # the real Lmod the module tests run (8.6 on Debian 12)
   clang                 # libFuzzer, for the fuzz target of explain
   tcl8.6 less procps    # what Environment Modules' modulecmd.tcl needs to run
+  slurm-wlm munge       # the real Slurm 22.05 and munged the tests/slurm cluster runs
+  libslurm-dev          # slurm/spank.h, for the SPANK plugin
 )
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)

@@ -1,0 +1,102 @@
+# A private two-node Slurm 22.05 on this one machine: munged with its own key and socket,
+# slurmctld, and `slurmd -N node1` / `-N node2` on loopback ports, all under directory $1.
+# Sourced by tests/slurm/common.sh and bench/slurm_bench.sh; needs root (slurmd runs steps as the
+# user) and the Debian packages slurm-wlm and munge.
+
+# slurm_cluster_reason: why no cluster can start here, or nothing.
+slurm_cluster_reason() {
+  [[ $(id -u) == 0 ]] || { echo "slurmd must run as root to start steps; running as $(id -un)"; return; }
+  local b
+  for b in munged slurmctld slurmd srun sbatch sinfo; do
+    command -v "$b" >/dev/null || [[ -x /usr/sbin/$b ]] || { echo "$b not installed (bash scripts/deps.sh)"; return; }
+  done
+}
+
+# A port range of 4 free loopback ports, chosen from the PID so parallel tests rarely collide.
+_slurm_free_base() {
+  local base used
+  used=$(awk 'NR>1 {split($2, a, ":"); print strtonum("0x" a[2])}' /proc/net/tcp /proc/net/tcp6 2>/dev/null | sort -u)
+  for ((base = 20000 + ($$ * 7) % 30000; ; base = (base + 4 - 20000) % 40000 + 20000)); do
+    grep -qxE "$base|$((base + 1))|$((base + 2))|$((base + 3))" <<<"$used" || break
+  done
+  echo "$base"
+}
+
+# slurm_cluster_start DIR [PLUGSTACK LINE]: writes DIR/slurm.conf (with DIR/plugstack.conf holding
+# the line, if any), starts the daemons, exports SLURM_CONF and waits until both nodes are idle.
+slurm_cluster_start() {
+  local dir=$1 plug=${2:-} base
+  mkdir -p "$dir/munge" "$dir/state" "$dir/spool"
+  chmod 700 "$dir/munge"
+  base=$(_slurm_free_base)
+  head -c 1024 /dev/urandom >"$dir/munge/key"
+  chmod 400 "$dir/munge/key"
+  /usr/sbin/munged --force --socket="$dir/munge/sock" --key-file="$dir/munge/key" \
+    --pid-file="$dir/munge/pid" --log-file="$dir/munge/log" --seed-file="$dir/munge/seed" </dev/null >/dev/null || return 1
+  printf '%s\n' "$plug" >"$dir/plugstack.conf"
+  cat >"$dir/slurm.conf" <<CONF
+ClusterName=cudnncompat
+SlurmctldHost=$(hostname -s)(127.0.0.1)
+SlurmctldPort=$base
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge/sock
+CredType=cred/munge
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool/%n
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd-%n.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd-%n.log
+PlugStackConfig=$dir/plugstack.conf
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+MpiDefault=none
+SwitchType=switch/none
+ReturnToService=2
+SchedulerType=sched/builtin
+SlurmctldTimeout=30
+SlurmdTimeout=30
+InactiveLimit=0
+KillWait=2
+MinJobAge=5
+NodeName=node1 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((base + 1)) CPUs=2 State=UNKNOWN
+NodeName=node2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((base + 2)) CPUs=2 State=UNKNOWN
+PartitionName=debug Nodes=node1,node2 Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
+CONF
+  export SLURM_CONF=$dir/slurm.conf
+  /usr/sbin/slurmctld -f "$SLURM_CONF" -i </dev/null >/dev/null || return 1
+  # SLURMD_ENV_node1/_node2: VAR=VALUE words for one node's own environment (its map, say).
+  env ${SLURMD_ENV_node1:-} /usr/sbin/slurmd -f "$SLURM_CONF" -N node1 </dev/null >/dev/null || return 1
+  env ${SLURMD_ENV_node2:-} /usr/sbin/slurmd -f "$SLURM_CONF" -N node2 </dev/null >/dev/null || return 1
+  local i
+  for ((i = 0; i < 150; ++i)); do
+    [[ $(sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle') == 2 ]] && return 0
+    sleep 0.2
+  done
+  echo "slurm: nodes did not come up; sinfo says: $(sinfo -h -N -o '%N %t' 2>&1 | tr '\n' ' ')" >&2
+  return 1
+}
+
+# slurm_cluster_stop DIR: ends the daemons started by slurm_cluster_start DIR (by their PID files).
+slurm_cluster_stop() {
+  local dir=$1 f pids=()
+  for f in "$dir"/slurmd-node1.pid "$dir"/slurmd-node2.pid "$dir"/slurmctld.pid "$dir"/munge/pid; do
+    [[ -s $f ]] && pids+=("$(<"$f")")
+  done
+  ((${#pids[@]})) || return 0
+  kill "${pids[@]}" 2>/dev/null
+  local i
+  for ((i = 0; i < 100; ++i)); do
+    kill -0 "${pids[@]}" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  kill -KILL "${pids[@]}" 2>/dev/null
+  return 0
+}
