@@ -60,14 +60,16 @@ SelectTypeParameters=CR_Core
 MpiDefault=none
 SwitchType=switch/none
 ReturnToService=2
+# More CPUs than the host has, so back-to-back steps never queue behind one still completing.
+SlurmdParameters=config_overrides
 SchedulerType=sched/builtin
 SlurmctldTimeout=30
 SlurmdTimeout=30
 InactiveLimit=0
 KillWait=2
 MinJobAge=5
-NodeName=node1 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((base + 1)) CPUs=2 State=UNKNOWN
-NodeName=node2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((base + 2)) CPUs=2 State=UNKNOWN
+NodeName=node1 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((base + 1)) CPUs=16 State=UNKNOWN
+NodeName=node2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((base + 2)) CPUs=16 State=UNKNOWN
 PartitionName=debug Nodes=node1,node2 Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 CONF
   export SLURM_CONF=$dir/slurm.conf
