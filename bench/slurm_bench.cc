@@ -64,13 +64,16 @@ int main(int argc, char **argv) {
       echo.find("0: ok") != std::string::npos && echo.find("1: ok") != std::string::npos;
   const std::vector<std::string> step{kSrun, "--overlap", "-N2", "true"},
       step_cudnn{kSrun, "--overlap", "-N2", "--cudnn=5.1", "true"};
-  std::vector<double> base, loaded, cudnn;
+  std::vector<double> base, loaded, cudnn, checked;
   for (int i = 0; up && i < kRuns; ++i) {
     plugin(false);
     base.push_back(spawn(step, env).us);
     plugin(true);
     loaded.push_back(spawn(step, env).us);
     cudnn.push_back(spawn(step_cudnn, env).us);
+    // A new mtime: each node's remembered answer no longer holds, and the check runs again.
+    fs::last_write_time(map, fs::file_time_type::clock::now());
+    checked.push_back(spawn(step_cudnn, env).us);
   }
   cluster(script, {"slurm_cluster_stop", dir});
   fs::remove_all(t);
@@ -79,7 +82,7 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  const double b = median(base), l = median(loaded), c = median(cudnn);
+  const double b = median(base), l = median(loaded), c = median(cudnn), k = median(checked);
   std::ostringstream s;
   s << "## Slurm SPANK plugin (issue 14)\n\n"
     << "`bench/slurm_bench`: medians of " << kRuns
@@ -87,14 +90,17 @@ int main(int argc, char **argv) {
        "two-node allocation) on a private two-node Slurm 22.05 on this machine\n"
        "(tests/slurm/cluster.bash), with and without the plugin in plugstack.conf (which srun and\n"
        "slurmstepd read afresh for every step). With "
-       "`--cudnn=5.1`\neach node first runs its check (`cudnn-compat resolve` as the user) and "
-       "every task starts\nwith the shim as LD_AUDIT.\n\n"
+       "`--cudnn=5.1`\nevery task starts with the shim as LD_AUDIT, and each node runs its check "
+       "(`cudnn-compat\nresolve` as the user) for the first step of a job, or when its map has "
+       "changed since; later\nsteps of the job on that node read the answer it left.\n\n"
     << "| case | median | ratio | target |\n|---|---:|---:|---|\n"
     << "| srun -N2 true, no plugin (baseline) | " << fmt(b / 1000) << " ms | 1.00x | - |\n"
     << "| srun -N2 true, plugin loaded, no --cudnn | " << fmt(l / 1000) << " ms | " << fmt(l / b)
     << "x | at most 1.05x |\n"
-    << "| srun -N2 --cudnn=5.1 true | " << fmt(c / 1000) << " ms | " << fmt(c / b)
-    << "x | at most 1.10x |\n";
+    << "| srun -N2 --cudnn=5.1 true, a later step (each node's answer remembered) | "
+    << fmt(c / 1000) << " ms | " << fmt(c / b) << "x | at most 1.10x |\n"
+    << "| srun -N2 --cudnn=5.1 true, the map just changed (each node runs the check) | "
+    << fmt(k / 1000) << " ms | " << fmt(k / b) << "x | at most 1.10x |\n";
   std::fputs(s.str().c_str(), stdout);
   if (argc > 4) write_benchmarks_section(argv[4], "slurm", s.str());
   return 0;

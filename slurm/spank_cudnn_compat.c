@@ -8,6 +8,7 @@
 // truly cannot serve, under --cudnn-strict or `strict`, fails the step: in slurm_spank_task_init,
 // because on Slurm 22.05 a failure in slurm_spank_user_init still lets srun exit 0.
 #define _GNU_SOURCE
+#include "check_cache.h"
 #include "node_check.h"
 
 #include <dlfcn.h>
@@ -172,13 +173,34 @@ static void switch_shim_on(spank_t sp, const char *shim) {
   spank_setenv(sp, "LD_AUDIT", want, 1);
 }
 
+// The node's answer: remembered from an earlier step of this job on this node while the map is
+// unchanged, else asked of cudnn-compat.
+static enum node_fit answer(spank_t sp, const struct node_check *c, const char *node, char *said,
+                            size_t size) {
+  char key[2 * PATH_MAX], env_map[PATH_MAX] = "", cuda[64] = "";
+  uint32_t job = 0;
+  if (!c->map) spank_getenv(sp, "CUDNN_COMPAT_MAP", env_map, sizeof env_map);
+  spank_getenv(sp, "CUDNN_COMPAT_CUDA", cuda, sizeof cuda);
+  const int cacheable = spank_get_item(sp, S_JOB_ID, &job) == ESPANK_SUCCESS &&
+                        check_cache_key(key, sizeof key, job, node, c->require,
+                                        c->map       ? c->map
+                                        : env_map[0] ? env_map
+                                                     : NULL,
+                                        cuda) == 0;
+  enum node_fit fit;
+  if (cacheable && check_cache_get(job, key, &fit, said, size) == 0) return fit;
+  fit = node_check_run(c, said, size);
+  if (cacheable && fit != NODE_UNCHECKED) check_cache_put(job, key, fit, said);
+  return fit;
+}
+
 static void check_node(spank_t sp, const char *dir, const char *map, const char *node) {
   char bin[PATH_MAX + 32], **env = NULL;
   snprintf(bin, sizeof bin, "%s/../../bin/cudnn-compat", dir);
   spank_get_item(sp, S_JOB_ENV, &env);
   const struct node_check c = {.bin = bin, .require = st.cudnn, .map = map, .env = env};
   char said[512];
-  st.fit = node_check_run(&c, said, sizeof said);
+  st.fit = answer(sp, &c, node, said, sizeof said);
   if (st.fit == NODE_MISFIT)
     snprintf(st.line, sizeof st.line, "cudnn-compat: %s cannot serve --cudnn=%s: %s%s", node,
              st.cudnn, said, st.strict ? "; --cudnn-strict: the step fails on this node" : "");
@@ -219,5 +241,16 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av) {
   if (spank_get_item(sp, S_TASK_ID, &task) == ESPANK_SUCCESS && task == 0)
     dprintf(STDERR_FILENO, "%s\n", st.line);
   if (st.fit == NODE_MISFIT && st.strict) _exit(1);
+  return 0;
+}
+
+// At the end of the job, as root: the answers remembered for its steps go.
+int slurm_spank_job_epilog(spank_t sp, int ac, char **av) {
+  (void)ac, (void)av;
+  uint32_t job = 0;
+  uid_t uid = 0;
+  if (spank_get_item(sp, S_JOB_ID, &job) == ESPANK_SUCCESS &&
+      spank_get_item(sp, S_JOB_UID, &uid) == ESPANK_SUCCESS)
+    check_cache_drop(job, uid);
   return 0;
 }

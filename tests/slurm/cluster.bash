@@ -68,6 +68,9 @@ SlurmdTimeout=30
 InactiveLimit=0
 KillWait=2
 MinJobAge=5
+# Job ids of its own, so that clusters running side by side never share one (the plugin keys
+# files in /tmp by job id).
+FirstJobId=$(( (base - 19000) * 1000 ))
 NodeName=node1 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((base + 1)) CPUs=16 State=UNKNOWN
 NodeName=node2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((base + 2)) CPUs=16 State=UNKNOWN
 PartitionName=debug Nodes=node1,node2 Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
