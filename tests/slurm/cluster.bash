@@ -12,12 +12,17 @@ slurm_cluster_reason() {
   done
 }
 
-# A port range of 4 free loopback ports, chosen from the PID so parallel tests rarely collide.
+# The first of 3 free loopback ports, chosen from the PID so that tests side by side rarely
+# collide, and below the kernel's ephemeral range (32768 on), so that no client socket takes one
+# between this check and slurmd's bind.
 _slurm_free_base() {
-  local base used
-  used=$(awk 'NR>1 {split($2, a, ":"); print strtonum("0x" a[2])}' /proc/net/tcp /proc/net/tcp6 2>/dev/null | sort -u)
-  for ((base = 20000 + ($$ * 7) % 30000; ; base = (base + 4 - 20000) % 40000 + 20000)); do
-    grep -qxE "$base|$((base + 1))|$((base + 2))|$((base + 3))" <<<"$used" || break
+  local base used=" " addr port
+  while read -r _ addr _; do  # the kernel's socket tables: local address as HEXIP:HEXPORT
+    port=${addr##*:}
+    [[ $port =~ ^[0-9A-F]{4}$ ]] && used+="$((16#$port)) "
+  done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
+  for ((base = 10000 + ($$ * 7) % 22000; ; base = 10000 + (base + 3 - 10000) % 22000)); do
+    [[ $used == *" $base "* || $used == *" $((base + 1)) "* || $used == *" $((base + 2)) "* ]] || break
   done
   echo "$base"
 }
@@ -70,7 +75,7 @@ KillWait=2
 MinJobAge=5
 # Job ids of its own, so that clusters running side by side never share one (the plugin keys
 # files in /tmp by job id).
-FirstJobId=$(( (base - 19000) * 1000 ))
+FirstJobId=$(( (base - 9000) * 1000 ))
 NodeName=node1 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((base + 1)) CPUs=16 State=UNKNOWN
 NodeName=node2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((base + 2)) CPUs=16 State=UNKNOWN
 PartitionName=debug Nodes=node1,node2 Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
@@ -81,7 +86,7 @@ CONF
   env ${SLURMD_ENV_node1:-} /usr/sbin/slurmd -f "$SLURM_CONF" -N node1 </dev/null >/dev/null || return 1
   env ${SLURMD_ENV_node2:-} /usr/sbin/slurmd -f "$SLURM_CONF" -N node2 </dev/null >/dev/null || return 1
   local i
-  for ((i = 0; i < 150; ++i)); do
+  for ((i = 0; i < 300; ++i)); do
     [[ $(sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle') == 2 ]] && return 0
     sleep 0.2
   done
@@ -90,18 +95,21 @@ CONF
 }
 
 # slurm_cluster_stop DIR: ends the daemons started by slurm_cluster_start DIR (by their PID files).
+# The slurmd first, given 5 s to end their steps; slurmctld and munged, whose state dies with the
+# directory, are given half a second.
 slurm_cluster_stop() {
-  local dir=$1 f pids=()
-  for f in "$dir"/slurmd-node1.pid "$dir"/slurmd-node2.pid "$dir"/slurmctld.pid "$dir"/munge/pid; do
-    [[ -s $f ]] && pids+=("$(<"$f")")
+  local dir=$1 pids i group
+  for group in "100 $dir/slurmd-node1.pid $dir/slurmd-node2.pid" "10 $dir/slurmctld.pid $dir/munge/pid"; do
+    set -- $group
+    local tries=$1
+    shift
+    pids=$(cat "$@" 2>/dev/null) || true
+    [[ -n $pids ]] || continue
+    kill $pids 2>/dev/null || true
+    for ((i = 0; i < tries; ++i)); do
+      kill -0 $pids 2>/dev/null || break
+      sleep 0.05
+    done
+    kill -KILL $pids 2>/dev/null || true
   done
-  ((${#pids[@]})) || return 0
-  kill "${pids[@]}" 2>/dev/null
-  local i
-  for ((i = 0; i < 100; ++i)); do
-    kill -0 "${pids[@]}" 2>/dev/null || return 0
-    sleep 0.1
-  done
-  kill -KILL "${pids[@]}" 2>/dev/null
-  return 0
 }
