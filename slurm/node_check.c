@@ -93,6 +93,7 @@ static void exec_check(const char *bin, char **argv, char **env, int out, int er
   if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) _exit(126);
   int devnull = open("/dev/null", O_RDONLY);
   if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+  closefrom(STDERR_FILENO + 1);  // slurmstepd's own sockets and files are none of its business
   execve(bin, argv, env);
   dprintf(STDERR_FILENO, "cannot run %s: %s\n", bin, strerror(errno));
   _exit(127);
