@@ -28,6 +28,8 @@ Run spawn(const std::vector<std::string> &argv, const std::vector<std::string> &
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_addclose(&actions, fds[0]);
+  // Else the child, and any daemon it leaves behind, holds the pipe open and read() never ends.
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   Run r;
   pid_t pid;

@@ -16,6 +16,8 @@ packages=(
   tcl8.6 less procps    # what Environment Modules' modulecmd.tcl needs to run
   strace                # tests/shim/hostile_big_host.sh: which clones the shim makes
   dpkg-dev file rpm     # cpack's .deb (dpkg-shlibdeps) and .rpm (rpmbuild), tests/install
+  slurm-wlm munge       # the real Slurm 22.05 and munged the tests/slurm cluster runs
+  libslurm-dev          # slurm/spank.h, for the SPANK plugin
 )
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)

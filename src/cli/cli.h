@@ -31,6 +31,17 @@ void add_scan(CLI::App &app, Globals &g);
 void add_explain(CLI::App &app, Globals &g);
 void add_doctor(CLI::App &app, Globals &g);
 
+// --- doctor.cc: what the shim hands a process asking for `name` (libcudnn.so.<major>) that
+// needs `need`, the loader taking `loader` without it.
+Selection shim_selection(const Need &need, const std::string &name,
+                         const std::optional<LoaderHit> &loader, const Map &map,
+                         const ProbeOptions &options);
+
+// --- doctor_nodes.cc: doctor --nodes (the table over every node of a Slurm allocation) and
+// doctor --node-report (one node's answer, a JSON line). Both return the exit code.
+int doctor_nodes(const std::string &require, const std::string &map, const Globals &g);
+int doctor_node_report(const std::string &require, const std::string &map);
+
 // --- output.cc
 void print_json(const nlohmann::json &j);
 nlohmann::json json_of(const std::optional<Version> &v);

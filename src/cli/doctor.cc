@@ -16,9 +16,25 @@ const char *severity_name(Severity3 s) {
 
 }  // namespace
 
+Selection shim_selection(const Need &need, const std::string &name,
+                         const std::optional<LoaderHit> &loader, const Map &map,
+                         const ProbeOptions &options) {
+  SelectInputs in;
+  in.name = name;
+  in.requested = *parse_library_name(in.name);
+  in.need = need;
+  in.loader = loader;
+  in.map = &map;
+  SelectIo io;
+  io.probe = [&options](const std::string &file) { return probe_library(file, options); };
+  io.find_file = find_library_file;
+  return select_library(in, io);
+}
+
 void add_doctor(CLI::App &app, Globals &g) {
   struct Options {
     std::string require, cuda, program, map;
+    bool nodes = false, node_report = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App *cmd = app.add_subcommand(
@@ -27,6 +43,10 @@ void add_doctor(CLI::App &app, Globals &g) {
   cmd->add_option("--cuda", o->cuda, "The CUDA major it needs");
   cmd->add_option("--for", o->program, "The program: its RUNPATH/RPATH and linked cuDNN count");
   cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  cmd->add_flag("--nodes", o->nodes,
+                "Inside a Slurm allocation: ask every node of it (srun, one task per node) and "
+                "print one table; exit 1 when a node misfits or the nodes' maps differ");
+  cmd->add_flag("--node-report", o->node_report, "One node's answer for --nodes")->group("");
   cmd->footer(R"(
 Reads the loaded modules (LOADEDMODULES, Lmod and Environment Modules alike), probes every
 directory on LD_LIBRARY_PATH that holds cuDNN for its true version, and follows the loader's real
@@ -36,13 +56,25 @@ CUDNN_COMPAT_REQUIRE or a [[require]] rule of the map), mixed families (a sub-li
 dispatcher would take from another directory), several releases of one major on the path, a cuDNN
 built for another CUDA major than the loaded CUDA, and whether the shim is on.
 
+With --nodes, inside a Slurm allocation (salloc, sbatch), every node of it answers for itself, in
+one task per node: its map's digest (equal maps, equal digests, comments aside), the file
+libcudnn.so.<major> of the requirement resolves to there with the shim on, whether it fits, and the
+verdict. The table names a node that misfits and a node whose map differs from most nodes'.
+
 Examples:
   cudnn-compat doctor --require 5.1
+  salloc -N4 cudnn-compat doctor --nodes --require 5.1
   cudnn-compat doctor --for /opt/apps/tensorflow/1.0/bin/python
   cudnn-compat --json doctor
 
-Exit status: 0 nothing wrong (warnings allowed), 1 a problem, 2 bad usage.)");
+Exit status: 0 nothing wrong (warnings allowed), 1 a problem (with --nodes: a node misfits, does
+not answer, or the nodes' maps differ), 2 bad usage (--nodes outside an allocation).)");
   cmd->callback([o, &g] {
+    if (o->nodes || o->node_report) {
+      g.exit_code =
+          o->nodes ? doctor_nodes(o->require, o->map, g) : doctor_node_report(o->require, o->map);
+      return;
+    }
     const LoadedMap m = load_site_map(o->map);
     const Map *map = m.map ? &*m.map : nullptr;
     const ProbeOptions options = probe_options();
@@ -139,16 +171,8 @@ Exit status: 0 nothing wrong (warnings allowed), 1 a problem, 2 bad usage.)");
     if (f.need && map)
       for (const Resolution &r : f.resolved)
         if (r.major == f.need->cudnn->major) {
-          SelectInputs in;
-          in.name = "libcudnn.so." + std::to_string(r.major);
-          in.requested = *parse_library_name(in.name);
-          in.need = *f.need;
-          in.loader = r.hit;
-          in.map = map;
-          SelectIo io;
-          io.probe = [&options](const std::string &file) { return probe_library(file, options); };
-          io.find_file = find_library_file;
-          const Selection s = select_library(in, io);
+          const Selection s = shim_selection(*f.need, "libcudnn.so." + std::to_string(r.major),
+                                             r.hit, *map, options);
           if (s.use)
             f.shim_choice = *s.use;
           else if (r.hit && s.say.empty())

@@ -1,0 +1,27 @@
+# Sourced by every tests/slurm/*.sh scenario: the shim suite's helpers (compile, fake_map,
+# tf2016_client) and a private two-node Slurm (cluster.bash). CTest passes, beside the shim suite's
+# variables, SPANK: the spank-cudnn-compat.so under test (empty when it was not built).
+source "$(dirname "${BASH_SOURCE[0]}")/../shim/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cluster.bash"
+[[ -n ${SPANK:-} ]] || skip "the SPANK plugin was not built: slurm/spank.h not found (bash scripts/deps.sh)"
+: "${CUDNN_COMPAT:?}"
+
+# slurm_up [PLUGIN ARGUMENTS...]: the cluster, with the plugin in plugstack.conf; stopped at exit.
+# Skips the test, with the reason, where Slurm cannot run.
+slurm_up() {
+  local reason
+  reason=$(slurm_cluster_reason)
+  [[ -z $reason ]] || skip "$reason"
+  trap 'slurm_cluster_stop "$t/slurm"; rm -rf "$t"' EXIT
+  if ! slurm_cluster_start "$t/slurm" "optional $SPANK $*" 2>"$t/start.err"; then
+    skip "Slurm did not start here: $(tail -n 3 "$t/start.err" "$t"/slurm/*.log 2>/dev/null | tr '\n' ' ')"
+  fi
+}
+
+# node_maps NODE1 NODE2: $t/maps/node1.toml and node2.toml, each listing the FAKE releases named
+# (space-separated) for that node, for the plugin argument map=$t/maps/%n.toml.
+node_maps() {
+  mkdir -p "$t/maps"
+  fake_map $1 >"$t/maps/node1.toml"
+  fake_map $2 >"$t/maps/node2.toml"
+}
