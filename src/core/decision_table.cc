@@ -52,7 +52,10 @@ std::vector<Point> points(int major, const std::vector<const Installed *> &entri
 
 std::string join(const std::vector<std::size_t> &indices) {
   std::string s;
-  for (std::size_t i : indices) s += (s.empty() ? "" : ",") + std::to_string(i);
+  for (std::size_t i : indices) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(i);
+  }
   return s;
 }
 
