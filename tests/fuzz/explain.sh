@@ -6,7 +6,7 @@ command -v clang++ >/dev/null || skip "no clang++ (scripts/deps.sh installs it)"
 core=$SOURCE/src/core
 clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
   -DCUDNN_COMPAT_PREFIX='"/usr/local"' -I"$core" \
-  "$(dirname "$0")/explain_fuzz.cc" "$core"/{explain,advice,version,names,rules,resolve,text}.cc \
+  "$(dirname "$0")/explain_fuzz.cc" "$core"/{explain,explain_build,explain_frameworks,explain_general,explain_loader,explain_more_frameworks,explain_words,advice,version,names,rules,resolve,text}.cc \
   -o "$t/explain_fuzz" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
 mkdir "$t/corpus"
 i=0

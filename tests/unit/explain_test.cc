@@ -210,11 +210,76 @@ TEST(Explain, AdviceNamesTheModuleOrWhatToAskFor) {
   EXPECT_EQ(a.compatible, false);
   EXPECT_NE(a.rule.find("rule tensorflow-2016 refuses"), std::string::npos);
   EXPECT_NE(a.rule.find("NVIDIA's own policy agrees"), std::string::npos);
-  EXPECT_EQ(a.fixes, std::vector<std::string>{"module load cudnn/5.1   # cuDNN 5.1.10"});
+  EXPECT_EQ(a.fixes,
+            (std::vector<std::string>{"module load cudnn/5.1   # cuDNN 5.1.10",
+                                      "cudnn-compat resolve libcudnn.so.5 --require 5.1.3"}));
   EXPECT_NE(f.note.find("5005 is cuDNN 5.0.5"), std::string::npos) << f.note;
   a = advise(f, nullptr);
-  EXPECT_EQ(a.fixes, std::vector<std::string>{
-                         "ask the admins for cuDNN 5.1.x (no version map here to look in)"});
+  EXPECT_EQ(a.fixes, (std::vector<std::string>{
+                         "ask the admins for cuDNN 5.1.x (no version map here to look in)",
+                         "cudnn-compat resolve libcudnn.so.5 --require 5.1.3"}));
+}
+
+// Truthful by construction: what the advice names comes from the message.
+TEST(Explain, AdviceNamesOnlyWhatTheMessageSaid) {
+  // No status code in the message: none in the answer; the parsed build version in the fix.
+  Finding f = find_errors(
+      "RuntimeError: mytool was compiled against cuDNN 8.3.2 and refuses "
+      "the one it loaded: version mismatch")[0];
+  Advice a = advise(f, nullptr);
+  EXPECT_EQ(a.what.find("CUDNN_STATUS"), std::string::npos) << a.what;
+  ASSERT_FALSE(a.fixes.empty());
+  EXPECT_NE(a.fixes.back().find("--require 8.3.2"), std::string::npos) << a.fixes.back();
+  // The status code when it is there.
+  f = find_errors("cudnnCreate failed: CUDNN_STATUS_VERSION_MISMATCH")[0];
+  EXPECT_NE(advise(f, nullptr).what.find("CUDNN_STATUS_VERSION_MISMATCH"), std::string::npos);
+  // Both verdicts where they differ: TensorFlow 2016 refuses 5.1 against 5.0, and so does NVIDIA
+  // before 7; from 7 on NVIDIA accepts a newer minor that the 2016 rule refuses.
+  f = find_errors(
+      "Loaded runtime CuDNN library: 7605 (compatibility version 7600) but source was "
+      "compiled with 7102 (compatibility version 7100).")[0];
+  a = advise(f, nullptr);
+  EXPECT_EQ(a.compatible, false);
+  EXPECT_EQ(a.nvidia_compatible, true);
+  // Windows error 127 is a mixed family, never "not found".
+  f = find_errors(
+      "OSError: [WinError 127] The specified procedure could not be found. Error "
+      "loading \"C:\\torch\\lib\\cudnn_adv_infer64_8.dll\" or one of its "
+      "dependencies.")[0];
+  a = advise(f, nullptr);
+  EXPECT_EQ(f.kind, FindingKind::sublibrary_mismatch);
+  EXPECT_NE(a.what.find("error 127"), std::string::npos) << a.what;
+  EXPECT_EQ(a.what.find("found no"), std::string::npos) << a.what;
+  // A sub-library with symbols of another release: mixed, not "ask the admins".
+  f = find_errors(
+      "Could not load library libcudnn_cnn_train.so.8. Error: libcudnn_ops_train.so.8: "
+      "version `libcudnn_ops_infer.so.8' not found (required by "
+      "libcudnn_cnn_train.so.8)")[0];
+  a = advise(f, nullptr);
+  EXPECT_EQ(f.kind, FindingKind::sublibrary_mismatch);
+  for (const std::string &fix : a.fixes) EXPECT_EQ(fix.find("ask the admins"), std::string::npos);
+}
+
+TEST(Explain, BuildErrorsSayWhichModuleToLoadBeforeBuilding) {
+  Map map;
+  map.cudnn.push_back({*parse_dotted("8.9.7"), "/c", std::nullopt, "cudnn/8.9", {}});
+  const Finding f = find_errors("fatal error: cudnn.h: No such file or directory")[0];
+  const Advice a = advise(f, &map);
+  EXPECT_EQ(a.what, "the build found no cudnn.h");
+  ASSERT_FALSE(a.fixes.empty());
+  EXPECT_NE(a.fixes.back().find("CMAKE_PREFIX_PATH"), std::string::npos);
+}
+
+// Progress bars redraw with \r; a line too long to read whole is said to be so.
+TEST(Explain, SplitsOnCarriageReturnsAndSaysWhatItCut) {
+  const std::vector<Finding> found = find_errors(
+      "10%|#   |\r20%|##  |\rImportError: libcudnn.so.8: cannot open shared object file\r\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].line, 3u);
+  const ExplainScan scan = scan_log("ok\n" + std::string(100000, 'x') + "\n");
+  ASSERT_EQ(scan.cut.size(), 1u);
+  EXPECT_NE(scan.cut[0].find("line 2 is 100000 bytes long"), std::string::npos) << scan.cut[0];
+  EXPECT_TRUE(scan_log("short\nlines\n").cut.empty());
 }
 
 }  // namespace
