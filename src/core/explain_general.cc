@@ -40,68 +40,62 @@ bool word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-// The role the words of a window give, the nearest (rightmost) first when from_end.
+struct Cue {
+  std::string_view words;
+  Role role;
+};
+
+// The words that give a version its role, as people and tools write them.
+// clang-format off
+constexpr std::array kCues{
+    Cue{"linked against", Role::linked}, Cue{"linked with", Role::linked},
+    Cue{"linked-against", Role::linked}, Cue{"is linked", Role::linked},
+    Cue{"compiled", Role::build},        Cue{"compile", Role::build},
+    Cue{"built", Role::build},           Cue{"build", Role::build},
+    Cue{"source", Role::build},          Cue{"header", Role::build},
+    Cue{"loaded", Role::runtime},        Cue{"load", Role::runtime},
+    Cue{"found", Role::runtime},         Cue{"runtime", Role::runtime},
+    Cue{"run-time", Role::runtime},      Cue{"got", Role::runtime},
+    Cue{"installed", Role::runtime},     Cue{"detected", Role::runtime},
+    Cue{"reports", Role::runtime},       Cue{"using", Role::runtime},
+    Cue{"in your machine", Role::runtime}, Cue{"on your system", Role::runtime},
+    Cue{"library is", Role::runtime},    Cue{"current", Role::runtime},
+    Cue{"have ", Role::runtime},         Cue{"not supported", Role::runtime},
+    Cue{"unsupported", Role::runtime},   Cue{"require", Role::requirement},
+    Cue{"expect", Role::requirement},    Cue{"minimum", Role::requirement},
+    Cue{"at least", Role::requirement},  Cue{"or newer", Role::requirement},
+    Cue{"or higher", Role::requirement}, Cue{"or greater", Role::requirement},
+    Cue{"or later", Role::requirement},  Cue{"need", Role::requirement},
+    Cue{"update to", Role::requirement}, Cue{"upgrade to", Role::requirement},
+    Cue{">=", Role::requirement},        Cue{"supported", Role::requirement}};
+// clang-format on
+
+// The role the words of a window give: the nearest cue to the token wins (the rightmost before
+// it, the leftmost after it); of two that end (or start) together the longer ("unsupported" over
+// "supported").
 Role role_in(std::string_view window, bool from_end) {
-  struct Cue {
-    std::string_view words;
-    Role role;
-  };
-  static constexpr std::array cues{Cue{"linked against", Role::linked},
-                                   Cue{"linked with", Role::linked},
-                                   Cue{"linked-against", Role::linked},
-                                   Cue{"compiled", Role::build},
-                                   Cue{"compile", Role::build},
-                                   Cue{"built", Role::build},
-                                   Cue{"build", Role::build},
-                                   Cue{"source", Role::build},
-                                   Cue{"header", Role::build},
-                                   Cue{"loaded", Role::runtime},
-                                   Cue{"load", Role::runtime},
-                                   Cue{"found", Role::runtime},
-                                   Cue{"runtime", Role::runtime},
-                                   Cue{"run-time", Role::runtime},
-                                   Cue{"got", Role::runtime},
-                                   Cue{"installed", Role::runtime},
-                                   Cue{"detected", Role::runtime},
-                                   Cue{"reports", Role::runtime},
-                                   Cue{"using", Role::runtime},
-                                   Cue{"in your machine", Role::runtime},
-                                   Cue{"on your system", Role::runtime},
-                                   Cue{"library is", Role::runtime},
-                                   Cue{"current", Role::runtime},
-                                   Cue{"have ", Role::runtime},
-                                   Cue{"require", Role::requirement},
-                                   Cue{"expect", Role::requirement},
-                                   Cue{"minimum", Role::requirement},
-                                   Cue{"at least", Role::requirement},
-                                   Cue{"or newer", Role::requirement},
-                                   Cue{"or higher", Role::requirement},
-                                   Cue{"or greater", Role::requirement},
-                                   Cue{"or later", Role::requirement},
-                                   Cue{"need", Role::requirement},
-                                   Cue{"update to", Role::requirement},
-                                   Cue{"upgrade to", Role::requirement},
-                                   Cue{">=", Role::requirement},
-                                   Cue{"supported", Role::requirement},
-                                   Cue{"not supported", Role::runtime},
-                                   Cue{"unsupported", Role::runtime}};
-  // The nearest cue wins; of two that end (or start) together the longer ("unsupported" over
-  // "supported").
   Role best = Role::none;
   std::size_t best_key = 0, best_len = 0;
-  for (const Cue &c : cues) {
+  for (const Cue &c : kCues) {
     const std::size_t at = from_end ? window.rfind(c.words) : window.find(c.words);
     if (at == std::string_view::npos) continue;
     const std::size_t key = from_end ? at + c.words.size() : window.size() - at;
     if (key > best_key || (key == best_key && c.words.size() > best_len))
       best = c.role, best_key = key, best_len = c.words.size();
   }
+  if (best != Role::none || !from_end) return best;
+  // Weak cues, only where no other word speaks: "your cuDNN (8.1)", "library 8.9.2".
+  for (std::string_view weak : {"your ", "library ", "lib "})
+    if (window.find(weak) != std::string_view::npos) return Role::runtime;
   return best;
 }
 
 // The clause a token stands in: back to the previous token or a clause break.
 std::string_view clause_before(std::string_view low, std::size_t from, std::size_t at) {
   std::string_view w = low.substr(from, at - from);
+  // "8.9.7 (runtime) != 8.9.6": a parenthesis after a token speaks of that token.
+  if (const std::size_t close = w.rfind(')'); close != std::string_view::npos)
+    w = w.substr(close + 1);
   for (std::string_view brk : {" but ", " while ", " whereas ", "; ", ", ", ". "})
     if (const std::size_t b = w.rfind(brk); b != std::string_view::npos)
       w = w.substr(b + brk.size());
@@ -333,8 +327,9 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
     if (x.role == Role::linked) x.role = built_named ? Role::runtime : Role::build;
   const std::optional<Version> built = first(m, Role::build), runtime = first(m, Role::runtime),
                                required = first(m, Role::requirement);
-  const bool says_mismatch = any_of(low, {"mismatch", "incompatib", "not compatible",
-                                          "does not match", "doesn't match", "differ", "mixed"});
+  const bool says_mismatch =
+      any_of(low, {"mismatch", "incompatib", "not compatible", "does not match", "doesn't match",
+                   "differ", "mixed", "!="});
   const Framework fw = framework_of(low);
   if (built && runtime) {
     if (*built == *runtime && !says_mismatch) return std::nullopt;  // a report, not an error
@@ -381,8 +376,12 @@ std::optional<Finding> read_general(std::string_view line) {
   const std::string low = folded(line);
   if (!has(low, "cudnn") || about_something_else(low)) return std::nullopt;
   const std::vector<Mention> m = mentions_of(low);
-  if (std::optional<Finding> f = read_files(line, low, m)) return f;
-  return read_versions(line, low, m);
+  std::optional<Finding> f = read_files(line, low, m);
+  if (!f) f = read_versions(line, low, m);
+  if (f)
+    f->build_time = any_of(low, {"cmake", "configure", "#error", "pkg-config", "ld: ", "bazel",
+                                 "setup.py", "package configuration file", "-rpath"});
+  return f;
 }
 
 }  // namespace cudnn_compat::explain

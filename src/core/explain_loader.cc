@@ -86,6 +86,14 @@ std::optional<Finding> read_cudnn_loader(std::string_view line) {
     for (std::string_view name : split(list, ',')) f.library = std::string(trim(name));
     if (names_cudnn_library(f.library)) return f;
   }
+  // PyTorch, when cuDNN's runtime compilation lacks libnvrtc: "Applied workaround for CuDNN
+  // issue, install nvrtc.so".
+  if (after(line, "workaround for CuDNN issue, install nvrtc.so")) {
+    Finding f = found(FindingKind::dependency_not_found);
+    f.framework = "pytorch";
+    f.missing = "nvrtc.so";
+    return f;
+  }
   // cuDNN 8.3+ on Windows needs zlib's DLL and says so in its own words.
   if (after(line, "Could not locate zlibwapi.dll")) {
     Finding f = found(FindingKind::dependency_not_found);

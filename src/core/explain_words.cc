@@ -135,7 +135,8 @@ std::vector<std::string> file_names(std::string_view line) {
     while (n < line.size() && !name_end(line[n])) ++n;
     std::string_view w = basename_of(line.substr(i, n - i));
     i = n;
-    while (!w.empty() && (w.back() == '.' || w.back() == '!')) w.remove_suffix(1);
+    while (!w.empty() && (w.back() == '.' || w.back() == '!' || w.back() == '?'))
+      w.remove_suffix(1);
     const bool a_file = w.find(".so") != std::string_view::npos || w.ends_with(".dll") ||
                         w.ends_with(".DLL") || w.ends_with(".dylib") || w.ends_with(".h") ||
                         w.ends_with(".lib");

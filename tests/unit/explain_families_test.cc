@@ -195,7 +195,24 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"thread 'main' panicked: Unable to dynamically load the \"cudnn\" shared library",
              "library-not-found - - - - - - - - run"},
         Case{"cuDNN version mismatch detected between the loaded libraries",
-             "version-mismatch - - - - - - - - run"}));
+             "version-mismatch - - - - - - - - run"},
+        Case{"[W] cudnn version 8.0.5 is linked, built against 8.2.1",
+             "version-mismatch 8.0.5 8.2.1 - - - - - - run"},
+        Case{"Warning: cuDNN 8.9.7 (runtime) != 8.9.6 (compile time)",
+             "version-mismatch 8.9.7 8.9.6 - - - - - - run"},
+        Case{"cuDNN mismatch: header 8.9.7, library 8.9.2",
+             "version-mismatch 8.9.2 8.9.7 - - - - - - run"},
+        Case{"UserWarning: Your cuDNN (8.1.0) is older than the one this build of Foo requires "
+             "(8.6.0).",
+             "outdated 8.1.0 - 8.6.0 - - - - - run"},
+        Case{"CMake Error at cmake/FindCUDNN.cmake:80 (message): cuDNN version 7.6.5 found, but "
+             "8.0 or newer is required",
+             "outdated 7.6.5 - 8.0 - - - - - build"},
+        Case{"/usr/bin/ld: warning: libcudnn.so.7, needed by /usr/lib/libcaffe.so, not found "
+             "(try using -rpath or -rpath-link)",
+             "library-not-found - - - libcudnn.so.7 - - - - build"},
+        Case{"UserWarning: Applied workaround for CuDNN issue, install nvrtc.so",
+             "dependency-not-found - - - - nvrtc.so - - - run"}));
 
 // Messages about other things that mention cuDNN: never a cuDNN version problem.
 TEST(ExplainNegatives, OtherTroubleIsNotAVersionMismatch) {
