@@ -8,10 +8,19 @@
 namespace cudnn_compat::explain {
 namespace {
 
-Finding at_build(FindingKind kind) {
-  Finding f = found(kind);
+Finding at_build(FindingKind kind, std::string note = {}) {
+  Finding f = found(kind, {}, std::move(note));
   f.build_time = true;
   return f;
+}
+
+// A build finding of kind, with note, when line says any of words.
+std::optional<Finding> when_any(std::string_view line,
+                                std::initializer_list<std::string_view> words, FindingKind kind,
+                                std::string_view note) {
+  for (std::string_view w : words)
+    if (after(line, w)) return at_build(kind, std::string(note));
+  return std::nullopt;
 }
 
 // A quoted or bare version after marker: CMake writes Found unsuitable version "7.6.5".
@@ -58,33 +67,22 @@ std::optional<Finding> read_linker(std::string_view line) {
       return f;
     }
   }
-  for (std::string_view marker :
-       {"undefined reference to `cudnn", "unresolved external symbol cudnn"})
-    if (after(line, marker)) {
-      Finding f = at_build(FindingKind::library_not_found);
-      f.note =
-          "the link did not include cuDNN (-lcudnn and its directory), or took a cuDNN "
-          "release that lacks this function";
-      return f;
-    }
-  return std::nullopt;
+  return when_any(line, {"undefined reference to `cudnn", "unresolved external symbol cudnn"},
+                  FindingKind::library_not_found,
+                  "the link did not include cuDNN (-lcudnn and its directory), or took a cuDNN "
+                  "release that lacks this function");
 }
 
 // The compiler meets a cuDNN API other than the one the source was written for.
 std::optional<Finding> read_api_change(std::string_view line) {
   if (!after(line, "error") || !after(line, "cudnn")) return std::nullopt;
-  for (std::string_view words :
-       {"too few arguments to function", "too many arguments to function",
-        "was not declared in this scope", "is undefined", "has not been declared",
-        "undeclared identifier", "use of undeclared", "has no member named"})
-    if (after(line, words)) {
-      Finding f = at_build(FindingKind::version_mismatch);
-      f.note =
-          "the source was written for another cuDNN API than the cudnn.h it compiles "
-          "against";
-      return f;
-    }
-  return std::nullopt;
+  return when_any(line,
+                  {"too few arguments to function", "too many arguments to function",
+                   "was not declared in this scope", "is undefined", "has not been declared",
+                   "undeclared identifier", "use of undeclared", "has no member named"},
+                  FindingKind::version_mismatch,
+                  "the source was written for another cuDNN API than the cudnn.h it compiles "
+                  "against");
 }
 
 std::optional<Finding> read_configure(std::string_view line) {

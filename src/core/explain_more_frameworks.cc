@@ -53,14 +53,10 @@ std::optional<Finding> read_paddle(std::string_view line) {
       f.kind = FindingKind::sublibrary_mismatch;
     return f;
   }
-  if (after(line, "Cannot load cudnn shared library")) {
-    Finding f = found(FindingKind::library_not_found);
-    f.framework = "paddlepaddle";
-    f.note =
-        "Paddle opens the unversioned libcudnn.so on Linux: it needs the development link "
-        "or a directory that has it";
-    return f;
-  }
+  if (after(line, "Cannot load cudnn shared library"))
+    return found(FindingKind::library_not_found, "paddlepaddle",
+                 "Paddle opens the unversioned libcudnn.so on Linux: it needs the development "
+                 "link or a directory that has it");
   return std::nullopt;
 }
 

@@ -37,7 +37,8 @@ std::vector<std::string> file_names(std::string_view line);
 // The ASCII-lowercased line, same length, for wordings whose capitals vary.
 std::string folded(std::string_view line);
 
-Finding found(FindingKind kind);
+// A recognised finding; framework and note when the reader knows them.
+Finding found(FindingKind kind, std::string framework = {}, std::string note = {});
 // A cuDNN library the loader could not find; nothing for any other library.
 std::optional<Finding> not_found(std::string_view library);
 Finding mismatch(std::string framework, Rule rule, std::optional<Version> runtime,

@@ -151,10 +151,12 @@ std::string folded(std::string_view line) {
   return s;
 }
 
-Finding found(FindingKind kind) {
+Finding found(FindingKind kind, std::string framework, std::string note) {
   Finding f;
   f.recognized = true;
   f.kind = kind;
+  f.framework = std::move(framework);
+  f.note = std::move(note);
   return f;
 }
 
