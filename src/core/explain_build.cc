@@ -75,11 +75,13 @@ std::optional<Finding> read_linker(std::string_view line) {
 
 // The compiler meets a cuDNN API other than the one the source was written for.
 std::optional<Finding> read_api_change(std::string_view line) {
-  if (!after(line, "error") || !after(line, "cudnn")) return std::nullopt;
-  return when_any(line,
+  const std::string low = folded(line);
+  if (!after(low, "error") || !after(low, "cudnn")) return std::nullopt;
+  return when_any(low,
                   {"too few arguments to function", "too many arguments to function",
                    "was not declared in this scope", "is undefined", "has not been declared",
-                   "undeclared identifier", "use of undeclared", "has no member named"},
+                   "undeclared identifier", "use of undeclared", "has no member named",
+                   "undeclared (first use", "unknown type name", "does not name a type"},
                   FindingKind::version_mismatch,
                   "the source was written for another cuDNN API than the cudnn.h it compiles "
                   "against");

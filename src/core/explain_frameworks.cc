@@ -121,7 +121,9 @@ std::optional<Finding> read_theano(std::string_view line) {
     return mismatch_in(line, "theano", Rule::exact, library, header);
   }
   const std::string low = folded(line);
-  if (auto r = after(low, "cudnn version is too old. update to v")) {
+  // "cuDNN Version is too old. Update to v5, was 3007." and, on a context, "Can not use cuDNN
+  // on context None: Version is too old. Update to v5, was 3007."
+  if (auto r = after(low, "version is too old. update to v"); r && after(low, "cudnn")) {
     Finding f = found(FindingKind::outdated);
     f.framework = "theano";
     f.required = version_of(token(*r));

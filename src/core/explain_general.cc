@@ -329,7 +329,7 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
                                required = first(m, Role::requirement);
   const bool says_mismatch =
       any_of(low, {"mismatch", "incompatib", "not compatible", "does not match", "doesn't match",
-                   "differ", "mixed", "!="});
+                   "mixed dnn", "mixed version", "mixed release"});
   const Framework fw = framework_of(low);
   if (built && runtime) {
     if (*built == *runtime && !says_mismatch) return std::nullopt;  // a report, not an error
@@ -348,7 +348,9 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
   // One version alone is a report unless the line refuses it; a requirement needs trouble.
   const bool enough = required ? trouble(low) || old : (runtime || built) && refused;
   if (!enough) {
-    if (!says_mismatch) return std::nullopt;
+    // Without a version a mismatch must at least be said to be one of versions ("mixed
+    // precision", "strides() != ..." are not).
+    if (!says_mismatch || !has(low, "version")) return std::nullopt;
     Finding f =
         found(has(low, "sub-librar") || has(low, "sublibrar") ? FindingKind::sublibrary_mismatch
                                                               : FindingKind::version_mismatch);
@@ -365,11 +367,12 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
 }  // namespace
 
 bool about_something_else(std::string_view low) {
-  return any_of(low, {"out of memory", "out_of_memory", "alloc_failed",
-                      "driver version is insufficient", "insufficient for cuda runtime",
-                      "arch_mismatch", "execution_failed", "not_supported", "internal_error",
-                      "bad_param", "mapping_error", "not_initialized", "illegal memory access",
-                      "no kernel image", "device-side assert", "invalid_value", "status_success"});
+  return any_of(
+      low, {"out of memory", "out_of_memory", "alloc_failed", "driver version is insufficient",
+            "insufficient for cuda runtime", "arch_mismatch", "execution_failed", "not_supported",
+            "internal_error", "bad_param", "mapping_error", "not_initialized",
+            "illegal memory access", "no kernel image", "device-side assert", "invalid_value",
+            "status_success", "compute capability", "no kernel image"});
 }
 
 std::optional<Finding> read_general(std::string_view line) {

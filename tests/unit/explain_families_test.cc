@@ -173,6 +173,11 @@ INSTANTIATE_TEST_SUITE_P(
              "library-not-found - - 5.0 - - - - - build"},
         Case{"Could not find any cudnn.h matching version '8' in any subdirectory:",
              "library-not-found - - 8 cudnn.h - - - - build"},
+        Case{"./src/convolutional_layer.c:153:13: error: 'CUDNN_CONVOLUTION_FWD_SPECIFY_WORKSPACE_"
+             "LIMIT' undeclared (first use in this function)",
+             "version-mismatch - - - - - - - - build"},
+        Case{"Can not use cuDNN on context None: Version is too old. Update to v5, was 3007.",
+             "outdated 3.0.7 - 5 - - - - - run"},
         Case{"caffe/src/caffe/util/cudnn.hpp:112:3: error: too few arguments to function "
              "'cudnnStatus_t cudnnSetConvolution2dDescriptor(cudnnConvolutionDescriptor_t, int, "
              "int, int, int, int, int, cudnnConvolutionMode_t, cudnnDataType_t)'",
@@ -235,6 +240,10 @@ TEST(ExplainNegatives, OtherTroubleIsNotAVersionMismatch) {
            "cuDNN factory: Attempting to register factory for plugin cuDNN when one has already "
            "been registered",
            "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR",
+           "UserWarning: cuDNN SDPA backward got grad_output.strides() != output.strides()",
+           "Enabling cuDNN for mixed precision training; results may differ slightly",
+           "Disabling cuDNN: this cuDNN version is incompatible with compute capability 3.0",
+           "[cudnn_frontend] Error: No execution plans support the graph.",
        }) {
     for (const Finding &f : find_errors(in_noise(message)))
       EXPECT_NE(f.kind, FindingKind::version_mismatch) << message;
