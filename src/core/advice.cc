@@ -77,6 +77,16 @@ void advise_versions(const Finding &f, Rule rule, const Map *map, Advice &a) {
                     " --require <the cuDNN it was built with>");
 }
 
+// Every installed release with a module, for a build that named none: any of them serves.
+std::vector<std::string> every_module(const Map *map) {
+  std::vector<std::string> out;
+  if (map)
+    for (const Installed &e : map->cudnn)
+      if (!e.module.empty())
+        out.push_back("module load " + e.module + "   # cuDNN " + to_string(e.version));
+  return out;
+}
+
 void advise_missing(const Finding &f, Rule rule, const Map *map, Advice &a) {
   const std::string lib = f.library.empty() ? "a cuDNN library" : f.library;
   if (f.build_time)
@@ -88,16 +98,18 @@ void advise_missing(const Finding &f, Rule rule, const Map *map, Advice &a) {
     a.what = f.library.empty() ? "a cuDNN library could not be loaded"
                                : "the loader found no " + f.library + " on its search path";
   if (!f.status.empty()) a.what += " (" + f.status + ")";
-  if (const std::optional<int> major = major_of(f)) {
+  const std::optional<int> major = major_of(f);
+  if (!major && f.build_time) a.fixes = every_module(map);
+  if (major) {
     const Need need{f.required, std::nullopt, rule, ""};
     a.fixes = installed_fixes(map, need, *major);
-    if (f.build_time)
-      for (std::string &fix : a.fixes) fix += ", then configure and build again";
     if (a.fixes.empty())
       a.fixes.push_back("ask the admins for cuDNN " +
                         (f.required ? to_string(*f.required) : std::to_string(*major)) +
                         nowhere(map));
   }
+  if (f.build_time)
+    for (std::string &fix : a.fixes) fix += ", then configure and build again";
   if (f.build_time)
     a.fixes.push_back(
         "point the build at cuDNN: CMAKE_PREFIX_PATH (CMake), CPATH and LIBRARY_PATH "
@@ -125,7 +137,12 @@ void advise_mixed(const Finding &f, Advice &a) {
 
 void advise_dependency(const Finding &f, Advice &a) {
   const std::string lib = f.library.empty() ? "cuDNN" : f.library;
-  a.what = lib + " was found but needs " + f.missing + ", which the loader cannot find";
+  // The readers say " lacks " when the dependency was there, but of another CUDA release.
+  a.what = f.note.find(" lacks ") != std::string::npos
+               ? lib + " needs " + f.missing +
+                     " of the CUDA release it was built for; the one "
+                     "the loader found is of another release"
+               : lib + " was found but needs " + f.missing + ", which the loader cannot find";
   if (f.missing == "zlibwapi.dll")
     a.fixes.push_back(
         "put zlibwapi.dll (zlib's Windows build, which cuDNN 8.3 and later on Windows "

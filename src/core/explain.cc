@@ -50,7 +50,10 @@ bool same(const Finding &a, const Finding &b) {
 bool fold_into(Finding &prev, Finding &f) {
   if (same(prev, f)) return true;
   const bool near = prev.line + 3 >= f.line;
-  if (!near || prev.kind != FindingKind::library_not_found ||
+  const bool one_tool =
+      prev.build_time == f.build_time &&
+      (prev.framework.empty() || f.framework.empty() || prev.framework == f.framework);
+  if (!near || !one_tool || prev.kind != FindingKind::library_not_found ||
       f.kind != FindingKind::library_not_found)
     return false;
   if (f.library.empty()) {

@@ -276,8 +276,26 @@ TEST(Explain, BuildErrorsSayWhichModuleToLoadBeforeBuilding) {
   const Finding f = first_in("fatal error: cudnn.h: No such file or directory");
   const Advice a = advise(f, &map);
   EXPECT_EQ(a.what, "the build found no cudnn.h");
-  ASSERT_FALSE(a.fixes.empty());
+  EXPECT_EQ(a.fixes.front(),
+            "module load cudnn/8.9   # cuDNN 8.9.7, then configure and build again");
   EXPECT_NE(a.fixes.back().find("CMAKE_PREFIX_PATH"), std::string::npos);
+  // A run-time message after it is another finding, not more about the header.
+  const std::vector<Finding> two = find_errors(
+      "fatal error: cudnn.h: No such file or directory\n"
+      "Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*\n");
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_FALSE(two[0].required.has_value());
+  EXPECT_EQ(two[1].framework, "onnxruntime");
+}
+
+// A dependency that was there but of another CUDA release is not called missing.
+TEST(Explain, ADependencyOfAnotherReleaseIsNotCalledMissing) {
+  const Finding f = first_in(
+      "Could not load library libcudnn_cnn_infer.so.8. Error: /usr/local/cuda-10.2/lib64/"
+      "libnvrtc.so: undefined symbol: nvrtcGetCUBIN");
+  const Advice a = advise(f, nullptr);
+  EXPECT_NE(a.what.find("of another release"), std::string::npos) << a.what;
+  EXPECT_EQ(a.what.find("cannot find"), std::string::npos) << a.what;
 }
 
 // Progress bars redraw with \r; a line too long to read whole is said to be so.
