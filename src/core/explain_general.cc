@@ -124,7 +124,10 @@ bool role_word(std::string_view w) {
 bool cudnn_is_subject(std::string_view before, bool &direct) {
   direct = false;
   bool first = true;
-  for (std::size_t end = before.size(); end > 0;) {
+  // A few dozen words back is where a sentence names its product; further is another sentence,
+  // and an unbounded walk per token would cost the square of a hostile line.
+  int words = 0;
+  for (std::size_t end = before.size(); end > 0 && ++words < 40;) {
     std::size_t b = end;
     while (b > 0 && !word_char(before[b - 1])) --b;
     std::size_t a = b;
