@@ -46,7 +46,8 @@ bool same(const Finding &a, const Finding &b) {
 // Folds f into the finding before it when both are one message: a repeat, an unnamed failure
 // right after a named one ("Invalid handle" after "Unable to load", ONNX Runtime's "Require cuDNN
 // 9.*" after its "which is missing"), or a named one right after an unnamed one (CuPy's "cuDNN
-// library could not be loaded." then its reason). True when f was folded.
+// library could not be loaded." then its reason: the finding keeps the first line and takes the
+// file). True when f was folded.
 bool fold_into(Finding &prev, Finding &f) {
   if (same(prev, f)) return true;
   const bool near = prev.line + 3 >= f.line;
@@ -62,9 +63,11 @@ bool fold_into(Finding &prev, Finding &f) {
     return true;
   }
   if (!prev.library.empty()) return false;
-  if (!f.required) f.required = prev.required;
-  if (f.framework.empty()) f.framework = prev.framework;
-  prev = std::move(f);
+  // The message starts at prev's line; the file it names is f's.
+  prev.library = std::move(f.library);
+  if (!prev.required) prev.required = f.required;
+  if (prev.framework.empty()) prev.framework = f.framework;
+  if (!prev.windows_error) prev.windows_error = f.windows_error;
   return true;
 }
 

@@ -105,6 +105,14 @@ std::optional<Finding> read_tensorflow_loading(std::string_view line) {
 // CuPy's setup: "*** WARNING: Unsupported cuDNN version: 7001" with the range it supports on the
 // next line.
 std::optional<Finding> read_cupy(std::string_view line, std::string_view next) {
+  // Chainer, when CuPy was built without cuDNN: "cuDNN is not enabled.\nPlease reinstall CuPy
+  // after you install cudnn" (chainer/backends/cuda.py).
+  if (after(line, "reinstall CuPy after you install cudnn")) {
+    Finding f = found(FindingKind::library_not_found, "chainer",
+                      "CuPy was built without cuDNN: install cuDNN, then reinstall CuPy");
+    f.build_time = true;
+    return f;
+  }
   auto r = after(line, "Unsupported cuDNN version: ");
   if (!r) return std::nullopt;
   Finding f = found(FindingKind::version_mismatch);

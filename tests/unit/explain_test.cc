@@ -288,6 +288,34 @@ TEST(Explain, BuildErrorsSayWhichModuleToLoadBeforeBuilding) {
   EXPECT_EQ(two[1].framework, "onnxruntime");
 }
 
+// Messages over several lines: one finding each, at the line they start, with what the later
+// lines name; TensorFlow's "DNN library is not found" alone is a missing cuDNN.
+TEST(Explain, MessagesOverSeveralLines) {
+  std::vector<Finding> found = find_errors(
+      "UserWarning: CuPy may not function correctly because cuDNN library could not be loaded.\n"
+      "\n"
+      "Reason: ImportError (libcudnn.so.8: cannot open shared object file: No such file)\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].line, 1u);
+  EXPECT_EQ(found[0].library, "libcudnn.so.8");
+  found = find_errors(
+      "UserWarning: cuDNN is not enabled.\nPlease reinstall CuPy after you install "
+      "cudnn\n(see https://docs-cupy.chainer.org/en/stable/install.html)\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].framework, "chainer");
+  EXPECT_TRUE(found[0].build_time);
+  found = find_errors("W0000 op_kernel.cc:1830] UNIMPLEMENTED: DNN library is not found.\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, FindingKind::library_not_found);
+  found = find_errors(
+      "Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.  CuDNN library "
+      "needs to have matching major version and equal or higher minor version.\n"
+      "UNIMPLEMENTED: DNN library is not found.\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].note.find("DNN library is not found\" at line 2"), std::string::npos)
+      << found[0].note;
+}
+
 // A dependency that was there but of another CUDA release is not called missing.
 TEST(Explain, ADependencyOfAnotherReleaseIsNotCalledMissing) {
   const Finding f = first_in(
