@@ -52,6 +52,10 @@ void advise_versions(const Finding &f, Rule rule, const Map *map, Advice &a) {
              to_string(*f.built_with);
     judge_pair(f, rule, a);
     fixes_for(*f.built_with, rule, map, acceptable_releases(rule, *f.built_with), a);
+    if (a.compatible == true)
+      a.fixes.insert(a.fixes.begin(),
+                     "none needed: the rule accepts this pair, the message is a "
+                     "warning (the lines below silence it)");
     return;
   }
   if (f.required) {
@@ -121,8 +125,8 @@ void advise_missing(const Finding &f, Rule rule, const Map *map, Advice &a) {
 void advise_mixed(const Finding &f, Advice &a) {
   if (f.windows_error == 127)
     a.what = (f.library.empty() ? "a cuDNN DLL" : f.library) +
-             " was found but lacks a function another cuDNN DLL calls (Windows error 127): DLLs "
-             "of two cuDNN releases are mixed on PATH";
+             " was found but lacks a function its caller needs (Windows error 127): it comes from "
+             "another cuDNN release than the one expected (mixed or older DLLs on PATH)";
   else
     a.what = (f.library.empty() ? std::string("cuDNN's sub-libraries")
                                 : f.library + " was found, but it") +

@@ -155,6 +155,10 @@ INSTANTIATE_TEST_SUITE_P(
              "library-not-found - - - cudnn_ops64_9.dll - - - - run"},
         Case{"┌ Warning: cuDNN not available for your platform",
              "library-not-found - - - - - - - - run"},
+        // LD_DEBUG's view of the same.
+        Case{"      4711:\t/opt/cudnn/lib/libcudnn_cnn_infer.so.8: error: symbol lookup error: "
+             "undefined symbol: _ZN5cudnn3ops18getInternalVersionEv (fatal)",
+             "sublibrary-mismatch - - - libcudnn_cnn_infer.so.8 - - - - run"},
         // cuDNN's own dependencies, ldd.
         Case{"Could not locate zlibwapi.dll. Please make sure it is in your library path!",
              "dependency-not-found - - - - zlibwapi.dll - - - run"},

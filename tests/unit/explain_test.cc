@@ -254,6 +254,11 @@ TEST(Explain, AdviceNamesOnlyWhatTheMessageSaid) {
   a = advise(f, nullptr);
   EXPECT_EQ(a.compatible, false);
   EXPECT_EQ(a.nvidia_compatible, true);
+  // A pair the rule accepts (TensorRT warns about any difference): nothing to fix.
+  a = advise(first_in("[TRT] [W] TensorRT was linked against cuDNN 8.4.1 but loaded cuDNN 8.6.0"),
+             nullptr);
+  EXPECT_EQ(a.compatible, true);
+  EXPECT_EQ(a.fixes.empty() ? "" : a.fixes.front().substr(0, 11), "none needed");
   // Windows error 127 and a sub-library with symbols of another release: a mixed family, never
   // "not found" and never "ask the admins".
   for (const char *message :
