@@ -107,7 +107,7 @@ std::optional<Finding> read_configure(std::string_view line) {
     }
   }
   for (std::string_view words : {"cudnn not found", "cannot find cudnn", "requires cudnn. please",
-                                 "invalid path to cudnn", "failed to find cudnn"})
+                                 "invalid path to cudnn", "failed to find cudnn library"})
     if (auto r = after(low, words)) {
       Finding f = at_build(FindingKind::library_not_found);
       if (words == "invalid path to cudnn") f.required = version_of(token(*r));

@@ -237,31 +237,20 @@ bool any_of(std::string_view low, std::initializer_list<std::string_view> words)
   return false;
 }
 
-bool load_failed(std::string_view low) {
-  return any_of(low, {"not found",
-                      "cannot open",
-                      "could not load",
-                      "couldn't load",
-                      "failed to load",
-                      "unable to load",
-                      "unable to dynamically load",
-                      "missing",
-                      "no such file",
-                      "not installed",
-                      "cannot be loaded",
-                      "could not be loaded",
-                      "can't find",
-                      "cannot find",
-                      "could not find",
-                      "couldn't find",
-                      "not configured correctly",
-                      "not available",
-                      "error 126",
-                      "failed to open",
-                      "unable to locate",
-                      "could not locate",
-                      "cannot load",
-                      "not be found"});
+// Words of a load that failed. "missing" and "not available" say so only of a file the line
+// names or of cuDNN itself ("cuDNN SDPA is not available on this GPU" is no failed load).
+bool load_failed(std::string_view low, bool names_a_file) {
+  // clang-format off
+  const bool failed = any_of(low, {
+      "not found", "cannot open", "could not load", "couldn't load", "failed to load",
+      "unable to load", "unable to dynamically load", "no such file", "not installed",
+      "cannot be loaded", "could not be loaded", "can't find", "cannot find", "could not find",
+      "couldn't find", "not configured correctly", "error 126", "failed to open",
+      "unable to locate", "could not locate", "cannot load", "not be found"});
+  // clang-format on
+  return failed || (names_a_file && any_of(low, {"missing", "not available"})) ||
+         any_of(low, {"cudnn is missing", "cudnn missing", "cudnn is not available",
+                      "cudnn not available"});
 }
 
 bool trouble(std::string_view low) {
@@ -310,7 +299,7 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
     else if (a_cudnn_dependency(name) && other.empty())
       other = name;
   }
-  if (!load_failed(low)) return std::nullopt;
+  if (!load_failed(low, !cudnn_lib.empty())) return std::nullopt;
   Finding f = found(FindingKind::library_not_found);
   f.library = cudnn_lib;
   if (!cudnn_lib.empty() && !other.empty()) {
