@@ -221,7 +221,21 @@ INSTANTIATE_TEST_SUITE_P(
              "(try using -rpath or -rpath-link)",
              "library-not-found - - - libcudnn.so.7 - - - - build"},
         Case{"UserWarning: Applied workaround for CuDNN issue, install nvrtc.so",
-             "dependency-not-found - - - - nvrtc.so - - - run"}));
+             "dependency-not-found - - - - nvrtc.so - - - run"},
+        // Tools that pass the loader's words on: Triton's model load, Horovod's extension,
+        // EXLA's NIF.
+        Case{"E0601 12:00:00.000000 1 model_lifecycle.cc:626] failed to load 'resnet50' version 1: "
+             "Internal: unable to load backend library: libcudnn.so.8: cannot open shared object "
+             "file: No such file or directory",
+             "library-not-found - - - libcudnn.so.8 - - - - run"},
+        Case{
+            "ImportError: /opt/conda/lib/python3.10/site-packages/horovod/torch/mpi_lib_v2.cpython-"
+            "310-x86_64-linux-gnu.so: undefined symbol: cudnnSetTensorNdDescriptorEx",
+            "version-mismatch - - - - - - - - run"},
+        Case{
+            "** (RuntimeError) failed to load NIF library: libcudnn_graph.so.9: cannot open shared "
+            "object file: No such file or directory",
+            "library-not-found - - - libcudnn_graph.so.9 - - - - run"}));
 
 // Messages about other things that mention cuDNN: never a cuDNN version problem.
 TEST(ExplainNegatives, OtherTroubleIsNotAVersionMismatch) {
