@@ -89,7 +89,11 @@ std::optional<Finding> read_api_change(std::string_view line) {
 
 std::optional<Finding> read_configure(std::string_view line) {
   const std::string low = folded(line);
-  if (auto r = after(low, "could not find cudnn")) {
+  // CMake's own capitals: "Could NOT find CUDNN (missing: ...)"; TensorFlow's Windows self-check
+  // says "Could not find cuDNN." at run time.
+  const std::optional<std::string_view> cmake = after(line, "Could NOT find ");
+  if (auto r = cmake ? std::optional<std::string>(folded(*cmake)) : std::nullopt;
+      r && r->starts_with("cudnn")) {
     Finding f = at_build(FindingKind::library_not_found);
     if (after(*r, "unsuitable version")) {
       f.kind = FindingKind::outdated;
@@ -106,8 +110,10 @@ std::optional<Finding> read_configure(std::string_view line) {
       return f;
     }
   }
-  for (std::string_view words : {"cudnn not found", "cannot find cudnn", "requires cudnn. please",
-                                 "invalid path to cudnn", "failed to find cudnn library"})
+  // PyTorch's, OpenCV's, TensorFlow's and MindSpore's configure steps.
+  for (std::string_view words :
+       {"cudnn not found. compiling", "cannot find cudnn library. turning",
+        "requires cudnn. please", "invalid path to cudnn", "failed to find cudnn library"})
     if (auto r = after(low, words)) {
       Finding f = at_build(FindingKind::library_not_found);
       if (words == "invalid path to cudnn") f.required = version_of(token(*r));

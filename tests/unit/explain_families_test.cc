@@ -87,6 +87,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded cudnn library: 5005 but "
              "source was compiled against 5110.",
              "version-mismatch 5.0.5 5.1.10 - - - exact - - run"},
+        Case{"- Could not find cuDNN 6.", "library-not-found - - 6 - - - - - run"},
         // Torch7's cudnn.torch.
         Case{"/home/u/torch/install/bin/luajit: /home/u/torch/install/share/lua/5.1/cudnn/"
              "ffi.lua:1618: 'libcudnn (R7) not found in library path.",
@@ -173,6 +174,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"  Could NOT find CUDNN: Found unsuitable version \"7.6.5\", but required is at least "
              "\"8.0\" (found /usr/lib64/libcudnn.so)",
              "outdated 7.6.5 - 8.0 - - - - - build"},
+        Case{"CMake Warning at cmake/Dependencies.cmake:1100 (message): CuDNN not found. Compiling "
+             "without CuDNN support",
+             "library-not-found - - - - - - - - build"},
+        Case{"RuntimeError: cuDNN not found", "library-not-found - - - - - - - - run"},
         Case{"-- *** cuDNN V5.0 OR GREATER NOT FOUND.                                  ***",
              "library-not-found - - 5.0 - - - - - build"},
         Case{"Could not find any cudnn.h matching version '8' in any subdirectory:",
