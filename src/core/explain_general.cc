@@ -293,13 +293,17 @@ bool a_cudnn_dependency(std::string_view name) {
 std::optional<Finding> read_files(std::string_view line, std::string_view low,
                                   const std::vector<Mention> &m) {
   std::string cudnn_lib, other;
+  bool any_file = false;
   for (const std::string &name : file_names(line)) {
+    any_file = true;
     if (names_cudnn_library(name) && cudnn_lib.empty())
       cudnn_lib = name;
     else if (a_cudnn_dependency(name) && other.empty())
       other = name;
   }
   if (!load_failed(low, !cudnn_lib.empty())) return std::nullopt;
+  // A failed load of some other file that lives under a cuDNN directory is not cuDNN's.
+  if (any_file && cudnn_lib.empty()) return std::nullopt;
   Finding f = found(FindingKind::library_not_found);
   f.library = cudnn_lib;
   if (!cudnn_lib.empty() && !other.empty()) {

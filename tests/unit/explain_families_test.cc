@@ -271,6 +271,7 @@ TEST(ExplainNegatives, OtherTroubleIsNotAVersionMismatch) {
            "W tensorflow/stream_executor/cuda/cuda_dnn.cc:1200] Failed to find cudnn algorithm; "
            "trying next",
            "Warning: cuDNN attention is missing support for dropout on sm_75",
+           "ImportError: /opt/cudnn/8.9/lib64/libfoo.so: cannot open shared object file",
        }) {
     for (const Finding &f : find_errors(in_noise(message)))
       EXPECT_NE(f.kind, FindingKind::version_mismatch) << message;
