@@ -312,7 +312,7 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
   }
   f.required = first(m, Role::requirement);
   if (!f.required) f.required = first(m, Role::none);
-  if (has(low, "126")) f.windows_error = 126;
+  if (has(low, "126") || has(low, "0x8007007e")) f.windows_error = 126;  // .NET's HRESULT
   return f;
 }
 

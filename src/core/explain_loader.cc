@@ -26,7 +26,7 @@ bool symbol_trouble(std::string_view s) {
   return mentions(s, "undefined symbol") || mentions(s, "not defined in file") ||
          mentions(s, "symbol lookup error") || mentions(s, "' not found (required by") ||
          mentions(s, "procedure could not be found") || mentions(s, "WinError 127") ||
-         mentions(s, "error 127") || mentions(s, "Error 127");
+         mentions(s, "error 127") || mentions(s, "Error 127") || mentions(s, "0x8007007F");
 }
 
 std::optional<Finding> read_status(std::string_view line) {
@@ -145,6 +145,16 @@ std::optional<Finding> read_symbol_error(std::string_view line) {
 
 // The dynamic loader and Windows' loader naming a cuDNN file they could not open.
 std::optional<Finding> read_dynamic_loader(std::string_view line) {
+  // A file that is there but cannot be loaded (an empty or truncated copy, another architecture)
+  // fails as a missing one does; the note says which.
+  for (std::string_view marker : {": file too short", ": invalid ELF header", "wrong ELF class"})
+    if (const std::size_t at = line.find(marker); at != std::string_view::npos)
+      if (std::optional<Finding> f = not_found(word_before(line, at))) {
+        f->note = f->library + " is there but is no loadable library (" +
+                  std::string(marker.substr(marker.find_first_not_of(": "))) +
+                  "): an empty, truncated or foreign copy";
+        return f;
+      }
   for (std::string_view marker : {": cannot open shared object file", "'; dlerror", " => not found",
                                   ": No such file or directory"})
     if (const std::size_t at = line.find(marker); at != std::string_view::npos)
@@ -174,7 +184,9 @@ std::optional<Finding> read_loader(std::string_view line) {
   if (std::optional<Finding> f = read_status(line)) return f;
   if (std::optional<Finding> f = read_cudnn_loader(line)) return f;
   if (std::optional<Finding> f = read_symbol_error(line)) {
-    if (mentions(line, "127")) f->windows_error = 127;
+    // 0x8007007F is .NET's HRESULT for the same Windows error.
+    if (mentions(line, "127") || mentions(line, "0x8007007F") || mentions(line, "0x8007007f"))
+      f->windows_error = 127;
     return f;
   }
   return read_dynamic_loader(line);

@@ -116,6 +116,9 @@ std::string library_at(std::string_view s) {
 
 bool names_cudnn_library(std::string_view word) {
   if (is_cudnn_library_name(word)) return true;
+  // Windows file names have no case: Cudnn64_7.dll, CUDNN64_8.DLL.
+  const std::string low = folded(word);
+  if (low.ends_with(".dll") && is_cudnn_library_name(low)) return true;
   // auditwheel and delocate rename bundled libraries: libcudnn-<8 hex digits>.so.7.
   const std::string_view base = basename_of(word);
   const std::size_t dash = base.find('-');

@@ -160,6 +160,16 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"      4711:\t/opt/cudnn/lib/libcudnn_cnn_infer.so.8: error: symbol lookup error: "
              "undefined symbol: _ZN5cudnn3ops18getInternalVersionEv (fatal)",
              "sublibrary-mismatch - - - libcudnn_cnn_infer.so.8 - - - - run"},
+        // A broken copy; .NET's HRESULTs for Windows' 126 and 127; a DLL name in capitals.
+        Case{"OSError: /usr/local/cuda/lib64/libcudnn.so.6: file too short",
+             "library-not-found - - - libcudnn.so.6 - - - - run"},
+        Case{"DllNotFoundException: Unable to load DLL 'cudnn64_6.dll': The specified module could "
+             "not be found. (Exception from HRESULT: 0x8007007E)",
+             "library-not-found - - - cudnn64_6.dll - - - 126 run"},
+        Case{"EntryPointNotFoundException: Unable to load DLL 'cudnn64_8.dll': The specified "
+             "procedure could not be found. (Exception from HRESULT: 0x8007007F)",
+             "sublibrary-mismatch - - - cudnn64_8.dll - - - 127 run"},
+        Case{"Error: Cudnn64_7.dll not found", "library-not-found - - - Cudnn64_7.dll - - - - run"},
         // cuDNN's own dependencies, ldd.
         Case{"Could not locate zlibwapi.dll. Please make sure it is in your library path!",
              "dependency-not-found - - - - zlibwapi.dll - - - run"},
