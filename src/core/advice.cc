@@ -2,6 +2,7 @@
 // would fit, or the release to ask the admins for. Every version, status code and file named here
 // comes from the finding, that is from the message itself; nothing is filled in.
 #include "cudnn_compat.h"
+#include "explain_read.h"
 
 namespace cudnn_compat {
 namespace {
@@ -16,7 +17,8 @@ std::string nowhere(const Map *map) {
 
 // The major the finding is about: the library's name, else a version it names.
 std::optional<int> major_of(const Finding &f) {
-  if (const Parsed<LibraryName> n = parse_library_name(f.library); n && n->version)
+  if (const Parsed<LibraryName> n = parse_library_name(explain::canonical_library(f.library));
+      n && n->version)
     return n->version->major;
   for (const std::optional<Version> &v : {f.built_with, f.required, f.runtime})
     if (v) return v->major;
@@ -118,8 +120,11 @@ void advise_missing(const Finding &f, Rule rule, const Map *map, Advice &a) {
     a.fixes.push_back(
         "point the build at cuDNN: CMAKE_PREFIX_PATH (CMake), CPATH and LIBRARY_PATH "
         "(compiler and linker) to the directory that holds include/cudnn.h");
+  else if (const std::string known = explain::canonical_library(f.library); !known.empty())
+    a.fixes.push_back("cudnn-compat resolve " + known);
   else
-    a.fixes.push_back("cudnn-compat resolve " + (f.library.empty() ? "libcudnn.so" : f.library));
+    a.fixes.push_back("cudnn-compat resolve libcudnn.so" +
+                      (major ? "." + std::to_string(*major) : std::string()));
 }
 
 void advise_mixed(const Finding &f, Advice &a) {

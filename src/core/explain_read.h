@@ -29,8 +29,11 @@ std::string raw_numbers(std::string_view line);
 std::string word_before(std::string_view s, std::size_t at);
 // The file name starting s: "libcudnn_cnn_infer.so.8" in "libcudnn_cnn_infer.so.8. Error".
 std::string library_at(std::string_view s);
-// A cuDNN library's file name, also as bundling wheels rename them (libcudnn-3f2b1c9a.so.7).
+// A cuDNN library's file name, also as bundling wheels rename them (libcudnn-3f2b1c9a.so.7) and
+// as Windows spells them in any case.
 bool names_cudnn_library(std::string_view word);
+// The name the engine knows it by (libcudnn.so.7 for libcudnn-3f2b1c9a.so.7), or "".
+std::string canonical_library(std::string_view word);
 // Every word of line that names a file (.so, .dll, .dylib, .h), in order, trimmed of quotes and
 // paths.
 std::vector<std::string> file_names(std::string_view line);

@@ -114,20 +114,24 @@ std::string library_at(std::string_view s) {
   return std::string(w);
 }
 
-bool names_cudnn_library(std::string_view word) {
-  if (is_cudnn_library_name(word)) return true;
-  // Windows file names have no case: Cudnn64_7.dll, CUDNN64_8.DLL.
-  const std::string low = folded(word);
-  if (low.ends_with(".dll") && is_cudnn_library_name(low)) return true;
-  // auditwheel and delocate rename bundled libraries: libcudnn-<8 hex digits>.so.7.
+std::string canonical_library(std::string_view word) {
   const std::string_view base = basename_of(word);
+  if (is_cudnn_library_name(base)) return std::string(base);
+  // Windows file names have no case: Cudnn64_7.dll, CUDNN64_8.DLL.
+  const std::string low = folded(base);
+  if (low.ends_with(".dll") && is_cudnn_library_name(low)) return low;
+  // auditwheel and delocate rename bundled libraries: libcudnn-<8 hex digits>.so.7.
   const std::size_t dash = base.find('-');
   const std::size_t dot = base.find(".so", dash == std::string_view::npos ? 0 : dash);
-  if (dash == std::string_view::npos || dot == std::string_view::npos || dot <= dash + 1)
-    return false;
+  if (dash == std::string_view::npos || dot == std::string_view::npos || dot <= dash + 1) return {};
   for (char c : base.substr(dash + 1, dot - dash - 1))
-    if (!hex(c)) return false;
-  return is_cudnn_library_name(std::string(base.substr(0, dash)) + std::string(base.substr(dot)));
+    if (!hex(c)) return {};
+  const std::string plain = std::string(base.substr(0, dash)) + std::string(base.substr(dot));
+  return is_cudnn_library_name(plain) ? plain : std::string();
+}
+
+bool names_cudnn_library(std::string_view word) {
+  return !canonical_library(word).empty();
 }
 
 std::vector<std::string> file_names(std::string_view line) {

@@ -321,6 +321,14 @@ TEST(Explain, MessagesOverSeveralLines) {
       << found[0].note;
 }
 
+// A renamed, bundled copy is resolved by the name the engine knows.
+TEST(Explain, ARenamedBundledLibraryIsResolvedByItsRealName) {
+  const Advice a =
+      advise(first_in("OSError: libcudnn-3f2b1c9a.so.7: cannot open shared object file"), nullptr);
+  ASSERT_FALSE(a.fixes.empty());
+  EXPECT_EQ(a.fixes.back(), "cudnn-compat resolve libcudnn.so.7");
+}
+
 // A dependency that was there but of another CUDA release is not called missing.
 TEST(Explain, ADependencyOfAnotherReleaseIsNotCalledMissing) {
   const Finding f = first_in(
