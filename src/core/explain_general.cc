@@ -67,28 +67,38 @@ constexpr std::array kCues{
     Cue{"or higher", Role::requirement}, Cue{"or greater", Role::requirement},
     Cue{"or later", Role::requirement},  Cue{"need", Role::requirement},
     Cue{"update to", Role::requirement}, Cue{"upgrade to", Role::requirement},
-    Cue{">=", Role::requirement},        Cue{"supported", Role::requirement}};
+    Cue{">=", Role::requirement},        Cue{"supported", Role::requirement},
+    Cue{"too old", Role::runtime},       Cue{"is older", Role::runtime}};
 // clang-format on
 
-// The role the words of a window give: the nearest cue to the token wins (the rightmost before
-// it, the leftmost after it); of two that end (or start) together the longer ("unsupported" over
-// "supported").
-Role role_in(std::string_view window, bool from_end) {
-  Role best = Role::none;
-  std::size_t best_key = 0, best_len = 0;
+// A role and how far from the token its cue stands.
+struct Cued {
+  Role role = Role::none;
+  std::size_t distance = 0;
+};
+
+// The nearest cue of a window to the token (the rightmost before it, the leftmost after it); of
+// two that end (or start) together the longer ("unsupported" over "supported").
+Cued nearest_cue(std::string_view window, bool before) {
+  Cued best;
+  std::size_t best_len = 0;
   for (const Cue &c : kCues) {
-    const std::size_t at = from_end ? window.rfind(c.words) : window.find(c.words);
+    const std::size_t at = before ? window.rfind(c.words) : window.find(c.words);
     if (at == std::string_view::npos) continue;
-    const std::size_t key = from_end ? at + c.words.size() : window.size() - at;
-    if (key > best_key || (key == best_key && c.words.size() > best_len))
-      best = c.role, best_key = key, best_len = c.words.size();
+    const std::size_t distance = before ? window.size() - (at + c.words.size()) : at;
+    if (best.role == Role::none || distance < best.distance ||
+        (distance == best.distance && c.words.size() > best_len))
+      best = {c.role, distance}, best_len = c.words.size();
   }
-  if (best != Role::none || !from_end) return best;
-  // Weak cues, only where no other word speaks: "your cuDNN (8.1)", "library 8.9.2".
-  for (std::string_view weak : {"your ", "library ", "lib "})
-    if (window.find(weak) != std::string_view::npos) return Role::runtime;
   return best;
 }
+
+// Words that end a clause, and comparisons, which put another version on their other side.
+constexpr std::array kBreaks{
+    std::string_view(" but "),  std::string_view(" while "), std::string_view(" whereas "),
+    std::string_view(" than "), std::string_view("; "),      std::string_view(", "),
+    std::string_view(". "),     std::string_view(" < "),     std::string_view(" > "),
+    std::string_view(" vs"),    std::string_view(" != ")};
 
 // The clause a token stands in: back to the previous token or a clause break.
 std::string_view clause_before(std::string_view low, std::size_t from, std::size_t at) {
@@ -96,17 +106,29 @@ std::string_view clause_before(std::string_view low, std::size_t from, std::size
   // "8.9.7 (runtime) != 8.9.6": a parenthesis after a token speaks of that token.
   if (const std::size_t close = w.rfind(')'); close != std::string_view::npos)
     w = w.substr(close + 1);
-  for (std::string_view brk : {" but ", " while ", " whereas ", "; ", ", ", ". "})
+  for (std::string_view brk : kBreaks)
     if (const std::size_t b = w.rfind(brk); b != std::string_view::npos)
       w = w.substr(b + brk.size());
   return w;
 }
 
-std::string_view clause_after(std::string_view low, std::size_t at, std::size_t to) {
-  std::string_view w = low.substr(at, std::min(to - at, std::size_t(32)));
-  for (std::string_view brk : {" but ", " while ", "; ", ", ", ". "})
+// The words after a token up to the next break: "(8.0.5) installed on this machine".
+std::string_view clause_after(std::string_view low, std::size_t at) {
+  std::string_view w = low.substr(at, std::min(low.size() - at, std::size_t(40)));
+  for (std::string_view brk : kBreaks)
     if (const std::size_t b = w.find(brk); b != std::string_view::npos) w = w.substr(0, b);
   return w;
+}
+
+// The role of a token: the nearer of the cues before and after it, else a weak cue before it
+// ("your cuDNN (8.1)", "library 8.9.2").
+Role role_of(std::string_view before, std::string_view after) {
+  const Cued b = nearest_cue(before, true), a = nearest_cue(after, false);
+  if (a.role != Role::none && (b.role == Role::none || a.distance < b.distance)) return a.role;
+  if (b.role != Role::none) return b.role;
+  for (std::string_view weak : {"your ", "library ", "lib "})
+    if (before.find(weak) != std::string_view::npos) return Role::runtime;
+  return Role::none;
 }
 
 // A word that gives a version its role: the product named before it is the one that was built
@@ -214,9 +236,7 @@ std::vector<Mention> mentions_of(std::string_view low) {
         cudnn_is_subject(low.substr(0, start), direct) && !has(before, "compatibility version");
     if (ours && plausible(*v, kind, prefixed || direct) &&
         (!integer || raw.size() <= 2 || v->major >= 4)) {
-      Role role = role_in(before, true);
-      if (role == Role::none) role = role_in(clause_after(low, i, low.size()), false);
-      out.push_back({*v, role});
+      out.push_back({*v, role_of(before, clause_after(low, i))});
     } else if (!ours && !integer && !prefixed) {
       out.push_back({*v, Role::none, true});
     }

@@ -235,6 +235,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"/usr/bin/ld: warning: libcudnn.so.7, needed by /usr/lib/libcaffe.so, not found "
              "(try using -rpath or -rpath-link)",
              "library-not-found - - - libcudnn.so.7 - - - - build"},
+        Case{"The cuDNN version (8.0.5) installed on this machine does not match the version "
+             "(8.1.0) this package was built with",
+             "version-mismatch 8.0.5 8.1.0 - - - - - - run"},
+        Case{"error: found cudnn 8.2.4 < required 8.6", "outdated 8.2.4 - 8.6 - - - - - run"},
+        Case{"cuDNN 7.6.5 is too old for this release of mytool (need 8.x)",
+             "outdated 7.6.5 - 8 - - - - - run"},
         Case{"UserWarning: Applied workaround for CuDNN issue, install nvrtc.so",
              "dependency-not-found - - - - nvrtc.so - - - run"},
         // Tools that pass the loader's words on: Triton's model load, Horovod's extension,
