@@ -105,6 +105,17 @@ std::optional<Finding> read_cudnn_loader(std::string_view line) {
   return std::nullopt;
 }
 
+// TensorFlow 0.x-1.x: "could not find cudnnCreate in cudnn DSO; dlerror: <why>" - the file was
+// opened but lacks the function (another release than the build's, or a broken copy).
+std::optional<Finding> read_tensorflow_dso(std::string_view line) {
+  if (!after(line, " in cudnn DSO") || !after(line, "undefined symbol")) return std::nullopt;
+  Finding f = found(FindingKind::version_mismatch, "tensorflow",
+                    "the cuDNN file TensorFlow opened lacks a function it was built to call");
+  for (const std::string &name : file_names(line))
+    if (names_cudnn_library(name)) f.library = name;
+  return f;
+}
+
 // The object a symbol error is about, as the loader names it: "/x/libfoo.so: undefined symbol",
 // "/x/libfoo.so: symbol cudnnX version libcudnn.so.7 not defined in file libcudnn.so.7",
 // "libcudnn.so.8: version `libcudnn.so.8' not found (required by /x/app)".
@@ -183,6 +194,7 @@ std::optional<Finding> read_dynamic_loader(std::string_view line) {
 std::optional<Finding> read_loader(std::string_view line) {
   if (std::optional<Finding> f = read_status(line)) return f;
   if (std::optional<Finding> f = read_cudnn_loader(line)) return f;
+  if (std::optional<Finding> f = read_tensorflow_dso(line)) return f;
   if (std::optional<Finding> f = read_symbol_error(line)) {
     // 0x8007007F is .NET's HRESULT for the same Windows error.
     if (mentions(line, "127") || mentions(line, "0x8007007F") || mentions(line, "0x8007007f"))

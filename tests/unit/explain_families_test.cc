@@ -84,6 +84,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"ImportError: Could not find 'cudnn64_6.dll'. TensorFlow requires that this DLL be "
              "installed in a directory that is named in your %PATH% environment variable.",
              "library-not-found - - - cudnn64_6.dll - - - - run"},
+        Case{"F tensorflow/stream_executor/cuda/cuda_dnn.cc:221] Check failed: s.ok() could not "
+             "find cudnnCreate in cudnn DSO; dlerror: /usr/local/cuda/lib64/libcudnn.so.5: "
+             "undefined symbol: cudnnCreate",
+             "version-mismatch - - - libcudnn.so.5 - - - - run"},
         Case{"E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded cudnn library: 5005 but "
              "source was compiled against 5110.",
              "version-mismatch 5.0.5 5.1.10 - - - exact - - run"},
