@@ -38,6 +38,16 @@ std::vector<std::string_view> lines_of(std::string_view log, std::vector<std::st
   return lines;
 }
 
+// Every message the readers know says "dnn" in some case (cuDNN, libcudnn, CUDNN_STATUS, "DNN
+// library", Theano's "dnn version") or names cuDNN's zlib DLL: a cheap test that spares the
+// readers the noise that is most of a log.
+bool worth_reading(std::string_view line) {
+  for (std::size_t i = 0; i + 2 < line.size(); ++i)
+    if ((line[i] | 0x20) == 'd' && (line[i + 1] | 0x20) == 'n' && (line[i + 2] | 0x20) == 'n')
+      return true;
+  return line.find("zlibwapi") != std::string_view::npos;
+}
+
 bool same(const Finding &a, const Finding &b) {
   return a.kind == b.kind && a.runtime == b.runtime && a.built_with == b.built_with &&
          a.library == b.library && a.missing == b.missing;
@@ -112,10 +122,15 @@ ExplainScan scan_log(std::string_view log) {
   const std::vector<std::string_view> lines = lines_of(log, scan.cut);
   std::vector<Finding> &out = scan.findings;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    // The lines after this one, for messages that continue there (at most a few).
-    std::string next;
-    for (std::size_t j = i + 1; j < std::min(lines.size(), i + 6); ++j)
-      next.append(lines[j]).append("\n");
+    if (!worth_reading(lines[i])) continue;
+    // The lines after this one, for messages that continue there (at most a few): a view of the
+    // log itself, line ends as they were.
+    std::string_view next;
+    if (i + 1 < lines.size()) {
+      const std::string_view last = lines[std::min(lines.size(), i + 6) - 1];
+      const std::size_t from = std::size_t(lines[i + 1].data() - log.data());
+      next = log.substr(from, std::size_t(last.data() + last.size() - lines[i + 1].data()));
+    }
     std::optional<Finding> f = read_line(lines[i], next);
     if (!f) continue;
     f->line = i + 1;

@@ -119,7 +119,7 @@ std::optional<Finding> read_cupy(std::string_view line, std::string_view next) {
   f.framework = "cupy";
   f.build_time = true;
   f.runtime = version_of(token(*r));
-  const std::string_view first = next.substr(0, next.find('\n'));
+  const std::string_view first = next.substr(0, next.find_first_of("\r\n"));
   if (auto w = after(first, "WARNING: ")) f.note = "CuPy says: " + std::string(trim(*w));
   return f;
 }
