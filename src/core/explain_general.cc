@@ -375,7 +375,10 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
   }
   Finding f = mismatch_in(line, std::string(fw.name), fw.rule, runtime, built);
   f.required = required;
-  if (old && (runtime || required)) f.kind = FindingKind::outdated;
+  // A minimum the found release does not meet, named or not ("PyTorch requires cuDNN 8.1 and
+  // above." as a configure error).
+  if ((old && (runtime || required)) || (required && !runtime && !built))
+    f.kind = FindingKind::outdated;
   if (!built || fw.name.empty()) f.rule.reset();  // no rule the message named
   return f;
 }

@@ -192,6 +192,9 @@ INSTANTIATE_TEST_SUITE_P(
              "without CuDNN support",
              "library-not-found - - - - - - - - build"},
         Case{"RuntimeError: cuDNN not found", "library-not-found - - - - - - - - run"},
+        Case{"CMake Error at cmake/public/cuda.cmake:239 (message): PyTorch requires cuDNN 8.1 and "
+             "above.",
+             "outdated - - 8.1 - - - - - build"},
         Case{"-- *** cuDNN V5.0 OR GREATER NOT FOUND.                                  ***",
              "library-not-found - - 5.0 - - - - - build"},
         Case{"Could not find any cudnn.h matching version '8' in any subdirectory:",
