@@ -17,6 +17,84 @@ nlohmann::json text_or_null(const std::string &s) {
   return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
 }
 
+nlohmann::json bool_or_null(const std::optional<bool> &b) {
+  return b ? nlohmann::json(*b) : nlohmann::json(nullptr);
+}
+
+nlohmann::json finding_json(const Finding &f, const Advice &a) {
+  return {{"recognized", f.recognized},
+          {"kind", to_string(f.kind)},
+          {"framework", text_or_null(f.framework)},
+          {"runtime", version_json(f.runtime)},
+          {"built_with", version_json(f.built_with)},
+          {"required", version_json(f.required)},
+          {"library", text_or_null(f.library)},
+          {"missing", text_or_null(f.missing)},
+          {"status", text_or_null(f.status)},
+          {"windows_error",
+           f.windows_error ? nlohmann::json(*f.windows_error) : nlohmann::json(nullptr)},
+          {"stage", f.build_time ? "build" : "run"},
+          {"rule", f.rule ? nlohmann::json(rule_name(*f.rule)) : nlohmann::json(nullptr)},
+          {"compatible", bool_or_null(a.compatible)},
+          {"nvidia_compatible", bool_or_null(a.nvidia_compatible)},
+          {"fixes", a.fixes},
+          {"what", a.what},
+          {"note", text_or_null(f.note)},
+          {"line", f.line}};
+}
+
+void print_finding(const Finding &f, const Advice &a) {
+  std::cout << "line " << f.line << ": " << f.text.substr(0, 200)
+            << (f.text.size() > 200 ? "..." : "") << '\n';
+  std::cout << "  what happened: " << a.what << '\n';
+  if (!f.note.empty()) std::cout << "  note: " << f.note << '\n';
+  if (!a.rule.empty()) std::cout << "  " << a.rule << '\n';
+  for (const std::string &fix : a.fixes) std::cout << "  fix: " << fix << '\n';
+}
+
+// The whole of stdin up to kMaxInput; `cut` says so when there was more.
+std::string read_input(std::vector<std::string> &cut) {
+  std::string text;
+  std::cin.tie(nullptr);
+  char buf[1 << 16];
+  while (text.size() < kMaxInput && std::cin.read(buf, sizeof buf).gcount() > 0)
+    text.append(buf, std::size_t(std::cin.gcount()));
+  if (text.size() >= kMaxInput && std::cin.peek() != std::char_traits<char>::eof())
+    cut.push_back("the input is longer than " + std::to_string(kMaxInput >> 20) +
+                  " MiB; only its first " + std::to_string(text.size()) + " bytes were read");
+  return text;
+}
+
+constexpr const char *kFooter = R"(
+Finds the cuDNN errors among timestamps, log prefixes, tracebacks, progress bars (lines end at
+\n or \r) and noise. Family readers know the wordings of TensorFlow (every era, the Windows
+import self-check, "DNN library is not found"), XLA/JAX, PyTorch (integers, tuples, bundled
+libcudnn-<hash>.so.N), Caffe2, TensorRT, PaddlePaddle (version warning and loader, Windows error
+codes), MXNet, OpenCV (including its mis-decoded "90.1"), Theano, Torch7, CuPy/Chainer, ONNX
+Runtime, cuDNN's own loader and status codes, cuDNN 8's symbol versions, the dynamic loader, ldd,
+Windows' loader (error 126: not found; 127: found but a function missing, i.e. mixed releases),
+CMake/configure, compilers and linkers. Beneath them a general reader takes any other line that
+names cuDNN or a cuDNN library and reads the versions by the words around them (compiled/built/
+linked against: the build; loaded/found/runtime/installed: the run; requires/expected/minimum:
+a requirement). Out-of-memory, driver, architecture and cuBLAS/cuFFT errors are not cuDNN
+version problems and are left alone.
+
+For each: what happened with every version as x.y.z, which rule refused them and whether NVIDIA's
+own policy agrees, and the fix - the installed modules that would fit, from the map when there is
+one, or the release to ask the admins for - always with the versions the message gave. --json
+prints one object per finding: kind, framework, runtime, built_with, required, library, missing,
+status, windows_error, stage (build|run), rule, compatible (the framework's rule),
+nvidia_compatible (NVIDIA's policy), what, fixes, note, line. Input or lines too long to read whole
+are named on stderr.
+
+Examples:
+  cudnn-compat explain 'Loaded runtime CuDNN library: 5005 (compatibility version 5000) but source
+    was compiled with 5103 (compatibility version 5100).'
+  cudnn-compat explain < slurm-123456.out
+  cudnn-compat --json explain - < job.log
+
+Exit status: 0 something recognised, 1 nothing found, 2 bad usage.)";
+
 }  // namespace
 
 void add_explain(CLI::App &app, Globals &g) {
@@ -28,65 +106,31 @@ void add_explain(CLI::App &app, Globals &g) {
   cmd->add_option("TEXT", *words, "The message; `-` or nothing reads a whole log from stdin");
   cmd->add_option("--map", *map_file,
                   "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
-  cmd->footer(R"(
-Finds the cuDNN errors among timestamps, log prefixes, tracebacks and noise: TensorFlow's
-"Loaded runtime CuDNN library ..." in all its forms, PyTorch's, Caffe2's, JAX's "Outdated cuDNN",
-PaddlePaddle's, MXNet's, OpenCV's (including its mis-decoded "90.1"), cuDNN's own loader ("Could
-not load library ...", "Unable to load any of {...}", "Invalid handle"), CUDNN_STATUS_*_MISMATCH,
-the dynamic loader's "cannot open shared object file" and "DNN library initialization failed".
-For each: what happened with both versions as x.y.z, which rule refused them and whether NVIDIA's
-own policy agrees, and the fix - the installed modules that would fit, from the map when there is
-one, or the release to ask the admins for.
-
-Examples:
-  cudnn-compat explain 'Loaded runtime CuDNN library: 5005 (compatibility version 5000) but source
-    was compiled with 5103 (compatibility version 5100).'
-  cudnn-compat explain < slurm-123456.out
-  cudnn-compat --json explain - < job.log
-
-Exit status: 0 something recognised, 1 nothing found, 2 bad usage.)");
+  cmd->footer(kFooter);
   cmd->callback([words, map_file, &g] {
+    std::vector<std::string> cut;
     std::string text;
     if (words->empty() || (words->size() == 1 && (*words)[0] == "-")) {
-      std::cin.tie(nullptr);
-      char buf[1 << 16];
-      while (text.size() < kMaxInput && std::cin.read(buf, sizeof buf).gcount() > 0)
-        text.append(buf, std::size_t(std::cin.gcount()));
+      text = read_input(cut);
     } else {
       for (const std::string &w : *words) text.append(text.empty() ? "" : " ").append(w);
     }
     const LoadedMap m = load_site_map(*map_file);
     const Map *map = m.map ? &*m.map : nullptr;
-    const std::vector<Finding> found = find_errors(text);
+    ExplainScan scan = scan_log(text);
+    cut.insert(cut.end(), scan.cut.begin(), scan.cut.end());
     nlohmann::json list = nlohmann::json::array();
-    for (const Finding &f : found) {
+    for (const Finding &f : scan.findings) {
       const Advice a = advise(f, map);
-      if (g.json) {
-        list.push_back(
-            {{"recognized", f.recognized},
-             {"kind", to_string(f.kind)},
-             {"framework", text_or_null(f.framework)},
-             {"runtime", version_json(f.runtime)},
-             {"built_with", version_json(f.built_with)},
-             {"library", text_or_null(f.library)},
-             {"missing", text_or_null(f.missing)},
-             {"rule", f.rule ? nlohmann::json(rule_name(*f.rule)) : nlohmann::json(nullptr)},
-             {"compatible", a.compatible ? nlohmann::json(*a.compatible) : nlohmann::json(nullptr)},
-             {"fixes", a.fixes},
-             {"what", a.what},
-             {"note", text_or_null(f.note)},
-             {"line", f.line}});
-        continue;
-      }
-      std::cout << "line " << f.line << ": " << f.text.substr(0, 200)
-                << (f.text.size() > 200 ? "..." : "") << '\n';
-      std::cout << "  what happened: " << a.what << '\n';
-      if (!f.note.empty()) std::cout << "  note: " << f.note << '\n';
-      if (!a.rule.empty()) std::cout << "  " << a.rule << '\n';
-      for (const std::string &fix : a.fixes) std::cout << "  fix: " << fix << '\n';
+      if (g.json)
+        list.push_back(finding_json(f, a));
+      else
+        print_finding(f, a);
     }
     if (g.json) print_json(list);
-    if (found.empty()) {
+    // On stderr in both modes: scripts keep their array, people still learn what was not read.
+    for (const std::string &c : cut) complain("not read whole: " + c);
+    if (scan.findings.empty()) {
       if (!g.json)
         complain("found no cuDNN error in the " + std::to_string(text.size()) + " bytes read");
       g.exit_code = kNo;

@@ -521,7 +521,8 @@ Verdict serves(const Need &need, std::optional<int> major, const Probe &p);
 std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options);
 
 // ---------------------------------------------------------------------------------------------
-// explain.cc: the messages frameworks, cuDNN and the loader print, read back (pure).
+// explain*.cc: the messages frameworks, cuDNN, build tools and the loader print, read back (pure):
+// family readers for the wordings tools are known to print, a general reader beneath them.
 
 enum class FindingKind {
   version_mismatch,
@@ -544,16 +545,29 @@ struct Finding {
   std::string note;                            // what else the message or its context tells
   std::size_t line = 0;                        // 1-based, in the text read
   std::string text;                            // that line
+  std::string status;                          // the CUDNN_STATUS_* code the message names, or ""
+  std::optional<Version> required;             // a minimum or expected release it names
+  std::optional<int> windows_error;            // 126 (not found) or 127 (procedure missing)
+  bool build_time = false;                     // configure, CMake, compiler or linker, not a run
 };
 
 // Every cuDNN-related error in a message or a whole job log, in order; noise is skipped.
 std::vector<Finding> find_errors(std::string_view log);
+
+// find_errors() plus what could not be read whole: "line 7 is 9000000 bytes; read the first
+// 8192". Lines end at \n, \r\n or a bare \r (progress bars).
+struct ExplainScan {
+  std::vector<Finding> findings;
+  std::vector<std::string> cut;
+};
+ExplainScan scan_log(std::string_view log);
 
 // advice.cc: what a finding means and what to do, drawn from the map when there is one (pure).
 struct Advice {
   std::string what;                // what happened, versions as x.y.z
   std::string rule;                // which rule refused, and whether NVIDIA's policy agrees
   std::optional<bool> compatible;  // by the framework's own rule, when versions are known
+  std::optional<bool> nvidia_compatible;  // by NVIDIA's stated policy, when versions are known
   std::vector<std::string> fixes;  // commands: `module load cudnn/5.1   # 5.1.10`, ...
 };
 Advice advise(const Finding &f, const Map *map);

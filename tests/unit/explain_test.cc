@@ -210,11 +210,145 @@ TEST(Explain, AdviceNamesTheModuleOrWhatToAskFor) {
   EXPECT_EQ(a.compatible, false);
   EXPECT_NE(a.rule.find("rule tensorflow-2016 refuses"), std::string::npos);
   EXPECT_NE(a.rule.find("NVIDIA's own policy agrees"), std::string::npos);
-  EXPECT_EQ(a.fixes, std::vector<std::string>{"module load cudnn/5.1   # cuDNN 5.1.10"});
+  EXPECT_EQ(a.fixes,
+            (std::vector<std::string>{"module load cudnn/5.1   # cuDNN 5.1.10",
+                                      "cudnn-compat resolve libcudnn.so.5 --require 5.1.3"}));
   EXPECT_NE(f.note.find("5005 is cuDNN 5.0.5"), std::string::npos) << f.note;
   a = advise(f, nullptr);
-  EXPECT_EQ(a.fixes, std::vector<std::string>{
-                         "ask the admins for cuDNN 5.1.x (no version map here to look in)"});
+  EXPECT_EQ(a.fixes, (std::vector<std::string>{
+                         "ask the admins for cuDNN 5.1.x (no version map here to look in)",
+                         "cudnn-compat resolve libcudnn.so.5 --require 5.1.3"}));
+}
+
+// The first finding of text; a failure (not a crash) when there is none.
+Finding first_in(const std::string &text) {
+  const std::vector<Finding> found = find_errors(text);
+  if (found.empty()) {
+    ADD_FAILURE() << "nothing found in: " << text;
+    return Finding{};
+  }
+  return found.front();
+}
+
+// Truthful by construction: what the advice names comes from the message.
+TEST(Explain, AdviceNamesOnlyWhatTheMessageSaid) {
+  // No status code in the message: none in the answer; the parsed build version in the fix.
+  Finding f = first_in(
+      "RuntimeError: mytool was compiled against cuDNN 8.3.2 and refuses "
+      "the one it loaded: version mismatch");
+  Advice a = advise(f, nullptr);
+  EXPECT_EQ(a.what.find("CUDNN_STATUS"), std::string::npos) << a.what;
+  EXPECT_NE((a.fixes.empty() ? std::string() : a.fixes.back()).find("--require 8.3.2"),
+            std::string::npos);
+  // No versions, no status code: still none named.
+  f = first_in("cuDNN version mismatch detected between the loaded libraries");
+  EXPECT_EQ(advise(f, nullptr).what.find("CUDNN_STATUS"), std::string::npos);
+  // The status code when it is there.
+  f = first_in("cudnnCreate failed: CUDNN_STATUS_VERSION_MISMATCH");
+  EXPECT_NE(advise(f, nullptr).what.find("CUDNN_STATUS_VERSION_MISMATCH"), std::string::npos);
+  // Both verdicts where they differ: TensorFlow 2016 refuses 5.1 against 5.0, and so does NVIDIA
+  // before 7; from 7 on NVIDIA accepts a newer minor that the 2016 rule refuses.
+  f = first_in(
+      "Loaded runtime CuDNN library: 7605 (compatibility version 7600) but source was "
+      "compiled with 7102 (compatibility version 7100).");
+  a = advise(f, nullptr);
+  EXPECT_EQ(a.compatible, false);
+  EXPECT_EQ(a.nvidia_compatible, true);
+  // A pair the rule accepts (TensorRT warns about any difference): nothing to fix.
+  a = advise(first_in("[TRT] [W] TensorRT was linked against cuDNN 8.4.1 but loaded cuDNN 8.6.0"),
+             nullptr);
+  EXPECT_EQ(a.compatible, true);
+  EXPECT_EQ(a.fixes.empty() ? "" : a.fixes.front().substr(0, 11), "none needed");
+  // Windows error 127 and a sub-library with symbols of another release: a mixed family, never
+  // "not found" and never "ask the admins".
+  for (const char *message :
+       {"OSError: [WinError 127] The specified procedure could not be found. Error loading "
+        "\"C:\\torch\\lib\\cudnn_adv_infer64_8.dll\" or one of its dependencies.",
+        "Could not load library libcudnn_cnn_train.so.8. Error: libcudnn_ops_train.so.8: version "
+        "`libcudnn_ops_infer.so.8' not found (required by libcudnn_cnn_train.so.8)"}) {
+    f = first_in(message);
+    a = advise(f, nullptr);
+    EXPECT_EQ(f.kind, FindingKind::sublibrary_mismatch) << message;
+    EXPECT_EQ(a.what.find("found no"), std::string::npos) << a.what;
+    for (const std::string &fix : a.fixes) EXPECT_EQ(fix.find("ask the admins"), std::string::npos);
+    EXPECT_EQ(a.what.find("error 127") != std::string::npos, f.windows_error == 127) << a.what;
+  }
+}
+
+TEST(Explain, BuildErrorsSayWhichModuleToLoadBeforeBuilding) {
+  Map map;
+  map.cudnn.push_back({*parse_dotted("8.9.7"), "/c", std::nullopt, "cudnn/8.9", {}});
+  const Finding f = first_in("fatal error: cudnn.h: No such file or directory");
+  const Advice a = advise(f, &map);
+  EXPECT_EQ(a.what, "the build found no cudnn.h");
+  EXPECT_EQ(a.fixes.front(),
+            "module load cudnn/8.9   # cuDNN 8.9.7, then configure and build again");
+  EXPECT_NE(a.fixes.back().find("CMAKE_PREFIX_PATH"), std::string::npos);
+  // A run-time message after it is another finding, not more about the header.
+  const std::vector<Finding> two = find_errors(
+      "fatal error: cudnn.h: No such file or directory\n"
+      "Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*\n");
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_FALSE(two[0].required.has_value());
+  EXPECT_EQ(two[1].framework, "onnxruntime");
+}
+
+// Messages over several lines: one finding each, at the line they start, with what the later
+// lines name; TensorFlow's "DNN library is not found" alone is a missing cuDNN.
+TEST(Explain, MessagesOverSeveralLines) {
+  std::vector<Finding> found = find_errors(
+      "UserWarning: CuPy may not function correctly because cuDNN library could not be loaded.\n"
+      "\n"
+      "Reason: ImportError (libcudnn.so.8: cannot open shared object file: No such file)\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].line, 1u);
+  EXPECT_EQ(found[0].library, "libcudnn.so.8");
+  found = find_errors(
+      "UserWarning: cuDNN is not enabled.\nPlease reinstall CuPy after you install "
+      "cudnn\n(see https://docs-cupy.chainer.org/en/stable/install.html)\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].framework, "chainer");
+  EXPECT_TRUE(found[0].build_time);
+  found = find_errors("W0000 op_kernel.cc:1830] UNIMPLEMENTED: DNN library is not found.\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, FindingKind::library_not_found);
+  found = find_errors(
+      "Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.  CuDNN library "
+      "needs to have matching major version and equal or higher minor version.\n"
+      "UNIMPLEMENTED: DNN library is not found.\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].note.find("DNN library is not found\" at line 2"), std::string::npos)
+      << found[0].note;
+}
+
+// A renamed, bundled copy is resolved by the name the engine knows.
+TEST(Explain, ARenamedBundledLibraryIsResolvedByItsRealName) {
+  const Advice a =
+      advise(first_in("OSError: libcudnn-3f2b1c9a.so.7: cannot open shared object file"), nullptr);
+  ASSERT_FALSE(a.fixes.empty());
+  EXPECT_EQ(a.fixes.back(), "cudnn-compat resolve libcudnn.so.7");
+}
+
+// A dependency that was there but of another CUDA release is not called missing.
+TEST(Explain, ADependencyOfAnotherReleaseIsNotCalledMissing) {
+  const Finding f = first_in(
+      "Could not load library libcudnn_cnn_infer.so.8. Error: /usr/local/cuda-10.2/lib64/"
+      "libnvrtc.so: undefined symbol: nvrtcGetCUBIN");
+  const Advice a = advise(f, nullptr);
+  EXPECT_NE(a.what.find("of another release"), std::string::npos) << a.what;
+  EXPECT_EQ(a.what.find("cannot find"), std::string::npos) << a.what;
+}
+
+// Progress bars redraw with \r; a line too long to read whole is said to be so.
+TEST(Explain, SplitsOnCarriageReturnsAndSaysWhatItCut) {
+  const std::vector<Finding> found = find_errors(
+      "10%|#   |\r20%|##  |\rImportError: libcudnn.so.8: cannot open shared object file\r\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].line, 3u);
+  const ExplainScan scan = scan_log("ok\n" + std::string(100000, 'x') + "\n");
+  ASSERT_EQ(scan.cut.size(), 1u);
+  EXPECT_NE(scan.cut[0].find("line 2 is 100000 bytes long"), std::string::npos) << scan.cut[0];
+  EXPECT_TRUE(scan_log("short\nlines\n").cut.empty());
 }
 
 }  // namespace

@@ -1,0 +1,146 @@
+// Family readers for the version checks of the frameworks, in the wordings their sources print:
+// TensorFlow (stream_executor/cuda/cuda_dnn.cc, every era), XLA/JAX, PyTorch
+// (torch/backends/cudnn/__init__.py), Caffe2 (caffe2/core/common_cudnn.h), PaddlePaddle
+// (gpu_resources.cc), MXNet (src/base.cc), OpenCV (dnn/src/cuda4dnn/init.hpp), TensorRT's
+// logger and Theano (theano/gpuarray/dnn.py, theano/sandbox/cuda/dnn.py).
+#include "explain_read.h"
+#include "text.h"
+
+namespace cudnn_compat::explain {
+namespace {
+
+// OpenCV divides cuDNN 9's major*10000 encoding as if it were major*1000: 90100 -> "90.1".
+std::optional<Version> opencv_runtime(std::string_view t, std::string &note) {
+  const std::vector<std::string_view> p = split(t, '.');
+  const std::optional<std::int64_t> a = p.size() == 2 ? parse_uint(p[0]) : std::nullopt;
+  const std::optional<std::int64_t> b = p.size() == 2 ? parse_uint(p[1]) : std::nullopt;
+  if (a && b && *a >= 90 && *a < 100) {
+    const Version v{9, int(*a % 10 * 10 + *b), {}, {}};
+    note = "OpenCV printed " + std::string(t) + " for cuDNN " + to_string(v) +
+           ": it decodes cuDNN 9's version number (major*10000) as if it were cuDNN 8's "
+           "(major*1000)";
+    return v;
+  }
+  return version_of(t);
+}
+
+std::optional<Finding> read_tensorflow(std::string_view line) {
+  if (auto r = after(line, "Loaded runtime CuDNN library: ")) {
+    const std::optional<Version> runtime = version_of(token(*r));
+    if (after(line, "(compatibility version"))
+      return mismatch_in(line, "tensorflow", Rule::tensorflow_2016, runtime,
+                         version_after(line, "but source was compiled with "));
+    const std::optional<Version> built = version_after(line, "but source was compiled with: ");
+    const Rule rule = after(line, "major and minor version needs to match or have higher minor")
+                          ? Rule::tensorflow_2018
+                          : Rule::tensorflow;
+    return mismatch(after(line, "JAX") ? "jax" : "tensorflow", rule, runtime, built);
+  }
+  if (auto r = after(line, "Loaded cudnn library: "))
+    return mismatch_in(line, "tensorflow", Rule::exact, version_of(token(*r)),
+                       version_after(line, "but source was compiled against "));
+  return std::nullopt;
+}
+
+std::optional<Finding> read_pytorch(std::string_view line) {
+  // 2022 on: "compiled against (8, 3, 2) but linked against (8, 0, 3)"; now "but found runtime
+  // version (8, 5, 0)".
+  if (after(line, "PyTorch was compiled") && after(line, "against (")) {
+    const std::size_t a = line.find("against (");
+    std::optional<Version> runtime = version_after(line, "found runtime version ");
+    if (!runtime) runtime = version_after(line, "but linked against ");
+    return mismatch("pytorch", Rule::pytorch, runtime, version_of(token(line.substr(a + 8))));
+  }
+  if (after(line, "cuDNN version mismatch: PyTorch was compiled against"))
+    return mismatch_in(line, "pytorch", Rule::pytorch_2017,
+                       version_after(line, "but linked against "),
+                       version_after(line, "PyTorch was compiled against "));
+  return std::nullopt;
+}
+
+std::optional<Finding> read_others(std::string_view line) {
+  if (after(line, "cuDNN compiled (") && after(line, "versions mismatch"))
+    return mismatch_in(line, "caffe2", Rule::caffe2, version_after(line, "and runtime ("),
+                       version_after(line, "cuDNN compiled ("));
+  if (after(line, "Paddle is compiled with CUDNN "))
+    return mismatch("paddlepaddle", Rule::paddle,
+                    version_after(line, "CUDNN version in your machine is "),
+                    version_after(line, "Paddle is compiled with CUDNN "));
+  if (after(line, "cuDNN lib mismatch: linked-against version "))
+    return mismatch_in(line, "mxnet", Rule::mxnet, version_after(line, "linked-against version "),
+                       version_after(line, "compiled-against version "));
+  if (auto r = after(line, "cuDNN reports version ")) {
+    std::string note;
+    const std::optional<Version> runtime = opencv_runtime(token(*r), note);
+    return mismatch("opencv", Rule::nvidia, runtime, version_after(line, "with the version "),
+                    note);
+  }
+  // TensorRT's logger: "[TRT] [W] TensorRT was linked against cuDNN 8.6.0 but loaded cuDNN 8.5.0".
+  if (after(line, "TensorRT was linked against cuDNN "))
+    return mismatch("tensorrt", Rule::nvidia, version_after(line, "but loaded cuDNN "),
+                    version_after(line, "TensorRT was linked against cuDNN "));
+  return std::nullopt;
+}
+
+std::optional<Finding> read_jax(std::string_view line, std::string_view next) {
+  // jaxlib's C++ layer, one line.
+  if (auto r = after(line, "Found cuDNN version ")) {
+    if (after(line, "but JAX was built against version ")) {
+      Finding f = mismatch_in(line, "jax", Rule::jax, version_of(token(*r)),
+                              version_after(line, "but JAX was built against version "));
+      f.kind = FindingKind::outdated;
+      return f;
+    }
+  }
+  // JAX's Python layer: three lines.
+  if (after(line, "Outdated cuDNN installation found")) {
+    Finding f = mismatch("jax", Rule::jax, version_after(next, "Installed version: "),
+                         version_after(next, "Version JAX was built against: "));
+    f.kind = FindingKind::outdated;
+    if (const std::optional<Version> min = version_after(next, "Minimum supported: ")) {
+      f.required = min;
+      f.note = "JAX needs at least cuDNN " + to_string(*min);
+    }
+    return f;
+  }
+  return std::nullopt;
+}
+
+// Theano compares the cudnn.h it compiles against with the library it links: "Mixed dnn version.
+// The header is version 5110 while the library is version 7401." or, earlier, "... a different
+// version (5010, 5005)"; and refuses old releases: "cuDNN version is too old. Update to v5, was
+// 3007."
+std::optional<Finding> read_theano(std::string_view line) {
+  if (after(line, "Mixed dnn version")) {
+    std::optional<Version> header = version_after(line, "The header is version ");
+    std::optional<Version> library = version_after(line, "the library is version ");
+    if (auto pair = after(line, "a different version (")) {
+      const std::vector<std::string_view> p = split(pair->substr(0, pair->find(')')), ',');
+      if (p.size() == 2) header = version_of(trim(p[0])), library = version_of(trim(p[1]));
+    }
+    return mismatch_in(line, "theano", Rule::exact, library, header);
+  }
+  const std::string low = folded(line);
+  // "cuDNN Version is too old. Update to v5, was 3007." and, on a context, "Can not use cuDNN
+  // on context None: Version is too old. Update to v5, was 3007."
+  if (auto r = after(low, "version is too old. update to v"); r && after(low, "cudnn")) {
+    Finding f = found(FindingKind::outdated);
+    f.framework = "theano";
+    f.required = version_of(token(*r));
+    f.runtime = version_after(low, ", was ");
+    f.note = raw_numbers(line);
+    return f;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Finding> read_framework(std::string_view line, std::string_view next) {
+  for (auto reader : {read_tensorflow, read_pytorch, read_others, read_theano})
+    if (std::optional<Finding> f = reader(line)) return f;
+  if (std::optional<Finding> f = read_jax(line, next)) return f;
+  return read_other_framework(line, next);
+}
+
+}  // namespace cudnn_compat::explain

@@ -1,0 +1,409 @@
+// The general reader: any line that names cuDNN or a cuDNN library and that no family reader
+// knew. It reads what people and tools write around versions rather than one tool's sentence:
+//
+// - every version-like token (5103, 8.9.7, (8, 3, 2), v7, R5, 9.*) is cuDNN's only when the
+//   nearest product named before it in its clause is cuDNN, or none is (TensorFlow 2.12, CUDA
+//   12.1, driver 535.104 are not);
+// - its role comes from the nearest words of its clause: compiled/built/source/header make the
+//   build, loaded/found/runtime/got/installed the run time, requires/expected/minimum/at least a
+//   requirement; "linked against" is the build unless another word already took that role
+//   (TensorRT's "linked against X but loaded Y" against PyTorch's "compiled against X but linked
+//   against Y");
+// - the kind comes from the words of the line: a load that failed, a mismatch, an old release.
+#include "explain_read.h"
+#include "text.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace cudnn_compat::explain {
+namespace {
+
+enum class Role { none, build, linked, runtime, requirement };
+
+struct Mention {
+  Version version;
+  Role role = Role::none;
+  bool foreign = false;  // the version of another product the line names (CUDA 12.1, cuFFT 11.0)
+};
+
+bool has(std::string_view s, std::string_view what) {
+  return s.find(what) != std::string_view::npos;
+}
+
+bool digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+struct Cue {
+  std::string_view words;
+  Role role;
+};
+
+// The words that give a version its role, as people and tools write them.
+// clang-format off
+constexpr std::array kCues{
+    Cue{"linked against", Role::linked}, Cue{"linked with", Role::linked},
+    Cue{"linked-against", Role::linked}, Cue{"is linked", Role::linked},
+    Cue{"compiled", Role::build},        Cue{"compile", Role::build},
+    Cue{"built", Role::build},           Cue{"build", Role::build},
+    Cue{"source", Role::build},          Cue{"header", Role::build},
+    Cue{"loaded", Role::runtime},        Cue{"load", Role::runtime},
+    Cue{"found", Role::runtime},         Cue{"runtime", Role::runtime},
+    Cue{"run-time", Role::runtime},      Cue{"got", Role::runtime},
+    Cue{"installed", Role::runtime},     Cue{"detected", Role::runtime},
+    Cue{"reports", Role::runtime},       Cue{"using", Role::runtime},
+    Cue{"in your machine", Role::runtime}, Cue{"on your system", Role::runtime},
+    Cue{"library is", Role::runtime},    Cue{"current", Role::runtime},
+    Cue{"have ", Role::runtime},         Cue{"not supported", Role::runtime},
+    Cue{"unsupported", Role::runtime},   Cue{"require", Role::requirement},
+    Cue{"expect", Role::requirement},    Cue{"minimum", Role::requirement},
+    Cue{"at least", Role::requirement},  Cue{"or newer", Role::requirement},
+    Cue{"or higher", Role::requirement}, Cue{"or greater", Role::requirement},
+    Cue{"or later", Role::requirement},  Cue{"need", Role::requirement},
+    Cue{"update to", Role::requirement}, Cue{"upgrade to", Role::requirement},
+    Cue{">=", Role::requirement},        Cue{"supported", Role::requirement},
+    Cue{"too old", Role::runtime},       Cue{"is older", Role::runtime}};
+// clang-format on
+
+// A role and how far from the token its cue stands.
+struct Cued {
+  Role role = Role::none;
+  std::size_t distance = 0;
+};
+
+// The nearest cue of a window to the token (the rightmost before it, the leftmost after it); of
+// two that end (or start) together the longer ("unsupported" over "supported").
+Cued nearest_cue(std::string_view window, bool before) {
+  Cued best;
+  std::size_t best_len = 0;
+  for (const Cue &c : kCues) {
+    const std::size_t at = before ? window.rfind(c.words) : window.find(c.words);
+    if (at == std::string_view::npos) continue;
+    const std::size_t distance = before ? window.size() - (at + c.words.size()) : at;
+    if (best.role == Role::none || distance < best.distance ||
+        (distance == best.distance && c.words.size() > best_len))
+      best = {c.role, distance}, best_len = c.words.size();
+  }
+  return best;
+}
+
+// Words that end a clause, and comparisons, which put another version on their other side.
+constexpr std::array kBreaks{
+    std::string_view(" but "),  std::string_view(" while "), std::string_view(" whereas "),
+    std::string_view(" than "), std::string_view("; "),      std::string_view(", "),
+    std::string_view(". "),     std::string_view(" < "),     std::string_view(" > "),
+    std::string_view(" vs"),    std::string_view(" != ")};
+
+// The clause a token stands in: back to the previous token or a clause break.
+std::string_view clause_before(std::string_view low, std::size_t from, std::size_t at) {
+  std::string_view w = low.substr(from, at - from);
+  // "8.9.7 (runtime) != 8.9.6": a parenthesis after a token speaks of that token.
+  if (const std::size_t close = w.rfind(')'); close != std::string_view::npos)
+    w = w.substr(close + 1);
+  for (std::string_view brk : kBreaks)
+    if (const std::size_t b = w.rfind(brk); b != std::string_view::npos)
+      w = w.substr(b + brk.size());
+  return w;
+}
+
+// The words after a token up to the next break: "(8.0.5) installed on this machine".
+std::string_view clause_after(std::string_view low, std::size_t at) {
+  std::string_view w = low.substr(at, std::min(low.size() - at, std::size_t(40)));
+  for (std::string_view brk : kBreaks)
+    if (const std::size_t b = w.find(brk); b != std::string_view::npos) w = w.substr(0, b);
+  return w;
+}
+
+// The role of a token: the nearer of the cues before and after it, else a weak cue before it
+// ("your cuDNN (8.1)", "library 8.9.2").
+Role role_of(std::string_view before, std::string_view after) {
+  const Cued b = nearest_cue(before, true), a = nearest_cue(after, false);
+  if (a.role != Role::none && (b.role == Role::none || a.distance < b.distance)) return a.role;
+  if (b.role != Role::none) return b.role;
+  for (std::string_view weak : {"your ", "library ", "lib "})
+    if (before.find(weak) != std::string_view::npos) return Role::runtime;
+  return Role::none;
+}
+
+// A word that gives a version its role: the product named before it is the one that was built
+// or loaded, not the one whose version follows ("PyTorch was compiled against (8, 3, 2)").
+bool role_word(std::string_view w) {
+  for (std::string_view p :
+       {"compil", "built", "build", "load", "found", "link", "runtime", "source", "header",
+        "install", "requir", "expect", "minimum", "need", "got", "detect", "report", "using"})
+    if (w.starts_with(p)) return true;
+  return false;
+}
+
+// Whether the nearest product named before a token (back to a word that gives it a role) is
+// cuDNN, or none is; "direct" when cuDNN's name stands right before it ("cudnn 9.*").
+bool cudnn_is_subject(std::string_view before, bool &direct) {
+  direct = false;
+  bool first = true;
+  // A few dozen words back is where a sentence names its product; further is another sentence,
+  // and an unbounded walk per token would cost the square of a hostile line.
+  int words = 0;
+  for (std::size_t end = before.size(); end > 0 && ++words < 40;) {
+    std::size_t b = end;
+    while (b > 0 && !word_char(before[b - 1])) --b;
+    std::size_t a = b;
+    while (a > 0 && word_char(before[a - 1])) --a;
+    const std::string_view w = before.substr(a, b - a);
+    end = a;
+    if (w.empty()) break;
+    if (w == "version" || w == "v" || w == "library" || w == "lib" || w == "is" || w == "of" ||
+        w == "the" || w == "to" || w == "number" || digit(w[0]))
+      continue;
+    if (w.find("cudnn") != std::string_view::npos) return direct = first, true;
+    first = false;
+    if (role_word(w)) return true;
+    static constexpr std::array others{
+        "cuda",       "cublas",  "cublaslt",   "cufft",   "curand",  "cusparse",
+        "cusolver",   "nccl",    "tensorrt",   "trt",     "driver",  "python",
+        "tensorflow", "tf",      "torch",      "pytorch", "paddle",  "paddlepaddle",
+        "jax",        "jaxlib",  "gcc",        "cmake",   "opencv",  "onnxruntime",
+        "numpy",      "nvrtc",   "cudart",     "nvcc",    "glibc",   "mxnet",
+        "cupy",       "chainer", "theano",     "keras",   "caffe",   "triton",
+        "mindspore",  "dali",    "horovod",    "dlib",    "julia",   "ubuntu",
+        "linux",      "kernel",  "gpu",        "cpu",     "mib",     "gib",
+        "mb",         "gb",      "capability", "sm",      "toolkit", "ctranslate2",
+        "line",       "pid",     "port",       "epoch",   "step",    "iter",
+        "batch",      "size"};
+    for (std::string_view o : others)
+      if (w == o) return false;
+  }
+  direct = false;
+  return true;
+}
+
+// One version-like token at i (a digit, "(" or a v/r prefix), or nothing; i moves past it.
+std::optional<Version> token_at(std::string_view low, std::size_t &i, bool &prefixed) {
+  prefixed = false;
+  std::size_t s = i;
+  if ((low[s] == 'v' || low[s] == 'r') && s + 1 < low.size() && digit(low[s + 1]) &&
+      (s == 0 || !word_char(low[s - 1])))
+    prefixed = true, ++s;
+  else if (low[s] == '(' && s + 1 < low.size() && digit(low[s + 1]) &&
+           low.find(',', s) < low.find(')', s)) {
+    const std::size_t close = low.find(')', s);
+    if (close == std::string_view::npos) return ++i, std::nullopt;
+    i = close + 1;
+    return version_of(low.substr(s, close + 1 - s));
+  } else if (!digit(low[s]) ||
+             (s > 0 && (word_char(low[s - 1]) || has(".-/\\:+#", low.substr(s - 1, 1)))))
+    return ++i, std::nullopt;
+  std::size_t n = s;
+  while (n < low.size() && (digit(low[n]) || low[n] == '.')) ++n;
+  std::string_view t = low.substr(s, n - s);
+  if (n < low.size() && (low[n] == '*' || low[n] == 'x') && t.ends_with('.')) ++n;  // 9.*, 8.x
+  i = n;
+  while (t.ends_with('.')) t.remove_suffix(1);
+  if (n < low.size() && (word_char(low[n]) || low[n] == '/' || low[n] == '\\' || low[n] == '-'))
+    return std::nullopt;  // part of a name, a path or a range
+  if (t.empty() || t.find("..") != std::string_view::npos) return std::nullopt;
+  return version_of(t);
+}
+
+// Whether v can be a cuDNN release as written: 4-5 digit integers decode to 4.x-99.x; a bare
+// small number only where the text says whose it is.
+bool plausible(const Version &v, std::string_view t_kind, bool small_ok) {
+  if (v.major < 1 || v.major > 30) return false;
+  if (v.minor && *v.minor > 99) return false;
+  if (t_kind == "small") return small_ok;
+  return true;
+}
+
+std::vector<Mention> mentions_of(std::string_view low) {
+  std::vector<Mention> out;
+  std::size_t prev_end = 0;
+  for (std::size_t i = 0; i < low.size();) {
+    const std::size_t start = i;
+    bool prefixed = false;
+    const std::optional<Version> v = token_at(low, i, prefixed);
+    if (!v) continue;
+    const std::string_view raw = low.substr(start, i - start);
+    const bool integer = raw.find_first_not_of("0123456789") == std::string_view::npos;
+    const std::string_view kind = integer && raw.size() <= 2 ? "small" : "other";
+    const std::string_view before = clause_before(low, prev_end, start);
+    bool direct = false;
+    const bool ours =
+        cudnn_is_subject(low.substr(0, start), direct) && !has(before, "compatibility version");
+    if (ours && plausible(*v, kind, prefixed || direct) &&
+        (!integer || raw.size() <= 2 || v->major >= 4)) {
+      out.push_back({*v, role_of(before, clause_after(low, i))});
+    } else if (!ours && !integer && !prefixed) {
+      out.push_back({*v, Role::none, true});
+    }
+    prev_end = i;
+  }
+  return out;
+}
+
+std::optional<Version> first(const std::vector<Mention> &m, Role role) {
+  for (const Mention &x : m)
+    if (x.role == role && !x.foreign) return x.version;
+  return std::nullopt;
+}
+
+bool any_of(std::string_view low, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words)
+    if (has(low, w)) return true;
+  return false;
+}
+
+// Words of a load that failed. "missing" and "not available" say so only of a file the line
+// names or of cuDNN itself ("cuDNN SDPA is not available on this GPU" is no failed load).
+bool load_failed(std::string_view low, bool names_a_file) {
+  // clang-format off
+  const bool failed = any_of(low, {
+      "not found", "cannot open", "could not load", "couldn't load", "failed to load",
+      "unable to load", "unable to dynamically load", "no such file", "not installed",
+      "cannot be loaded", "could not be loaded", "can't find", "cannot find", "could not find",
+      "couldn't find", "not configured correctly", "error 126", "failed to open",
+      "unable to locate", "could not locate", "cannot load", "not be found"});
+  // clang-format on
+  return failed || (names_a_file && any_of(low, {"missing", "not available"})) ||
+         any_of(low, {"cudnn is missing", "cudnn missing", "cudnn is not available",
+                      "cudnn not available"});
+}
+
+bool trouble(std::string_view low) {
+  return any_of(low,
+                {"error",      "fail",    "not ",      "unsupported", "incompatib", "mismatch",
+                 "too old",    "too new", "outdated",  "warning",     "must",       "please",
+                 "unable",     "cannot",  "can't",     "invalid",     "wrong",      "older than",
+                 "newer than", "fatal",   "exception", "abort",       "differ",     "expect"});
+}
+
+struct Framework {
+  std::string_view word, name;
+  Rule rule;
+};
+
+Framework framework_of(std::string_view low) {
+  static constexpr std::array known{Framework{"pytorch", "pytorch", Rule::pytorch},
+                                    Framework{"torch", "pytorch", Rule::pytorch},
+                                    Framework{"tensorflow", "tensorflow", Rule::tensorflow},
+                                    Framework{"jax", "jax", Rule::jax},
+                                    Framework{"paddle", "paddlepaddle", Rule::paddle},
+                                    Framework{"caffe2", "caffe2", Rule::caffe2},
+                                    Framework{"mxnet", "mxnet", Rule::mxnet},
+                                    Framework{"theano", "theano", Rule::exact},
+                                    Framework{"tensorrt", "tensorrt", Rule::nvidia}};
+  for (const Framework &f : known)
+    if (has(low, f.word)) return f;
+  return {"", "", Rule::nvidia};
+}
+
+// cuDNN's own dependencies, which a line may name beside the cuDNN library that needed them.
+bool a_cudnn_dependency(std::string_view name) {
+  const std::string low = folded(name);
+  for (std::string_view dep : {"libnvrtc", "nvrtc64", "libcublas", "cublas64", "cublaslt64",
+                               "zlibwapi", "libz.so", "libcudart", "cudart64", "libcuda.so"})
+    if (low.starts_with(dep)) return true;
+  return false;
+}
+
+std::optional<Finding> read_files(std::string_view line, std::string_view low,
+                                  const std::vector<Mention> &m) {
+  std::string cudnn_lib, other;
+  bool any_file = false;
+  for (const std::string &name : file_names(line)) {
+    any_file = true;
+    if (names_cudnn_library(name) && cudnn_lib.empty())
+      cudnn_lib = name;
+    else if (a_cudnn_dependency(name) && other.empty())
+      other = name;
+  }
+  if (!load_failed(low, !cudnn_lib.empty())) return std::nullopt;
+  // A failed load of some other file that lives under a cuDNN directory is not cuDNN's.
+  if (any_file && cudnn_lib.empty()) return std::nullopt;
+  Finding f = found(FindingKind::library_not_found);
+  f.library = cudnn_lib;
+  if (!cudnn_lib.empty() && !other.empty()) {
+    f.kind = FindingKind::dependency_not_found;
+    f.missing = other;
+  }
+  f.required = first(m, Role::requirement);
+  if (!f.required) f.required = first(m, Role::none);
+  if (has(low, "126") || has(low, "0x8007007e")) f.windows_error = 126;  // .NET's HRESULT
+  return f;
+}
+
+std::optional<Finding> read_versions(std::string_view line, std::string_view low,
+                                     std::vector<Mention> m) {
+  const bool built_named = first(m, Role::build).has_value();
+  for (Mention &x : m)
+    if (x.role == Role::linked) x.role = built_named ? Role::runtime : Role::build;
+  const std::optional<Version> built = first(m, Role::build), runtime = first(m, Role::runtime),
+                               required = first(m, Role::requirement);
+  const bool says_mismatch =
+      any_of(low, {"mismatch", "incompatib", "not compatible", "does not match", "doesn't match",
+                   "mixed dnn", "mixed version", "mixed release"});
+  const Framework fw = framework_of(low);
+  if (built && runtime) {
+    if (*built == *runtime && !says_mismatch) return std::nullopt;  // a report, not an error
+    Finding f = mismatch_in(line, std::string(fw.name), fw.rule, runtime, built);
+    f.required = required;
+    if (fw.name.empty()) f.rule.reset();
+    return f;
+  }
+  // cuDNN with one version beside the versions of another product: the line is about that
+  // product ("cuFFT 11.0.2 does not match the 10.9.0 cuDNN 8.9 expects").
+  const bool foreign = std::any_of(m.begin(), m.end(), [](const Mention &x) { return x.foreign; });
+  if (foreign && !runtime) return std::nullopt;
+  const bool old = (runtime && required && compare(*runtime, *required) < 0) ||
+                   any_of(low, {"too old", "outdated", "older than", "upgrade", "update to"});
+  const bool refused = says_mismatch || old || any_of(low, {"unsupported", "not supported"});
+  // One version alone is a report unless the line refuses it; a requirement needs trouble.
+  const bool enough = required ? trouble(low) || old : (runtime || built) && refused;
+  if (!enough) {
+    // Without a version a mismatch must at least be said to be one of versions ("mixed
+    // precision", "strides() != ..." are not).
+    if (!says_mismatch || !has(low, "version")) return std::nullopt;
+    Finding f =
+        found(has(low, "sub-librar") || has(low, "sublibrar") ? FindingKind::sublibrary_mismatch
+                                                              : FindingKind::version_mismatch);
+    f.framework = std::string(fw.name);
+    return f;
+  }
+  Finding f = mismatch_in(line, std::string(fw.name), fw.rule, runtime, built);
+  f.required = required;
+  // A minimum the found release does not meet, named or not ("PyTorch requires cuDNN 8.1 and
+  // above." as a configure error).
+  if ((old && (runtime || required)) || (required && !runtime && !built))
+    f.kind = FindingKind::outdated;
+  if (!built || fw.name.empty()) f.rule.reset();  // no rule the message named
+  return f;
+}
+
+}  // namespace
+
+bool about_something_else(std::string_view low) {
+  return any_of(
+      low, {"out of memory", "out_of_memory", "alloc_failed", "driver version is insufficient",
+            "insufficient for cuda runtime", "arch_mismatch", "execution_failed", "not_supported",
+            "internal_error", "bad_param", "mapping_error", "not_initialized",
+            "illegal memory access", "no kernel image", "device-side assert", "invalid_value",
+            "status_success", "compute capability", "no kernel image"});
+}
+
+std::optional<Finding> read_general(std::string_view line) {
+  const std::string low = folded(line);
+  if (!has(low, "cudnn") || about_something_else(low)) return std::nullopt;
+  const std::vector<Mention> m = mentions_of(low);
+  std::optional<Finding> f = read_files(line, low, m);
+  if (!f) f = read_versions(line, low, m);
+  if (f)
+    f->build_time = any_of(low, {"cmake", "configure", "#error", "pkg-config", "ld: ", "bazel",
+                                 "setup.py", "package configuration file", "-rpath"});
+  return f;
+}
+
+}  // namespace cudnn_compat::explain

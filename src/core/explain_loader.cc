@@ -1,0 +1,207 @@
+// Loading: cuDNN's own status codes and loader ("Could not load library ...", "Unable to load any
+// of {...}"), the dynamic loader (dlerror, ldd, symbol versions), Windows' loader (126: not found;
+// 127: found, but a function is missing - mixed releases) and cuDNN's own dependencies.
+#include "explain_read.h"
+#include "text.h"
+
+namespace cudnn_compat::explain {
+namespace {
+
+bool mentions(std::string_view s, std::string_view what) {
+  return s.find(what) != std::string_view::npos;
+}
+
+// The missing symbol belongs to one of cuDNN's dependencies (libnvrtc, cuBLAS, the CUDA runtime):
+// that dependency came from another CUDA release, cuDNN's own family is fine.
+std::optional<std::string> dependency_symbol(std::string_view s) {
+  auto r = after(s, "undefined symbol: ");
+  if (!r) return std::nullopt;
+  for (std::string_view p : {"nvrtc", "cublas", "cuda", "cuGet", "cuLaunch", "cuModule", "z"})
+    if (r->starts_with(p)) return std::string(r->substr(0, r->find_first_of(", \t")));
+  return std::nullopt;
+}
+
+// A symbol the loader could not bind: the library was found, but from another release.
+bool symbol_trouble(std::string_view s) {
+  return mentions(s, "undefined symbol") || mentions(s, "not defined in file") ||
+         mentions(s, "symbol lookup error") || mentions(s, "' not found (required by") ||
+         mentions(s, "procedure could not be found") || mentions(s, "WinError 127") ||
+         mentions(s, "error 127") || mentions(s, "Error 127") || mentions(s, "0x8007007F");
+}
+
+std::optional<Finding> read_status(std::string_view line) {
+  // Only the codes that are about versions or loading; the others (EXECUTION_FAILED behind an out
+  // of memory, ARCH_MISMATCH, BAD_PARAM, ...) are not a cuDNN release problem.
+  struct Code {
+    std::string_view name;
+    FindingKind kind;
+  };
+  for (const Code &c :
+       {Code{"CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", FindingKind::sublibrary_mismatch},
+        Code{"CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", FindingKind::library_not_found},
+        Code{"CUDNN_STATUS_VERSION_MISMATCH", FindingKind::version_mismatch}})
+    if (mentions(line, c.name)) {
+      Finding f = found(c.kind);
+      f.status = std::string(c.name);
+      return f;
+    }
+  return std::nullopt;
+}
+
+// "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object
+// file" and its kin: the sub-library, its missing dependency, or a symbol of another release.
+std::optional<Finding> read_cudnn_loader(std::string_view line) {
+  if (auto r = after(line, "Could not load library ")) {
+    Finding f = found(FindingKind::library_not_found);
+    f.library = library_at(*r);
+    if (auto e = after(*r, "Error")) {
+      const std::string dep = library_at(e->substr(e->find_first_not_of(": ")));
+      const bool a_library = mentions(dep, ".so") || mentions(dep, ".dll");
+      if (dependency_symbol(*e) && a_library && !names_cudnn_library(dep)) {
+        f.kind = FindingKind::dependency_not_found;  // found, but of another CUDA release
+        f.missing = std::string(basename_of(dep));
+        f.note = f.missing + " was found but lacks " + *dependency_symbol(*e) +
+                 ": it belongs to another CUDA release than this cuDNN was built for";
+      } else if (symbol_trouble(*e))
+        f.kind = FindingKind::sublibrary_mismatch;  // it loaded, but from another release
+      else if (a_library && !names_cudnn_library(dep)) {
+        f.kind = FindingKind::dependency_not_found;
+        f.missing = std::string(basename_of(dep));
+      }
+      if (mentions(*e, "126")) f.windows_error = 126;
+      if (mentions(*e, "127")) f.windows_error = 127, f.kind = FindingKind::sublibrary_mismatch;
+    }
+    if (names_cudnn_library(f.library)) return f;
+  }
+  if (auto r = after(line, "Could not load symbol ")) {
+    if (auto e = after(*r, "Error: "); e && after(*e, "undefined symbol")) {
+      Finding f = found(FindingKind::sublibrary_mismatch);
+      f.library = std::string(basename_of(e->substr(0, e->find(':'))));
+      if (names_cudnn_library(f.library)) return f;
+    }
+  }
+  if (auto r = after(line, "Unable to load any of {")) {
+    Finding f = found(FindingKind::library_not_found);
+    const std::string_view list = r->substr(0, r->find('}'));
+    for (std::string_view name : split(list, ',')) f.library = std::string(trim(name));
+    if (names_cudnn_library(f.library)) return f;
+  }
+  // PyTorch, when cuDNN's runtime compilation lacks libnvrtc: "Applied workaround for CuDNN
+  // issue, install nvrtc.so".
+  if (after(line, "workaround for CuDNN issue, install nvrtc.so")) {
+    Finding f = found(FindingKind::dependency_not_found);
+    f.framework = "pytorch";
+    f.missing = "nvrtc.so";
+    return f;
+  }
+  // cuDNN 8.3+ on Windows needs zlib's DLL and says so in its own words.
+  if (after(line, "Could not locate zlibwapi.dll")) {
+    Finding f = found(FindingKind::dependency_not_found);
+    f.missing = "zlibwapi.dll";
+    return f;
+  }
+  if (after(line, "Invalid handle. Cannot load symbol cudnn"))
+    return found(FindingKind::library_not_found);
+  return std::nullopt;
+}
+
+// TensorFlow 0.x-1.x: "could not find cudnnCreate in cudnn DSO; dlerror: <why>" - the file was
+// opened but lacks the function (another release than the build's, or a broken copy).
+std::optional<Finding> read_tensorflow_dso(std::string_view line) {
+  if (!after(line, " in cudnn DSO") || !after(line, "undefined symbol")) return std::nullopt;
+  Finding f = found(FindingKind::version_mismatch, "tensorflow",
+                    "the cuDNN file TensorFlow opened lacks a function it was built to call");
+  for (const std::string &name : file_names(line))
+    if (names_cudnn_library(name)) f.library = name;
+  return f;
+}
+
+// The object a symbol error is about, as the loader names it: "/x/libfoo.so: undefined symbol",
+// "/x/libfoo.so: symbol cudnnX version libcudnn.so.7 not defined in file libcudnn.so.7",
+// "libcudnn.so.8: version `libcudnn.so.8' not found (required by /x/app)".
+std::optional<Finding> read_symbol_error(std::string_view line) {
+  if (!symbol_trouble(line)) return std::nullopt;
+  std::string user, provider;
+  if (auto r = after(line, "(required by ")) user = library_at(*r);
+  if (auto r = after(line, "not defined in file ")) provider = library_at(*r);
+  for (const std::string &name : file_names(line)) {
+    if (user.empty() && name != provider) user = name;
+    if (provider.empty() && name != user && names_cudnn_library(name)) provider = name;
+  }
+  const bool cudnn_symbol = mentions(line, "symbol: cudnn") || mentions(line, "symbol cudnn") ||
+                            mentions(line, "Cannot load symbol cudnn");
+  if (names_cudnn_library(user) && dependency_symbol(line)) {
+    Finding f = found(FindingKind::dependency_not_found);
+    f.library = std::string(basename_of(user));
+    f.note = "it was found with a dependency of another CUDA release: the symbol " +
+             *dependency_symbol(line) + " is missing";
+    for (const std::string &name : file_names(line))
+      if (name != user && !names_cudnn_library(name)) f.missing = name;
+    if (!f.missing.empty()) return f;
+  }
+  if (names_cudnn_library(user)) {
+    Finding f = found(FindingKind::sublibrary_mismatch);
+    f.library = std::string(basename_of(user));
+    return f;
+  }
+  if (!names_cudnn_library(provider) && !cudnn_symbol) return std::nullopt;
+  // A program or module built against a newer cuDNN than the one it was given.
+  Finding f = found(FindingKind::version_mismatch);
+  f.library = provider;
+  f.note = (user.empty() ? std::string("the program") : user) +
+           " asks cuDNN for a function that the loaded release does not have: it was built "
+           "against another (usually newer) cuDNN";
+  return f;
+}
+
+// The dynamic loader and Windows' loader naming a cuDNN file they could not open.
+std::optional<Finding> read_dynamic_loader(std::string_view line) {
+  // A file that is there but cannot be loaded (an empty or truncated copy, another architecture)
+  // fails as a missing one does; the note says which.
+  for (std::string_view marker : {": file too short", ": invalid ELF header", "wrong ELF class"})
+    if (const std::size_t at = line.find(marker); at != std::string_view::npos)
+      if (std::optional<Finding> f = not_found(word_before(line, at))) {
+        f->note = f->library + " is there but is no loadable library (" +
+                  std::string(marker.substr(marker.find_first_not_of(": "))) +
+                  "): an empty, truncated or foreign copy";
+        return f;
+      }
+  for (std::string_view marker : {": cannot open shared object file", "'; dlerror", " => not found",
+                                  ": No such file or directory"})
+    if (const std::size_t at = line.find(marker); at != std::string_view::npos)
+      if (std::optional<Finding> f = not_found(word_before(line, at))) return f;
+  for (std::string_view marker : {"Could not load dynamic library '", "Couldn't open CUDA library ",
+                                  "Failed to load library "})
+    if (auto r = after(line, marker))
+      if (std::optional<Finding> f = not_found(library_at(*r))) return f;
+  // Windows: "Could not locate cudnn_ops_infer64_8.dll", "Error loading "...\cudnn64_8.dll"".
+  for (std::string_view marker : {"Could not locate ", "Error loading "}) {
+    if (auto r = after(line, marker)) {
+      std::string_view w = trim(*r);
+      if (!w.empty() && w[0] == '"') w.remove_prefix(1);
+      w = w.substr(0, w.find('"'));
+      if (std::optional<Finding> f = not_found(library_at(basename_of(w)))) {
+        if (mentions(line, "126")) f->windows_error = 126;
+        return f;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Finding> read_loader(std::string_view line) {
+  if (std::optional<Finding> f = read_status(line)) return f;
+  if (std::optional<Finding> f = read_cudnn_loader(line)) return f;
+  if (std::optional<Finding> f = read_tensorflow_dso(line)) return f;
+  if (std::optional<Finding> f = read_symbol_error(line)) {
+    // 0x8007007F is .NET's HRESULT for the same Windows error.
+    if (mentions(line, "127") || mentions(line, "0x8007007F") || mentions(line, "0x8007007f"))
+      f->windows_error = 127;
+    return f;
+  }
+  return read_dynamic_loader(line);
+}
+
+}  // namespace cudnn_compat::explain

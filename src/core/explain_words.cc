@@ -1,0 +1,193 @@
+// The small pieces explain's readers are made of: versions, file names and findings.
+#include "explain_read.h"
+#include "text.h"
+
+#include <cctype>
+
+namespace cudnn_compat::explain {
+namespace {
+
+bool digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+bool hex(char c) {
+  return digit(c) || (c >= 'a' && c <= 'f');
+}
+
+// A character that ends a file name inside a message.
+bool name_end(char c) {
+  return c == ' ' || c == '\'' || c == '"' || c == '`' || c == ';' || c == ',' || c == '}' ||
+         c == '{' || c == '(' || c == ')' || c == '[' || c == ']' || c == ':' || c == '\t' ||
+         c == '=' || c == '<' || c == '>';
+}
+
+}  // namespace
+
+std::optional<std::string_view> after(std::string_view s, std::string_view marker) {
+  const std::size_t i = s.find(marker);
+  if (i == std::string_view::npos) return std::nullopt;
+  return s.substr(i + marker.size());
+}
+
+std::string_view token(std::string_view s) {
+  s = trim(s);
+  if (!s.empty() && s[0] == '(') return s.substr(0, s.find(')') + 1);
+  std::size_t n = 0;
+  while (n < s.size() && (digit(s[n]) || s[n] == '.')) ++n;
+  std::string_view t = s.substr(0, n);
+  while (!t.empty() && t.back() == '.') t.remove_suffix(1);
+  return t;
+}
+
+std::optional<Version> version_of(std::string_view t) {
+  if (t.empty()) return std::nullopt;
+  if (t[0] == '(') {
+    if (Parsed<Version> v = parse_tuple(t)) return *v;
+    return std::nullopt;
+  }
+  if (all_digits(t)) {
+    if (t.size() <= 2) return Version{int(*parse_uint(t)), {}, {}, {}};  // "cuDNN 8", "v5", "R7"
+    if (Parsed<Version> v = parse_cudnn_number(t)) return *v;
+    return std::nullopt;
+  }
+  if (Parsed<Version> v = parse_dotted(t)) return *v;
+  return std::nullopt;
+}
+
+std::optional<Version> version_after(std::string_view s, std::string_view marker) {
+  const std::optional<std::string_view> rest = after(s, marker);
+  return rest ? version_of(token(*rest)) : std::nullopt;
+}
+
+std::string raw_numbers(std::string_view line) {
+  std::string note;
+  bool old_encoding = false, new_encoding = false;
+  for (std::size_t i = 0; i < line.size();) {
+    if (!digit(line[i]) || (i > 0 && (std::isalnum(static_cast<unsigned char>(line[i - 1])) ||
+                                      line[i - 1] == '.' || line[i - 1] == ':'))) {
+      ++i;
+      continue;
+    }
+    std::size_t n = i;
+    while (n < line.size() && digit(line[n])) ++n;
+    const std::string_view digits = line.substr(i, n - i);
+    i = n;
+    if (n < line.size() && (line[n] == '.' || line[n] == ']' || line[n] == ':') &&
+        n + 1 < line.size() && digit(line[n + 1]))
+      continue;  // part of a dotted version or a source position
+    if (digits.size() < 4 || digits.size() > 5) continue;
+    const Parsed<Version> v = parse_cudnn_number(digits);
+    // No framework these messages come from ran on cuDNN 1-3: a 2018 there is a year.
+    if (!v || v->major < 4) continue;
+    const std::string text = std::string(digits) + " is cuDNN " + to_string(*v);
+    if (note.find(text) != std::string::npos) continue;
+    note += (note.empty() ? "" : ", ") + text;
+    (v->major >= 9 ? new_encoding : old_encoding) = true;
+  }
+  if (note.empty()) return note;
+  if (old_encoding) note += " (cudnnGetVersion(): major*1000 + minor*100 + patch";
+  if (new_encoding)
+    note += std::string(old_encoding ? "; from 9 on " : " (") + "major*10000 + minor*100 + patch";
+  note += ")";
+  if (line.find("compatibility version") != std::string_view::npos)
+    note += "; TensorFlow's \"compatibility version\" is the same number without the patch";
+  return note;
+}
+
+std::string word_before(std::string_view s, std::size_t at) {
+  std::size_t b = at;
+  while (b > 0 && s[b - 1] != ' ' && s[b - 1] != '\'' && s[b - 1] != '"' && s[b - 1] != '{' &&
+         s[b - 1] != ',' && s[b - 1] != '(' && s[b - 1] != '\t' && s[b - 1] != '`')
+    --b;
+  return std::string(s.substr(b, at - b));
+}
+
+std::string library_at(std::string_view s) {
+  s = trim(s);
+  std::size_t n = 0;
+  while (n < s.size() && s[n] != ' ' && s[n] != '\'' && s[n] != '"' && s[n] != ';' && s[n] != ',' &&
+         s[n] != '}' && s[n] != ':' && s[n] != ')')
+    ++n;
+  std::string_view w = s.substr(0, n);
+  while (!w.empty() && w.back() == '.') w.remove_suffix(1);
+  return std::string(w);
+}
+
+std::string canonical_library(std::string_view word) {
+  const std::string_view base = basename_of(word);
+  if (is_cudnn_library_name(base)) return std::string(base);
+  // Windows file names have no case: Cudnn64_7.dll, CUDNN64_8.DLL.
+  const std::string low = folded(base);
+  if (low.ends_with(".dll") && is_cudnn_library_name(low)) return low;
+  // auditwheel and delocate rename bundled libraries: libcudnn-<8 hex digits>.so.7.
+  const std::size_t dash = base.find('-');
+  const std::size_t dot = base.find(".so", dash == std::string_view::npos ? 0 : dash);
+  if (dash == std::string_view::npos || dot == std::string_view::npos || dot <= dash + 1) return {};
+  for (char c : base.substr(dash + 1, dot - dash - 1))
+    if (!hex(c)) return {};
+  const std::string plain = std::string(base.substr(0, dash)) + std::string(base.substr(dot));
+  return is_cudnn_library_name(plain) ? plain : std::string();
+}
+
+bool names_cudnn_library(std::string_view word) {
+  return !canonical_library(word).empty();
+}
+
+std::vector<std::string> file_names(std::string_view line) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < line.size();) {
+    while (i < line.size() && name_end(line[i])) ++i;
+    std::size_t n = i;
+    while (n < line.size() && !name_end(line[n])) ++n;
+    std::string_view w = basename_of(line.substr(i, n - i));
+    i = n;
+    while (!w.empty() && (w.back() == '.' || w.back() == '!' || w.back() == '?'))
+      w.remove_suffix(1);
+    const bool a_file = w.find(".so") != std::string_view::npos || w.ends_with(".dll") ||
+                        w.ends_with(".DLL") || w.ends_with(".dylib") || w.ends_with(".h") ||
+                        w.ends_with(".lib");
+    if (a_file && w.size() > 3) out.emplace_back(w);
+  }
+  return out;
+}
+
+std::string folded(std::string_view line) {
+  std::string s(line);
+  for (char &c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Finding found(FindingKind kind, std::string framework, std::string note) {
+  Finding f;
+  f.recognized = true;
+  f.kind = kind;
+  f.framework = std::move(framework);
+  f.note = std::move(note);
+  return f;
+}
+
+std::optional<Finding> not_found(std::string_view library) {
+  if (!names_cudnn_library(library)) return std::nullopt;
+  Finding f = found(FindingKind::library_not_found);
+  f.library = std::string(basename_of(library));
+  return f;
+}
+
+Finding mismatch(std::string framework, Rule rule, std::optional<Version> runtime,
+                 std::optional<Version> built, std::string note) {
+  Finding f = found(FindingKind::version_mismatch);
+  f.framework = std::move(framework);
+  f.rule = rule;
+  f.runtime = runtime;
+  f.built_with = built;
+  f.note = std::move(note);
+  return f;
+}
+
+Finding mismatch_in(std::string_view line, std::string framework, Rule rule,
+                    std::optional<Version> runtime, std::optional<Version> built) {
+  return mismatch(std::move(framework), rule, runtime, built, raw_numbers(line));
+}
+
+}  // namespace cudnn_compat::explain

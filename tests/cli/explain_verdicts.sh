@@ -1,0 +1,12 @@
+# explain --json carries both verdicts: the framework's rule (compatible) and NVIDIA's policy
+# (nvidia_compatible), which differ for a newer minor under TensorFlow's 2016 rule.
+source "$(dirname "$0")/common.sh"
+expect_rc 0 cc --json explain 'Loaded runtime CuDNN library: 7605 (compatibility version 7600) but source was compiled with 7102 (compatibility version 7100).'
+has '"compatible": false'
+has '"nvidia_compatible": true'
+has '"rule": "tensorflow-2016"'
+has '"required": null'
+# And they agree where both refuse.
+expect_rc 0 cc --json explain 'TensorRT was linked against cuDNN 8.9.0 but loaded cuDNN 8.6.0'
+has '"compatible": false'
+has '"nvidia_compatible": false'
