@@ -9,21 +9,31 @@
 
 extern char **environ __attribute__((weak));
 
-int secure_execution(void) {
-  static int known, secure;
-  if (known) return secure;
+static int auxv_read, secure = 1;  // cannot tell: assume the worst
+static const char *execfn;
+
+static void read_auxv(void) {
+  if (auxv_read) return;
+  auxv_read = 1;
   struct file_text f;
-  secure = 1;  // cannot tell: assume the worst
-  if (file_read("/proc/self/auxv", &f)) {
-    const long n = f.size / (long)sizeof(Elf64_auxv_t);
-    for (long i = 0; i < n; ++i) {
-      const Elf64_auxv_t *a = (const Elf64_auxv_t *)f.data + i;
-      if (a->a_type == AT_SECURE) secure = a->a_un.a_val != 0;
-    }
-    file_free(&f);
+  if (!file_read("/proc/self/auxv", &f)) return;
+  const long n = f.size / (long)sizeof(Elf64_auxv_t);
+  for (long i = 0; i < n; ++i) {
+    const Elf64_auxv_t *a = (const Elf64_auxv_t *)f.data + i;
+    if (a->a_type == AT_SECURE) secure = a->a_un.a_val != 0;
+    if (a->a_type == AT_EXECFN) execfn = (const char *)a->a_un.a_val;
   }
-  known = 1;
+  file_free(&f);
+}
+
+int secure_execution(void) {
+  read_auxv();
   return secure;
+}
+
+const char *exec_path(void) {
+  read_auxv();
+  return secure ? 0 : execfn;
 }
 
 char **initial_environment(void) {

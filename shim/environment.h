@@ -10,6 +10,8 @@
 // Setuid and friends: the environment is the caller's, not to be trusted (secure_getenv). Read
 // once per process.
 int secure_execution(void);
+// The path the program was started by (AT_EXECFN: as given to execve, maybe relative), or 0.
+const char *exec_path(void);
 
 // The environment now. Under LD_PRELOAD libc's environ; under LD_AUDIT (no libc of ours) the
 // main namespace libc's __environ once it is set up, else the environment the process started

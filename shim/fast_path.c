@@ -159,15 +159,6 @@ static int listed(const char *list, unsigned long index) {
   return 0;
 }
 
-static void decimal(unsigned long n, char *out) {
-  char digits[24];
-  int k = 0;
-  do digits[k++] = (char)('0' + n % 10), n /= 10;
-  while (n);
-  while (k) *out++ = digits[--k];
-  *out = 0;
-}
-
 // The loader's pick when the directories before ld.so.cache hold none: what the table recorded
 // for ld.so.cache and the default directories, while /etc/ld.so.cache is the one it read.
 static int system_pick(const char *table, const char *major, const char **pick) {
@@ -203,14 +194,13 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
   if (!q || !number(&q, &rules) || (!r->require && rules > 0)) return FAST_UNKNOWN;
 
   char major[24], cuda_class[24];
-  decimal((unsigned long)r->major, major);
+  format_decimal((unsigned long)r->major, major);
   const char *pick = r->pick;
   if (!pick && !system_pick(table, major, &pick)) return FAST_UNKNOWN;
-  if (pick && !r->require && !r->cuda) return FAST_KEEP;  // nothing required: the loader is right
 
   const unsigned long key =
       r->require ? cudnn_compat_decision_key(need[1], parts == 3, need[2]) : 0;
-  if (r->cuda) decimal(cuda[0], cuda_class);
+  if (r->cuda) format_decimal(cuda[0], cuda_class);
   const char *row =
       r->cuda ? fit_row(table, major, cuda_class, key) : fit_row(table, major, "-", key);
   if (!row && r->cuda) row = fit_row(table, major, "*", key);

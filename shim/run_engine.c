@@ -33,10 +33,12 @@ static char exec_stack[kStack] __attribute__((aligned(16)));
 // Shared by the host thread, the keeper and the engine's child before its exec (CLONE_VM).
 static struct {
   char *const *argv, *const *envp;
-  int out;         // the answer pipe's write end
-  int exec_errno;  // set by the child when execve fails
-  int engine;      // the engine's pid (and process group) once it runs
-  int done;        // the keeper has reaped the engine
+  int out;           // the answer pipe's write end
+  int exec_errno;    // set by the child when execve fails
+  int engine;        // the engine's pid (and process group) once it runs
+  int done;          // the keeper has reaped the engine
+  int abandoned;     // the host has stopped waiting: end the engine now
+  long deadline_ms;  // the keeper keeps it too, so the engine ends even if the host is gone
 } job;
 
 static int keeper_pid;  // a keeper of ours not yet reaped
@@ -75,23 +77,43 @@ static int exec_child(void *unused) {
   return 127;
 }
 
+// Waits until the engine has ended, or the deadline has passed, or the host has stopped
+// waiting. The engine is left a zombie: its pid, and so its process group, cannot be reused until
+// it is reaped, so ending the group afterwards cannot hit anyone else's processes.
+static void await_engine(long pid) {
+  const long pidfd = sys(434 /* SYS_pidfd_open */, pid, 0, 0);
+  int info[32];
+  for (;;) {
+    info[4] = 0;  // si_pid: WNOHANG leaves it 0 while the engine runs
+    const long r = sys6(SYS_waitid, 1 /* P_PID */, pid, (long)info,
+                        4 /* WEXITED */ | 1 /* WNOHANG */ | 0x01000000 /* WNOWAIT */, 0, 0);
+    if ((r == 0 && info[4] != 0) || (r < 0 && r != -EINTR_)) break;
+    const long left = job.deadline_ms - now_ms();
+    if (left <= 0 || __atomic_load_n(&job.abandoned, __ATOMIC_SEQ_CST)) break;
+    struct pollfd p = {(int)pidfd, POLLIN, 0};
+    // Without a pidfd (a kernel before 5.3) it looks again every 5 ms.
+    sys(SYS_poll, pidfd >= 0 ? &p : 0, pidfd >= 0, left < 50 ? left : (pidfd >= 0 ? 50 : 5));
+  }
+  if (pidfd >= 0) sys(SYS_close, pidfd, 0, 0);
+}
+
 static int keeper(void *unused) {
   (void)unused;
   const long pid =
       shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0);
+  // The keeper holds copies of the host's fds (its pipes, its stdout): none may stay open in a
+  // process of ours, whatever becomes of the host.
+  if (sys(436 /* SYS_close_range */, 0, ~0u, 0) != 0)
+    for (int fd = 0; fd < 1024; ++fd) sys(SYS_close, fd, 0, 0);
   if (pid < 0) {
     __atomic_store_n(&job.exec_errno, (int)-pid, __ATOMIC_SEQ_CST);
     return 0;
   }
   if (!__atomic_load_n(&job.exec_errno, __ATOMIC_SEQ_CST))
     __atomic_store_n(&job.engine, (int)pid, __ATOMIC_SEQ_CST);
-  // Wait for its end but leave it a zombie: its pid, and so its process group, cannot be reused
-  // until it is reaped, so ending the group now cannot hit anyone else's processes. Whatever it
-  // started and left behind ends with it.
-  char info[128];
-  while (sys6(SYS_waitid, 1 /* P_PID */, pid, (long)info,
-              4 /* WEXITED */ | 0x01000000 /* WNOWAIT */, 0, 0) == -EINTR_) {
-  }
+  await_engine(pid);
+  // Whatever the engine started and left behind ends with it; so does an engine past the deadline
+  // or one the host has stopped waiting for (the keeper keeps the deadline even if the host dies).
   sys(SYS_kill, -pid, SIGKILL, 0);
   int status = 0;
   while (sys4(SYS_wait4, pid, &status, 0, 0) == -EINTR_) {
@@ -162,7 +184,8 @@ enum engine_result run_engine(char *const *argv, char *const *envp, long deadlin
   int fds[2];
   if (sys(SYS_pipe2, fds, O_CLOEXEC, 0) != 0) return ENGINE_NOT_RUN;
   job.argv = argv, job.envp = envp, job.out = fds[1];
-  job.exec_errno = 0, job.engine = 0, job.done = 0;
+  job.exec_errno = 0, job.engine = 0, job.done = 0, job.abandoned = 0;
+  job.deadline_ms = deadline_ms;
   int pidfd = -1;
   const long pid = start_keeper(&pidfd);
   sys(SYS_close, fds[1], 0, 0);
@@ -173,6 +196,9 @@ enum engine_result run_engine(char *const *argv, char *const *envp, long deadlin
   keeper_pid = (int)pid;
   const int ended = collect(fds[0], pidfd, deadline_ms, &text);
   if (!ended) {
+    // Dekker's handshake with the keeper, which publishes the engine's pid and then reads
+    // abandoned: this side writes abandoned and then reads the pid, so one of the two ends it.
+    __atomic_store_n(&job.abandoned, 1, __ATOMIC_SEQ_CST);
     const int engine = __atomic_load_n(&job.engine, __ATOMIC_SEQ_CST);
     if (engine > 0 && !__atomic_load_n(&job.done, __ATOMIC_SEQ_CST))
       sys(SYS_kill, -engine, SIGKILL, 0);  // the engine and its probes, together

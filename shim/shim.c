@@ -20,11 +20,11 @@
 #include "environment.h"
 #include "fast_path.h"
 #include "lock.h"
+#include "run_engine.h"
 #include "say.h"
 #include "search_dirs.h"
 #include "shared/protocol.h"
 #include "shim_text.h"
-#include "run_engine.h"
 #include "sys.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -42,8 +42,9 @@ static int file_exists(const char *path) {
 
 struct family {
   int major;
-  int decided;      // the map was consulted for this major
-  const char *dir;  // where its cuDNN main library came from; 0 until known
+  int decided;         // a bare name of this major was decided
+  const char *chosen;  // what that decision handed over (0: the ordinary load)
+  const char *dir;     // where its cuDNN main library came from; 0 until known
   struct family *next;
 };
 static struct family *families;
@@ -53,7 +54,7 @@ static struct family *family_of(int major) {
     if (f->major == major) return f;
   struct family *f = arena_alloc(sizeof *f);
   if (!f) return 0;
-  f->major = major, f->decided = 0, f->dir = 0, f->next = families;
+  f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->next = families;
   families = f;
   return f;
 }
@@ -139,19 +140,19 @@ static char **engine_environment(char **env) {
   return out;
 }
 
+// The program as it was started (a [[require]] glob may name that path, or the real one).
 static const char *executable(void) {
   static char exe[kPath];
+  const char *started_as = exec_path();
+  if (started_as && *started_as) return started_as;
   const long n = sys4(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
   return exe;
 }
 
 static void say_engine_failure(enum engine_result r, int exec_errno, const char *engine) {
-  static char number[16];
-  long n = 0;
-  for (int e = exec_errno, d = 1000; d; d /= 10)
-    if (e / d || n || d == 1) number[n++] = (char)('0' + e / d % 10);
-  number[n] = 0;
+  static char number[24];
+  format_decimal((unsigned long)exec_errno, number);
   const char *why = r == ENGINE_MISSING   ? " cannot be run (errno "
                     : r == ENGINE_LATE    ? " gave no answer within CUDNN_COMPAT_TIMEOUT"
                     : r == ENGINE_BUSY    ? " is still busy with an earlier decision"
@@ -195,12 +196,8 @@ static const char *consult_engine(const char *name, const char *requester,
     say("cudnn-compat: cannot find its own directory in /proc/self/maps; loading as usual\n");
     return 0;
   }
-  long left = s->deadline_ms - now_ms(), n = 0;
-  char digits[24];
-  do digits[n++] = (char)('0' + left % 10), left /= 10;
-  while (left > 0);
-  for (long i = 0; i < n; ++i) deadline[i] = digits[n - 1 - i];
-  deadline[n] = 0;
+  const long left = s->deadline_ms - now_ms();
+  format_decimal(left > 0 ? (unsigned long)left : 0, deadline);
   const long count = 6 + (dirs->complete ? dirs->count : 1);
   const char **argv = arena_alloc((count + 1) * (long)sizeof *argv);
   char **envp = engine_environment(s->env);
@@ -231,10 +228,16 @@ static const char *consult_engine(const char *name, const char *requester,
 // ---------------------------------------------------------------------------------------------
 // The decision for a cuDNN main library no family of this process has settled yet.
 
+// A name with a slash: the loader takes it as it is, a path (relative to the working directory
+// when it does not start with one).
+static int is_path(const char *name) {
+  return base_name(name) != name;
+}
+
 // The file the loader takes from the directories before ld.so.cache, or 0.
 static const char *loader_pick(const char *name, const struct search_dirs *dirs) {
   static char candidate[kPath];
-  if (name[0] == '/') return file_exists(name) ? name : 0;
+  if (is_path(name)) return file_exists(name) ? name : 0;
   for (long i = 0; i < dirs->count; ++i)
     if (join_path(candidate, sizeof candidate, dirs->dir[i] + 2, name) && file_exists(candidate))
       return arena_strdup(candidate);
@@ -256,10 +259,12 @@ static const char *map_path(char **env) {
 // Returns the file to load instead, or 0 for the ordinary load.
 static const char *decide(const char *name, int major, const char *requester_name,
                           const struct search_dirs *dirs, const struct settings *s) {
-  // An absolute path that does not exist stays a failing load: the program asked for that file.
-  if (name[0] == '/' && !file_exists(name)) return 0;
-  const char *pick = dirs->complete || name[0] == '/' ? loader_pick(name, dirs) : 0;
-  if (!s->debug && major >= 0 && (dirs->complete || name[0] == '/')) {
+  // A path (a name with a slash: the loader takes it as it is, relative to the working directory)
+  // that does not exist stays a failing load: the program asked for that file.
+  const int path = is_path(name);
+  if (path && !file_exists(name)) return 0;
+  const char *pick = dirs->complete || path ? loader_pick(name, dirs) : 0;
+  if (!s->debug && major >= 0 && (dirs->complete || path)) {
     const struct fast_request r = {map_path(s->env), major,
                                    env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
                                    env_value(s->env, "CUDNN_COMPAT_CUDA"), pick};
@@ -303,7 +308,7 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
   struct family *f = family_of(c->major);
   const char *dir = f ? f->dir : 0;
   for (struct family *g = families; c->major < 0 && g && !dir; g = g->next) dir = g->dir;
-  if (dir) {
+  if (dir && (c->sub || c->major >= 0)) {
     // Keep the family whole. A sub-library name D lacks is still sent to D when it carries a full
     // version (the cuDNN 9 dispatcher asks for libcudnn_ops.so.9.1.0 first, then falls back to
     // .so.9): loading another release's file is what breaks the family. For other names D lacks,
@@ -315,7 +320,10 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
       if (kept) result = kept;
       if (kept && s.debug) say_family(name, kept, dir);
     }
-  } else if (f && !c->sub && !f->decided) {
+  } else if (f && !c->sub && f->decided && !is_path(name)) {
+    // libcudnn.so, asked again: what the first request got (another thread may be asking too).
+    if (f->chosen) result = f->chosen;
+  } else if (f && !c->sub) {
     static struct search_dirs dirs;
     q->dirs(q->who, &dirs);
     const char *chosen = decide(name, c->major, q->name, &dirs, &s);
@@ -328,8 +336,12 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
       result = kept;
       if (owner) owner->dir = arena_strdup(chosen_dir);
     }
-    // Only now: a child forked while this thread decided must decide again, not trust a flag.
-    f->decided = 1;
+    // A path is the program's own choice and settles nothing for later bare names. Only now: a
+    // child forked while this thread decided must decide again, not trust a flag.
+    if (!is_path(name)) {
+      f->chosen = result != name ? result : 0;
+      f->decided = 1;
+    }
   }
 done:
   unlock();

@@ -37,6 +37,16 @@ long append_text(char *dst, long size, long at, const char *src) {
   return at;
 }
 
+char *format_decimal(unsigned long n, char *out) {
+  char digits[24];
+  int k = 0;
+  do digits[k++] = (char)('0' + n % 10), n /= 10;
+  while (n);
+  for (int i = 0; i < k; ++i) out[i] = digits[k - 1 - i];
+  out[k] = 0;
+  return out;
+}
+
 const char *base_name(const char *path) {
   const char *base = path;
   for (const char *p = path; *p; ++p)

@@ -19,6 +19,8 @@ int copy_text(char *dst, long size, const char *src);
 // Appends src to dst (size bytes) at offset at, truncating; returns the new length.
 long append_text(char *dst, long size, long at, const char *src);
 const char *base_name(const char *path);
+// n in decimal into out (at least 21 bytes); returns out.
+char *format_decimal(unsigned long n, char *out);
 // dir + "/" + base into dst; 0 when it does not fit.
 int join_path(char *dst, long size, const char *dir, const char *base);
 int path_is(const char *path, const char *dir, const char *base);

@@ -44,6 +44,8 @@ struct Version {
 std::string to_string(const Version &v);                      // "5.1.10", "5.1", "5", "8.9.2.26"
 int compare(const Version &a, const Version &b);              // unknown components sort first
 bool is_prefix_of(const Version &pattern, const Version &v);  // 5.1 is a prefix of 5.1.10
+// The same release: major, minor and patch equal (a library reports no build number).
+bool same_release(const Version &a, const Version &b);
 
 // cudnnGetVersion()/CUDNN_VERSION: major*1000+minor*100+patch up to 8.x, major*10000+... from 9.
 Parsed<Version> parse_cudnn_number(std::string_view digits);

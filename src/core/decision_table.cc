@@ -17,9 +17,7 @@ namespace {
 
 bool agrees(const Installed &e, const std::optional<Probe> &p) {
   if (!p || p->source != ProbeSource::library) return false;
-  if (p->version.major != e.version.major || p->version.minor != e.version.minor ||
-      p->version.patch != e.version.patch)
-    return false;
+  if (!same_release(p->version, e.version)) return false;
   return !(e.cuda && p->cuda && e.cuda->major != p->cuda->major);
 }
 

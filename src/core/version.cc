@@ -119,4 +119,8 @@ Parsed<Version> parse_tuple(std::string_view text) {
   return v;
 }
 
+bool same_release(const Version &a, const Version &b) {
+  return a.major == b.major && a.minor == b.minor && a.patch == b.patch;
+}
+
 }  // namespace cudnn_compat

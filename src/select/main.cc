@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -30,6 +31,12 @@ std::string self_dir() {
   return fs::read_symlink("/proc/self/exe", ec).parent_path().string();
 }
 
+std::string real_path(const std::string &path) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  return ec ? path : real.string();
+}
+
 std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load) {
   const std::optional<std::string> path = find_map_path();
   if (!path) return {nullptr, "none at " + map_search_path().back()};
@@ -42,7 +49,7 @@ std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load) {
 SearchStep search_step(std::string_view arg, const std::string &requester);
 
 Selection decide(const Request &r, bool debug) {
-  const std::string requester = r.requester.empty() ? r.executable : r.requester;
+  const std::string requester = r.requester.empty() ? real_path(r.executable) : r.requester;
   const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
   if (!requested) return {};
   std::optional<MapLoad> load;
@@ -53,14 +60,17 @@ Selection decide(const Request &r, bool debug) {
   ni.require_source = "CUDNN_COMPAT_REQUIRE";
   ni.cuda = env("CUDNN_COMPAT_CUDA");
   ni.cuda_source = "CUDNN_COMPAT_CUDA";
-  ni.programs = {r.executable, requester};
+  // A [[require]] glob may name a program by the path it was started as or by its real path.
+  std::error_code ec;
+  const std::string started_as = fs::absolute(r.executable, ec).lexically_normal().string();
+  ni.programs = {started_as, real_path(r.executable), requester, real_path(requester)};
   ni.requested = *requested;
   const Parsed<Need> need = derive_need(ni, map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
 
   LoaderContext lc;
   lc.requester = requester;
-  lc.executable = r.executable;
+  lc.executable = real_path(r.executable);
   lc.ld_library_path = env("LD_LIBRARY_PATH").value_or("");
   lc.secure = env("CUDNN_COMPAT_SECURE").has_value();
   if (r.dirs) {
@@ -84,7 +94,9 @@ Selection decide(const Request &r, bool debug) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
     if (left.count() <= 0) return std::nullopt;
-    return probe_library(file, {helper, int(left.count())});
+    // Half of what is left, so that one library that hangs leaves time for the next candidate.
+    const long half = std::max<long>(left.count() / 2, std::min<long>(left.count(), 500));
+    return probe_library(file, {helper, int(half)});
   };
   io.find_file = find_library_file;
   return select_library(in, io);

@@ -111,12 +111,20 @@ TEST(Select, WithoutAMapItExplainsAndKeepsTheLoad) {
             std::string::npos);
 }
 
-TEST(Select, NoRequirementKeepsTheLoaderWithoutProbing) {
-  World w = site();
-  w.versions.clear();  // any probe would fail
+TEST(Select, NoRequirementKeepsTheLoadersLibraryOfTheNamesMajor) {
+  const World w = site();
   const Selection s = select_library(request(w, nullptr), w.io());
   EXPECT_FALSE(s.use);
   EXPECT_TRUE(s.say.empty());
+}
+
+// A name is only served by its major: libcudnn.so.5 linked to a cuDNN 6 (a user's workaround) is
+// no cuDNN 5, required version or not.
+TEST(Select, ALibraryOfAnotherMajorUnderTheNameIsNotKept) {
+  World w = site();
+  w.versions["/path/libcudnn.so.5"] = *parse_dotted("6.0.21");
+  const Selection s = select_library(request(w, nullptr), w.io());
+  EXPECT_EQ(s.use, "/opt/5.1.10/libcudnn.so.5");
 }
 
 TEST(Select, NothingOnThePathTakesTheMapsRelease) {
