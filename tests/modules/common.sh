@@ -126,3 +126,47 @@ check_hooks() {
 
 # The modules `cudnn-compat modulefiles` wrote, for the syntax checks.
 generated=(cudnn/5.0 cudnn/5.1 cudnn/7.6 cuDNN/8.9.7.29-CUDA-12.2.0 cudnn/9.1 cudnn-compat)
+
+# check_needs: issue 12 item 6. An application's need is the state its modulefile left in the
+# module system (CUDNN_COMPAT_NEEDS), not a pattern in its text: a dead call (commented out, or in
+# a branch never taken) is not the need, a call with a variable is, and unload, swap and purge
+# undo it. Needs the trees of need_lua_apps / need_tcl_apps.
+check_needs() {
+  module load dead/1.0 cudnn/5.1; msg
+  [[ -z $out ]] || fail "a dead cudnn_requires was taken for the need: $out"
+  [[ $CUDNN_COMPAT_NEEDS == dead/1.0=5.1 ]] || fail "CUDNN_COMPAT_NEEDS is '$CUDNN_COMPAT_NEEDS'"
+  module purge
+
+  module load byvar/1.0 cudnn/5.0 || true; msg
+  has "byvar/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+  module purge
+
+  module load tensorflow/1.0 pytorch/2.1 cudnn/5.1 || true; msg
+  has "pytorch/2.1 was built with cuDNN 8.9 for CUDA 12 but cudnn/5.1"
+  [[ :$CUDNN_COMPAT_NEEDS: == *:tensorflow/1.0=5.1:* && :$CUDNN_COMPAT_NEEDS: == *:pytorch/2.1=8.9,cuda=12:* ]] ||
+    fail "CUDNN_COMPAT_NEEDS is '$CUDNN_COMPAT_NEEDS'"
+  module unload pytorch/2.1; msg
+  [[ $CUDNN_COMPAT_NEEDS == tensorflow/1.0=5.1 ]] || fail "unload left '$CUDNN_COMPAT_NEEDS'"
+  module $swap cudnn/5.1 cudnn/5.0 || true; msg
+  has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0"
+  lacks "pytorch/2.1"
+  module $swap cudnn/5.0 cudnn/5.1; msg; lacks "was built with"
+  module unload tensorflow/1.0
+  [[ -z ${CUDNN_COMPAT_NEEDS:-} ]] || fail "unload left '$CUDNN_COMPAT_NEEDS'"
+  module load tensorflow/1.0 cudnn/5.1
+  module purge
+  [[ -z ${CUDNN_COMPAT_NEEDS:-}${CUDNN_COMPAT_REQUIRE:-} ]] || fail "purge left the need"
+  module load cudnn/5.0; msg
+  [[ -z $out ]] || fail "a purged application was still checked: $out"
+  module purge
+}
+need_lua_apps() {
+  mkdir -p "$t/lua/dead" "$t/lua/byvar"
+  printf -- '-- cudnn_requires("8.9")\ncudnn_requires("5.1")\n' >"$t/lua/dead/1.0.lua"
+  printf 'local built_with = "5.1"\ncudnn_requires(built_with)\n' >"$t/lua/byvar/1.0.lua"
+}
+need_tcl_apps() {
+  mkdir -p "$t/tcl/dead" "$t/tcl/byvar"
+  printf '#%%Module1.0\nif {0} {\n  cudnn-requires 8.9\n}\ncudnn-requires 5.1\n' >"$t/tcl/dead/1.0"
+  printf '#%%Module1.0\nset built_with 5.1\ncudnn-requires $built_with\n' >"$t/tcl/byvar/1.0"
+}
