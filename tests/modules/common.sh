@@ -170,3 +170,21 @@ need_tcl_apps() {
   printf '#%%Module1.0\nif {0} {\n  cudnn-requires 8.9\n}\ncudnn-requires 5.1\n' >"$t/tcl/dead/1.0"
   printf '#%%Module1.0\nset built_with 5.1\ncudnn-requires $built_with\n' >"$t/tcl/byvar/1.0"
 }
+
+# check_standard_form: issue 12 item 7. An application modulefile written only with standard
+# commands (path-like CUDNN_COMPAT_NEEDS and CUDNN_COMPAT_REQUIRE) loads where the site's hooks are
+# absent, and is checked where they are. $site is the variable that names the hooks.
+check_standard_form() {
+  local hooks=${!site}
+  unset "$site"
+  module load plain/1.0 cudnn/5.0; msg
+  [[ -z $out ]] || fail "the standard form printed without the hooks: $out"
+  [[ $CUDNN_COMPAT_NEEDS == plain/1.0=5.1 && $CUDNN_COMPAT_REQUIRE == 5.1 ]] ||
+    fail "the standard form set '$CUDNN_COMPAT_NEEDS' / '${CUDNN_COMPAT_REQUIRE:-}'"
+  module purge
+  [[ -z ${CUDNN_COMPAT_NEEDS:-}${CUDNN_COMPAT_REQUIRE:-} ]] || fail "purge left the need"
+  export "$site=$hooks"
+  module load plain/1.0 cudnn/5.0 || true; msg
+  has "plain/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+  module purge
+}
