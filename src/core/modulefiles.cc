@@ -65,16 +65,18 @@ Modulefile shim_modulefile(const std::string &shim, const std::string &map, Modu
   const std::string what =
       "cudnn-compat: every load of cuDNN in this session and its jobs gets a compatible release";
   const auto L = [f](const std::string &s) { return literal(s, f); };
+  // pushenv, not setenv: unloading the module (or a purge) gives back a CUDNN_COMPAT_MAP the site
+  // set before, where setenv would unset it.
   if (f == ModuleFormat::lua) {
     m.text = "-- Written by `cudnn-compat modulefiles`; regenerate, do not edit.\n";
     m.text += "whatis(" + L(what) + ")\n";
     m.text += "prepend_path(\"LD_AUDIT\", " + L(shim) + ")\n";
-    m.text += "setenv(\"CUDNN_COMPAT_MAP\", " + L(map) + ")\n";
+    m.text += "pushenv(\"CUDNN_COMPAT_MAP\", " + L(map) + ")\n";
   } else {
     m.text = "#%Module1.0\n# Written by `cudnn-compat modulefiles`; regenerate, do not edit.\n";
     m.text += "module-whatis " + L(what) + "\n";
     m.text += "prepend-path LD_AUDIT " + L(shim) + "\n";
-    m.text += "setenv CUDNN_COMPAT_MAP " + L(map) + "\n";
+    m.text += "pushenv CUDNN_COMPAT_MAP " + L(map) + "\n";
   }
   return m;
 }

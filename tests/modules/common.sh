@@ -188,3 +188,18 @@ check_standard_form() {
   has "plain/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
   module purge
 }
+
+# check_site_map_kept: issue 12 item 2. Unloading the shim's module, or a purge, gives back the
+# CUDNN_COMPAT_MAP the site set before; it never leaves the shell without a map.
+check_site_map_kept() {
+  cp "$t/map.toml" "$t/site-map.toml"
+  export CUDNN_COMPAT_MAP=$t/site-map.toml
+  module load cudnn-compat
+  [[ $CUDNN_COMPAT_MAP == "$t/map.toml" ]] || fail "cudnn-compat set CUDNN_COMPAT_MAP=$CUDNN_COMPAT_MAP"
+  module unload cudnn-compat
+  [[ ${CUDNN_COMPAT_MAP:-} == "$t/site-map.toml" ]] || fail "unload left CUDNN_COMPAT_MAP='${CUDNN_COMPAT_MAP:-}'"
+  module load cudnn-compat
+  module purge
+  [[ ${CUDNN_COMPAT_MAP:-} == "$t/site-map.toml" ]] || fail "purge left CUDNN_COMPAT_MAP='${CUDNN_COMPAT_MAP:-}'"
+  export CUDNN_COMPAT_MAP=$t/map.toml
+}
