@@ -417,6 +417,8 @@ std::string cudnn_root(const std::string &lib);  // /opt/cudnn/5.1.10 for /opt/c
 Modulefile cudnn_modulefile(const Installed &e, ModuleFormat format, bool has_include);
 // The `cudnn-compat` module: switches the shim on (LD_AUDIT) and points it at the map.
 Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat format);
+// Whether a modulefile's first lines (head) carry the mark of the files written above.
+bool written_by_modulefiles(std::string_view head);
 
 // ---------------------------------------------------------------------------------------------
 // map_merge.cc: `scan --merge` - what a scan found, folded into the admin's map.
