@@ -206,6 +206,10 @@ inline bool is_absolute_lib(const Installed &e) {
   return e.lib.starts_with('/');
 }
 std::string format_map(const Map &map);  // normalised TOML, comments dropped
+// The entries that repeat an earlier one's release (version and CUDA), as {index, earlier index}:
+// the map lists a release once (map validate calls a repeat an error).
+std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
+    const std::vector<Installed> &cudnn);
 
 // ---------------------------------------------------------------------------------------------
 // map_trust.cc: a map anyone but its owner can change, or owned by neither root nor the reader, is
