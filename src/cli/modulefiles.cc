@@ -2,13 +2,52 @@
 #include "cli.h"
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace cudnn_compat::cli {
+namespace {
+
+// Whether the file at path is one this command may replace: none there yet, or one it wrote.
+bool replaceable(const std::filesystem::path &path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return true;
+  std::ifstream in(path);
+  std::string head(512, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return written_by_modulefiles(head);
+}
+
+// Writes f into the tree out, unless a file there that this command did not write is in the way
+// (then only with force); records it in written or kept.
+void write_one(const Modulefile &f, const std::string &out, bool force, Globals &g,
+               nlohmann::json &written, nlohmann::json &kept) {
+  const std::filesystem::path path = std::filesystem::path(out) / f.path;
+  if (!force && !replaceable(path)) {
+    complain(path.string() + " was not written by `cudnn-compat modulefiles`; kept it (use " +
+             "--force to replace it, or -o another directory)");
+    kept.push_back({{"module", f.name}, {"file", path.string()}});
+    g.exit_code = kNo;
+    return;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (const std::string why = write_file_atomically(path.string(), f.text); !why.empty()) {
+    complain(why);
+    g.exit_code = kNo;
+    return;
+  }
+  written.push_back({{"module", f.name}, {"file", path.string()}});
+  if (!g.json) std::cout << f.name << ": " << path.string() << '\n';
+}
+
+}  // namespace
 
 void add_modulefiles(CLI::App &app, Globals &g) {
   struct Options {
     std::string format = "lua", out, map;
+    bool force = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App *cmd =
@@ -17,18 +56,21 @@ void add_modulefiles(CLI::App &app, Globals &g) {
       ->check(CLI::IsMember({"lua", "tcl"}));
   cmd->add_option("-o,--output", o->out, "The module tree to write into")->required();
   cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  cmd->add_flag("--force", o->force, "Also replace modulefiles this command did not write");
   cmd->footer(R"(
 For each [[cudnn]] entry: a modulefile named by its `module` field (else cudnn/<version>) with
 family("cudnn"), LD_LIBRARY_PATH, LIBRARY_PATH, CPATH when an include directory sits beside the
 libraries, CUDNN_ROOT, and the exact version in whatis. Also `cudnn-compat`, which switches the shim
-on (LD_AUDIT) for the session and the jobs it submits. Existing files are replaced atomically;
-nothing else in the tree is touched.
+on (LD_AUDIT) for the session and the jobs it submits. A file this command wrote before (marked
+"Written by `cudnn-compat modulefiles`" in its first lines) is replaced atomically; any other file
+of the same name, such as a site's EasyBuild module, is kept and reported unless --force is given.
+Nothing else in the tree is touched.
 
 Examples:
   cudnn-compat modulefiles --format lua -o /opt/modulefiles
   cudnn-compat modulefiles --format tcl -o /etc/environment-modules/modulefiles
 
-Exit status: 0 written, 1 no map or a file could not be written, 2 bad usage.)");
+Exit status: 0 written, 1 no map or a file could not be written or was kept, 2 bad usage.)");
   cmd->callback([o, &g] {
     const LoadedMap m = load_site_map(o->map);
     if (!m.map) {
@@ -46,19 +88,9 @@ Exit status: 0 written, 1 no map or a file could not be written, 2 bad usage.)")
           e, format, std::filesystem::is_directory(cudnn_root(e.lib) + "/include", ec)));
     const std::string map_path = std::filesystem::absolute(m.path, ec).string();
     files.push_back(shim_modulefile(pkglib_dir() + "/libcudnn-compat.so", map_path, format));
-    nlohmann::json written = nlohmann::json::array();
-    for (const Modulefile &f : files) {
-      const std::filesystem::path path = std::filesystem::path(o->out) / f.path;
-      std::filesystem::create_directories(path.parent_path(), ec);
-      if (const std::string why = write_file_atomically(path.string(), f.text); !why.empty()) {
-        complain(why);
-        g.exit_code = kNo;
-        continue;
-      }
-      written.push_back({{"module", f.name}, {"file", path.string()}});
-      if (!g.json) std::cout << f.name << ": " << path.string() << '\n';
-    }
-    if (g.json) print_json({{"format", o->format}, {"written", written}});
+    nlohmann::json written = nlohmann::json::array(), kept = nlohmann::json::array();
+    for (const Modulefile &f : files) write_one(f, o->out, o->force, g, written, kept);
+    if (g.json) print_json({{"format", o->format}, {"written", written}, {"kept", kept}});
   });
 }
 

@@ -43,6 +43,25 @@ struct Candidate {
 
 }  // namespace
 
+// A release installed twice (an EasyBuild and a Spack module of one cuDNN) is listed once, under
+// the entry listed first (the admin's, with --merge): the map holds one entry per release, and a
+// map that `map validate` rejects would leave jobs and hooks without the map's cache and table.
+void list_each_release_once(Map &map, std::vector<std::string> &problems) {
+  const auto repeats = repeated_releases(map.cudnn);
+  const auto name = [](const Installed &e) {
+    return (e.module.empty() ? "" : "module " + e.module + " ") + "(" + e.lib + ")";
+  };
+  for (auto it = repeats.rbegin(); it != repeats.rend(); ++it) {  // from the back: indices hold
+    const Installed &e = map.cudnn[it->first], &kept = map.cudnn[it->second];
+    problems.push_back(name(e) + ": cuDNN " + to_string(e.version) +
+                       (e.cuda ? " for CUDA " + to_string(*e.cuda) : "") +
+                       " is already listed as " + name(kept) +
+                       "; the map lists a release once, so not listed" +
+                       (e.module.empty() ? "" : " (the hooks will not check " + e.module + ")"));
+    map.cudnn.erase(map.cudnn.begin() + static_cast<std::ptrdiff_t>(it->first));
+  }
+}
+
 void add_scan(CLI::App &app, Globals &g) {
   auto o = std::make_shared<Options>();
   CLI::App *cmd = app.add_subcommand(
@@ -173,8 +192,11 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
     } else {
       map.path = o->output.empty() ? "<stdout>" : o->output;
       map.cudnn = scanned;
-      for (const Installed &e : scanned) report.added.push_back(to_string(e.version) + " " + e.lib);
     }
+    list_each_release_once(map, problems);
+    if (!o->merge)
+      for (const Installed &e : map.cudnn)
+        report.added.push_back(to_string(e.version) + " " + e.lib);
     for (const std::string &p : problems) complain("scan: " + p);
 
     // 5. Out.

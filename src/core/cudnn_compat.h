@@ -208,6 +208,10 @@ inline bool is_absolute_lib(const Installed &e) {
   return e.lib.starts_with('/');
 }
 std::string format_map(const Map &map);  // normalised TOML, comments dropped
+// The entries that repeat an earlier one's release (version and CUDA), as {index, earlier index}:
+// the map lists a release once (map validate calls a repeat an error).
+std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
+    const std::vector<Installed> &cudnn);
 
 // ---------------------------------------------------------------------------------------------
 // map_trust.cc: a map anyone but its owner can change, or owned by neither root nor the reader, is
@@ -419,6 +423,8 @@ std::string cudnn_root(const std::string &lib);  // /opt/cudnn/5.1.10 for /opt/c
 Modulefile cudnn_modulefile(const Installed &e, ModuleFormat format, bool has_include);
 // The `cudnn-compat` module: switches the shim on (LD_AUDIT) and points it at the map.
 Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat format);
+// Whether a modulefile's first lines (head) carry the mark of the files written above.
+bool written_by_modulefiles(std::string_view head);
 
 // ---------------------------------------------------------------------------------------------
 // map_merge.cc: `scan --merge` - what a scan found, folded into the admin's map.

@@ -183,15 +183,12 @@ struct Reader {
     if (match && v) rules.push_back({*match, *v, cuda, pos_of(t.source())});
   }
 
-  // One pass: a site map with thousands of releases is read by every job that asks for cuDNN.
   void duplicates(const std::vector<Installed> &cudnn) {
-    std::map<std::pair<std::string, std::string>, int> first_line;
-    for (const Installed &e : cudnn) {
+    for (const auto &[i, first] : repeated_releases(cudnn)) {
+      const Installed &e = cudnn[i];
       const std::string cuda = e.cuda ? to_string(*e.cuda) : "";
-      const auto [it, fresh] = first_line.try_emplace({to_string(e.version), cuda}, e.pos.line);
-      if (fresh) continue;
       error(e.pos, "cuDNN " + to_string(e.version) + (cuda.empty() ? "" : " for CUDA " + cuda) +
-                       " is listed twice (first at line " + std::to_string(it->second) +
+                       " is listed twice (first at line " + std::to_string(cudnn[first].pos.line) +
                        "); keep one, or set 'cuda' to tell the builds apart");
     }
   }
@@ -227,6 +224,20 @@ std::string quote(std::string_view s) {
 }
 
 }  // namespace
+
+// One pass: a site map with thousands of releases is read by every job that asks for cuDNN.
+std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
+    const std::vector<Installed> &cudnn) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::map<std::pair<std::string, std::string>, std::size_t> first;
+  for (std::size_t i = 0; i < cudnn.size(); ++i) {
+    const Installed &e = cudnn[i];
+    const auto [it, fresh] =
+        first.try_emplace({to_string(e.version), e.cuda ? to_string(*e.cuda) : ""}, i);
+    if (!fresh) out.push_back({i, it->second});
+  }
+  return out;
+}
 
 std::string to_string(const Diagnostic &d) {
   std::string s = d.file;

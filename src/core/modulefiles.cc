@@ -1,5 +1,6 @@
 // Modulefiles for what the map lists, in Lmod's Lua and in Tcl for Environment Modules.
 #include "cudnn_compat.h"
+#include "text.h"
 
 #include <filesystem>
 
@@ -17,7 +18,21 @@ std::string literal(const std::string &s, ModuleFormat f) {
   return out + '"';
 }
 
+// The mark of a file this tool wrote, in its first comment: only such a file is replaced without
+// --force (a site's own modulefile of the same name carries what an admin wrote by hand).
+constexpr std::string_view kWrittenBy = "Written by `cudnn-compat modulefiles`";
+
 }  // namespace
+
+bool written_by_modulefiles(std::string_view head) {
+  for (std::string_view line : split(head.substr(0, head.find('\n', head.find('\n') + 1)), '\n')) {
+    line = trim(line);
+    if ((line.starts_with("-- ") || line.starts_with("# ")) &&
+        line.substr(line.find(' ') + 1).starts_with(kWrittenBy))
+      return true;
+  }
+  return false;
+}
 
 std::string cudnn_root(const std::string &lib) {
   const std::filesystem::path p(lib);
@@ -34,7 +49,7 @@ Modulefile cudnn_modulefile(const Installed &e, ModuleFormat f, bool has_include
   const auto L = [f](const std::string &s) { return literal(s, f); };
   std::string &t = m.text;
   if (f == ModuleFormat::lua) {
-    t = "-- Written by `cudnn-compat modulefiles` from the version map; regenerate, do not edit.\n";
+    t = "-- " + std::string(kWrittenBy) + " from the version map; regenerate, do not edit.\n";
     t += "whatis(" + L("Name: cuDNN") + ")\nwhatis(" + L("Version: " + version) + ")\n";
     if (e.cuda) t += "whatis(" + L("CUDA: " + to_string(*e.cuda)) + ")\n";
     t += "help(" + L("cuDNN " + version + cuda + ", libraries in " + e.lib) + ")\n";
@@ -45,7 +60,7 @@ Modulefile cudnn_modulefile(const Installed &e, ModuleFormat f, bool has_include
     if (has_include) t += "prepend_path(\"CPATH\", " + L(include) + ")\n";
   } else {
     t = "#%Module1.0\n";
-    t += "# Written by `cudnn-compat modulefiles` from the version map; regenerate, do not edit.\n";
+    t += "# " + std::string(kWrittenBy) + " from the version map; regenerate, do not edit.\n";
     t += "module-whatis " + L("cuDNN " + version + cuda) + "\n";
     t += "proc ModulesHelp {} { puts stderr " +
          L("cuDNN " + version + cuda + ", libraries in " + e.lib) + " }\n";
@@ -65,16 +80,18 @@ Modulefile shim_modulefile(const std::string &shim, const std::string &map, Modu
   const std::string what =
       "cudnn-compat: every load of cuDNN in this session and its jobs gets a compatible release";
   const auto L = [f](const std::string &s) { return literal(s, f); };
+  // pushenv, not setenv: unloading the module (or a purge) gives back a CUDNN_COMPAT_MAP the site
+  // set before, where setenv would unset it.
   if (f == ModuleFormat::lua) {
-    m.text = "-- Written by `cudnn-compat modulefiles`; regenerate, do not edit.\n";
+    m.text = "-- " + std::string(kWrittenBy) + "; regenerate, do not edit.\n";
     m.text += "whatis(" + L(what) + ")\n";
     m.text += "prepend_path(\"LD_AUDIT\", " + L(shim) + ")\n";
-    m.text += "setenv(\"CUDNN_COMPAT_MAP\", " + L(map) + ")\n";
+    m.text += "pushenv(\"CUDNN_COMPAT_MAP\", " + L(map) + ")\n";
   } else {
-    m.text = "#%Module1.0\n# Written by `cudnn-compat modulefiles`; regenerate, do not edit.\n";
+    m.text = "#%Module1.0\n# " + std::string(kWrittenBy) + "; regenerate, do not edit.\n";
     m.text += "module-whatis " + L(what) + "\n";
     m.text += "prepend-path LD_AUDIT " + L(shim) + "\n";
-    m.text += "setenv CUDNN_COMPAT_MAP " + L(map) + "\n";
+    m.text += "pushenv CUDNN_COMPAT_MAP " + L(map) + "\n";
   }
   return m;
 }

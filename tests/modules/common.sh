@@ -54,6 +54,11 @@ lmod_module() { eval "$("$lmod_cmd" bash "$@" 2>"$t/msg")"; }
 tcl_module() { eval "$(tclsh8.6 "$modulecmd" bash "$@" 2>"$t/msg")"; }
 # msg: what the last module command printed, with the module system's line wrapping undone.
 msg() { out=$(tr '\n' ' ' <"$t/msg" | tr -s ' '); }
+# occurs TEXT N: $out (one line after msg, where `count` cannot tell) holds TEXT exactly N times.
+occurs() {
+  local n; n=$(grep -oF -- "$1" <<<"$out" | wc -l)
+  [[ $n == "$2" ]] || fail "expected '$1' $2 times, got $n in:"$'\n'"$out"
+}
 
 # strict_map: the same map with [policy] on_module_mismatch = "error".
 strict_map() {
@@ -113,7 +118,7 @@ check_hooks() {
   echo "schema = 7" >"$t/map.toml"
   module load tensorflow/1.0 cudnn/5.0; msg
   [[ $LOADEDMODULES == tensorflow/1.0:cudnn/5.0 ]] || fail "a broken map broke module load"
-  count "cudnn-compat" 1
+  occurs "cudnn-compat cannot check" 1
   module purge
 
   # The cure: the shim's module in the job, cudnn/5.0 loaded and still 5.1.10 for tensorflow/1.0.
@@ -126,3 +131,80 @@ check_hooks() {
 
 # The modules `cudnn-compat modulefiles` wrote, for the syntax checks.
 generated=(cudnn/5.0 cudnn/5.1 cudnn/7.6 cuDNN/8.9.7.29-CUDA-12.2.0 cudnn/9.1 cudnn-compat)
+
+# check_needs: issue 12 item 6. An application's need is the state its modulefile left in the
+# module system (CUDNN_COMPAT_NEEDS), not a pattern in its text: a dead call (commented out, or in
+# a branch never taken) is not the need, a call with a variable is, and unload, swap and purge
+# undo it. Needs the trees of need_lua_apps / need_tcl_apps.
+check_needs() {
+  module load dead/1.0 cudnn/5.1; msg
+  [[ -z $out ]] || fail "a dead cudnn_requires was taken for the need: $out"
+  [[ $CUDNN_COMPAT_NEEDS == dead/1.0=5.1 ]] || fail "CUDNN_COMPAT_NEEDS is '$CUDNN_COMPAT_NEEDS'"
+  module purge
+
+  module load byvar/1.0 cudnn/5.0 || true; msg
+  has "byvar/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+  module purge
+
+  module load tensorflow/1.0 pytorch/2.1 cudnn/5.1 || true; msg
+  has "pytorch/2.1 was built with cuDNN 8.9 for CUDA 12 but cudnn/5.1"
+  [[ :$CUDNN_COMPAT_NEEDS: == *:tensorflow/1.0=5.1:* && :$CUDNN_COMPAT_NEEDS: == *:pytorch/2.1=8.9,cuda=12:* ]] ||
+    fail "CUDNN_COMPAT_NEEDS is '$CUDNN_COMPAT_NEEDS'"
+  module unload pytorch/2.1; msg
+  [[ $CUDNN_COMPAT_NEEDS == tensorflow/1.0=5.1 ]] || fail "unload left '$CUDNN_COMPAT_NEEDS'"
+  module $swap cudnn/5.1 cudnn/5.0 || true; msg
+  has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0"
+  lacks "pytorch/2.1"
+  module $swap cudnn/5.0 cudnn/5.1; msg; lacks "was built with"
+  module unload tensorflow/1.0
+  [[ -z ${CUDNN_COMPAT_NEEDS:-} ]] || fail "unload left '$CUDNN_COMPAT_NEEDS'"
+  module load tensorflow/1.0 cudnn/5.1
+  module purge
+  [[ -z ${CUDNN_COMPAT_NEEDS:-}${CUDNN_COMPAT_REQUIRE:-} ]] || fail "purge left the need"
+  module load cudnn/5.0; msg
+  [[ -z $out ]] || fail "a purged application was still checked: $out"
+  module purge
+}
+need_lua_apps() {
+  mkdir -p "$t/lua/dead" "$t/lua/byvar"
+  printf -- '-- cudnn_requires("8.9")\ncudnn_requires("5.1")\n' >"$t/lua/dead/1.0.lua"
+  printf 'local built_with = "5.1"\ncudnn_requires(built_with)\n' >"$t/lua/byvar/1.0.lua"
+}
+need_tcl_apps() {
+  mkdir -p "$t/tcl/dead" "$t/tcl/byvar"
+  printf '#%%Module1.0\nif {0} {\n  cudnn-requires 8.9\n}\ncudnn-requires 5.1\n' >"$t/tcl/dead/1.0"
+  printf '#%%Module1.0\nset built_with 5.1\ncudnn-requires $built_with\n' >"$t/tcl/byvar/1.0"
+}
+
+# check_standard_form: issue 12 item 7. An application modulefile written only with standard
+# commands (path-like CUDNN_COMPAT_NEEDS and CUDNN_COMPAT_REQUIRE) loads where the site's hooks are
+# absent, and is checked where they are. $site is the variable that names the hooks.
+check_standard_form() {
+  local hooks=${!site}
+  unset "$site"
+  module load plain/1.0 cudnn/5.0; msg
+  [[ -z $out ]] || fail "the standard form printed without the hooks: $out"
+  [[ $CUDNN_COMPAT_NEEDS == plain/1.0=5.1 && $CUDNN_COMPAT_REQUIRE == 5.1 ]] ||
+    fail "the standard form set '$CUDNN_COMPAT_NEEDS' / '${CUDNN_COMPAT_REQUIRE:-}'"
+  module purge
+  [[ -z ${CUDNN_COMPAT_NEEDS:-}${CUDNN_COMPAT_REQUIRE:-} ]] || fail "purge left the need"
+  export "$site=$hooks"
+  module load plain/1.0 cudnn/5.0 || true; msg
+  has "plain/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+  module purge
+}
+
+# check_site_map_kept: issue 12 item 2. Unloading the shim's module, or a purge, gives back the
+# CUDNN_COMPAT_MAP the site set before; it never leaves the shell without a map.
+check_site_map_kept() {
+  cp "$t/map.toml" "$t/site-map.toml"
+  export CUDNN_COMPAT_MAP=$t/site-map.toml
+  module load cudnn-compat
+  [[ $CUDNN_COMPAT_MAP == "$t/map.toml" ]] || fail "cudnn-compat set CUDNN_COMPAT_MAP=$CUDNN_COMPAT_MAP"
+  module unload cudnn-compat
+  [[ ${CUDNN_COMPAT_MAP:-} == "$t/site-map.toml" ]] || fail "unload left CUDNN_COMPAT_MAP='${CUDNN_COMPAT_MAP:-}'"
+  module load cudnn-compat
+  module purge
+  [[ ${CUDNN_COMPAT_MAP:-} == "$t/site-map.toml" ]] || fail "purge left CUDNN_COMPAT_MAP='${CUDNN_COMPAT_MAP:-}'"
+  export CUDNN_COMPAT_MAP=$t/map.toml
+}

@@ -19,6 +19,6 @@ check_hooks
 mkdir -p "$t/site"
 printf -- '-- the site'"'"'s own package\ndofile("%s/lmod/SitePackage.lua")\n' "$SHARE" >"$t/site/SitePackage.lua"
 module purge
-export LMOD_PACKAGE_PATH=$t/site CUDNN_COMPAT_MAP=$t/map.toml  # purge unset what cudnn-compat set
+export LMOD_PACKAGE_PATH=$t/site
 module load cudnn/5.0 tensorflow/1.0 || true; msg
 has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"

@@ -1,0 +1,28 @@
+# `modulefiles -o DIR` replaces only the files it wrote; a site's own module of the same name (an
+# EasyBuild cuDNN with its CUDA dependency and EBROOTCUDNN) is kept and reported unless --force
+# (issue 12 item 8). Both formats.
+source "$(dirname "$0")/common.sh"
+for format in lua tcl; do
+  tree=$t/site-$format
+  ext=$([[ $format == lua ]] && echo .lua || true)
+  site=$tree/cuDNN/8.9.7.29-CUDA-12.2.0$ext
+  mkdir -p "$(dirname "$site")"
+  if [[ $format == lua ]]; then
+    printf 'depends_on("CUDA/12.2.0")\nsetenv("EBROOTCUDNN", "/apps/cuDNN/8.9.7.29")\n' >"$site"
+  else
+    printf '#%%Module\nprereq CUDA/12.2.0\nsetenv EBROOTCUDNN /apps/cuDNN/8.9.7.29\n' >"$site"
+  fi
+  expect_rc 1 cc modulefiles --format $format -o "$tree"
+  has "$site was not written by \`cudnn-compat modulefiles\`; kept it (use --force"
+  grep -q EBROOTCUDNN "$site" || fail "$format: the site's module was overwritten"
+  [[ -f $tree/cudnn/5.1$ext ]] || fail "$format: the other modules were not written"
+  # A second run replaces what the first one wrote and still keeps the site's file.
+  expect_rc 1 cc --json modulefiles --format $format -o "$tree"
+  kept=$(python3 -c 'import json, sys; print(*[k["file"] for k in json.loads(sys.argv[1])["kept"]])' \
+    "$(sed -n '/^{/,$p' <<<"$out")")
+  [[ $kept == "$site" ]] || fail "$format: --json kept '$kept'"
+  grep -q EBROOTCUDNN "$site" || fail "$format: the site's module was overwritten"
+  expect_rc 0 cc modulefiles --format $format --force -o "$tree"
+  ! grep -q EBROOTCUDNN "$site" || fail "$format: --force did not replace the site's module"
+  expect_rc 0 cc modulefiles --format $format -o "$tree"
+done
