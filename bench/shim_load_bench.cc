@@ -6,7 +6,7 @@
 // FAKE 9.1.0; the loader finds FAKE 9.0.0 first, which does not fit the 9.1 required.
 //
 //   shim_load_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md]
-//   shim_load_bench --child GB   (run by itself: touches GB gigabytes, then loads libcudnn.so.9)
+//   shim_load_bench --child GB NAME   (run by itself: touches GB gigabytes, then dlopens NAME)
 #include "cudnn_compat.h"
 #include "process.h"
 #include "report.h"
@@ -25,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int child(long gigabytes) {
+int child(long gigabytes, const char *name) {
   const std::size_t bytes = std::size_t(gigabytes) << 30;
   if (bytes) {
     void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -33,10 +33,14 @@ int child(long gigabytes) {
     std::memset(p, 1, bytes);  // touched: page tables a fork would copy
   }
   const auto start = Clock::now();
-  void *lib = dlopen("libcudnn.so.9", RTLD_NOW);
+  void *lib = dlopen(name, RTLD_NOW);
   const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
-  const auto version =
-      lib ? reinterpret_cast<std::size_t (*)()>(dlsym(lib, "cudnnGetVersion")) : nullptr;
+  // The baseline opens the library by path in the job's environment, where the dispatcher would
+  // take its sub-libraries from the misfit on LD_LIBRARY_PATH: only the load is timed there.
+  const bool by_path = std::strchr(name, '/') != nullptr;
+  const auto version = lib && !by_path
+                           ? reinterpret_cast<std::size_t (*)()>(dlsym(lib, "cudnnGetVersion"))
+                           : nullptr;
   std::printf("%f %zu\n", us, version ? version() : 0);
   return 0;
 }
@@ -48,7 +52,7 @@ std::string self_path() {
 
 // The version the library reports, loaded in a child without the shim.
 std::string real_version(const std::string &self, const std::string &dir) {
-  const Run r = spawn({self, "--child", "0"}, {"LD_LIBRARY_PATH=" + dir});
+  const Run r = spawn({self, "--child", "0", "libcudnn.so.9"}, {"LD_LIBRARY_PATH=" + dir});
   const std::string number = r.out.substr(r.out.find(' ') + 1);
   const auto v = cudnn_compat::parse_cudnn_number(number.substr(0, number.find('\n')));
   return v ? cudnn_compat::to_string(*v) : "?";
@@ -57,7 +61,9 @@ std::string real_version(const std::string &self, const std::string &dir) {
 // How many processes one load starts: execve calls after the child's own, under strace -f.
 int processes_started(const std::string &self, const std::vector<std::string> &env) {
   const std::string log = fs::temp_directory_path() / "cudnn-compat-load-bench.strace";
-  spawn({"strace", "-f", "-qq", "-e", "trace=execve", "-o", log, self, "--child", "0"}, env);
+  spawn({"/usr/bin/strace", "-f", "-qq", "-e", "trace=execve", "-o", log, self, "--child", "0",
+         "libcudnn.so.9"},
+        env);
   std::ifstream in(log);
   int execs = -1;
   for (std::string line; std::getline(in, line);)
@@ -68,13 +74,14 @@ int processes_started(const std::string &self, const std::vector<std::string> &e
 
 struct Case {
   std::vector<std::string> env;
+  std::string name;  // what the child dlopens
   std::vector<double> us;
 };
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc == 3 && std::strcmp(argv[1], "--child") == 0) return child(std::atol(argv[2]));
+  if (argc == 4 && std::strcmp(argv[1], "--child") == 0) return child(std::atol(argv[2]), argv[3]);
   if (argc < 4) {
     std::fprintf(stderr, "usage: shim_load_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md]\n");
     return 2;
@@ -97,12 +104,20 @@ int main(int argc, char **argv) {
     e.push_back(mode + "=" + shim);
     return e;
   };
-  Case plain{{"LD_LIBRARY_PATH=" + lib}, {}}, audit{with("LD_AUDIT"), {}},
-      preload{with("LD_PRELOAD"), {}};
+  // The baseline: the same process, environment and library, opened by its path without a shim.
+  Case plain{job, lib + "/libcudnn.so.9", {}}, audit{with("LD_AUDIT"), "libcudnn.so.9", {}},
+      preload{with("LD_PRELOAD"), "libcudnn.so.9", {}};
   const int known_processes = processes_started(self, audit.env);
   auto measure = [&](std::vector<Case *> cases, const char *gb, int rounds) {
     for (int i = 0; i < rounds; ++i)
-      for (Case *c : cases) c->us.push_back(std::stod(spawn({self, "--child", gb}, c->env).out));
+      for (Case *c : cases) {
+        const Run r = spawn({self, "--child", gb, c->name}, c->env);
+        if (r.out.empty()) {
+          std::fprintf(stderr, "shim_load_bench: the child loading %s printed nothing\n", c->name.c_str());
+          std::exit(1);
+        }
+        c->us.push_back(std::stod(r.out));
+      }
   };
   measure({&plain, &audit, &preload}, "0", 30);
   const double plain0 = median(plain.us), known_audit = median(audit.us),
@@ -122,7 +137,8 @@ int main(int argc, char **argv) {
   std::ostringstream s;
   s << "## The shim's first cuDNN load (issue 9)\n\n"
     << "`bench/shim_load_bench`: the first `dlopen(\"libcudnn.so.9\")` of a process, against the "
-       "plain dlopen of the same\nlibrary (cuDNN "
+       "plain dlopen of the same\nlibrary by its path, in the same process and environment "
+       "without the shim (cuDNN "
     << version << (real ? ", the real one" : ", FAKE")
     << ") in the same run, medians of 30 (5 with 4 GB touched). Under the shim the loader finds\n"
        "FAKE 9.0.0 first and 9.1 is required, so the shim hands over "

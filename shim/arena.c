@@ -39,14 +39,38 @@ char *arena_strdup(const char *s) {
   return p;
 }
 
+// The first text of a decision (the process's auxv, its environment, the decision table) fits
+// here and costs no mmap and no page faults; a second at the same time, or a larger one, maps its
+// own pages.
+static char pool[32 * 1024];
+static int pool_taken;
+
+static int grow(struct file_text *t, long capacity) {
+  if (!t->data && !pool_taken && capacity <= (long)sizeof pool) {
+    pool_taken = 1;
+    t->data = pool, t->capacity = sizeof pool;
+    return 1;
+  }
+  char *fresh = t->data && t->data != pool ? 0 : map_pages(capacity);
+  if (t->data == pool) {
+    if (!fresh) return 0;
+    for (long i = 0; i < t->size; ++i) fresh[i] = pool[i];
+    pool_taken = 0;
+  } else if (t->data) {
+    const long p = sys4(SYS_mremap, t->data, t->capacity, capacity, MREMAP_MAYMOVE);
+    if (p < 0 && p > -4096) return 0;
+    fresh = (char *)p;
+  }
+  if (!fresh) return 0;
+  t->data = fresh, t->capacity = capacity;
+  return 1;
+}
+
 int text_append(struct file_text *t, const char *data, long n) {
   if (t->size + n + 1 > t->capacity) {
     long capacity = t->capacity ? t->capacity : 16 * 1024;
     while (t->size + n + 1 > capacity) capacity *= 2;
-    const long p = t->data ? sys4(SYS_mremap, t->data, t->capacity, capacity, MREMAP_MAYMOVE)
-                           : (long)map_pages(capacity);
-    if ((p < 0 && p > -4096) || p == 0) return 0;
-    t->data = (char *)p, t->capacity = capacity;
+    if (!grow(t, capacity)) return 0;
   }
   for (long i = 0; i < n; ++i) t->data[t->size + i] = data[i];
   t->size += n;
@@ -70,6 +94,9 @@ int file_read(const char *path, struct file_text *out) {
 }
 
 void file_free(struct file_text *f) {
-  if (f->data) sys(SYS_munmap, f->data, f->capacity, 0);
+  if (f->data == pool)
+    pool_taken = 0;
+  else if (f->data)
+    sys(SYS_munmap, f->data, f->capacity, 0);
   f->data = 0, f->size = 0, f->capacity = 0;
 }

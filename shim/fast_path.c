@@ -64,15 +64,18 @@ static int trusted(const char *map, struct file_text *text) {
   text->data = 0, text->size = 0, text->capacity = 0;
   struct stat map_st, table_st;
   struct identity id;
-  if (!identify(map, &id, &map_st) || (map_st.st_mode & (S_IWGRP | S_IWOTH))) return 0;
+  // lstat: a symlinked map is left to the engine (below), so the link's own stat is the map's.
+  if (sys4(SYS_newfstatat, AT_FDCWD, map, &map_st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISREG(map_st.st_mode) || (map_st.st_mode & (S_IWGRP | S_IWOTH)))
+    return 0;
+  id.ino = map_st.st_ino, id.size = (unsigned long)map_st.st_size, id.mtime_ns = mtime_ns(&map_st);
   const long uid = sys(SYS_getuid, 0, 0, 0);
   if (map_st.st_uid != 0 && (long)map_st.st_uid != uid) return 0;
   // The engine's trust rule (src/core/map_trust.cc) in its simplest case; anything else - a
   // symlinked map, a directory others may write - is left to the engine, which says why.
   static char path[4096 + 8];
-  struct stat link_st, dir_st;
-  if (sys4(SYS_newfstatat, AT_FDCWD, map, &link_st, AT_SYMLINK_NOFOLLOW) != 0 ||
-      S_ISLNK(link_st.st_mode) || !split_path(map, path, sizeof path) ||
+  struct stat dir_st;
+  if (!split_path(map, path, sizeof path) ||
       sys4(SYS_newfstatat, AT_FDCWD, *path ? path : ".", &dir_st, 0) != 0 ||
       (dir_st.st_mode & (S_IWGRP | S_IWOTH)) || (dir_st.st_uid != 0 && (long)dir_st.st_uid != uid))
     return 0;

@@ -11,7 +11,6 @@
 #include "shim_text.h"
 #include "sys.h"
 
-extern int dladdr1(const void *, Dl_info *, void **, int) __attribute__((weak));
 
 static void add(struct search_dirs *out, const char *dir, long capacity) {
   if (out->count < capacity && dir) out->dir[out->count++] = dir;
@@ -95,12 +94,10 @@ void loader_search_dirs(const struct link_map *requester, const struct link_map 
   if (runpath) add_list(out, 'R', runpath, origin_of(requester), capacity);
 }
 
-void preload_search_dirs(const void *caller, struct search_dirs *out) {
-  Dl_info info;
-  void *found = 0;
+void preload_search_dirs(const void *requester_map, struct search_dirs *out) {
   out->count = 0, out->complete = 0;
-  if (!dladdr1 || !dladdr1(caller, &info, &found, RTLD_DL_LINKMAP) || !found) return;
-  const struct link_map *map = found, *first = map;
+  const struct link_map *map = requester_map, *first = map;
+  if (!map) return;
   while (first->l_prev) first = first->l_prev;  // the main program heads the list
   loader_search_dirs(map, first, out);
 }

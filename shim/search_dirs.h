@@ -19,7 +19,8 @@ struct search_dirs {
 // directories: its flags are all 0 in 2.36.)
 void loader_search_dirs(const struct link_map *requester, const struct link_map *main_program,
                         struct search_dirs *out);
-// LD_PRELOAD: loader_search_dirs for the object whose code called dlopen.
-void preload_search_dirs(const void *caller, struct search_dirs *out);
+// LD_PRELOAD: loader_search_dirs for the link map of the object whose code called dlopen (found
+// by the caller before the shim's lock is taken).
+void preload_search_dirs(const void *requester_map, struct search_dirs *out);
 
 #pragma GCC visibility pop

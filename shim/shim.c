@@ -417,6 +417,8 @@ static void preload_dirs(const void *who, struct search_dirs *out) {
   preload_search_dirs(who, out);
 }
 
+extern int dladdr1(const void *, Dl_info *, void **, int) __attribute__((weak));
+
 __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *name,
                                                                     const void *caller) {
   if (!shim_real_dlopen) {
@@ -426,8 +428,13 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
   struct cudnn_name c;
   if (!name || !parse_cudnn_name(base_name(name), &c)) return name;
   if (dl_iterate_phdr) dl_iterate_phdr(note_family, 0);
+  // Asked here, before the shim's lock: dladdr takes the loader's lock, which a thread running a
+  // library's constructor holds while it dlopens a sub-library and waits for the shim's lock.
   Dl_info info = {0};
-  const char *requester = dladdr && dladdr(caller, &info) && info.dli_fname ? info.dli_fname : "";
-  const struct requester q = {requester, preload_dirs, caller};
+  void *map = 0;
+  const int found = dladdr1 ? dladdr1(caller, &info, &map, RTLD_DL_LINKMAP)
+                            : dladdr ? dladdr(caller, &info) : 0;
+  const char *requester = found && info.dli_fname ? info.dli_fname : "";
+  const struct requester q = {requester, preload_dirs, map};
   return route(name, &c, &q);
 }

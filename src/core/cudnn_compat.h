@@ -346,10 +346,12 @@ struct Choice {
 // fit.cc: whether a release of version `release`, built for `cuda` (nullopt: unknown), serves
 // need for major: the major first, then the CUDA major (an unknown CUDA cannot be confirmed for
 // a CUDA need), then the need's rule. The one fit predicate: every caller decides with it.
+enum class Words { yes, no };  // whether a Verdict's reason is wanted (the decision is the same)
 Verdict fit(const Need &need, std::optional<int> major, const Version &release,
-            const std::optional<Version> &cuda);
+            const std::optional<Version> &cuda, Words words = Words::yes);
 // fit() on what the map says of an entry, the reason telling the admin what the map lacks.
-Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major);
+Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major,
+                   Words words = Words::yes);
 
 // The major a request is for: the required version's, else the one in the requested name.
 std::optional<int> wanted_major(const Need &need, const LibraryName &requested);

@@ -31,7 +31,7 @@ std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryNam
   const std::optional<int> major = wanted_major(need, requested);
   std::vector<std::size_t> ranked;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i)
-    if (entry_fits(map.cudnn[i], need, major).compatible) ranked.push_back(i);
+    if (entry_fits(map.cudnn[i], need, major, Words::no).compatible) ranked.push_back(i);
   // Stable: between equal versions the admin's order in the map decides.
   std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) {
     const int order = compare(map.cudnn[a].version, map.cudnn[b].version);
