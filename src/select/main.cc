@@ -99,7 +99,13 @@ Selection decide(const Request &r, bool debug) {
     return probe_library(file, {helper, int(half)});
   };
   io.find_file = find_library_file;
-  return select_library(in, io);
+  Selection s = select_library(in, io);
+  // A map that is there but refused (broken, or writable by others) is said once, even where the
+  // ordinary load needs no map.
+  if (!map && load && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
+    s.say.push_back("cudnn-compat: " + map_problem + "; the map is not used, loading " + r.name +
+                    " as usual");
+  return s;
 }
 
 std::optional<Request> parse_request(int argc, char **argv) {

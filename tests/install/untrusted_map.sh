@@ -22,6 +22,9 @@ refused() {
   expect_rc 1 job "$t/apps/tf2016"
   has "Loaded runtime CuDNN library: 5005"
   count "refused: $1" 1
+  # A job that requires nothing still hears once that the site's map is not used.
+  expect_rc 1 env LD_LIBRARY_PATH="$FAKES/5.0.5/lib64" LD_AUDIT="$p/lib/cudnn-compat/libcudnn-compat.so" "$t/apps/tf2016"
+  count "refused: $1" 1
   expect_rc 1 "$p/bin/cudnn-compat" map validate
   has "$m: error: refused: $1"
   for system in lmod tcl; do
