@@ -117,18 +117,28 @@ static int parse_need(const char *s, unsigned long v[3], int *parts) {
   }
 }
 
-// What the table knows of a file: its entry's index, by the identity it was probed with.
-static int known_file(const char *table, const struct identity *id, unsigned long *index) {
-  for (const char *p = table; (p = find(p, "lib\t")); p = next_line(p)) {
-    unsigned long f[4];
-    const char *q = p - 1;
-    if (!numbers(&q, f, 4) || *q != '\t') return 0;
-    if (f[1] == id->ino && f[2] == id->size && f[3] == id->mtime_ns) {
-      *index = f[0];
-      return 1;
-    }
-  }
-  return 0;
+// One "lib" row: an entry's index, the identity its library was probed with, and its path.
+struct lib_row {
+  unsigned long index;
+  struct identity id;
+  const char *path;  // the rest of the row's line
+};
+
+// The next lib row from *p on, advancing *p past it; 0 when there is none (or it is damaged).
+static int next_lib(const char **p, struct lib_row *row) {
+  const char *q = find(*p, "lib\t");
+  unsigned long f[4];
+  if (!q) return 0;
+  *p = next_line(q);
+  --q;  // numbers() reads "\tN" fields
+  if (!numbers(&q, f, 4) || *q != '\t') return 0;
+  row->index = f[0], row->id.ino = f[1], row->id.size = f[2], row->id.mtime_ns = f[3];
+  row->path = q + 1;
+  return 1;
+}
+
+static int same_identity(const struct identity *a, const struct identity *b) {
+  return a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
 }
 
 // Whether a row's field equals word (a field ends at a tab).
@@ -211,22 +221,22 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
 
   struct stat st;
   struct identity id;
-  unsigned long index;
+  struct lib_row lib;
   if (pick) {
-    if (!identify(pick, &id, &st) || !known_file(table, &id, &index)) return FAST_UNKNOWN;
-    if (listed(row, index)) return FAST_KEEP;
+    if (!identify(pick, &id, &st)) return FAST_UNKNOWN;
+    int known = 0;
+    for (const char *p = table; !known && next_lib(&p, &lib);) known = same_identity(&lib.id, &id);
+    if (!known) return FAST_UNKNOWN;
+    if (listed(row, lib.index)) return FAST_KEEP;
   }
+  unsigned long index;
   const char *best = row;
   if (!number(&best, &index)) return FAST_UNKNOWN;  // nothing fits: the engine explains
   // The file to hand over must still be the one that was probed.
-  for (const char *p = table; (p = find(p, "lib\t")); p = next_line(p)) {
-    unsigned long f[4];
-    const char *l = p - 1;
-    if (!numbers(&l, f, 4) || *l != '\t' || f[0] != index) continue;
-    const char *path = rest_of_line(l + 1);
-    if (!path || !identify(path, &id, &st) || id.ino != f[1] || id.size != f[2] ||
-        id.mtime_ns != f[3])
-      return FAST_UNKNOWN;
+  for (const char *p = table; next_lib(&p, &lib);) {
+    if (lib.index != index) continue;
+    const char *path = rest_of_line(lib.path);
+    if (!path || !identify(path, &id, &st) || !same_identity(&id, &lib.id)) return FAST_UNKNOWN;
     *use = path;
     return FAST_USE;
   }
