@@ -235,6 +235,7 @@ std::optional<std::string> map_trust_problem(const std::string &path);
 // mount one shared file system, and compute nodes would never use the cache.
 struct FileStamp {
   std::uint64_t ino = 0, size = 0, mtime_ns = 0, uid = 0;
+  friend bool operator==(const FileStamp &, const FileStamp &) = default;
 };
 std::optional<FileStamp> stamp_file(const std::string &path);  // nullopt: missing or not a file
 std::string map_cache_path(const std::string &map_path);
@@ -244,6 +245,8 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
 std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string &map_path,
                                        const FileStamp &stamp);
 std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileStamp &stamp);
+// A file derived from the map at `map`'s stamp, read only under the racy-clean and owner rules.
+std::optional<std::string> read_derived_file(const std::string &path, const FileStamp &map);
 // Writes the cache of a valid map atomically, stamped with settle_map_stamp's stamp; empty, or why
 // not.
 std::string write_map_cache(const MapLoad &load, const FileStamp &stamp);
@@ -379,6 +382,19 @@ struct TableFacts {  // what only the file system and the libraries say, gathere
 TableFacts gather_table_facts(const Map &map, const ProbeOptions &options);
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
 std::string decision_table_path(const std::string &map_path);
+// The libraries a table written at the map's `stamp` knows: file identity -> map entry, whose
+// version the library reported when the table was written (pure; empty for another stamp).
+struct KnownLibrary {
+  std::uint64_t ino = 0, size = 0, mtime_ns = 0;
+  std::size_t entry = 0;
+};
+std::vector<KnownLibrary> table_libraries(std::string_view table, const FileStamp &stamp);
+// The table's word for a file instead of a probe: the shim's fast path trusts the same identities,
+// so the engine's answer cannot differ from the table's. Only where the map names the CUDA when a
+// CUDA is needed (the probe would read the library's own). Pure.
+std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, const Map &map,
+                                      const std::string &file, const FileStamp &identity,
+                                      bool cuda_needed);
 
 // ---------------------------------------------------------------------------------------------
 // module_check.cc: the check the Lmod and Environment Modules hooks run on the loaded set.

@@ -10,6 +10,7 @@
 #include "decision_key.h"
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 namespace cudnn_compat {
@@ -127,6 +128,42 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
     out += rows(known, index, major, "*", (cudas.empty() ? 0 : *cudas.rbegin()) + 1000, at);
   }
   return out;
+}
+
+std::vector<KnownLibrary> table_libraries(std::string_view table, const FileStamp &stamp) {
+  const std::string header = "cudnn-compat-decide 1\t" + identity(stamp) + "\n";
+  if (!table.starts_with(header)) return {};
+  std::vector<KnownLibrary> out;
+  for (std::string_view rest = table.substr(header.size()); !rest.empty();) {
+    const std::size_t eol = rest.find('\n');
+    if (eol == std::string_view::npos) return {};  // cut short: nothing in it is sure
+    std::string_view line = rest.substr(0, eol);
+    rest.remove_prefix(eol + 1);
+    if (!line.starts_with("lib\t")) continue;
+    line.remove_prefix(4);
+    std::uint64_t n[4] = {};
+    for (std::uint64_t &field : n) {
+      const auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), field);
+      if (ec != std::errc() || end == line.data() + line.size() || *end != '\t') return {};
+      line.remove_prefix(std::size_t(end - line.data()) + 1);
+    }
+    out.push_back({n[1], n[2], n[3], std::size_t(n[0])});
+  }
+  return out;
+}
+
+std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, const Map &map,
+                                      const std::string &file, const FileStamp &identity,
+                                      bool cuda_needed) {
+  for (const KnownLibrary &k : known) {
+    if (k.ino != identity.ino || k.size != identity.size || k.mtime_ns != identity.mtime_ns ||
+        k.entry >= map.cudnn.size())
+      continue;
+    const Installed &e = map.cudnn[k.entry];
+    if (cuda_needed && !e.cuda) return std::nullopt;
+    return Probe{file, e.version, e.cuda, ProbeSource::library, ""};
+  }
+  return std::nullopt;
 }
 
 TableFacts gather_table_facts(const Map &map, const ProbeOptions &options) {

@@ -53,8 +53,7 @@ std::optional<std::string> unescape(std::string_view s) {
 
 std::string stamp_line(const FileStamp &s) {
   std::string line(kMagic);
-  for (std::uint64_t n : {s.ino, s.size, s.mtime_ns})
-    line.append(" ").append(std::to_string(n));
+  for (std::uint64_t n : {s.ino, s.size, s.mtime_ns}) line.append(" ").append(std::to_string(n));
   return line;
 }
 
@@ -156,7 +155,8 @@ bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
 
 // The racy-clean rule: a cache not younger than its map may hide an edit in the same tick.
 bool younger_than(const struct stat &cache, const FileStamp &map) {
-  return std::uint64_t(cache.st_mtim.tv_sec) * 1'000'000'000u + std::uint64_t(cache.st_mtim.tv_nsec) >
+  return std::uint64_t(cache.st_mtim.tv_sec) * 1'000'000'000u +
+             std::uint64_t(cache.st_mtim.tv_nsec) >
          map.mtime_ns;
 }
 
@@ -226,26 +226,31 @@ std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string 
   return load;
 }
 
-std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileStamp &stamp) {
-  const int fd = open(map_cache_path(map_path).c_str(), O_RDONLY | O_CLOEXEC);
+std::optional<std::string> read_derived_file(const std::string &path, const FileStamp &map) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   struct stat st {};
-  std::string text;
+  std::optional<std::string> text;
   // Trusted only as far as the map is: same owner, and nobody else may rewrite it.
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == stamp.uid &&
-      !(st.st_mode & (S_IWGRP | S_IWOTH)) && younger_than(st, stamp)) {
-    text.resize(std::size_t(st.st_size));
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == map.uid &&
+      !(st.st_mode & (S_IWGRP | S_IWOTH)) && younger_than(st, map)) {
+    text.emplace(std::size_t(st.st_size), '\0');
     std::size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t n = read(fd, text.data() + done, text.size() - done);
+    while (done < text->size()) {
+      const ssize_t n = read(fd, text->data() + done, text->size() - done);
       if (n <= 0) break;
       done += std::size_t(n);
     }
-    text.resize(done);
+    text->resize(done);
   }
   close(fd);
-  if (text.empty()) return std::nullopt;
-  return parse_map_cache(text, map_path, stamp);
+  return text;
+}
+
+std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileStamp &stamp) {
+  const std::optional<std::string> text = read_derived_file(map_cache_path(map_path), stamp);
+  if (!text || text->empty()) return std::nullopt;
+  return parse_map_cache(*text, map_path, stamp);
 }
 
 std::string write_map_cache(const MapLoad &load, const FileStamp &stamp) {

@@ -37,10 +37,21 @@ std::string real_path(const std::string &path) {
   return ec ? path : real.string();
 }
 
-std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load) {
+// The libraries the map's decision table knows, as it knew them when the map had this stamp.
+std::vector<KnownLibrary> known_libraries(const std::string &path, const FileStamp &stamp) {
+  const std::optional<std::string> table = read_derived_file(decision_table_path(path), stamp);
+  // The map must still be the one the table and the load saw: an edit since is not known.
+  if (!table || stamp_file(path) != stamp) return {};
+  return table_libraries(*table, stamp);
+}
+
+std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,
+                                             std::vector<KnownLibrary> &known) {
   const std::optional<std::string> path = find_map_path();
   if (!path) return {nullptr, "none at " + map_search_path().back()};
+  const std::optional<FileStamp> stamp = stamp_file(*path);
   load = load_map(*path);
+  if (load->map && stamp) known = known_libraries(*path, *stamp);
   if (load->map) return {&*load->map, ""};
   return {nullptr,
           load->diagnostics.empty() ? *path + " is invalid" : to_string(load->diagnostics.front())};
@@ -53,7 +64,8 @@ Selection decide(const Request &r, bool debug) {
   const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
   if (!requested) return {};
   std::optional<MapLoad> load;
-  const auto [map, map_problem] = find_map(load);
+  std::vector<KnownLibrary> known;
+  const auto [map, map_problem] = find_map(load, known);
 
   NeedInputs ni;
   ni.require = env("CUDNN_COMPAT_REQUIRE");
@@ -91,6 +103,11 @@ Selection decide(const Request &r, bool debug) {
   SelectIo io;
   // Only the library's own word counts, within what is left of the shim's deadline.
   io.probe = [&](const std::string &file) -> std::optional<Probe> {
+    const std::optional<FileStamp> id = map ? stamp_file(file) : std::nullopt;
+    if (id)
+      if (std::optional<Probe> p =
+              remembered_probe(known, *map, file, *id, need->cuda_major.has_value()))
+        return p;
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
     if (left.count() <= 0) return std::nullopt;

@@ -116,5 +116,36 @@ TEST(SettleMapStamp, WaitsOutTheTickAndNoticesAnEditMadeMeanwhile) {
   fs::remove_all(dir);
 }
 
+// The engine takes the table's word for the libraries it knows, exactly as the shim does.
+TEST(DecisionTable, LibrariesReadBackForTheirStampOnly) {
+  const Map map = two_releases();
+  const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, facts_for(map));
+  const std::vector<KnownLibrary> known = table_libraries(t, FileStamp{1, 2, 3, 0});
+  ASSERT_EQ(known.size(), 2u) << t;
+  EXPECT_EQ(known[1].ino, 11u);
+  EXPECT_EQ(known[1].size, 100u);
+  EXPECT_EQ(known[1].mtime_ns, 1000u);
+  EXPECT_EQ(known[1].entry, 1u);
+  EXPECT_TRUE(table_libraries(t, FileStamp{1, 2, 4, 0}).empty()) << "another map's table";
+  EXPECT_TRUE(table_libraries(t.substr(0, t.size() - 1), FileStamp{1, 2, 3, 0}).empty())
+      << "a table cut short";
+}
+
+TEST(DecisionTable, RememberedProbeOnlyForTheSameFile) {
+  const Map map = two_releases();
+  const std::vector<KnownLibrary> known = {{11, 100, 1000, 1}};
+  const std::optional<Probe> p =
+      remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 100, 1000, 0}, false);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(to_string(p->version), "5.1.10");
+  EXPECT_EQ(p->file, "/b/libcudnn.so.5");
+  EXPECT_FALSE(remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 101, 1000, 0}, false))
+      << "rewritten: another size";
+  EXPECT_FALSE(remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 100, 1001, 0}, false))
+      << "rewritten: another mtime";
+  EXPECT_FALSE(remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 100, 1000, 0}, true))
+      << "a CUDA need where the map names no CUDA: only the library can say";
+}
+
 }  // namespace
 }  // namespace cudnn_compat
