@@ -62,15 +62,19 @@ int main(int argc, char **argv) {
   self.resize(std::size_t(std::max<ssize_t>(0, readlink("/proc/self/exe", self.data(), 4095))));
   const std::vector<std::string> audit{"LD_AUDIT=" + shim}, preload{"LD_PRELOAD=" + shim}, none;
 
+  const std::string bin = self.substr(0, self.rfind('/'));
+  const std::vector<std::string> null_audit{"LD_AUDIT=" + bin + "/libnull_audit.so"};
+
   // 1. /bin/true: start and peak memory, interleaved.
-  std::vector<double> t_none, t_audit, t_preload, m_none, m_audit, m_preload;
+  std::vector<double> t_none, t_audit, t_preload, t_null, m_none, m_audit, m_preload;
   for (int i = 0; i < 3000; ++i) {
     Run a = spawn({"/bin/true"}, none), b = spawn({"/bin/true"}, audit),
-        c = spawn({"/bin/true"}, preload);
+        c = spawn({"/bin/true"}, preload), d = spawn({"/bin/true"}, null_audit);
     t_none.push_back(a.us), t_audit.push_back(b.us), t_preload.push_back(c.us);
+    t_null.push_back(d.us);
   }
   // Peak memory through the static launcher beside this program (see launch.c).
-  const std::string launch = self.substr(0, self.rfind('/')) + "/shim_bench_launch";
+  const std::string launch = bin + "/shim_bench_launch";
   for (int i = 0; i < 200; ++i) {
     m_none.push_back(std::atof(spawn({launch, "/bin/true"}, none).out.c_str()));
     m_audit.push_back(std::atof(spawn({launch, "/bin/true"}, audit).out.c_str()));
@@ -110,6 +114,8 @@ int main(int argc, char **argv) {
   const std::vector<Row> rows = {
       {"start of /bin/true, LD_AUDIT", median(t_none), median(t_audit), "us", "at most 1.10x"},
       {"start of /bin/true, LD_PRELOAD", median(t_none), median(t_preload), "us", "at most 1.10x"},
+      {"start of /bin/true, a do-nothing LD_AUDIT module (glibc's own price)", median(t_none),
+       median(t_null), "us", "reference"},
       {"peak RSS of /bin/true, LD_AUDIT", median(m_none), median(m_audit), "KiB",
        "at most +256 KiB"},
       {"peak RSS of /bin/true, LD_PRELOAD", median(m_none), median(m_preload), "KiB",
