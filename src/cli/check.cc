@@ -1,5 +1,6 @@
 // cudnn-compat check: is a runtime cuDNN compatible with the one a program was built with?
 #include "cli.h"
+#include "diagnostics.h"
 
 #include <algorithm>
 #include <iostream>
@@ -40,8 +41,8 @@ Exit status: 0 compatible, 1 incompatible, 2 bad input.)");
     const Parsed<Decoded> built = decode(o->built), runtime = decode(o->runtime);
     const std::optional<Rule> rule = parse_rule(o->rule);
     for (const std::string &e : {built.error, runtime.error})
-      if (!e.empty()) complain(e);
-    if (!rule) complain("unknown rule '" + o->rule + "'; expected one of:\n" + rule_list());
+      if (!e.empty()) Error() << e;
+    if (!rule) Error() << "unknown rule '" + o->rule + "'; expected one of:\n" + rule_list();
     if (!built || !runtime || !rule) {
       g.exit_code = kUsage;
       return;

@@ -31,12 +31,6 @@ void add_scan(CLI::App &app, Globals &g);
 void add_explain(CLI::App &app, Globals &g);
 void add_doctor(CLI::App &app, Globals &g);
 
-// --- doctor.cc: what the shim hands a process asking for `name` (libcudnn.so.<major>) that
-// needs `need`, the loader taking `loader` without it.
-Selection shim_selection(const Need &need, const std::string &name,
-                         const std::optional<LoaderHit> &loader, const Map &map,
-                         const ProbeOptions &options);
-
 // --- doctor_nodes.cc: doctor --nodes (the table over every node of a Slurm allocation) and
 // doctor --node-report (one node's answer, a JSON line). Both return the exit code.
 int doctor_nodes(const std::string &require, const std::string &map, const Globals &g);
@@ -47,9 +41,8 @@ void print_json(const nlohmann::json &j);
 nlohmann::json json_of(const std::optional<Version> &v);
 nlohmann::json json_of(const Diagnostic &d);
 nlohmann::json json_of(const Probe &p);
+nlohmann::json json_of(const Installed &e);  // a map entry: version, lib, cuda, module
 std::string describe(const Probe &p);  // "cuDNN 9.19.0 for CUDA 13.1 (reported by the library)"
-// "cudnn-compat: <message>" on stderr.
-void complain(const std::string &message);
 
 std::string rule_list();  // one line per rule, for --help and errors (check.cc)
 
@@ -64,7 +57,9 @@ struct LoadedMap {
 // fresh: parse the TOML even when a current cache exists (validate must judge the file itself).
 LoadedMap load_site_map(const std::string &explicit_path, bool fresh = false);
 std::string map_not_found_message();
-std::string pkglib_dir();       // lib/cudnn-compat of this installation
+// The map's own diagnostics, then why there is no map to use ("no version map found ...").
+void report_unusable_map(const LoadedMap &m);
+std::string pkglib_dir();      // lib/cudnn-compat of this installation
 ProbeOptions probe_options();  // finds cudnn-compat-probe there
 
 }  // namespace cudnn_compat::cli

@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "diagnostics.h"
 
 #include <unistd.h>
 #include <filesystem>
@@ -22,6 +23,12 @@ std::string map_not_found_message() {
   return s +
          "); set CUDNN_COMPAT_MAP, pass --map, or write one from "
          "share/cudnn-compat/map.toml.example";
+}
+
+void report_unusable_map(const LoadedMap &m) {
+  for (const Diagnostic &d : m.diagnostics) print_diagnostic(d);
+  Error() << (m.path.empty() ? map_not_found_message()
+                             : m.path + " is invalid; see `cudnn-compat map validate`");
 }
 
 std::string pkglib_dir() {

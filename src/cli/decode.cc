@@ -1,5 +1,6 @@
 // cudnn-compat decode: what a version number, library name or module name means.
 #include "cli.h"
+#include "diagnostics.h"
 
 #include <iostream>
 
@@ -84,7 +85,7 @@ Exit status: 0 all decoded, 2 a value could not be read.)");
         if (g.json)
           all.push_back({{"input", value}, {"error", d.error}});
         else
-          complain(d.error);
+          Error() << d.error;
         continue;
       }
       if (g.json)

@@ -1,7 +1,9 @@
 // cudnn-compat doctor: the environment as the loader will see it, like libtree for cuDNN.
 #include "cli.h"
-#include "text.h"
+#include "diagnostics.h"
+#include "doctor_facts.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -14,28 +16,70 @@ const char *severity_name(Severity3 s) {
   return s == Severity3::problem ? "problem" : s == Severity3::warning ? "warning" : "ok";
 }
 
-}  // namespace
+struct Options {
+  std::string require, cuda, program, map;
+  bool nodes = false, node_report = false;
+};
 
-Selection shim_selection(const Need &need, const std::string &name,
-                         const std::optional<LoaderHit> &loader, const Map &map,
-                         const ProbeOptions &options) {
-  SelectInputs in;
-  in.name = name;
-  in.requested = *parse_library_name(in.name);
-  in.need = need;
-  in.loader = loader;
-  in.map = &map;
-  SelectIo io;
-  io.probe = [&options](const std::string &file) { return probe_library(file, options); };
-  io.find_file = find_library_file;
-  return select_library(in, io);
+void print_json_report(const DoctorFacts &f, const std::string &map_path,
+                       const std::vector<DoctorFinding> &findings) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const DoctorFinding &d : findings)
+    list.push_back({{"severity", severity_name(d.severity)}, {"what", d.what}, {"fixes", d.fixes}});
+  nlohmann::json path = nlohmann::json::array();
+  for (const PathDir &d : f.path) {
+    nlohmann::json releases = nlohmann::json::array();
+    for (const Probe &p : d.probes) releases.push_back(json_of(p));
+    path.push_back({{"dir", d.dir}, {"cudnn", releases}});
+  }
+  print_json({{"modules", f.modules},
+              {"ld_library_path", path},
+              {"shim", f.shim.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.shim)},
+              {"map", map_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(map_path)},
+              {"findings", list}});
 }
 
+void print_text_report(const DoctorFacts &f, const std::vector<DoctorFinding> &findings) {
+  std::cout << "modules: " << (f.modules.empty() ? "(none)" : "");
+  for (const std::string &mod : f.modules) std::cout << mod << ' ';
+  std::cout << '\n';
+  for (const PathDir &d : f.path)
+    for (const Probe &p : d.probes)
+      std::cout << "LD_LIBRARY_PATH: " << d.dir << ": " << describe(p) << '\n';
+  for (const DoctorFinding &d : findings) {
+    std::cout << severity_name(d.severity) << ": " << d.what << '\n';
+    for (const std::string &fix : d.fixes) std::cout << "  fix: " << fix << '\n';
+  }
+}
+
+int doctor(const Options &o, const Globals &g) {
+  const LoadedMap m = load_site_map(o.map);
+  const Map *map = m.map ? &*m.map : nullptr;
+  std::error_code ec;
+  const std::string program = o.program.empty() ? "" : fs::absolute(o.program, ec).string();
+  Asked asked{o.require, o.cuda, std::nullopt, {}, std::nullopt};
+  if (!program.empty()) asked.programs = {program};
+  const Parsed<Need> need = derive_need(need_inputs(asked, env), map);
+  if (!need) {
+    Error() << need.error;
+    return kUsage;
+  }
+  const DoctorFacts f = gather_doctor_facts(program, need->cudnn ? need.value : std::nullopt, map,
+                                            system_doctor_io(probe_options()));
+  const std::vector<DoctorFinding> findings = diagnose(f, map);
+  if (g.json)
+    print_json_report(f, m.path, findings);
+  else
+    print_text_report(f, findings);
+  const bool problem = std::any_of(findings.begin(), findings.end(), [](const DoctorFinding &d) {
+    return d.severity == Severity3::problem;
+  });
+  return problem ? kNo : kYes;
+}
+
+}  // namespace
+
 void add_doctor(CLI::App &app, Globals &g) {
-  struct Options {
-    std::string require, cuda, program, map;
-    bool nodes = false, node_report = false;
-  };
   auto o = std::make_shared<Options>();
   CLI::App *cmd = app.add_subcommand(
       "doctor", "Check this environment: which cuDNN each program will really load, and why");
@@ -70,147 +114,11 @@ Examples:
 Exit status: 0 nothing wrong (warnings allowed), 1 a problem (with --nodes: a node misfits, does
 not answer, or the nodes' maps differ), 2 bad usage (--nodes outside an allocation).)");
   cmd->callback([o, &g] {
-    if (o->nodes || o->node_report) {
+    if (o->nodes || o->node_report)
       g.exit_code =
           o->nodes ? doctor_nodes(o->require, o->map, g) : doctor_node_report(o->require, o->map);
-      return;
-    }
-    const LoadedMap m = load_site_map(o->map);
-    const Map *map = m.map ? &*m.map : nullptr;
-    const ProbeOptions options = probe_options();
-    DoctorFacts f;
-    const std::string loaded = env("LOADEDMODULES").value_or("");
-    const std::string ld_path = env("LD_LIBRARY_PATH").value_or("");
-    for (std::string_view s : split(loaded, ':'))
-      if (!s.empty()) f.modules.emplace_back(s);
-    std::error_code ec;
-    f.program = o->program.empty() ? "" : fs::absolute(o->program, ec).string();
-
-    // What the program needs.
-    NeedInputs ni;
-    ni.require = o->require.empty() ? env("CUDNN_COMPAT_REQUIRE") : o->require;
-    ni.require_source = o->require.empty() ? "CUDNN_COMPAT_REQUIRE" : "--require";
-    ni.cuda = o->cuda.empty() ? env("CUDNN_COMPAT_CUDA") : o->cuda;
-    ni.cuda_source = o->cuda.empty() ? "CUDNN_COMPAT_CUDA" : "--cuda";
-    if (!f.program.empty()) ni.programs = {f.program};
-    const Parsed<Need> need = derive_need(ni, map);
-    if (!need) {
-      complain(need.error);
-      g.exit_code = kUsage;
-      return;
-    }
-    if (need->cudnn) f.need = *need;
-
-    // LD_LIBRARY_PATH, probed.
-    std::vector<int> majors;
-    if (f.need) majors.push_back(f.need->cudnn->major);
-    for (std::string_view d : split(ld_path, ':')) {
-      if (d.empty() || !dir_holds_cudnn(std::string(d))) continue;
-      const Parsed<std::vector<Probe>> p = probe(std::string(d), options);
-      PathDir pd{std::string(d), p ? *p.value : std::vector<Probe>{}};
-      for (const Probe &pr : pd.probes) majors.push_back(pr.version.major);
-      f.path.push_back(std::move(pd));
-    }
-    if (!f.program.empty())
-      if (const Parsed<ElfDynamic> elf = read_elf_dynamic(f.program))
-        for (const std::string &n : elf->needed)
-          if (const Parsed<LibraryName> ln = parse_library_name(n);
-              ln && ln->sub.empty() && ln->version) {
-            f.program_needs.push_back(n);
-            majors.push_back(ln->version->major);
-          }
-    if (majors.empty()) majors = {8, 9};  // nothing says which: the two current majors
-    std::sort(majors.begin(), majors.end());
-    majors.erase(std::unique(majors.begin(), majors.end()), majors.end());
-
-    // What the loader does with each major.
-    LoaderContext lc;
-    lc.requester = lc.executable = f.program;
-    lc.ld_library_path = ld_path;
-    for (int major : majors) {
-      Resolution r;
-      r.major = major;
-      r.hit = loader_search("libcudnn.so." + std::to_string(major), lc);
-      if (r.hit) r.probe = probe_library(r.hit->path, options);
-      if (r.hit && r.probe) {
-        LoaderContext from_dispatcher = lc;
-        from_dispatcher.requester = r.hit->path;
-        const std::string home = fs::path(r.hit->path).parent_path().string();
-        for (std::string_view sub : sub_libraries(major)) {
-          std::vector<std::string> names;
-          if (major >= 9)  // the dispatcher asks for its exact release first
-            names.push_back("libcudnn_" + std::string(sub) + ".so." + to_string(r.probe->version));
-          names.push_back("libcudnn_" + std::string(sub) + ".so." + std::to_string(major));
-          for (const std::string &n : names)
-            if (const std::optional<LoaderHit> h = loader_search(n, from_dispatcher)) {
-              if (fs::path(h->path).parent_path().string() != home)
-                r.foreign_subs.emplace_back(n, *h);
-              break;
-            }
-        }
-      }
-      f.resolved.push_back(std::move(r));
-    }
-
-    // The loaded CUDA, from a cuda module's name.
-    for (const std::string &mod : f.modules) {
-      const std::size_t slash = mod.find('/');
-      if (slash == std::string::npos || lower(mod.substr(0, slash)) != "cuda") continue;
-      if (const Parsed<Version> v = parse_cuda(mod.substr(slash + 1))) {
-        f.cuda_major = v->major;
-        f.cuda_from = "module " + mod;
-      }
-    }
-    const std::string audit = env("LD_AUDIT").value_or(""),
-                      preload = env("LD_PRELOAD").value_or("");
-    f.shim = audit.find("libcudnn-compat.so") != std::string::npos     ? "LD_AUDIT"
-             : preload.find("libcudnn-compat.so") != std::string::npos ? "LD_PRELOAD"
-                                                                       : "";
-
-    // What the shim would do for the required major: the engine's own decision.
-    if (f.need && map)
-      for (const Resolution &r : f.resolved)
-        if (r.major == f.need->cudnn->major) {
-          const Selection s = shim_selection(*f.need, "libcudnn.so." + std::to_string(r.major),
-                                             r.hit, *map, options);
-          if (s.use)
-            f.shim_choice = *s.use;
-          else if (r.hit && s.say.empty())
-            f.shim_choice = r.hit->path + " (the loader's own choice fits)";
-        }
-    const std::vector<DoctorFinding> findings = diagnose(f, map);
-    bool problem = false;
-    nlohmann::json list = nlohmann::json::array();
-    for (const DoctorFinding &d : findings) {
-      problem |= d.severity == Severity3::problem;
-      list.push_back(
-          {{"severity", severity_name(d.severity)}, {"what", d.what}, {"fixes", d.fixes}});
-    }
-    if (g.json) {
-      nlohmann::json path = nlohmann::json::array();
-      for (const PathDir &d : f.path) {
-        nlohmann::json releases = nlohmann::json::array();
-        for (const Probe &p : d.probes) releases.push_back(json_of(p));
-        path.push_back({{"dir", d.dir}, {"cudnn", releases}});
-      }
-      print_json({{"modules", f.modules},
-                  {"ld_library_path", path},
-                  {"shim", f.shim.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.shim)},
-                  {"map", m.path.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.path)},
-                  {"findings", list}});
-    } else {
-      std::cout << "modules: " << (f.modules.empty() ? "(none)" : "");
-      for (const std::string &mod : f.modules) std::cout << mod << ' ';
-      std::cout << '\n';
-      for (const PathDir &d : f.path)
-        for (const Probe &p : d.probes)
-          std::cout << "LD_LIBRARY_PATH: " << d.dir << ": " << describe(p) << '\n';
-      for (const DoctorFinding &d : findings) {
-        std::cout << severity_name(d.severity) << ": " << d.what << '\n';
-        for (const std::string &fix : d.fixes) std::cout << "  fix: " << fix << '\n';
-      }
-    }
-    g.exit_code = problem ? kNo : kYes;
+    else
+      g.exit_code = doctor(*o, g);
   });
 }
 

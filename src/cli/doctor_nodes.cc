@@ -2,6 +2,8 @@
 // table. Each node answers in one JSON line (`doctor --node-report`, started there by srun, one
 // task per node); this side lines the answers up and judges whether the nodes agree.
 #include "cli.h"
+#include "diagnostics.h"
+#include "doctor_facts.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -82,10 +84,9 @@ void judge_fit(nlohmann::json &r, const Need &need, const Map &map) {
   const int major = need.cudnn->major;
   const std::string name = "libcudnn.so." + std::to_string(major);
   r["library"] = name;
-  LoaderContext lc;
-  lc.ld_library_path = env("LD_LIBRARY_PATH").value_or("");
-  const std::optional<LoaderHit> hit = loader_search(name, lc);
-  const Selection s = shim_selection(need, name, hit, map, probe_options());
+  const std::optional<LoaderHit> hit = loader_search(name, loader_context("", "", env));
+  const Selection s = system_doctor_io(probe_options())
+                          .select(select_inputs(name, *parse_library_name(name), need, hit, &map));
   const std::string file = s.use ? *s.use : hit && s.say.empty() ? hit->path : "";
   r["fits"] = !file.empty();
   if (!file.empty()) {
@@ -165,12 +166,8 @@ int doctor_node_report(const std::string &require, const std::string &map_flag) 
                                            : "invalid map: " + to_string(m.diagnostics.front());
   } else {
     r["map_digest"] = digest(format_map(*m.map));
-    NeedInputs ni;
-    ni.require = require.empty() ? env("CUDNN_COMPAT_REQUIRE") : require;
-    ni.require_source = require.empty() ? "CUDNN_COMPAT_REQUIRE" : "--require";
-    ni.cuda = env("CUDNN_COMPAT_CUDA");
-    ni.cuda_source = "CUDNN_COMPAT_CUDA";
-    const Parsed<Need> need = derive_need(ni, &*m.map);
+    const Parsed<Need> need =
+        derive_need(need_inputs(Asked{require, "", {}, {}, {}}, env), &*m.map);
     if (!need)
       r["verdict"] = need.error;
     else if (need->cudnn)
@@ -183,9 +180,9 @@ int doctor_node_report(const std::string &require, const std::string &map_flag) 
 int doctor_nodes(const std::string &require, const std::string &map_flag, const Globals &g) {
   const std::optional<std::string> job = env("SLURM_JOB_ID"), nodes = env("SLURM_JOB_NUM_NODES");
   if (!job || !nodes) {
-    complain(
-        "doctor --nodes runs inside a Slurm allocation: `salloc -N4 cudnn-compat doctor --nodes`, "
-        "or in an sbatch script");
+    Error() << "doctor --nodes runs inside a Slurm allocation: `salloc -N4 cudnn-compat doctor "
+               "--nodes`, "
+               "or in an sbatch script";
     return kUsage;
   }
   std::error_code ec;
@@ -201,7 +198,7 @@ int doctor_nodes(const std::string &require, const std::string &map_flag, const 
   if (!map_flag.empty()) argv.insert(argv.end(), {"--map", map_flag});
   const Captured c = capture(argv);
   if (c.status == -1) {
-    complain(c.error + "; doctor --nodes needs Slurm's srun on PATH");
+    Error() << c.error + "; doctor --nodes needs Slurm's srun on PATH";
     return kNo;
   }
   std::vector<nlohmann::json> rows;

@@ -1,5 +1,6 @@
 // cudnn-compat explain: what a cuDNN error message (or a whole job log) means, and the fix.
 #include "cli.h"
+#include "diagnostics.h"
 
 #include <iostream>
 #include <iterator>
@@ -129,10 +130,10 @@ void add_explain(CLI::App &app, Globals &g) {
     }
     if (g.json) print_json(list);
     // On stderr in both modes: scripts keep their array, people still learn what was not read.
-    for (const std::string &c : cut) complain("not read whole: " + c);
+    for (const std::string &c : cut) Warn() << "not read whole: " << c;
     if (scan.findings.empty()) {
       if (!g.json)
-        complain("found no cuDNN error in the " + std::to_string(text.size()) + " bytes read");
+        Error() << "found no cuDNN error in the " + std::to_string(text.size()) + " bytes read";
       g.exit_code = kNo;
     }
   });

@@ -1,5 +1,6 @@
 // cudnn-compat: the admin's and the user's view of cuDNN compatibility on a cluster.
 #include "cli.h"
+#include "diagnostics.h"
 
 #include <iostream>
 
@@ -48,7 +49,7 @@ invalid map), 2 bad usage or input.)");
     return rc == 0 ? kYes : kUsage;
   } catch (const std::exception &e) {
     // Out of memory or a library's surprise: one line, never an abort with a core dump.
-    complain(std::string("internal error: ") + e.what());
+    Error() << std::string("internal error: ") + e.what();
     return kUsage;
   }
   return g.exit_code;

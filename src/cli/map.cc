@@ -1,5 +1,6 @@
 // cudnn-compat map validate|show
 #include "cli.h"
+#include "diagnostics.h"
 
 #include <unistd.h>
 
@@ -51,14 +52,96 @@ std::optional<std::string> refresh_cache(const LoadedMap &m) {
   if (!m.map || !stamp || stamp->uid != geteuid()) return std::nullopt;
   const std::string why = write_job_caches({m.map, m.diagnostics}, probe_options().helper);
   if (why.empty()) return map_cache_path(m.path);
-  complain("note: no cache written (" + why +
-           "); jobs will parse the map itself, which is slower for large maps");
+  Note() << "no cache written (" + why +
+                "); jobs will parse the map itself, which is slower for large maps";
   return std::nullopt;
 }
 
 int count(const std::vector<Diagnostic> &ds, Severity s) {
   return int(
       std::count_if(ds.begin(), ds.end(), [s](const Diagnostic &d) { return d.severity == s; }));
+}
+
+// Every diagnostic of the map, its libraries and (with --probe) their own word, in line order.
+std::vector<Diagnostic> all_diagnostics(const LoadedMap &m, bool do_probe) {
+  std::vector<Diagnostic> ds = m.diagnostics;
+  if (m.map) {
+    for (Diagnostic &d : check_map_libraries(*m.map)) ds.push_back(std::move(d));
+    if (do_probe)
+      for (Diagnostic &d : probe_entries(*m.map)) ds.push_back(std::move(d));
+  }
+  std::stable_sort(ds.begin(), ds.end(), [](const Diagnostic &a, const Diagnostic &b) {
+    return a.pos.line < b.pos.line;
+  });
+  return ds;
+}
+
+void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
+                      const std::optional<std::string> &cache, const Globals &g) {
+  const int errors = count(ds, Severity::error), warnings = count(ds, Severity::warning);
+  if (g.json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const Diagnostic &d : ds) list.push_back(json_of(d));
+    print_json(
+        {{"file", m.path},
+         {"valid", errors == 0},
+         {"errors", errors},
+         {"warnings", warnings},
+         {"cudnn", m.map ? nlohmann::json(m.map->cudnn.size()) : nlohmann::json(nullptr)},
+         {"require", m.map ? nlohmann::json(m.map->require.size()) : nlohmann::json(nullptr)},
+         {"diagnostics", list},
+         {"cache", cache ? nlohmann::json(*cache) : nlohmann::json(nullptr)}});
+    return;
+  }
+  for (const Diagnostic &d : ds) print_diagnostic(d);
+  std::cout << m.path << ": " << (errors ? "invalid" : "valid");
+  if (m.map)
+    std::cout << ", " << m.map->cudnn.size() << " cuDNN release(s), " << m.map->require.size()
+              << " require rule(s)";
+  std::cout << "; " << errors << " error(s), " << warnings << " warning(s)\n";
+  if (cache) std::cout << "cache written: " << *cache << '\n';
+}
+
+int validate_map(const std::string &file, bool do_probe, const Globals &g) {
+  const LoadedMap m = load_site_map(file, true);
+  if (m.path.empty()) {
+    Error() << map_not_found_message();
+    return kNo;
+  }
+  const std::optional<std::string> cache = refresh_cache(m);
+  const std::vector<Diagnostic> ds = all_diagnostics(m, do_probe);
+  print_validation(m, ds, cache, g);
+  return count(ds, Severity::error) ? kNo : kYes;
+}
+
+nlohmann::json map_json(const LoadedMap &m) {
+  nlohmann::json cudnn = nlohmann::json::array(), require = nlohmann::json::array();
+  for (const Installed &e : m.map->cudnn) cudnn.push_back(json_of(e));
+  for (const RequireRule &r : m.map->require)
+    require.push_back(
+        {{"match", r.match}, {"cudnn", to_string(r.cudnn)}, {"cuda", json_of(r.cuda)}});
+  return {{"file", m.path},
+          {"schema", 1},
+          {"policy",
+           {{"rule", rule_name(m.map->policy.rule)},
+            {"prefer", m.map->policy.prefer == Prefer::newest ? "newest" : "oldest"},
+            {"on_module_mismatch",
+             m.map->policy.on_module_mismatch == OnMismatch::warn ? "warn" : "error"}}},
+          {"cudnn", cudnn},
+          {"require", require}};
+}
+
+int show_map(const std::string &file, const Globals &g) {
+  const LoadedMap m = load_site_map(file);
+  if (m.path.empty() || !m.map) {
+    report_unusable_map(m);
+    return kNo;
+  }
+  if (g.json)
+    print_json(map_json(m));
+  else
+    std::cout << format_map(*m.map);
+  return kYes;
 }
 
 }  // namespace
@@ -84,84 +167,12 @@ but only its entry is skipped: it would be read against each job's working direc
 Warnings: unknown keys, a lib directory that is missing or holds no libcudnn.so.<major>.
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
-  validate->callback([file, do_probe, &g] {
-    LoadedMap m = load_site_map(*file, true);
-    if (m.path.empty()) {
-      complain(map_not_found_message());
-      g.exit_code = kNo;
-      return;
-    }
-    const std::optional<std::string> cache = refresh_cache(m);
-    std::vector<Diagnostic> ds = m.diagnostics;
-    if (m.map) {
-      for (Diagnostic &d : check_map_libraries(*m.map)) ds.push_back(std::move(d));
-      if (*do_probe)
-        for (Diagnostic &d : probe_entries(*m.map)) ds.push_back(std::move(d));
-    }
-    std::stable_sort(ds.begin(), ds.end(), [](const Diagnostic &a, const Diagnostic &b) {
-      return a.pos.line < b.pos.line;
-    });
-    const int errors = count(ds, Severity::error), warnings = count(ds, Severity::warning);
-    if (g.json) {
-      nlohmann::json list = nlohmann::json::array();
-      for (const Diagnostic &d : ds) list.push_back(json_of(d));
-      print_json(
-          {{"file", m.path},
-           {"valid", errors == 0},
-           {"errors", errors},
-           {"warnings", warnings},
-           {"cudnn", m.map ? nlohmann::json(m.map->cudnn.size()) : nlohmann::json(nullptr)},
-           {"require", m.map ? nlohmann::json(m.map->require.size()) : nlohmann::json(nullptr)},
-           {"diagnostics", list},
-           {"cache", cache ? nlohmann::json(*cache) : nlohmann::json(nullptr)}});
-    } else {
-      for (const Diagnostic &d : ds) std::cerr << to_string(d) << '\n';
-      std::cout << m.path << ": " << (errors ? "invalid" : "valid");
-      if (m.map)
-        std::cout << ", " << m.map->cudnn.size() << " cuDNN release(s), " << m.map->require.size()
-                  << " require rule(s)";
-      std::cout << "; " << errors << " error(s), " << warnings << " warning(s)\n";
-      if (cache) std::cout << "cache written: " << *cache << '\n';
-    }
-    g.exit_code = errors ? kNo : kYes;
-  });
+  validate->callback([file, do_probe, &g] { g.exit_code = validate_map(*file, *do_probe, g); });
 
   CLI::App *show = map->add_subcommand("show", "Print the map normalised (or as JSON)");
   show->add_option("FILE", *file, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
   show->footer("\nExit status: 0 printed, 1 no map or an invalid one, 2 bad usage.");
-  show->callback([file, &g] {
-    LoadedMap m = load_site_map(*file);
-    if (m.path.empty() || !m.map) {
-      for (const Diagnostic &d : m.diagnostics) std::cerr << to_string(d) << '\n';
-      complain(m.path.empty() ? map_not_found_message()
-                              : m.path + " is invalid; see `cudnn-compat map validate`");
-      g.exit_code = kNo;
-      return;
-    }
-    if (!g.json) {
-      std::cout << format_map(*m.map);
-      return;
-    }
-    nlohmann::json cudnn = nlohmann::json::array(), require = nlohmann::json::array();
-    for (const Installed &e : m.map->cudnn)
-      cudnn.push_back(
-          {{"version", to_string(e.version)},
-           {"lib", e.lib},
-           {"cuda", json_of(e.cuda)},
-           {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)}});
-    for (const RequireRule &r : m.map->require)
-      require.push_back(
-          {{"match", r.match}, {"cudnn", to_string(r.cudnn)}, {"cuda", json_of(r.cuda)}});
-    print_json({{"file", m.path},
-                {"schema", 1},
-                {"policy",
-                 {{"rule", rule_name(m.map->policy.rule)},
-                  {"prefer", m.map->policy.prefer == Prefer::newest ? "newest" : "oldest"},
-                  {"on_module_mismatch",
-                   m.map->policy.on_module_mismatch == OnMismatch::warn ? "warn" : "error"}}},
-                {"cudnn", cudnn},
-                {"require", require}});
-  });
+  show->callback([file, &g] { g.exit_code = show_map(*file, g); });
 }
 
 }  // namespace cudnn_compat::cli

@@ -1,5 +1,6 @@
 // cudnn-compat module-check: what the Lmod and Environment Modules hooks ask at `module load`.
 #include "cli.h"
+#include "diagnostics.h"
 
 #include <iostream>
 
@@ -33,7 +34,7 @@ Exit status: 0 everything fits (or nothing to check), 1 a misfit, 2 bad usage.)"
     for (const std::string &n : o->needs) {
       const Parsed<AppNeed> a = parse_app_need(n);
       if (!a) {
-        complain(a.error);
+        Error() << a.error;
         g.exit_code = kUsage;
         return;
       }

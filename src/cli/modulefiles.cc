@@ -1,5 +1,6 @@
 // cudnn-compat modulefiles: a cudnn/<version> modulefile per map entry, and the shim's module.
 #include "cli.h"
+#include "diagnostics.h"
 
 #include <filesystem>
 #include <fstream>
@@ -25,8 +26,8 @@ void write_one(const Modulefile &f, const std::string &out, bool force, Globals 
                nlohmann::json &written, nlohmann::json &kept) {
   const std::filesystem::path path = std::filesystem::path(out) / f.path;
   if (!force && !replaceable(path)) {
-    complain(path.string() + " was not written by `cudnn-compat modulefiles`; kept it (use " +
-             "--force to replace it, or -o another directory)");
+    Error() << path.string() + " was not written by `cudnn-compat modulefiles`; kept it (use " +
+                   "--force to replace it, or -o another directory)";
     kept.push_back({{"module", f.name}, {"file", path.string()}});
     g.exit_code = kNo;
     return;
@@ -34,7 +35,7 @@ void write_one(const Modulefile &f, const std::string &out, bool force, Globals 
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path(), ec);
   if (const std::string why = write_file_atomically(path.string(), f.text); !why.empty()) {
-    complain(why);
+    Error() << why;
     g.exit_code = kNo;
     return;
   }
@@ -74,9 +75,7 @@ Exit status: 0 written, 1 no map or a file could not be written or was kept, 2 b
   cmd->callback([o, &g] {
     const LoadedMap m = load_site_map(o->map);
     if (!m.map) {
-      for (const Diagnostic &d : m.diagnostics) std::cerr << to_string(d) << '\n';
-      complain(m.path.empty() ? map_not_found_message()
-                              : m.path + " is invalid; see `cudnn-compat map validate`");
+      report_unusable_map(m);
       g.exit_code = kNo;
       return;
     }

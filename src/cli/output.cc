@@ -22,6 +22,13 @@ nlohmann::json json_of(const Diagnostic &d) {
           {"message", d.message}};
 }
 
+nlohmann::json json_of(const Installed &e) {
+  return {{"version", to_string(e.version)},
+          {"lib", e.lib},
+          {"cuda", json_of(e.cuda)},
+          {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)}};
+}
+
 nlohmann::json json_of(const Probe &p) {
   return {{"file", p.file},
           {"version", to_string(p.version)},
@@ -42,10 +49,6 @@ std::string describe(const Probe &p) {
       return s + " (from the file name only: " + p.note + ")";
   }
   return s;
-}
-
-void complain(const std::string &message) {
-  std::cerr << "cudnn-compat: " << message << '\n';
 }
 
 }  // namespace cudnn_compat::cli

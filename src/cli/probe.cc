@@ -1,5 +1,6 @@
 // cudnn-compat probe: the true version of an installed cuDNN.
 #include "cli.h"
+#include "diagnostics.h"
 
 #include <iostream>
 
@@ -31,7 +32,7 @@ Exit status: 0 every path probed, 1 a path holds no cuDNN, 2 bad usage.)");
         if (g.json)
           all.push_back({{"file", path}, {"error", found.error}});
         else
-          complain(found.error);
+          Error() << found.error;
         continue;
       }
       for (const Probe &p : *found) {

@@ -1,5 +1,7 @@
 // cudnn-compat resolve: the file a process asking for a cuDNN library should get, and why.
 #include "cli.h"
+#include "decision_inputs.h"
+#include "diagnostics.h"
 
 #include <filesystem>
 #include <iostream>
@@ -11,27 +13,13 @@ struct Opts {
   std::string name, require, cuda, rule, map, program;
 };
 
-std::optional<std::string> flag_or_env(const std::string &flag, const char *var,
-                                       std::string &source, const char *flag_name) {
-  if (!flag.empty()) {
-    source = flag_name;
-    return flag;
-  }
-  source = var;
-  return env(var);
-}
-
 nlohmann::json considered_json(const Map &map, const Choice &c) {
   nlohmann::json list = nlohmann::json::array();
   for (const Considered &k : c.considered) {
-    const Installed &e = map.cudnn[k.entry];
-    list.push_back(
-        {{"version", to_string(e.version)},
-         {"lib", e.lib},
-         {"cuda", json_of(e.cuda)},
-         {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
-         {"fits", k.fits},
-         {"why", k.why}});
+    nlohmann::json j = json_of(map.cudnn[k.entry]);
+    j["fits"] = k.fits;
+    j["why"] = k.why;
+    list.push_back(j);
   }
   return list;
 }
@@ -46,83 +34,70 @@ void print_considered(const Map &map, const Choice &c) {
   }
 }
 
-int run(const Opts &o, const Globals &g) {
-  const Parsed<LibraryName> requested = parse_library_name(o.name);
-  if (!requested) {
-    complain(requested.error);
-    return kUsage;
-  }
-  std::optional<Rule> rule;
-  if (!o.rule.empty() && !(rule = parse_rule(o.rule))) {
-    complain("unknown rule '" + o.rule + "'; expected one of:\n" + rule_list());
-    return kUsage;
-  }
-  const LoadedMap m = load_site_map(o.map);
-  if (!m.map) {
-    for (const Diagnostic &d : m.diagnostics) std::cerr << to_string(d) << '\n';
-    complain(m.path.empty() ? map_not_found_message()
-                            : m.path + " is invalid; see `cudnn-compat map validate`");
-    return kNo;
-  }
-  const Map &map = *m.map;
-
-  NeedInputs in;
-  in.require = flag_or_env(o.require, "CUDNN_COMPAT_REQUIRE", in.require_source, "--require");
-  in.cuda = flag_or_env(o.cuda, "CUDNN_COMPAT_CUDA", in.cuda_source, "--cuda");
-  in.rule = rule;
-  if (!o.program.empty())
-    in.programs.push_back(std::filesystem::absolute(o.program).lexically_normal().string());
-  in.requested = *requested;
-  const Parsed<Need> need = derive_need(in, &map);
-  if (!need) {
-    complain(need.error);
-    return kUsage;
-  }
-
-  const Choice choice = choose(map, *need, *requested);
+// The first ranked release whose directory holds the file asked for; the ones before it that
+// lack it, in words.
+struct Found {
+  const Installed *entry = nullptr;
+  std::string file;
   std::vector<std::string> skipped;
+};
+
+Found first_with_file(const Map &map, const Choice &choice, const LibraryName &requested,
+                      const std::string &name) {
+  Found out;
   for (std::size_t index : choice.ranked) {
     const Installed &e = map.cudnn[index];
-    const std::optional<std::string> file = find_library_file(e.lib, *requested, e.version.major);
-    if (!file) {
-      skipped.push_back(e.lib + " (listed for cuDNN " + to_string(e.version) +
-                        ") holds no file for " + o.name);
-      continue;
+    const std::optional<std::string> file = find_library_file(e.lib, requested, e.version.major);
+    if (file) {
+      out.entry = &e;
+      out.file = *file;
+      return out;
     }
-    std::error_code ec;
-    const std::string real = std::filesystem::canonical(*file, ec).string();
-    if (g.json) {
-      print_json({{"request", o.name},
-                  {"file", *file},
-                  {"realpath", ec ? nlohmann::json(nullptr) : nlohmann::json(real)},
-                  {"version", to_string(e.version)},
-                  {"cuda", json_of(e.cuda)},
-                  {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
-                  {"need",
-                   {{"cudnn", json_of(need->cudnn)},
-                    {"cuda", need->cuda_major ? nlohmann::json(*need->cuda_major)
-                                              : nlohmann::json(nullptr)},
-                    {"rule", rule_name(need->rule)},
-                    {"source", need->source.empty() ? nlohmann::json(nullptr)
-                                                    : nlohmann::json(need->source)}}},
-                  {"reason", choice.reason},
-                  {"skipped", skipped},
-                  {"considered", considered_json(map, choice)},
-                  {"map", map.path}});
-    } else {
-      std::cout << o.name << " -> " << *file << (ec || real == *file ? "" : "  (" + real + ")")
-                << '\n'
-                << "  " << choice.reason << '\n';
-      for (const std::string &s : skipped) std::cout << "  skipped: " << s << '\n';
-      print_considered(map, choice);
-    }
-    return kYes;
+    out.skipped.push_back(e.lib + " (listed for cuDNN " + to_string(e.version) +
+                          ") holds no file for " + name);
   }
+  return out;
+}
 
+nlohmann::json need_json(const Need &need) {
+  return {{"cudnn", json_of(need.cudnn)},
+          {"cuda", need.cuda_major ? nlohmann::json(*need.cuda_major) : nlohmann::json(nullptr)},
+          {"rule", rule_name(need.rule)},
+          {"source", need.source.empty() ? nlohmann::json(nullptr) : nlohmann::json(need.source)}};
+}
+
+void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,
+                 const Choice &choice, const Found &f) {
+  const Installed &e = *f.entry;
+  std::error_code ec;
+  const std::string real = std::filesystem::canonical(f.file, ec).string();
+  if (g.json) {
+    print_json({{"request", o.name},
+                {"file", f.file},
+                {"realpath", ec ? nlohmann::json(nullptr) : nlohmann::json(real)},
+                {"version", to_string(e.version)},
+                {"cuda", json_of(e.cuda)},
+                {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
+                {"need", need_json(need)},
+                {"reason", choice.reason},
+                {"skipped", f.skipped},
+                {"considered", considered_json(map, choice)},
+                {"map", map.path}});
+    return;
+  }
+  std::cout << o.name << " -> " << f.file << (ec || real == f.file ? "" : "  (" + real + ")")
+            << '\n'
+            << "  " << choice.reason << '\n';
+  for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
+  print_considered(map, choice);
+}
+
+void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const Need &need,
+                        const Choice &choice, const Found &f) {
   std::string advice;
-  if (need->cudnn)
-    advice = "Ask the admins for cuDNN " + acceptable_releases(need->rule, *need->cudnn) +
-             (need->cuda_major ? " built for CUDA " + std::to_string(*need->cuda_major) : "") +
+  if (need.cudnn)
+    advice = "Ask the admins for cuDNN " + acceptable_releases(need.rule, *need.cudnn) +
+             (need.cuda_major ? " built for CUDA " + std::to_string(*need.cuda_major) : "") +
              ", or rebuild the program against an installed release.";
   const std::string reason = choice.ranked.empty()
                                  ? choice.reason
@@ -132,15 +107,48 @@ int run(const Opts &o, const Globals &g) {
                 {"file", nullptr},
                 {"reason", reason},
                 {"advice", advice},
-                {"skipped", skipped},
+                {"skipped", f.skipped},
                 {"considered", considered_json(map, choice)},
                 {"map", map.path}});
-  } else {
-    std::cout << o.name << ": " << reason << '\n';
-    for (const std::string &s : skipped) std::cout << "  skipped: " << s << '\n';
-    if (!choice.considered.empty()) print_considered(map, choice);
-    if (!advice.empty()) std::cout << "  " << advice << '\n';
+    return;
   }
+  std::cout << o.name << ": " << reason << '\n';
+  for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
+  if (!choice.considered.empty()) print_considered(map, choice);
+  if (!advice.empty()) std::cout << "  " << advice << '\n';
+}
+
+int run(const Opts &o, const Globals &g) {
+  const Parsed<LibraryName> requested = parse_library_name(o.name);
+  if (!requested) {
+    Error() << requested.error;
+    return kUsage;
+  }
+  std::optional<Rule> rule;
+  if (!o.rule.empty() && !(rule = parse_rule(o.rule))) {
+    Error() << "unknown rule '" + o.rule + "'; expected one of:\n" + rule_list();
+    return kUsage;
+  }
+  const LoadedMap m = load_site_map(o.map);
+  if (!m.map) {
+    report_unusable_map(m);
+    return kNo;
+  }
+  Asked asked{o.require, o.cuda, rule, {}, *requested};
+  if (!o.program.empty())
+    asked.programs.push_back(std::filesystem::absolute(o.program).lexically_normal().string());
+  const Parsed<Need> need = derive_need(need_inputs(asked, env), &*m.map);
+  if (!need) {
+    Error() << need.error;
+    return kUsage;
+  }
+  const Choice choice = choose(*m.map, *need, *requested);
+  const Found found = first_with_file(*m.map, choice, *requested, o.name);
+  if (found.entry) {
+    print_found(o, g, *m.map, *need, choice, found);
+    return kYes;
+  }
+  print_nothing_fits(o, g, *m.map, *need, choice, found);
   return kNo;
 }
 

@@ -1,5 +1,6 @@
 // cudnn-compat shim-path: where libcudnn-compat.so is, for LD_AUDIT/LD_PRELOAD lines and scripts.
 #include "cli.h"
+#include "diagnostics.h"
 
 #include <unistd.h>
 
@@ -28,7 +29,7 @@ Exit status: 0 printed, 1 the shim is not installed beside this cudnn-compat.)")
     else if (present)
       std::cout << path << '\n';
     else
-      complain(path + " is missing; reinstall cudnn-compat (cmake --install)");
+      Error() << path + " is missing; reinstall cudnn-compat (cmake --install)";
     g.exit_code = present ? kYes : kNo;
   });
 }

@@ -19,73 +19,82 @@ std::string need_text(const Need &n) {
   return s + " (from " + n.source + ")";
 }
 
-}  // namespace
+using Findings = std::vector<DoctorFinding>;
 
-std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
-  std::vector<DoctorFinding> out;
-  const auto add = [&](Severity3 s, std::string what, std::vector<std::string> fixes = {}) {
-    out.push_back({s, std::move(what), std::move(fixes)});
-  };
-  const std::string shim_fix = "export LD_AUDIT=$(cudnn-compat shim-path)";
+void add(Findings &out, Severity3 s, std::string what, std::vector<std::string> fixes = {}) {
+  out.push_back({s, std::move(what), std::move(fixes)});
+}
 
-  for (const Resolution &r : f.resolved) {
-    const std::string name = "libcudnn.so." + std::to_string(r.major);
-    const bool required = f.need && f.need->cudnn && f.need->cudnn->major == r.major;
-    const bool linked =
-        std::find(f.program_needs.begin(), f.program_needs.end(), name) != f.program_needs.end();
-    if (!r.hit && linked) {
-      std::vector<std::string> fixes = installed_fixes(map, Need{}, r.major);
-      if (fixes.empty()) fixes.push_back("ask the admins for cuDNN " + std::to_string(r.major));
-      add(Severity3::problem,
-          f.program + " links " + name + ", which the loader finds nowhere: it will not start",
-          fixes);
-      continue;
+const std::string shim_fix = "export LD_AUDIT=$(cudnn-compat shim-path)";
+
+// A major the loader finds nowhere: a problem when the program links it or needs it.
+void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
+  const std::string name = "libcudnn.so." + std::to_string(r.major);
+  const bool required = f.need && f.need->cudnn && f.need->cudnn->major == r.major;
+  const bool linked =
+      std::find(f.program_needs.begin(), f.program_needs.end(), name) != f.program_needs.end();
+  std::vector<std::string> fixes =
+      installed_fixes(map, linked || !f.need ? Need{} : *f.need, r.major);
+  if (fixes.empty()) fixes.push_back("ask the admins for cuDNN " + std::to_string(r.major));
+  if (linked)
+    add(out, Severity3::problem,
+        f.program + " links " + name + ", which the loader finds nowhere: it will not start",
+        fixes);
+  else
+    add(out, required ? Severity3::problem : Severity3::warning,
+        "the loader finds no " + name + " in this environment", fixes);
+}
+
+// The release a major resolves to, against the need; false when it does not fit.
+bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
+  const std::string name = "libcudnn.so." + std::to_string(r.major);
+  std::string what = name + " resolves to " + r.hit->path + " (" + r.hit->from + "): cuDNN " +
+                     to_string(r.probe->version) +
+                     (r.probe->cuda ? " for CUDA " + to_string(*r.probe->cuda) : "");
+  if (f.need && f.need->cudnn && f.need->cudnn->major == r.major) {
+    const Verdict v = serves(*f.need, r.major, *r.probe);
+    if (!v.compatible) {
+      std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major);
+      if (fixes.empty())
+        fixes.push_back("ask the admins for cuDNN " +
+                        acceptable_releases(f.need->rule, *f.need->cudnn));
+      if (f.shim.empty() && map) fixes.push_back(shim_fix + "   # picks a fitting release");
+      add(out, Severity3::problem,
+          what + ", but " + need_text(*f.need) + " does not fit it: " + v.reason, fixes);
+      return false;
     }
-    if (!r.hit) {
-      std::vector<std::string> fixes = installed_fixes(map, f.need ? *f.need : Need{}, r.major);
-      if (fixes.empty()) fixes.push_back("ask the admins for cuDNN " + std::to_string(r.major));
-      add(required ? Severity3::problem : Severity3::warning,
-          "the loader finds no " + name + " in this environment", fixes);
-      continue;
-    }
-    if (!r.probe) {
-      add(Severity3::problem,
-          name + " resolves to " + r.hit->path + " (" + r.hit->from + "), which does not load");
-      continue;
-    }
-    std::string what = name + " resolves to " + r.hit->path + " (" + r.hit->from + "): cuDNN " +
-                       to_string(r.probe->version) +
-                       (r.probe->cuda ? " for CUDA " + to_string(*r.probe->cuda) : "");
-    if (required) {
-      const Verdict v = serves(*f.need, r.major, *r.probe);
-      if (!v.compatible) {
-        std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major);
-        if (fixes.empty())
-          fixes.push_back("ask the admins for cuDNN " +
-                          acceptable_releases(f.need->rule, *f.need->cudnn));
-        if (f.shim.empty() && map) fixes.push_back(shim_fix + "   # picks a fitting release");
-        add(Severity3::problem,
-            what + ", but " + need_text(*f.need) + " does not fit it: " + v.reason, fixes);
-        continue;
-      }
-      what += ", which fits " + need_text(*f.need) + ": " + v.reason;
-    }
-    add(Severity3::ok, what);
-    for (const auto &[sub, hit] : r.foreign_subs)
-      add(f.shim.empty() ? Severity3::problem : Severity3::warning,
-          "mixed family: the cuDNN " + to_string(r.probe->version) + " dispatcher in " +
-              dir_of(r.hit->path) + " would load " + sub + " from " + hit.path + " (" + hit.from +
-              ")" + (f.shim.empty() ? "" : "; the shim, which is on, keeps the family whole"),
-          {"remove " + dir_of(hit.path) + " from LD_LIBRARY_PATH", shim_fix});
-    if (f.cuda_major && r.probe->cuda && r.probe->cuda->major != *f.cuda_major)
-      add(Severity3::problem,
-          "cuDNN " + to_string(r.probe->version) + " is built for CUDA " +
-              to_string(*r.probe->cuda) + " but CUDA " + std::to_string(*f.cuda_major) +
-              " is loaded (" + f.cuda_from + ")",
-          installed_fixes(map, Need{std::nullopt, f.cuda_major, Rule::nvidia, ""}, r.major));
+    what += ", which fits " + need_text(*f.need) + ": " + v.reason;
   }
+  add(out, Severity3::ok, what);
+  return true;
+}
 
-  // Several releases of one major on the path: the first wins, the order of `module load` decides.
+// A fitting release whose family the loader would mix, or built for another CUDA than loaded.
+void judge_family(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
+  for (const auto &[sub, hit] : r.foreign_subs)
+    add(out, f.shim.empty() ? Severity3::problem : Severity3::warning,
+        "mixed family: the cuDNN " + to_string(r.probe->version) + " dispatcher in " +
+            dir_of(r.hit->path) + " would load " + sub + " from " + hit.path + " (" + hit.from +
+            ")" + (f.shim.empty() ? "" : "; the shim, which is on, keeps the family whole"),
+        {"remove " + dir_of(hit.path) + " from LD_LIBRARY_PATH", shim_fix});
+  if (f.cuda_major && r.probe->cuda && r.probe->cuda->major != *f.cuda_major)
+    add(out, Severity3::problem,
+        "cuDNN " + to_string(r.probe->version) + " is built for CUDA " + to_string(*r.probe->cuda) +
+            " but CUDA " + std::to_string(*f.cuda_major) + " is loaded (" + f.cuda_from + ")",
+        installed_fixes(map, Need{std::nullopt, f.cuda_major, Rule::nvidia, ""}, r.major));
+}
+
+void judge_resolution(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
+  if (!r.hit) return judge_missing(f, r, map, out);
+  if (!r.probe)
+    return add(out, Severity3::problem,
+               "libcudnn.so." + std::to_string(r.major) + " resolves to " + r.hit->path + " (" +
+                   r.hit->from + "), which does not load");
+  if (judge_fit(f, r, map, out)) judge_family(f, r, map, out);
+}
+
+// Several releases of one major on the path: the first wins, the order of `module load` decides.
+void judge_path(const DoctorFacts &f, Findings &out) {
   std::map<int, std::vector<std::string>> by_major;
   for (const PathDir &d : f.path)
     for (const Probe &p : d.probes)
@@ -94,24 +103,33 @@ std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
     if (where.size() > 1) {
       std::string list;
       for (const std::string &w : where) list += (list.empty() ? "" : "; ") + w;
-      add(Severity3::warning,
+      add(out, Severity3::warning,
           std::to_string(where.size()) + " cuDNN " + std::to_string(major) +
               " releases on LD_LIBRARY_PATH (" + list + "): the first is taken",
           {"module unload the ones you do not need"});
     }
+}
 
-  add(Severity3::ok, (f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")") +
-                         (f.shim_choice.empty() ? "" : "; it would load " + f.shim_choice));
-  if (!f.program.empty())
-    add(f.program_needs.empty() ? Severity3::warning : Severity3::ok,
-        f.program + (f.program_needs.empty()
-                         ? " links no cuDNN library (it may dlopen one at run time)"
-                         : " links " + [&] {
-                             std::string s;
-                             for (const std::string &n : f.program_needs)
-                               s += (s.empty() ? "" : ", ") + n;
-                             return s;
-                           }()));
+void judge_shim_and_program(const DoctorFacts &f, Findings &out) {
+  add(out, Severity3::ok,
+      (f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")") +
+          (f.shim_choice.empty() ? "" : "; it would load " + f.shim_choice));
+  if (f.program.empty()) return;
+  std::string links;
+  for (const std::string &n : f.program_needs) links += (links.empty() ? "" : ", ") + n;
+  add(out, f.program_needs.empty() ? Severity3::warning : Severity3::ok,
+      f.program + (f.program_needs.empty()
+                       ? " links no cuDNN library (it may dlopen one at run time)"
+                       : " links " + links));
+}
+
+}  // namespace
+
+std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
+  Findings out;
+  for (const Resolution &r : f.resolved) judge_resolution(f, r, map, out);
+  judge_path(f, out);
+  judge_shim_and_program(f, out);
   return out;
 }
 

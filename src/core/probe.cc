@@ -56,9 +56,16 @@ std::string describe_status(int status) {
   return "exited with status " + std::to_string(WEXITSTATUS(status));
 }
 
-HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
+// Starts the helper on file, its stdout and stderr into the returned descriptor; or why not.
+struct Spawned {
+  pid_t pid = 0;
+  int out = -1;
+  std::string error;
+};
+
+Spawned spawn_helper(const std::string &file, const std::string &helper_path) {
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return {{}, {}, std::string("pipe: ") + std::strerror(errno)};
+  if (pipe2(fds, O_CLOEXEC) != 0) return {0, -1, std::string("pipe: ") + std::strerror(errno)};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
@@ -68,7 +75,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   envp.reserve(env.size() + 1);
   for (std::string &e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::string helper = options.helper, target = file;
+  std::string helper = helper_path, target = file;
   char *argv[] = {helper.data(), target.data(), nullptr};
   pid_t pid = 0;
   // Default signals, none blocked: a library that crashes must crash here, visibly, even when the
@@ -87,18 +94,20 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   close(fds[1]);
   if (rc != 0) {
     close(fds[0]);
-    return {{}, {}, "cannot run " + helper + ": " + std::strerror(rc)};
+    return {0, -1, "cannot run " + helper + ": " + std::strerror(rc)};
   }
+  return {pid, fds[0], ""};
+}
 
+// What fd says until it closes or timeout_ms pass (then timed_out), the first 64 KiB of it.
+std::string read_until(int fd, int timeout_ms, bool &timed_out) {
   std::string out;
-  bool timed_out = false;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                           deadline - std::chrono::steady_clock::now())
                           .count();
-    pollfd p{fds[0], POLLIN, 0};
+    pollfd p{fd, POLLIN, 0};
     const int ready = left > 0 ? poll(&p, 1, int(left)) : 0;
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) {
@@ -106,17 +115,16 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
       break;
     }
     char buf[4096];
-    const ssize_t n = read(fds[0], buf, sizeof buf);
+    const ssize_t n = read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     if (out.size() < 65536) out.append(buf, std::size_t(n));
   }
-  close(fds[0]);
-  if (timed_out) kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  return out;
+}
 
+// The helper's lines ("version N", "cudart N", "error WHY") and how it ended, as an answer.
+HelperAnswer read_answer(std::string_view out, bool timed_out, int status, int timeout_ms) {
   HelperAnswer a;
   std::string error;
   for (std::string_view line : split(out, '\n')) {
@@ -130,7 +138,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   if (a.version) return a;
   a.cuda.reset();
   if (timed_out)
-    a.why = "the library did not answer within " + std::to_string(options.timeout_ms / 1000) + " s";
+    a.why = "the library did not answer within " + std::to_string(timeout_ms / 1000) + " s";
   else if (!error.empty())
     a.why = "the library did not load: " + error;
   else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
@@ -138,6 +146,19 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   else
     a.why = "the library " + describe_status(status);
   return a;
+}
+
+HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
+  const Spawned child = spawn_helper(file, options.helper);
+  if (!child.error.empty()) return {{}, {}, child.error};
+  bool timed_out = false;
+  const std::string out = read_until(child.out, options.timeout_ms, timed_out);
+  close(child.out);
+  if (timed_out) kill(child.pid, SIGKILL);
+  int status = 0;
+  while (waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return read_answer(out, timed_out, status, options.timeout_ms);
 }
 
 // CUDNN_MAJOR/MINOR/PATCHLEVEL from a header: cudnn_version.h from 8.0 on, cudnn.h before.

@@ -3,6 +3,7 @@
 // carries no libc, let alone toml++). It speaks shim/protocol.h: whatever goes wrong, the answer
 // is "pass", and every line meant for the user goes back to the shim, which prints it.
 #include "cudnn_compat.h"
+#include "decision_inputs.h"
 #include "protocol.h"
 
 #include <signal.h>
@@ -67,35 +68,21 @@ Selection decide(const Request &r, bool debug) {
   std::vector<KnownLibrary> known;
   const auto [map, map_problem] = find_map(load, known);
 
-  NeedInputs ni;
-  ni.require = env("CUDNN_COMPAT_REQUIRE");
-  ni.require_source = "CUDNN_COMPAT_REQUIRE";
-  ni.cuda = env("CUDNN_COMPAT_CUDA");
-  ni.cuda_source = "CUDNN_COMPAT_CUDA";
   // A [[require]] glob may name a program by the path it was started as or by its real path.
   std::error_code ec;
   const std::string started_as = fs::absolute(r.executable, ec).lexically_normal().string();
-  ni.programs = {started_as, real_path(r.executable), requester, real_path(requester)};
-  ni.requested = *requested;
-  const Parsed<Need> need = derive_need(ni, map);
+  Asked asked;
+  asked.programs = {started_as, real_path(r.executable), requester, real_path(requester)};
+  asked.requested = *requested;
+  const Parsed<Need> need = derive_need(need_inputs(asked, env), map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
 
-  LoaderContext lc;
-  lc.requester = requester;
-  lc.executable = real_path(r.executable);
-  lc.ld_library_path = env("LD_LIBRARY_PATH").value_or("");
-  lc.secure = env("CUDNN_COMPAT_SECURE").has_value();
+  LoaderContext lc = loader_context(real_path(r.executable), requester, env);
   if (r.dirs) {
     lc.before_cache.emplace();
     for (const std::string &d : *r.dirs) lc.before_cache->push_back(search_step(d, requester));
   }
-
-  SelectInputs in;
-  in.name = r.name;
-  in.requested = *requested;
-  in.need = *need;
-  in.loader = loader_search(r.name, lc);
-  in.map = map;
+  SelectInputs in = select_inputs(r.name, *requested, *need, loader_search(r.name, lc), map);
   in.map_problem = map_problem;
   in.debug = debug;
 

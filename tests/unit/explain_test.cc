@@ -119,6 +119,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"Could not load symbol cudnnGetVersion. Error: "
              "/tmp/stray/libcudnn_graph.so.9.19.0: undefined symbol: cudnnGetVersion",
              "sublibrary-mismatch   libcudnn_graph.so.9.19.0  -"},
+        // The family's bare name, which every name of the list shares: what the shared corpus
+        // records for the same message of cuDNN 9.1 (error-examples.jsonl, "libcudnn_ops.so").
         Case{"Unable to load any of {libcudnn_graph.so.9.19.0, libcudnn_graph.so.9.19, "
              "libcudnn_graph.so.9, libcudnn_graph.so}",
              "library-not-found   libcudnn_graph.so  -"},

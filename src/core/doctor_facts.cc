@@ -1,0 +1,144 @@
+#include "doctor_facts.h"
+#include "text.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace cudnn_compat {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<PathDir> probe_path(std::string_view ld_library_path, const DoctorIo &io) {
+  std::vector<PathDir> out;
+  for (std::string_view d : split(ld_library_path, ':')) {
+    if (d.empty() || !io.holds_cudnn(std::string(d))) continue;
+    const Parsed<std::vector<Probe>> p = io.probe_dir(std::string(d));
+    out.push_back({std::string(d), p ? *p.value : std::vector<Probe>{}});
+  }
+  return out;
+}
+
+// The main cuDNN libraries among a program's DT_NEEDED entries.
+std::vector<std::string> cudnn_needed(const std::vector<std::string> &needed) {
+  std::vector<std::string> out;
+  for (const std::string &n : needed)
+    if (const Parsed<LibraryName> ln = parse_library_name(n); ln && ln->sub.empty() && ln->version)
+      out.push_back(n);
+  return out;
+}
+
+// Where the dispatcher found at r.hit would take each sub-library from, when not its own dir.
+void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &io) {
+  LoaderContext from_dispatcher = lc;
+  from_dispatcher.requester = r.hit->path;
+  const std::string home = fs::path(r.hit->path).parent_path().string();
+  for (std::string_view sub : sub_libraries(r.major))
+    for (const std::string &n : dispatcher_asks(sub, r.probe->version))
+      if (const std::optional<LoaderHit> h = io.search(n, from_dispatcher)) {
+        if (fs::path(h->path).parent_path().string() != home) r.foreign_subs.emplace_back(n, *h);
+        break;
+      }
+}
+
+Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io) {
+  Resolution r;
+  r.major = major;
+  r.hit = io.search("libcudnn.so." + std::to_string(major), lc);
+  if (r.hit) r.probe = io.probe_file(r.hit->path);
+  if (r.hit && r.probe) find_foreign_subs(r, lc, io);
+  return r;
+}
+
+// What the shim would load for the required major: the engine's own decision.
+std::string shim_choice(const DoctorFacts &f, const Map &map, const DoctorIo &io) {
+  std::string choice;
+  for (const Resolution &r : f.resolved)
+    if (r.major == f.need->cudnn->major) {
+      const std::string name = "libcudnn.so." + std::to_string(r.major);
+      const Selection s =
+          io.select(select_inputs(name, *parse_library_name(name), *f.need, r.hit, &map));
+      if (s.use)
+        choice = *s.use;
+      else if (r.hit && s.say.empty())
+        choice = r.hit->path + " (the loader's own choice fits)";
+    }
+  return choice;
+}
+
+}  // namespace
+
+std::vector<int> majors_to_follow(const DoctorFacts &f) {
+  std::vector<int> majors;
+  if (f.need) majors.push_back(f.need->cudnn->major);
+  for (const PathDir &d : f.path)
+    for (const Probe &p : d.probes) majors.push_back(p.version.major);
+  for (const std::string &n : f.program_needs)
+    majors.push_back(parse_library_name(n)->version->major);
+  if (majors.empty()) majors = {8, 9};  // nothing says which: the two current majors
+  std::sort(majors.begin(), majors.end());
+  majors.erase(std::unique(majors.begin(), majors.end()), majors.end());
+  return majors;
+}
+
+std::pair<std::optional<int>, std::string> loaded_cuda(const std::vector<std::string> &modules) {
+  std::pair<std::optional<int>, std::string> out;
+  for (const std::string &mod : modules) {
+    const std::size_t slash = mod.find('/');
+    if (slash == std::string::npos || lower(mod.substr(0, slash)) != "cuda") continue;
+    if (const Parsed<Version> v = parse_cuda(mod.substr(slash + 1)))
+      out = {v->major, "module " + mod};
+  }
+  return out;
+}
+
+std::string shim_mode(std::string_view ld_audit, std::string_view ld_preload) {
+  return ld_audit.find("libcudnn-compat.so") != std::string_view::npos     ? "LD_AUDIT"
+         : ld_preload.find("libcudnn-compat.so") != std::string_view::npos ? "LD_PRELOAD"
+                                                                           : "";
+}
+
+std::vector<std::string> dispatcher_asks(std::string_view sub, const Version &version) {
+  std::vector<std::string> names;
+  const std::string stem = "libcudnn_" + std::string(sub) + ".so.";
+  if (version.major >= 9) names.push_back(stem + to_string(version));  // its exact release first
+  names.push_back(stem + std::to_string(version.major));
+  return names;
+}
+
+DoctorFacts gather_doctor_facts(const std::string &program, const std::optional<Need> &need,
+                                const Map *map, const DoctorIo &io) {
+  DoctorFacts f;
+  const std::string loaded = io.env("LOADEDMODULES").value_or("");
+  for (std::string_view s : split(loaded, ':'))
+    if (!s.empty()) f.modules.emplace_back(s);
+  f.program = program;
+  f.need = need;
+  f.path = probe_path(io.env("LD_LIBRARY_PATH").value_or(""), io);
+  if (!program.empty()) f.program_needs = cudnn_needed(io.needed(program));
+  const LoaderContext lc = loader_context(program, program, io.env);
+  for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io));
+  std::tie(f.cuda_major, f.cuda_from) = loaded_cuda(f.modules);
+  f.shim = shim_mode(io.env("LD_AUDIT").value_or(""), io.env("LD_PRELOAD").value_or(""));
+  if (f.need && map) f.shim_choice = shim_choice(f, *map, io);
+  return f;
+}
+
+DoctorIo system_doctor_io(const ProbeOptions &options) {
+  DoctorIo io;
+  io.env = env;
+  io.holds_cudnn = dir_holds_cudnn;
+  io.probe_dir = [options](const std::string &dir) { return probe(dir, options); };
+  io.probe_file = [options](const std::string &file) { return probe_library(file, options); };
+  io.search = loader_search;
+  io.needed = [](const std::string &file) {
+    const Parsed<ElfDynamic> elf = read_elf_dynamic(file);
+    return elf ? elf->needed : std::vector<std::string>{};
+  };
+  io.select = [probe_file = io.probe_file](const SelectInputs &in) {
+    return select_library(in, SelectIo{probe_file, find_library_file});
+  };
+  return io;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,41 @@
+// What `cudnn-compat scan` finds: every library directory the modules name or the search roots
+// hold, probed once each, as map entries and problems in words. The file system and the probe
+// are injected; the CLI renders the result and writes the map.
+#pragma once
+
+#include "cudnn_compat.h"
+
+#include <functional>
+
+namespace cudnn_compat {
+
+struct ScanModule {  // a cuDNN module, as the module system lists it
+  std::string name;
+  std::vector<std::string> lib_dirs;  // what it adds to LD_LIBRARY_PATH
+};
+
+struct ScanIo {
+  std::function<bool(const std::string &dir)> holds_cudnn;
+  std::function<std::string(const std::string &path)> canonical;  // symlinks resolved
+  // Library directories under the roots (find_cudnn_dirs).
+  std::function<std::vector<std::string>(const std::vector<std::string> &roots)> walk;
+  std::function<Parsed<std::vector<Probe>>(const std::string &dir)> probe;
+  std::function<void(std::size_t index, std::size_t total, const std::string &dir)> progress;
+};
+
+struct ScanFound {
+  std::vector<Installed> scanned;
+  std::vector<std::string> problems;  // one line each, for people
+};
+
+ScanFound gather_scan(const std::vector<ScanModule> &modules,
+                      const std::vector<std::string> &search_roots, const ScanIo &io);
+
+// Library directories under the roots, at most six levels down, without following loops (I/O).
+std::vector<std::string> find_cudnn_dirs(const std::vector<std::string> &roots);
+
+// A release installed twice (an EasyBuild and a Spack module of one cuDNN) is listed once, under
+// the entry listed first; each one dropped is a problem in words.
+void list_each_release_once(Map &map, std::vector<std::string> &problems);
+
+}  // namespace cudnn_compat
