@@ -3,6 +3,7 @@
 #include "text.h"
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace cudnn_compat::cli {
@@ -12,6 +13,61 @@ namespace fs = std::filesystem;
 
 const char *severity_name(Severity3 s) {
   return s == Severity3::problem ? "problem" : s == Severity3::warning ? "warning" : "ok";
+}
+
+// The CUDA major of an installation: its version.json (CUDA 11.1 on), version.txt (before), else
+// the major of the libcudart.so.<major> it holds.
+std::optional<int> cuda_major_of_home(const fs::path &home) {
+  std::ifstream json(home / "version.json");
+  // "12.2.20230823", "11.0.228": major.minor is what counts.
+  const auto major_of = [](const std::string &v) -> std::optional<int> {
+    const Parsed<Version> p = parse_cuda(v.substr(0, v.find('.', v.find('.') + 1)));
+    return p ? std::optional<int>(p->major) : std::nullopt;
+  };
+  if (json) {
+    const nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
+    if (j.is_object() && j.contains("cuda") && j["cuda"].is_object() &&
+        j["cuda"].contains("version") && j["cuda"]["version"].is_string())
+      if (const std::optional<int> major = major_of(j["cuda"]["version"].get<std::string>()))
+        return major;
+  }
+  std::ifstream txt(home / "version.txt");
+  std::string word, version;
+  while (txt >> word)
+    if (word == "Version" && txt >> version)
+      if (const std::optional<int> major = major_of(version)) return major;
+  for (const char *lib : {"lib64", "lib"}) {
+    std::error_code ec;
+    for (const fs::directory_entry &e : fs::directory_iterator(home / lib, ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.starts_with("libcudart.so."))
+        if (const std::optional<std::int64_t> major = parse_uint(split(name, '.')[2]))
+          return int(*major);
+    }
+  }
+  return std::nullopt;
+}
+
+// The loaded CUDA: a cuda module (cuda/12.2, CUDA/12.2.0, Spack's cuda/12.2.0-abcdefg), else the
+// installation CUDA_HOME (or CUDA_PATH) names.
+void loaded_cuda(DoctorFacts &f) {
+  for (const std::string &mod : f.modules) {
+    const std::size_t slash = mod.find('/');
+    if (slash == std::string::npos || lower(mod.substr(0, slash)) != "cuda") continue;
+    const std::string version = mod.substr(slash + 1, mod.find('-', slash) - slash - 1);
+    if (const Parsed<Version> v = parse_cuda(version)) {
+      f.cuda_major = v->major;
+      f.cuda_from = "module " + mod;
+    }
+  }
+  if (f.cuda_major) return;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const std::optional<std::string> home = env(var))
+      if (const std::optional<int> major = cuda_major_of_home(*home)) {
+        f.cuda_major = major;
+        f.cuda_from = std::string(var) + "=" + *home;
+        return;
+      }
 }
 
 }  // namespace
@@ -79,10 +135,9 @@ not answer, or the nodes' maps differ), 2 bad usage (--nodes outside an allocati
     const Map *map = m.map ? &*m.map : nullptr;
     const ProbeOptions options = probe_options();
     DoctorFacts f;
-    const std::string loaded = env("LOADEDMODULES").value_or("");
     const std::string ld_path = env("LD_LIBRARY_PATH").value_or("");
-    for (std::string_view s : split(loaded, ':'))
-      if (!s.empty()) f.modules.emplace_back(s);
+    f.scene = module_scene_from_environment();
+    for (const LoadedModule &mod : f.scene.loaded) f.modules.push_back(mod.name);
     std::error_code ec;
     f.program = o->program.empty() ? "" : fs::absolute(o->program, ec).string();
 
@@ -152,15 +207,7 @@ not answer, or the nodes' maps differ), 2 bad usage (--nodes outside an allocati
       f.resolved.push_back(std::move(r));
     }
 
-    // The loaded CUDA, from a cuda module's name.
-    for (const std::string &mod : f.modules) {
-      const std::size_t slash = mod.find('/');
-      if (slash == std::string::npos || lower(mod.substr(0, slash)) != "cuda") continue;
-      if (const Parsed<Version> v = parse_cuda(mod.substr(slash + 1))) {
-        f.cuda_major = v->major;
-        f.cuda_from = "module " + mod;
-      }
-    }
+    loaded_cuda(f);
     const std::string audit = env("LD_AUDIT").value_or(""),
                       preload = env("LD_PRELOAD").value_or("");
     f.shim = audit.find("libcudnn-compat.so") != std::string::npos     ? "LD_AUDIT"
@@ -173,10 +220,14 @@ not answer, or the nodes' maps differ), 2 bad usage (--nodes outside an allocati
         if (r.major == f.need->cudnn->major) {
           const Selection s = shim_selection(*f.need, "libcudnn.so." + std::to_string(r.major),
                                              r.hit, *map, options);
-          if (s.use)
+          if (s.use) {
             f.shim_choice = *s.use;
-          else if (r.hit && s.say.empty())
+            if (const std::optional<Probe> p = probe_library(*s.use, options))
+              f.shim_choice_cuda = p->cuda;
+          } else if (r.hit && s.say.empty()) {
             f.shim_choice = r.hit->path + " (the loader's own choice fits)";
+            if (r.probe) f.shim_choice_cuda = r.probe->cuda;
+          }
         }
     const std::vector<DoctorFinding> findings = diagnose(f, map);
     bool problem = false;

@@ -46,6 +46,21 @@ void print_considered(const Map &map, const Choice &c) {
   }
 }
 
+// The module command that puts a fitting release on the loader's path without the shim, in the
+// user's module system; "" when one is loaded already or none has a module.
+std::string module_fix(const Map &map, const Need &need, const LibraryName &requested,
+                       const Choice &choice) {
+  if (choice.ranked.empty()) return "";
+  const ModuleScene scene = module_scene_from_environment();
+  const int major =
+      requested.version ? requested.version->major : map.cudnn[choice.ranked.front()].version.major;
+  for (std::size_t i : choice.ranked)
+    for (const LoadedModule &m : scene.loaded)
+      if (m.name == map.cudnn[i].module) return "";
+  const std::vector<std::string> fixes = installed_fixes(&map, need, major, scene);
+  return fixes.empty() || !fixes.front().starts_with("module ") ? "" : fixes.front();
+}
+
 int run(const Opts &o, const Globals &g) {
   const Parsed<LibraryName> requested = parse_library_name(o.name);
   if (!requested) {
@@ -80,6 +95,7 @@ int run(const Opts &o, const Globals &g) {
   }
 
   const Choice choice = choose(map, *need, *requested);
+  const std::string fix = module_fix(map, *need, *requested, choice);
   std::vector<std::string> skipped;
   for (std::size_t index : choice.ranked) {
     const Installed &e = map.cudnn[index];
@@ -106,6 +122,7 @@ int run(const Opts &o, const Globals &g) {
                     {"source", need->source.empty() ? nlohmann::json(nullptr)
                                                     : nlohmann::json(need->source)}}},
                   {"reason", choice.reason},
+                  {"module_command", fix.empty() ? nlohmann::json(nullptr) : nlohmann::json(fix)},
                   {"skipped", skipped},
                   {"considered", considered_json(map, choice)},
                   {"map", map.path}});
@@ -114,6 +131,7 @@ int run(const Opts &o, const Globals &g) {
                 << '\n'
                 << "  " << choice.reason << '\n';
       for (const std::string &s : skipped) std::cout << "  skipped: " << s << '\n';
+      if (!fix.empty()) std::cout << "  without the shim: " << fix << '\n';
       print_considered(map, choice);
     }
     return kYes;
@@ -166,7 +184,10 @@ void add_resolve(CLI::App &app, Globals &g) {
   cmd->footer(R"(
 The requirement is taken, in this order, from --require or $CUDNN_COMPAT_REQUIRE, from the first
 [[require]] rule of the map whose glob matches --for, and from the version in NAME itself. Among
-the installed releases that satisfy it under the rule, the map's [policy] prefer picks one.
+the installed releases that satisfy it under the rule, the map's [policy] prefer picks one. When
+no fitting release's module is loaded, "without the shim:" names the module command that would
+load one in your module system (module swap/switch or load; the same advice as explain, doctor
+and the module hooks).
 A sub-library (libcudnn_ops.so.9) resolves into the directory of the chosen main library, so a
 family is never mixed.
 

@@ -19,6 +19,21 @@ std::string need_text(const Need &n) {
   return s + " (from " + n.source + ")";
 }
 
+// Whether the shim is on and what it would load: a problem when that is built for another CUDA
+// than the loaded one, since the shim knows a job's CUDA only from CUDNN_COMPAT_CUDA.
+DoctorFinding shim_finding(const DoctorFacts &f) {
+  const std::string shim =
+      (f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")") +
+      (f.shim_choice.empty() ? "" : "; it would load " + f.shim_choice);
+  if (!f.cuda_major || !f.shim_choice_cuda || f.shim_choice_cuda->major == *f.cuda_major)
+    return {Severity3::ok, shim, {}};
+  return {f.shim.empty() ? Severity3::warning : Severity3::problem,
+          shim + ", built for CUDA " + to_string(*f.shim_choice_cuda) + ", but CUDA " +
+              std::to_string(*f.cuda_major) + " is loaded (" + f.cuda_from + ")",
+          {"export CUDNN_COMPAT_CUDA=" + std::to_string(*f.cuda_major) +
+           "   # the shim then picks a cuDNN built for it"}};
+}
+
 }  // namespace
 
 std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
@@ -34,7 +49,7 @@ std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
     const bool linked =
         std::find(f.program_needs.begin(), f.program_needs.end(), name) != f.program_needs.end();
     if (!r.hit && linked) {
-      std::vector<std::string> fixes = installed_fixes(map, Need{}, r.major);
+      std::vector<std::string> fixes = installed_fixes(map, Need{}, r.major, f.scene);
       if (fixes.empty()) fixes.push_back("ask the admins for cuDNN " + std::to_string(r.major));
       add(Severity3::problem,
           f.program + " links " + name + ", which the loader finds nowhere: it will not start",
@@ -42,7 +57,8 @@ std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
       continue;
     }
     if (!r.hit) {
-      std::vector<std::string> fixes = installed_fixes(map, f.need ? *f.need : Need{}, r.major);
+      std::vector<std::string> fixes =
+          installed_fixes(map, f.need ? *f.need : Need{}, r.major, f.scene);
       if (fixes.empty()) fixes.push_back("ask the admins for cuDNN " + std::to_string(r.major));
       add(required ? Severity3::problem : Severity3::warning,
           "the loader finds no " + name + " in this environment", fixes);
@@ -59,7 +75,7 @@ std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
     if (required) {
       const Verdict v = serves(*f.need, r.major, *r.probe);
       if (!v.compatible) {
-        std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major);
+        std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major, f.scene);
         if (fixes.empty())
           fixes.push_back("ask the admins for cuDNN " +
                           acceptable_releases(f.need->rule, *f.need->cudnn));
@@ -82,7 +98,8 @@ std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
           "cuDNN " + to_string(r.probe->version) + " is built for CUDA " +
               to_string(*r.probe->cuda) + " but CUDA " + std::to_string(*f.cuda_major) +
               " is loaded (" + f.cuda_from + ")",
-          installed_fixes(map, Need{std::nullopt, f.cuda_major, Rule::nvidia, ""}, r.major));
+          installed_fixes(map, Need{std::nullopt, f.cuda_major, Rule::nvidia, ""}, r.major,
+                          f.scene));
   }
 
   // Several releases of one major on the path: the first wins, the order of `module load` decides.
@@ -100,8 +117,7 @@ std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
           {"module unload the ones you do not need"});
     }
 
-  add(Severity3::ok, (f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")") +
-                         (f.shim_choice.empty() ? "" : "; it would load " + f.shim_choice));
+  out.push_back(shim_finding(f));
   if (!f.program.empty())
     add(f.program_needs.empty() ? Severity3::warning : Severity3::ok,
         f.program + (f.program_needs.empty()
