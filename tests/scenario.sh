@@ -3,6 +3,7 @@
 set -euo pipefail
 unset CUDNN_COMPAT_MAP CUDNN_COMPAT_REQUIRE CUDNN_COMPAT_CUDA CUDNN_COMPAT_DEBUG CUDNN_COMPAT_DISABLE
 unset LD_PRELOAD LD_AUDIT LD_LIBRARY_PATH
+unset CUDA_HOME CUDA_PATH  # doctor reads the loaded CUDA from them: each scenario sets its own
 t=$(mktemp -d "${TMPDIR:-/tmp}/cudnn-compat-test.XXXXXX")
 # Which command failed, and where, as mold's test scripts say it.
 set -E

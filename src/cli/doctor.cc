@@ -2,9 +2,11 @@
 #include "cli.h"
 #include "diagnostics.h"
 #include "doctor_facts.h"
+#include "text.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace cudnn_compat::cli {
@@ -20,6 +22,39 @@ struct Options {
   std::string require, cuda, program, map;
   bool nodes = false, node_report = false;
 };
+
+// The CUDA major of an installation: its version.json (CUDA 11.1 on), version.txt (before), else
+// the major of the libcudart.so.<major> it holds.
+std::optional<int> cuda_major_of_home(const std::string &home) {
+  std::ifstream json(fs::path(home) / "version.json");
+  // "12.2.20230823", "11.0.228": major.minor is what counts.
+  const auto major_of = [](const std::string &v) -> std::optional<int> {
+    const Parsed<Version> p = parse_cuda(v.substr(0, v.find('.', v.find('.') + 1)));
+    return p ? std::optional<int>(p->major) : std::nullopt;
+  };
+  if (json) {
+    const nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
+    if (j.is_object() && j.contains("cuda") && j["cuda"].is_object() &&
+        j["cuda"].contains("version") && j["cuda"]["version"].is_string())
+      if (const std::optional<int> major = major_of(j["cuda"]["version"].get<std::string>()))
+        return major;
+  }
+  std::ifstream txt(fs::path(home) / "version.txt");
+  std::string word, version;
+  while (txt >> word)
+    if (word == "Version" && txt >> version)
+      if (const std::optional<int> major = major_of(version)) return major;
+  for (const char *lib : {"lib64", "lib"}) {
+    std::error_code ec;
+    for (const fs::directory_entry &e : fs::directory_iterator(fs::path(home) / lib, ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.starts_with("libcudart.so."))
+        if (const std::optional<std::int64_t> major = parse_uint(split(name, '.')[2]))
+          return int(*major);
+    }
+  }
+  return std::nullopt;
+}
 
 void print_json_report(const DoctorFacts &f, const std::string &map_path,
                        const std::vector<DoctorFinding> &findings) {
@@ -64,8 +99,10 @@ int doctor(const Options &o, const Globals &g) {
     Error() << need.error;
     return kUsage;
   }
-  const DoctorFacts f = gather_doctor_facts(program, need->cudnn ? need.value : std::nullopt, map,
-                                            system_doctor_io(probe_options()));
+  DoctorIo io = system_doctor_io(probe_options());
+  io.cuda_major_of_home = cuda_major_of_home;
+  const DoctorFacts f =
+      gather_doctor_facts(program, need->cudnn ? need.value : std::nullopt, map, io);
   const std::vector<DoctorFinding> findings = diagnose(f, map);
   if (g.json)
     print_json_report(f, m.path, findings);

@@ -82,7 +82,10 @@ version problems and are left alone.
 
 For each: what happened with every version as x.y.z, which rule refused them and whether NVIDIA's
 own policy agrees, and the fix - the installed modules that would fit, from the map when there is
-one, or the release to ask the admins for - always with the versions the message gave. --json
+one, as the command of your module system (`module swap OLD NEW` under Lmod, `module switch OLD
+NEW` under Environment Modules when a cuDNN module is loaded, else `module load NEW`; never a
+hidden module; your application's toolchain, EasyBuild or Spack, first), or the release to ask the
+admins for - always with the versions the message gave. --json
 prints one object per finding: kind, framework, runtime, built_with, required, library, missing,
 status, windows_error, stage (build|run), rule, compatible (the framework's rule),
 nvidia_compatible (NVIDIA's policy), what, fixes, note, line. Input or lines too long to read whole
@@ -121,8 +124,9 @@ void add_explain(CLI::App &app, Globals &g) {
     ExplainScan scan = scan_log(text);
     cut.insert(cut.end(), scan.cut.begin(), scan.cut.end());
     nlohmann::json list = nlohmann::json::array();
+    const ModuleScene scene = module_scene_from_environment();  // the fixes' module commands
     for (const Finding &f : scan.findings) {
-      const Advice a = advise(f, map);
+      const Advice a = advise(f, map, scene);
       if (g.json)
         list.push_back(finding_json(f, a));
       else

@@ -1,68 +1,140 @@
 // cudnn-compat module-check: what the Lmod and Environment Modules hooks ask at `module load`.
 #include "cli.h"
 #include "diagnostics.h"
+#include "modules.h"
+#include "text.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace cudnn_compat::cli {
+namespace {
+
+struct Options {
+  std::vector<std::string> needs, loaded;
+  std::string map, system;
+};
+
+// The hook's module state: its system and loaded modules (NAME=FILE), the rest from the environment
+// the module command leaves (EBROOT* variables).
+ModuleScene scene_of(const Options &o) {
+  ModuleScene scene = module_scene_from_environment();
+  if (!o.system.empty())
+    scene.system = o.system == "lmod" ? ModuleSystemKind::lmod : ModuleSystemKind::envmodules;
+  scene.loaded.clear();
+  for (const std::string &l : o.loaded) {
+    const std::size_t eq = l.find('=');
+    scene.loaded.push_back({l.substr(0, eq), eq == std::string::npos ? "" : l.substr(eq + 1)});
+  }
+  return scene;
+}
+
+// A loaded cuDNN module the map does not list (a user's own, in ~/modulefiles) is judged by the
+// library it put on LD_LIBRARY_PATH: each directory there that holds cuDNN and is no map entry's
+// becomes an entry of that module for this check. With several such modules, a directory counts
+// for the one whose modulefile names it. Costs a probe per such directory, only when one is loaded.
+void add_unlisted_modules(Map &map, const ModuleScene &scene) {
+  std::vector<const LoadedModule *> unlisted;
+  for (const LoadedModule &m : scene.loaded)
+    if (is_cudnn_module(m.name) &&
+        std::none_of(map.cudnn.begin(), map.cudnn.end(),
+                     [&](const Installed &e) { return e.module == m.name; }))
+      unlisted.push_back(&m);
+  if (unlisted.empty()) return;
+  std::error_code ec;
+  const auto same = [&](const std::string &a, const std::string &b) {
+    return std::filesystem::equivalent(a, b, ec);
+  };
+  const ProbeOptions options = probe_options();
+  const std::string path = env("LD_LIBRARY_PATH").value_or("");
+  for (std::string_view d : split(path, ':')) {
+    const std::string dir(d);
+    if (dir.empty() || !dir_holds_cudnn(dir) ||
+        std::any_of(map.cudnn.begin(), map.cudnn.end(),
+                    [&](const Installed &e) { return same(e.lib, dir); }))
+      continue;
+    const Parsed<std::vector<Probe>> probes = probe(dir, options);
+    for (const LoadedModule *m : unlisted) {
+      std::ifstream file(m->file);
+      const std::string text((std::istreambuf_iterator<char>(file)), {});
+      if (unlisted.size() > 1 && text.find(dir) == std::string::npos) continue;
+      for (const Probe &p : probes ? *probes.value : std::vector<Probe>{})
+        map.cudnn.push_back({p.version, dir, p.cuda, m->name, {}});
+    }
+  }
+}
+
+int check(const Options &o, const Globals &g) {
+  std::vector<AppNeed> apps;
+  for (const std::string &n : o.needs) {
+    const Parsed<AppNeed> a = parse_app_need(n);
+    if (!a) {
+      Error() << a.error;
+      return kUsage;
+    }
+    apps.push_back(*a);
+  }
+  const LoadedMap m = load_site_map(o.map);
+  if (!m.map) {
+    const std::string why = m.path.empty()          ? map_not_found_message()
+                            : m.diagnostics.empty() ? m.path + " is invalid"
+                                                    : to_string(m.diagnostics.front());
+    if (g.json)
+      print_json({{"map", m.path}, {"findings", nlohmann::json::array()}, {"note", why}});
+    else
+      std::cout << "note: cudnn-compat cannot check the cuDNN modules: " << why << '\n';
+    return kYes;
+  }
+  const ModuleScene scene = scene_of(o);
+  Map map = *m.map;
+  add_unlisted_modules(map, scene);
+  const std::vector<ModuleFinding> findings = check_loaded_modules(map, apps, scene);
+  if (g.json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const ModuleFinding &f : findings)
+      list.push_back({{"severity", f.error ? "error" : "warning"}, {"message", f.message}});
+    print_json({{"map", m.path}, {"findings", list}});
+  } else {
+    for (const ModuleFinding &f : findings)
+      std::cout << (f.error ? "error: " : "warning: ") << f.message << '\n';
+  }
+  return findings.empty() ? kYes : kNo;
+}
+
+}  // namespace
 
 void add_module_check(CLI::App &app, Globals &g) {
-  struct Options {
-    std::vector<std::string> needs, loaded;
-    std::string map;
-  };
   auto o = std::make_shared<Options>();
   CLI::App *cmd = app.add_subcommand(
       "module-check", "Check loaded cuDNN modules against loaded applications (for module hooks)");
   cmd->add_option("--need", o->needs, "An application's need: MODULE=VERSION[,cuda=N]")->required();
-  cmd->add_option("--loaded", o->loaded, "A loaded module's full name, e.g. cudnn/5.0");
+  cmd->add_option("--loaded", o->loaded,
+                  "A loaded module's full name, with its modulefile after '=' when known: "
+                  "cudnn/5.0 or jax/0.4=/apps/modules/Compiler/GCC/12.3.0/jax/0.4.lua");
+  cmd->add_option("--system", o->system, "The module system that asks: lmod or envmodules")
+      ->check(CLI::IsMember({"lmod", "envmodules"}));
   cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
   cmd->footer(R"(
 The Lmod hook (share/cudnn-compat/lmod/SitePackage.lua) and the Environment Modules siteconfig
 (share/cudnn-compat/envmodules/siteconfig.tcl) run this after each module command. A cuDNN module
 is known by the `module` field of its [[cudnn]] entry, so its true version comes from the map, not
-from its name. Prints one line per misfit, "warning: ..." or, with [policy] on_module_mismatch =
-"error", "error: ...". A missing or invalid map gives one "note: ..." line and exit 0: a hook must
-never break `module load` through its own faults.
+from its name; a loaded cuDNN module the map does not list (a user's own) is known by the library
+it put on LD_LIBRARY_PATH, probed. Prints one line per misfit, "warning: ..." or, with [policy] on_module_mismatch =
+"error", "error: ...", ending in the command that fixes it in that module system: `module swap OLD
+NEW` (Lmod) or `module switch OLD NEW` (Environment Modules), never a hidden module, the release of
+the application's own toolchain first (EasyBuild: a modulefile under Compiler/, MPI/ or
+modules/all/, or its EBROOT<NAME> set; Spack: a hash in its name or an architecture directory).
+A missing or invalid map gives one "note: ..." line and exit 0: a hook must never break `module
+load` through its own faults.
 
 Example:
-  cudnn-compat module-check --need tensorflow/1.0=5.1 --loaded cudnn/5.0 --loaded tensorflow/1.0
+  cudnn-compat module-check --system lmod --need tensorflow/1.0=5.1 --loaded cudnn/5.0 \
+    --loaded tensorflow/1.0=/apps/modules/tensorflow/1.0.lua
 
 Exit status: 0 everything fits (or nothing to check), 1 a misfit, 2 bad usage.)");
-  cmd->callback([o, &g] {
-    std::vector<AppNeed> apps;
-    for (const std::string &n : o->needs) {
-      const Parsed<AppNeed> a = parse_app_need(n);
-      if (!a) {
-        Error() << a.error;
-        g.exit_code = kUsage;
-        return;
-      }
-      apps.push_back(*a);
-    }
-    const LoadedMap m = load_site_map(o->map);
-    if (!m.map) {
-      const std::string why = m.path.empty()          ? map_not_found_message()
-                              : m.diagnostics.empty() ? m.path + " is invalid"
-                                                      : to_string(m.diagnostics.front());
-      if (g.json)
-        print_json({{"map", m.path}, {"findings", nlohmann::json::array()}, {"note", why}});
-      else
-        std::cout << "note: cudnn-compat cannot check the cuDNN modules: " << why << '\n';
-      return;
-    }
-    const std::vector<ModuleFinding> findings = check_loaded_modules(*m.map, apps, o->loaded);
-    if (g.json) {
-      nlohmann::json list = nlohmann::json::array();
-      for (const ModuleFinding &f : findings)
-        list.push_back({{"severity", f.error ? "error" : "warning"}, {"message", f.message}});
-      print_json({{"map", m.path}, {"findings", list}});
-    } else {
-      for (const ModuleFinding &f : findings)
-        std::cout << (f.error ? "error: " : "warning: ") << f.message << '\n';
-    }
-    g.exit_code = findings.empty() ? kYes : kNo;
-  });
+  cmd->callback([o, &g] { g.exit_code = check(*o, g); });
 }
 
 }  // namespace cudnn_compat::cli

@@ -47,7 +47,7 @@ void write_one(const Modulefile &f, const std::string &out, bool force, Globals 
 
 void add_modulefiles(CLI::App &app, Globals &g) {
   struct Options {
-    std::string format = "lua", out, map;
+    std::string format = "lua", out, map, cuda_module = "cuda/{cuda}";
     bool force = false;
   };
   auto o = std::make_shared<Options>();
@@ -58,10 +58,17 @@ void add_modulefiles(CLI::App &app, Globals &g) {
   cmd->add_option("-o,--output", o->out, "The module tree to write into")->required();
   cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
   cmd->add_flag("--force", o->force, "Also replace modulefiles this command did not write");
+  cmd->add_option("--cuda-module", o->cuda_module,
+                  "The CUDA module each cuDNN module depends on, {cuda} standing for the CUDA "
+                  "version the map gives it (default cuda/{cuda}; EasyBuild: CUDA/{cuda}; \"\" "
+                  "for none)");
   cmd->footer(R"(
 For each [[cudnn]] entry: a modulefile named by its `module` field (else cudnn/<version>) with
-family("cudnn"), LD_LIBRARY_PATH, LIBRARY_PATH, CPATH when an include directory sits beside the
-libraries, CUDNN_ROOT, and the exact version in whatis. Also `cudnn-compat`, which switches the shim
+family("cudnn"), LD_LIBRARY_PATH, LIBRARY_PATH, CMAKE_PREFIX_PATH, CPATH when an include directory
+sits beside the libraries, CUDNN_ROOT, help and whatis with a description, the homepage and the
+exact version, as EasyBuild writes its cuDNN modules, and the CUDA module it was built for
+(--cuda-module) as a dependency (depends_on in Lua, prereq in Tcl) where that module is available
+and no CUDA is loaded yet, so a tree without it still loads. Also `cudnn-compat`, which switches the shim
 on (LD_AUDIT) for the session and the jobs it submits. A file this command wrote before (marked
 "Written by `cudnn-compat modulefiles`" in its first lines) is replaced atomically; any other file
 of the same name, such as a site's EasyBuild module, is kept and reported unless --force is given.
@@ -84,7 +91,8 @@ Exit status: 0 written, 1 no map or a file could not be written or was kept, 2 b
     std::error_code ec;
     for (const Installed &e : m.map->cudnn)
       files.push_back(cudnn_modulefile(
-          e, format, std::filesystem::is_directory(cudnn_root(e.lib) + "/include", ec)));
+          e, format, std::filesystem::is_directory(cudnn_root(e.lib) + "/include", ec),
+          cuda_module_name(e, o->cuda_module)));
     const std::string map_path = std::filesystem::absolute(m.path, ec).string();
     files.push_back(shim_modulefile(pkglib_dir() + "/libcudnn-compat.so", map_path, format));
     nlohmann::json written = nlohmann::json::array(), kept = nlohmann::json::array();

@@ -66,9 +66,25 @@ nlohmann::json need_json(const Need &need) {
           {"source", need.source.empty() ? nlohmann::json(nullptr) : nlohmann::json(need.source)}};
 }
 
+// The module command that puts a fitting release on the loader's path without the shim, in the
+// user's module system; "" when one is loaded already or none has a module.
+std::string module_fix(const Map &map, const Need &need, const LibraryName &requested,
+                       const Choice &choice) {
+  if (choice.ranked.empty()) return "";
+  const ModuleScene scene = module_scene_from_environment();
+  const int major =
+      requested.version ? requested.version->major : map.cudnn[choice.ranked.front()].version.major;
+  for (std::size_t i : choice.ranked)
+    for (const LoadedModule &m : scene.loaded)
+      if (m.name == map.cudnn[i].module) return "";
+  const std::vector<std::string> fixes = installed_fixes(&map, need, major, scene);
+  return fixes.empty() || !fixes.front().starts_with("module ") ? "" : fixes.front();
+}
+
 void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,
                  const Choice &choice, const Found &f) {
   const Installed &e = *f.entry;
+  const std::string fix = module_fix(map, need, *parse_library_name(o.name), choice);
   std::error_code ec;
   const std::string real = std::filesystem::canonical(f.file, ec).string();
   if (g.json) {
@@ -80,6 +96,7 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
                 {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
                 {"need", need_json(need)},
                 {"reason", choice.reason},
+                {"module_command", fix.empty() ? nlohmann::json(nullptr) : nlohmann::json(fix)},
                 {"skipped", f.skipped},
                 {"considered", considered_json(map, choice)},
                 {"map", map.path}});
@@ -89,6 +106,7 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
             << '\n'
             << "  " << choice.reason << '\n';
   for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
+  if (!fix.empty()) std::cout << "  without the shim: " << fix << '\n';
   print_considered(map, choice);
 }
 
@@ -174,7 +192,10 @@ void add_resolve(CLI::App &app, Globals &g) {
   cmd->footer(R"(
 The requirement is taken, in this order, from --require or $CUDNN_COMPAT_REQUIRE, from the first
 [[require]] rule of the map whose glob matches --for, and from the version in NAME itself. Among
-the installed releases that satisfy it under the rule, the map's [policy] prefer picks one.
+the installed releases that satisfy it under the rule, the map's [policy] prefer picks one. When
+no fitting release's module is loaded, "without the shim:" names the module command that would
+load one in your module system (module swap/switch or load; the same advice as explain, doctor
+and the module hooks).
 A sub-library (libcudnn_ops.so.9) resolves into the directory of the chosen main library, so a
 family is never mixed.
 

@@ -39,21 +39,23 @@ void judge_pair(const Finding &f, Rule rule, Advice &a) {
 }
 
 // Releases that serve `want` under rule, from the map; else what to ask for.
-void fixes_for(const Version &want, Rule rule, const Map *map, std::string_view words, Advice &a) {
+void fixes_for(const Version &want, Rule rule, const Map *map, const ModuleScene &scene,
+               std::string_view words, Advice &a) {
   const Need need{want, std::nullopt, rule, "the message"};
-  a.fixes = installed_fixes(map, need, want.major);
+  a.fixes = installed_fixes(map, need, want.major, scene);
   if (a.fixes.empty())
     a.fixes.push_back("ask the admins for cuDNN " + std::string(words) + nowhere(map));
   a.fixes.push_back("cudnn-compat resolve libcudnn.so." + std::to_string(want.major) +
                     " --require " + to_string(want));
 }
 
-void advise_versions(const Finding &f, Rule rule, const Map *map, Advice &a) {
+void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,
+                     Advice &a) {
   if (f.runtime && f.built_with) {
     a.what = who(f) + " loaded cuDNN " + to_string(*f.runtime) + " but was built with cuDNN " +
              to_string(*f.built_with);
     judge_pair(f, rule, a);
-    fixes_for(*f.built_with, rule, map, acceptable_releases(rule, *f.built_with), a);
+    fixes_for(*f.built_with, rule, map, scene, acceptable_releases(rule, *f.built_with), a);
     if (a.compatible == true)
       a.fixes.insert(a.fixes.begin(),
                      "none needed: the rule accepts this pair, the message is a "
@@ -64,13 +66,13 @@ void advise_versions(const Finding &f, Rule rule, const Map *map, Advice &a) {
     a.what = who(f) + " needs cuDNN " + to_string(*f.required) +
              (f.required->minor ? " or newer" : "") +
              (f.runtime ? " but found cuDNN " + to_string(*f.runtime) : std::string());
-    fixes_for(*f.required, Rule::nvidia, map, to_string(*f.required) + " or newer", a);
+    fixes_for(*f.required, Rule::nvidia, map, scene, to_string(*f.required) + " or newer", a);
     return;
   }
   if (f.built_with) {
     a.what = who(f) + " was built with cuDNN " + to_string(*f.built_with) +
              " and refuses the cuDNN it loaded (the message does not name it)";
-    fixes_for(*f.built_with, rule, map, acceptable_releases(rule, *f.built_with), a);
+    fixes_for(*f.built_with, rule, map, scene, acceptable_releases(rule, *f.built_with), a);
     return;
   }
   a.what = f.status.empty() ? who(f) + " and the cuDNN it loaded come from different releases"
@@ -84,16 +86,19 @@ void advise_versions(const Finding &f, Rule rule, const Map *map, Advice &a) {
 }
 
 // Every installed release with a module, for a build that named none: any of them serves.
-std::vector<std::string> every_module(const Map *map) {
+std::vector<std::string> every_module(const Map *map, const ModuleScene &scene) {
   std::vector<std::string> out;
   if (map)
     for (const Installed &e : map->cudnn)
-      if (!e.module.empty())
-        out.push_back("module load " + e.module + "   # cuDNN " + to_string(e.version));
+      if (!e.module.empty() && !hidden_module(e.module))
+        out.push_back(
+            module_command(scene, loaded_cudnn_module(scene, map, std::nullopt), e.module) +
+            "   # cuDNN " + to_string(e.version));
   return out;
 }
 
-void advise_missing(const Finding &f, Rule rule, const Map *map, Advice &a) {
+void advise_missing(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,
+                    Advice &a) {
   const std::string lib = f.library.empty() ? "a cuDNN library" : f.library;
   if (f.build_time)
     a.what =
@@ -105,10 +110,10 @@ void advise_missing(const Finding &f, Rule rule, const Map *map, Advice &a) {
                                : "the loader found no " + f.library + " on its search path";
   if (!f.status.empty()) a.what += " (" + f.status + ")";
   const std::optional<int> major = major_of(f);
-  if (!major && f.build_time) a.fixes = every_module(map);
+  if (!major && f.build_time) a.fixes = every_module(map, scene);
   if (major) {
     const Need need{f.required, std::nullopt, rule, ""};
-    a.fixes = installed_fixes(map, need, *major);
+    a.fixes = installed_fixes(map, need, *major, scene);
     if (a.fixes.empty())
       a.fixes.push_back("ask the admins for cuDNN " +
                         (f.required ? to_string(*f.required) : std::to_string(*major)) +
@@ -166,15 +171,16 @@ void advise_dependency(const Finding &f, Advice &a) {
 
 }  // namespace
 
-std::vector<std::string> installed_fixes(const Map *map, const Need &need, int major) {
+std::vector<std::string> installed_fixes(const Map *map, const Need &need, int major,
+                                         const ModuleScene &scene) {
   std::vector<std::string> out;
   if (!map) return out;
   LibraryName any;
   any.version = Version{major, {}, {}, {}};
-  for (std::size_t i : rank(*map, need, any)) {
+  const std::string old = loaded_cudnn_module(scene, map, major);
+  for (std::size_t i : advised_releases(*map, need, any, app_toolchain(scene, scene.app))) {
     const Installed &e = map->cudnn[i];
-    if (!e.module.empty())
-      out.push_back("module load " + e.module + "   # cuDNN " + to_string(e.version));
+    out.push_back(module_command(scene, old, e.module) + "   # cuDNN " + to_string(e.version));
   }
   if (out.empty() && !rank(*map, need, any).empty() && need.cudnn)
     out.push_back("export CUDNN_COMPAT_REQUIRE=" + to_string(*need.cudnn) +
@@ -182,16 +188,16 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
   return out;
 }
 
-Advice advise(const Finding &f, const Map *map) {
+Advice advise(const Finding &f, const Map *map, const ModuleScene &scene) {
   Advice a;
   const Rule rule = f.rule.value_or(map ? map->policy.rule : Rule::nvidia);
   switch (f.kind) {
     case FindingKind::version_mismatch:
     case FindingKind::outdated:
-      advise_versions(f, rule, map, a);
+      advise_versions(f, rule, map, scene, a);
       break;
     case FindingKind::library_not_found:
-      advise_missing(f, rule, map, a);
+      advise_missing(f, rule, map, scene, a);
       break;
     case FindingKind::sublibrary_mismatch:
       advise_mixed(f, a);

@@ -93,6 +93,9 @@ struct ModuleName {
   std::optional<Version> cuda;
 };
 Parsed<ModuleName> parse_module_name(std::string_view text);
+// Spack's short hash in a module name (cudnn/8.9.7.29-12-abcdefg): 7 of [a-z0-9], a letter among
+// them.
+bool is_spack_hash(std::string_view token);
 
 // Any of the forms above, told apart by their shape; an integer that could be either a cuDNN or
 // a CUDA number is read as cuDNN only where no cuDNN release could be meant otherwise.
@@ -397,6 +400,43 @@ std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, co
                                       bool cuda_needed);
 
 // ---------------------------------------------------------------------------------------------
+// module_advice.cc: the one decision of which module command fixes a need, in the user's module
+// system (pure; the CLI gathers the scene, the hooks pass theirs to module-check).
+
+enum class ModuleSystemKind { unknown, lmod, envmodules };
+enum class Toolchain { none, easybuild, spack };
+
+struct LoadedModule {
+  std::string name;  // full name: cudnn/5.0
+  std::string file;  // its modulefile, "" when not known
+};
+struct ModuleScene {
+  ModuleSystemKind system = ModuleSystemKind::unknown;
+  std::vector<LoadedModule> loaded;  // in load order
+  std::vector<std::string> ebroots;  // the EBROOT<NAME> variables set (EasyBuild's installations)
+  std::string app;                   // the application the advice is for (its module), or ""
+};
+
+// A name with a component that starts with '.' (cudnn/.5.1): Lmod and Environment Modules hide it.
+bool hidden_module(std::string_view name);
+// Whose build a release is: EasyBuild (cuDNN/8.9.2.26-CUDA-12.1.1), Spack (a hash in the name).
+Toolchain release_toolchain(const Installed &e);
+// Whose build an application module is: its modulefile's tree (Compiler/GCC/12.3.0/, a Spack
+// architecture directory), a Spack hash in its name, or its EBROOT<NAME> set.
+Toolchain app_toolchain(const ModuleScene &scene, std::string_view module);
+// The loaded cuDNN module a fix replaces (of the map, or named as a cuDNN module): the one of
+// major when there is one, else the last loaded; "" when none is loaded.
+std::string loaded_cudnn_module(const ModuleScene &scene, const Map *map, std::optional<int> major);
+// `module swap OLD NEW` (Lmod), `module switch OLD NEW` (Environment Modules), or `module load NEW`
+// when old_module is "".
+std::string module_command(const ModuleScene &scene, const std::string &old_module,
+                           const std::string &module);
+// The releases to advise, best first: rank()'s fitting ones that have a module users can see,
+// those of the application's toolchain first.
+std::vector<std::size_t> advised_releases(const Map &map, const Need &need,
+                                          const LibraryName &requested, Toolchain app);
+
+// ---------------------------------------------------------------------------------------------
 // module_check.cc: the check the Lmod and Environment Modules hooks run on the loaded set.
 
 struct AppNeed {  // from an application modulefile's cudnn_requires("5.1", {cuda="8"})
@@ -413,8 +453,9 @@ struct ModuleFinding {
 
 // Every loaded application whose need a loaded cuDNN module (known to the map by its `module`
 // field) does not meet. Empty when all fits, or when no cuDNN module of the map is loaded.
+// The advice is the command that works in scene's module system (module_advice.cc).
 std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vector<AppNeed> &apps,
-                                                const std::vector<std::string> &loaded);
+                                                const ModuleScene &scene);
 
 // The hooks' fast path, `map.toml.fits` beside the map: every map module ("M\tcudnn/5.1"), the
 // needs decided in advance ("N\t5.1", "N\t8.9,cuda=12": each release's x.y and full version,
@@ -437,8 +478,13 @@ struct Modulefile {
 };
 
 std::string cudnn_root(const std::string &lib);  // /opt/cudnn/5.1.10 for /opt/cudnn/5.1.10/lib64
-// has_include: <root>/include exists (the caller looks), so CPATH is set.
-Modulefile cudnn_modulefile(const Installed &e, ModuleFormat format, bool has_include);
+// The CUDA module a release needs: pattern with {cuda} replaced by its CUDA (cuda/{cuda} ->
+// cuda/12.2); "" when the map does not say its CUDA or pattern is "".
+std::string cuda_module_name(const Installed &e, std::string_view pattern);
+// has_include: <root>/include exists (the caller looks), so CPATH is set. cuda_module: the CUDA
+// module it depends on where the tree has it (none loaded yet), or "".
+Modulefile cudnn_modulefile(const Installed &e, ModuleFormat format, bool has_include,
+                            const std::string &cuda_module);
 // The `cudnn-compat` module: switches the shim on (LD_AUDIT) and points it at the map.
 Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat format);
 // Whether a modulefile's first lines (head) carry the mark of the files written above.
@@ -594,12 +640,15 @@ struct Advice {
   std::string rule;                // which rule refused, and whether NVIDIA's policy agrees
   std::optional<bool> compatible;  // by the framework's own rule, when versions are known
   std::optional<bool> nvidia_compatible;  // by NVIDIA's stated policy, when versions are known
-  std::vector<std::string> fixes;  // commands: `module load cudnn/5.1   # 5.1.10`, ...
+  std::vector<std::string> fixes;  // commands: `module swap cudnn/5.0 cudnn/5.1   # 5.1.10`, ...
 };
-Advice advise(const Finding &f, const Map *map);
-// `module load` lines for the map's releases of major that serve need, best first; else the
-// shim line when only releases without a module fit; else nothing.
-std::vector<std::string> installed_fixes(const Map *map, const Need &need, int major);
+// The module commands are those of the user's module system (module_advice.cc).
+Advice advise(const Finding &f, const Map *map, const ModuleScene &scene = {});
+// Module commands for the map's releases of major that serve need, best first (swap or switch
+// when a cuDNN module is loaded in scene, else load); else the shim line when only releases
+// without a visible module fit; else nothing.
+std::vector<std::string> installed_fixes(const Map *map, const Need &need, int major,
+                                         const ModuleScene &scene);
 
 // ---------------------------------------------------------------------------------------------
 // doctor.cc: the environment as the loader will see it, judged (pure: the CLI gathers the facts).
@@ -617,12 +666,14 @@ struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
 };
 struct DoctorFacts {
   std::vector<std::string> modules;  // loaded, in order
+  ModuleScene scene;                 // the same, for the fixes' module commands
   std::vector<PathDir> path;
   std::vector<Resolution> resolved;
   std::optional<int> cuda_major;  // of the loaded CUDA (module or CUDA_HOME)
   std::string cuda_from;
   std::string shim;               // "LD_AUDIT", "LD_PRELOAD" or "" when off
   std::string shim_choice;        // what the shim would load for the required major, or ""
+  std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
   std::optional<Need> need;       // --require, CUDNN_COMPAT_REQUIRE or a [[require]] rule
   std::string program;            // --for
   std::vector<std::string> program_needs;  // its DT_NEEDED cuDNN libraries
@@ -646,5 +697,8 @@ std::optional<std::string> install_prefix();
 // $CUDNN_COMPAT_MAP, <prefix>/etc/cudnn-compat/map.toml, /etc/cudnn-compat/map.toml.
 std::optional<std::string> find_map_path();
 std::vector<std::string> map_search_path();
+// The user's module system as the environment shows it: which system, the loaded modules and their
+// files (LOADEDMODULES, _LMFILES_), EBROOT* variables, the first application in CUDNN_COMPAT_NEEDS.
+ModuleScene module_scene_from_environment();
 
 }  // namespace cudnn_compat

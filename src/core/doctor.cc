@@ -34,7 +34,7 @@ void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Fi
   const bool linked =
       std::find(f.program_needs.begin(), f.program_needs.end(), name) != f.program_needs.end();
   std::vector<std::string> fixes =
-      installed_fixes(map, linked || !f.need ? Need{} : *f.need, r.major);
+      installed_fixes(map, linked || !f.need ? Need{} : *f.need, r.major, f.scene);
   if (fixes.empty()) fixes.push_back("ask the admins for cuDNN " + std::to_string(r.major));
   if (linked)
     add(out, Severity3::problem,
@@ -54,7 +54,7 @@ bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findin
   if (f.need && f.need->cudnn && f.need->cudnn->major == r.major) {
     const Verdict v = serves(*f.need, r.major, *r.probe);
     if (!v.compatible) {
-      std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major);
+      std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major, f.scene);
       if (fixes.empty())
         fixes.push_back("ask the admins for cuDNN " +
                         acceptable_releases(f.need->rule, *f.need->cudnn));
@@ -81,7 +81,7 @@ void judge_family(const DoctorFacts &f, const Resolution &r, const Map *map, Fin
     add(out, Severity3::problem,
         "cuDNN " + to_string(r.probe->version) + " is built for CUDA " + to_string(*r.probe->cuda) +
             " but CUDA " + std::to_string(*f.cuda_major) + " is loaded (" + f.cuda_from + ")",
-        installed_fixes(map, Need{std::nullopt, f.cuda_major, Rule::nvidia, ""}, r.major));
+        installed_fixes(map, Need{std::nullopt, f.cuda_major, Rule::nvidia, ""}, r.major, f.scene));
 }
 
 void judge_resolution(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
@@ -110,10 +110,23 @@ void judge_path(const DoctorFacts &f, Findings &out) {
     }
 }
 
-void judge_shim_and_program(const DoctorFacts &f, Findings &out) {
-  add(out, Severity3::ok,
+// Whether the shim is on and what it would load: a problem when that is built for another CUDA
+// than the loaded one, since the shim knows a job's CUDA only from CUDNN_COMPAT_CUDA.
+DoctorFinding shim_finding(const DoctorFacts &f) {
+  const std::string shim =
       (f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")") +
-          (f.shim_choice.empty() ? "" : "; it would load " + f.shim_choice));
+      (f.shim_choice.empty() ? "" : "; it would load " + f.shim_choice);
+  if (!f.cuda_major || !f.shim_choice_cuda || f.shim_choice_cuda->major == *f.cuda_major)
+    return {Severity3::ok, shim, {}};
+  return {f.shim.empty() ? Severity3::warning : Severity3::problem,
+          shim + ", built for CUDA " + to_string(*f.shim_choice_cuda) + ", but CUDA " +
+              std::to_string(*f.cuda_major) + " is loaded (" + f.cuda_from + ")",
+          {"export CUDNN_COMPAT_CUDA=" + std::to_string(*f.cuda_major) +
+           "   # the shim then picks a cuDNN built for it"}};
+}
+
+void judge_shim_and_program(const DoctorFacts &f, Findings &out) {
+  out.push_back(shim_finding(f));
   if (f.program.empty()) return;
   std::string links;
   for (const std::string &n : f.program_needs) links += (links.empty() ? "" : ", ") + n;

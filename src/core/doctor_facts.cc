@@ -50,20 +50,34 @@ Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io) {
   return r;
 }
 
-// What the shim would load for the required major: the engine's own decision.
-std::string shim_choice(const DoctorFacts &f, const Map &map, const DoctorIo &io) {
-  std::string choice;
+// What the shim would load for the required major (the engine's own decision), and its CUDA.
+void shim_choice(DoctorFacts &f, const Map &map, const DoctorIo &io) {
   for (const Resolution &r : f.resolved)
     if (r.major == f.need->cudnn->major) {
       const std::string name = "libcudnn.so." + std::to_string(r.major);
       const Selection s =
           io.select(select_inputs(name, *parse_library_name(name), *f.need, r.hit, &map));
-      if (s.use)
-        choice = *s.use;
-      else if (r.hit && s.say.empty())
-        choice = r.hit->path + " (the loader's own choice fits)";
+      if (s.use) {
+        f.shim_choice = *s.use;
+        if (const std::optional<Probe> p = io.probe_file(*s.use)) f.shim_choice_cuda = p->cuda;
+      } else if (r.hit && s.say.empty()) {
+        f.shim_choice = r.hit->path + " (the loader's own choice fits)";
+        if (r.probe) f.shim_choice_cuda = r.probe->cuda;
+      }
     }
-  return choice;
+}
+
+// The loaded CUDA: a cuda module, else the installation CUDA_HOME (or CUDA_PATH) names.
+void cuda_of(DoctorFacts &f, const DoctorIo &io) {
+  std::tie(f.cuda_major, f.cuda_from) = loaded_cuda(f.modules);
+  if (f.cuda_major || !io.cuda_major_of_home) return;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const std::optional<std::string> home = io.env(var))
+      if (const std::optional<int> major = io.cuda_major_of_home(*home)) {
+        f.cuda_major = major;
+        f.cuda_from = std::string(var) + "=" + *home;
+        return;
+      }
 }
 
 }  // namespace
@@ -86,7 +100,8 @@ std::pair<std::optional<int>, std::string> loaded_cuda(const std::vector<std::st
   for (const std::string &mod : modules) {
     const std::size_t slash = mod.find('/');
     if (slash == std::string::npos || lower(mod.substr(0, slash)) != "cuda") continue;
-    if (const Parsed<Version> v = parse_cuda(mod.substr(slash + 1)))
+    if (const Parsed<Version> v =
+            parse_cuda(mod.substr(slash + 1, mod.find('-', slash) - slash - 1)))
       out = {v->major, "module " + mod};
   }
   return out;
@@ -118,9 +133,10 @@ DoctorFacts gather_doctor_facts(const std::string &program, const std::optional<
   if (!program.empty()) f.program_needs = cudnn_needed(io.needed(program));
   const LoaderContext lc = loader_context(program, program, io.env);
   for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io));
-  std::tie(f.cuda_major, f.cuda_from) = loaded_cuda(f.modules);
+  if (io.scene) f.scene = io.scene();
+  cuda_of(f, io);
   f.shim = shim_mode(io.env("LD_AUDIT").value_or(""), io.env("LD_PRELOAD").value_or(""));
-  if (f.need && map) f.shim_choice = shim_choice(f, *map, io);
+  if (f.need && map) shim_choice(f, *map, io);
   return f;
 }
 
@@ -131,6 +147,7 @@ DoctorIo system_doctor_io(const ProbeOptions &options) {
   io.probe_dir = [options](const std::string &dir) { return probe(dir, options); };
   io.probe_file = [options](const std::string &file) { return probe_library(file, options); };
   io.search = loader_search;
+  io.scene = module_scene_from_environment;
   io.needed = [](const std::string &file) {
     const Parsed<ElfDynamic> elf = read_elf_dynamic(file);
     return elf ? elf->needed : std::vector<std::string>{};

@@ -19,6 +19,9 @@ struct DoctorIo {
   std::function<std::optional<LoaderHit>(const std::string &name, const LoaderContext &lc)> search;
   std::function<std::vector<std::string>(const std::string &file)> needed;  // its DT_NEEDED
   std::function<Selection(const SelectInputs &in)> select;                  // the engine
+  std::function<ModuleScene()> scene;  // the module system and what it has loaded
+  // The CUDA major of the installation CUDA_HOME names (its version files), when no module says.
+  std::function<std::optional<int>(const std::string &home)> cuda_major_of_home;
 };
 // The real edges: probes through options' helper, the engine probing the same way.
 DoctorIo system_doctor_io(const ProbeOptions &options);
@@ -31,7 +34,8 @@ DoctorFacts gather_doctor_facts(const std::string &program, const std::optional<
 // The majors to follow: the need's, those on LD_LIBRARY_PATH, those the program links; 8 and 9
 // when nothing says which.
 std::vector<int> majors_to_follow(const DoctorFacts &f);
-// The CUDA major a loaded `cuda/<version>` module gives, and which module says so.
+// The CUDA major a loaded `cuda/<version>` module gives (Spack's `cuda/<version>-<hash>` too), and
+// which module says so.
 std::pair<std::optional<int>, std::string> loaded_cuda(const std::vector<std::string> &modules);
 // "LD_AUDIT", "LD_PRELOAD" or "" by where libcudnn-compat.so is named.
 std::string shim_mode(std::string_view ld_audit, std::string_view ld_preload);

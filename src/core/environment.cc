@@ -1,6 +1,9 @@
 // Where the engine reads the environment: nowhere else.
 #include "cudnn_compat.h"
 
+#include "text.h"
+
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 
@@ -56,6 +59,34 @@ std::optional<std::string> find_map_path() {
     if (std::filesystem::exists(p, ec)) return p;
   }
   return std::nullopt;
+}
+
+ModuleScene module_scene_from_environment() {
+  ModuleScene s;
+  s.system = env("LMOD_CMD") || env("LMOD_VERSION") ? ModuleSystemKind::lmod
+             : env("MODULES_CMD")                   ? ModuleSystemKind::envmodules
+                                                    : ModuleSystemKind::unknown;
+  // Both systems keep LOADEDMODULES and _LMFILES_ in step, one entry per loaded module.
+  const std::string names = env("LOADEDMODULES").value_or(""),
+                    files = env("_LMFILES_").value_or("");
+  const std::vector<std::string_view> file_list = split(files, ':');
+  std::size_t i = 0;
+  for (std::string_view n : split(names, ':')) {
+    if (!n.empty())
+      s.loaded.push_back({std::string(n), i < file_list.size() ? std::string(file_list[i]) : ""});
+    ++i;
+  }
+  for (char **e = environ; *e; ++e)
+    if (std::string_view v(*e); v.starts_with("EBROOT") && v.find('=') != std::string_view::npos)
+      s.ebroots.emplace_back(v.substr(0, v.find('=')));
+  // The application: the first loaded one that says what it needs.
+  const std::string needs = env("CUDNN_COMPAT_NEEDS").value_or("");
+  for (std::string_view entry : split(needs, ':'))
+    if (const std::size_t eq = entry.find('='); eq != 0 && eq != std::string_view::npos) {
+      s.app = std::string(entry.substr(0, eq));
+      break;
+    }
+  return s;
 }
 
 }  // namespace cudnn_compat

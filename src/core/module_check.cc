@@ -14,15 +14,16 @@ std::string need_text(const AppNeed &a) {
   return s;
 }
 
-// The modules of the map that would fit, best first by the map's `prefer`, as "module (x.y.z)".
-std::string fitting_modules(const Map &map, const AppNeed &a) {
+// What to run instead of the misfit module `old`, best first, as "module swap OLD NEW   (x.y.z)".
+std::string fitting_modules(const Map &map, const AppNeed &a, const std::string &old,
+                            ModuleScene scene) {
+  scene.app = a.module;
   const Need need{a.cudnn, a.cuda_major, map.policy.rule, a.module};
   std::string out;
-  for (std::size_t i : rank(map, need, LibraryName{})) {
+  for (std::size_t i : advised_releases(map, need, LibraryName{}, app_toolchain(scene, a.module))) {
     const Installed &e = map.cudnn[i];
-    if (e.module.empty()) continue;
-    out += out.empty() ? "Use: module load " : "; or: module load ";
-    out += e.module + "   (" + to_string(e.version) + ")";
+    out += out.empty() ? "Use: " : "; or: ";
+    out += module_command(scene, old, e.module) + "   (" + to_string(e.version) + ")";
   }
   return out;
 }
@@ -60,16 +61,17 @@ Parsed<AppNeed> parse_app_need(std::string_view text) {
 }
 
 std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vector<AppNeed> &apps,
-                                                const std::vector<std::string> &loaded) {
+                                                const ModuleScene &scene) {
   std::vector<ModuleFinding> out;
   const bool strict = map.policy.on_module_mismatch == OnMismatch::error;
   for (const Installed &e : map.cudnn) {
-    if (e.module.empty() || std::find(loaded.begin(), loaded.end(), e.module) == loaded.end())
+    if (e.module.empty() || std::none_of(scene.loaded.begin(), scene.loaded.end(),
+                                         [&](const LoadedModule &m) { return m.name == e.module; }))
       continue;
     for (const AppNeed &a : apps) {
       const std::optional<std::string> why = misfit(map, e, a);
       if (!why) continue;
-      std::string fix = fitting_modules(map, a);
+      std::string fix = fitting_modules(map, a, e.module, scene);
       if (fix.empty())
         fix = "No installed cuDNN module fits; ask the admins for cuDNN " +
               acceptable_releases(map.policy.rule, a.cudnn);

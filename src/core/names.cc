@@ -54,6 +54,8 @@ std::optional<LibraryName> parse_dll_name(std::string_view original) {
   return name;
 }
 
+}  // namespace
+
 bool is_spack_hash(std::string_view t) {
   if (t.size() != 7) return false;
   bool letter = false;
@@ -65,8 +67,6 @@ bool is_spack_hash(std::string_view t) {
   }
   return letter;
 }
-
-}  // namespace
 
 Parsed<LibraryName> parse_library_name(std::string_view name) {
   // Linux paths split at '/' only (the loader's view); Windows ones at '\\' too.

@@ -31,8 +31,8 @@ has "cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
 app_modules "$t/modules"
 lmod "$p" load tensorflow/1.0 cudnn/5.0 || true
 has "$misfit"
-has "Use: module load cudnn/5.1 (5.1.10)"
+has "Use: module swap cudnn/5.0 cudnn/5.1 (5.1.10)"
 lmod "$p" purge
 tcl "$p" load tensorflow/1.0 cudnn/5.0 || true
 has "$misfit"
-has "Use: module load cudnn/5.1 (5.1.10)"
+has "Use: module switch cudnn/5.0 cudnn/5.1 (5.1.10)"

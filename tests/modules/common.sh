@@ -75,7 +75,7 @@ tf2016_client() {
 # gone after a swap; CUDA and EasyBuild names; an error that leaves the environment as it was under
 # on_module_mismatch = "error"; a broken map costing one line; and the shim's module curing the job.
 check_hooks() {
-  fix="tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5; before cuDNN 7 the minor version must match (5.0 vs 5.1). Use: module load cudnn/5.1 (5.1.10)"
+  fix="tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5; before cuDNN 7 the minor version must match (5.0 vs 5.1). Use: module $swap cudnn/5.0 cudnn/5.1 (5.1.10)"
 
   module load tensorflow/1.0 cudnn/5.1; msg
   [[ -z $out ]] || fail "expected silence when everything fits, got: $out"
@@ -91,7 +91,7 @@ check_hooks() {
   # CUDA counts too, and the EasyBuild-named module is known by the map, not by its name.
   module load pytorch/2.1 cudnn/7.6 || true; msg
   has "pytorch/2.1 was built with cuDNN 8.9 for CUDA 12 but cudnn/7.6 provides 7.6.5"
-  has "Use: module load cuDNN/8.9.7.29-CUDA-12.2.0 (8.9.7)"
+  has "Use: module $swap cudnn/7.6 cuDNN/8.9.7.29-CUDA-12.2.0 (8.9.7)"
   module $swap cudnn/7.6 cuDNN/8.9.7.29-CUDA-12.2.0; msg; lacks "was built with"
   module purge
 
@@ -207,4 +207,128 @@ check_site_map_kept() {
   module purge
   [[ ${CUDNN_COMPAT_MAP:-} == "$t/site-map.toml" ]] || fail "purge left CUDNN_COMPAT_MAP='${CUDNN_COMPAT_MAP:-}'"
   export CUDNN_COMPAT_MAP=$t/map.toml
+}
+
+# advice_site: issue 12 item 5's site, a tree of its own in $t/site for $format (lua or tcl):
+# EasyBuild's hierarchy (cuDNN 8.9.7 and 9.0.0 in Core/, named as EasyBuild names them, with no
+# family, and the application jax/0.4.23 in Compiler/GCC/12.3.0/), Spack's tree (cudnn 9.1.0 with
+# a hash, the application py-jax/0.4.23-hijklmn) and an application of neither (plain9/1.0); every
+# application was built with cuDNN 9.0 for CUDA 12. The map lists the three releases.
+advice_site() {
+  local eb=$t/site/eb spack=$t/site/spack/linux-debian12-x86_64/Core apps=$t/site/apps
+  mod() {  # mod DIR NAME LIBDIR [NEED]: one modulefile in $format
+    mkdir -p "$1/${2%/*}"
+    if [[ $format == lua ]]; then
+      {
+        [[ -n $3 ]] && printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$3"
+        [[ -n ${4:-} ]] && printf 'cudnn_requires("9.0", {cuda = "12"})\n'
+        [[ $2 == jax/* ]] && printf 'setenv("EBROOTJAX", "%s")\n' "$t/site/eb/software/jax"
+      } >"$1/$2.lua"
+    else
+      {
+        echo '#%Module'
+        [[ $2 == cuDNN/* ]] && echo 'conflict cuDNN'  # as EasyBuild writes its Tcl modules
+        [[ -n $3 ]] && echo "prepend-path LD_LIBRARY_PATH $3"
+        [[ -n ${4:-} ]] && echo 'cudnn-requires 9.0 --cuda 12'
+        [[ $2 == jax/* ]] && echo "setenv EBROOTJAX $t/site/eb/software/jax"
+      } >"$1/$2"
+    fi
+    return 0
+  }
+  mod "$eb/Core" cuDNN/8.9.7.29-CUDA-12.2.0 "$FAKES/8.9.7/lib64"
+  mod "$eb/Core" cuDNN/9.0.0.312-CUDA-12.2.0 "$FAKES/9.0.0/lib64"
+  mod "$eb/Compiler/GCC/12.3.0" jax/0.4.23 "" need
+  mod "$spack" cudnn/9.1.0.70-12-abcdefg "$FAKES/9.1.0/lib64"
+  mod "$spack" py-jax/0.4.23-hijklmn "" need
+  mod "$apps" plain9/1.0 "" need
+  export MODULEPATH=$eb/Core:$eb/Compiler/GCC/12.3.0:$spack:$apps
+  {
+    echo 'schema = 1'
+    echo '[policy]'
+    echo 'rule = "nvidia"'
+    entry() { printf '[[cudnn]]\nversion = "%s"\nlib = "%s"\ncuda = "%s"\nmodule = "%s"\n' "$@"; }
+    entry 8.9.7 "$FAKES/8.9.7/lib64" 12.2 cuDNN/8.9.7.29-CUDA-12.2.0
+    entry 9.0.0 "$FAKES/9.0.0/lib64" 12.2 cuDNN/9.0.0.312-CUDA-12.2.0
+    entry 9.1.0 "$FAKES/9.1.0/lib64" 12.4 cudnn/9.1.0.70-12-abcdefg
+  } >"$t/map.toml"
+  cc map validate "$t/map.toml" >/dev/null
+}
+
+# follow_advice APP EXPECTED: with cuDNN 8.9.7 loaded beside APP, the warning advises EXPECTED (the
+# release the command loads); running the advised command as the user would clears the warning.
+follow_advice() {
+  module purge
+  module load cuDNN/8.9.7.29-CUDA-12.2.0 "$1" || true; msg
+  has "$1 was built with cuDNN 9.0 for CUDA 12 but cuDNN/8.9.7.29-CUDA-12.2.0 provides 8.9.7"
+  has "Use: module $swap cuDNN/8.9.7.29-CUDA-12.2.0 $2 ("
+  local advised
+  advised=$(sed -n 's/.*Use: module \([a-z]* [^ ]* [^ ]*\) (.*/\1/p' <<<"$out")
+  module $advised; msg
+  lacks "was built with"
+  [[ :$LOADEDMODULES: == *:$2:* && :$LOADEDMODULES: != *:cuDNN/8.9.7.29-CUDA-12.2.0:* ]] ||
+    fail "after 'module $advised': $LOADEDMODULES"
+  module purge
+}
+
+# check_advice: the command advised is the one that works in this module system, never a hidden
+# module, and of the application's own toolchain first.
+check_advice() {
+  follow_advice plain9/1.0 cudnn/9.1.0.70-12-abcdefg      # no toolchain: the newest
+  follow_advice jax/0.4.23 cuDNN/9.0.0.312-CUDA-12.2.0    # EasyBuild's, though older
+  sed -i 's/^rule = "nvidia"$/rule = "nvidia"\nprefer = "oldest"/' "$t/map.toml"
+  cc map validate "$t/map.toml" >/dev/null
+  follow_advice plain9/1.0 cuDNN/9.0.0.312-CUDA-12.2.0    # no toolchain: the oldest, now
+  follow_advice py-jax/0.4.23-hijklmn cudnn/9.1.0.70-12-abcdefg  # Spack's, though newer
+  # A hidden module is never advised, even where it would be the first choice.
+  local spack=$t/site/spack/linux-debian12-x86_64/Core/cudnn
+  for f in "$spack"/9.1.0.70-12-abcdefg*; do mv "$f" "$spack/.${f##*/}"; done
+  sed -i 's|^module = "cudnn/9.1.0.70-12-abcdefg"$|module = "cudnn/.9.1.0.70-12-abcdefg"|' "$t/map.toml"
+  cc map validate "$t/map.toml" >/dev/null
+  follow_advice py-jax/0.4.23-hijklmn cuDNN/9.0.0.312-CUDA-12.2.0
+}
+
+# check_own_module: a cuDNN module the map does not list (a user's own, in $t/own) is checked by
+# the library it puts on LD_LIBRARY_PATH, and the advice, followed, clears the warning (issue 12,
+# low). own_module NAME RELEASE writes it in $format with a copy of that FAKE release.
+own_module() {
+  cp -a "$FAKES/$2" "$t/own-$2"
+  mkdir -p "$t/own/${1%/*}"
+  if [[ $format == lua ]]; then
+    printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$t/own-$2/lib64" >"$t/own/$1.lua"
+  else
+    printf '#%%Module\nprepend-path LD_LIBRARY_PATH %s\n' "$t/own-$2/lib64" >"$t/own/$1"
+  fi
+  export MODULEPATH=$MODULEPATH:$t/own
+}
+check_own_module() {
+  own_module mycudnn/5.0 5.0.5
+  own_module mycudnn/5.1 5.1.10
+  module load tensorflow/1.0 mycudnn/5.1; msg
+  [[ -z $out ]] || fail "a user's module that fits was warned about: $out"
+  module purge
+  module load tensorflow/1.0 mycudnn/5.0 || true; msg
+  has "tensorflow/1.0 was built with cuDNN 5.1 but mycudnn/5.0 provides 5.0.5"
+  has "Use: module $swap mycudnn/5.0 cudnn/5.1 (5.1.10)"
+  module $swap mycudnn/5.0 cudnn/5.1; msg
+  lacks "was built with"
+  module purge
+}
+
+# check_cli_advice: doctor, explain and resolve advise the same command as the hook, for the
+# module system of the shell (LMOD_CMD / MODULES_CMD, as its init sets them), and it works.
+check_cli_advice() {
+  module purge
+  module load cuDNN/8.9.7.29-CUDA-12.2.0 jax/0.4.23 || true
+  local want="module $swap cuDNN/8.9.7.29-CUDA-12.2.0 cuDNN/9.0.0.312-CUDA-12.2.0"
+  expect_rc 1 cc doctor
+  has "fix: $want   # cuDNN 9.0.0"
+  expect_rc 0 cc explain "Loaded runtime CuDNN library: 8.9.7 but source was compiled with: 9.0.0.  CuDNN library needs to have matching major version and equal or higher minor version."
+  has "fix: $want   # cuDNN 9.0.0"
+  expect_rc 0 cc resolve libcudnn.so.9
+  has "without the shim: $want   # cuDNN 9.0.0"
+  module ${want#module }; msg
+  lacks "was built with"
+  expect_rc 0 cc doctor
+  lacks "problem:"
+  module purge
 }

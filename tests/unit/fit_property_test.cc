@@ -55,7 +55,9 @@ Answers ask_everyone(const Tuple &t) {
       }};
   a.select = select_library(in, io).use.has_value();
   a.serves = serves(need, t.need.major, reported).compatible;
-  a.module_check = check_loaded_modules(map, {{"app/1", t.need, t.need_cuda}}, {"cudnn/r"}).empty();
+  a.module_check =
+      check_loaded_modules(map, {{"app/1", t.need, t.need_cuda}}, {{}, {{"cudnn/r", ""}}, {}, ""})
+          .empty();
 
   const std::string text =
       to_string(t.need) + (t.need_cuda ? ",cuda=" + std::to_string(*t.need_cuda) : "");

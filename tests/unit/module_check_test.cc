@@ -20,6 +20,15 @@ Map site() {
   return m;
 }
 
+// The loaded modules as a hook reports them (modulefiles unknown).
+ModuleScene loaded(std::initializer_list<const char *> names,
+                   ModuleSystemKind system = ModuleSystemKind::lmod) {
+  ModuleScene s;
+  s.system = system;
+  for (const char *n : names) s.loaded.push_back({n, ""});
+  return s;
+}
+
 TEST(ModuleCheck, ParsesNeeds) {
   const Parsed<AppNeed> a = parse_app_need("pytorch/2.1=8.9,cuda=12");
   ASSERT_TRUE(a) << a.error;
@@ -35,29 +44,31 @@ TEST(ModuleCheck, ParsesNeeds) {
 TEST(ModuleCheck, SilentWhenItFitsOrNoCudnnModuleIsLoaded) {
   const Map m = site();
   const std::vector<AppNeed> tf{*parse_app_need("tensorflow/1.0=5.1")};
-  EXPECT_TRUE(check_loaded_modules(m, tf, {"tensorflow/1.0", "cudnn/5.1"}).empty());
-  EXPECT_TRUE(check_loaded_modules(m, tf, {"tensorflow/1.0", "gcc/12"}).empty());
-  EXPECT_TRUE(check_loaded_modules(m, {}, {"cudnn/5.0"}).empty());
+  EXPECT_TRUE(check_loaded_modules(m, tf, loaded({"tensorflow/1.0", "cudnn/5.1"})).empty());
+  EXPECT_TRUE(check_loaded_modules(m, tf, loaded({"tensorflow/1.0", "gcc/12"})).empty());
+  EXPECT_TRUE(check_loaded_modules(m, {}, loaded({"cudnn/5.0"})).empty());
 }
 
 TEST(ModuleCheck, NamesBothVersionsTheRuleAndTheFix) {
   Map m = site();
   const std::vector<ModuleFinding> f = check_loaded_modules(
-      m, {*parse_app_need("tensorflow/1.0=5.1")}, {"cudnn/5.0", "tensorflow/1.0"});
+      m, {*parse_app_need("tensorflow/1.0=5.1")}, loaded({"cudnn/5.0", "tensorflow/1.0"}));
   ASSERT_EQ(f.size(), 1u);
   EXPECT_FALSE(f[0].error);
-  EXPECT_EQ(f[0].message,
-            "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5; before cuDNN 7 "
-            "the minor version must match (5.0 vs 5.1). Use: module load cudnn/5.1   (5.1.10)");
+  EXPECT_EQ(
+      f[0].message,
+      "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5; before cuDNN 7 "
+      "the minor version must match (5.0 vs 5.1). Use: module swap cudnn/5.0 cudnn/5.1   (5.1.10)");
   m.policy.on_module_mismatch = OnMismatch::error;
   EXPECT_TRUE(
-      check_loaded_modules(m, {*parse_app_need("tensorflow/1.0=5.1")}, {"cudnn/5.0"})[0].error);
+      check_loaded_modules(m, {*parse_app_need("tensorflow/1.0=5.1")}, loaded({"cudnn/5.0"}))[0]
+          .error);
 }
 
 TEST(ModuleCheck, CudaAndNothingInstalled) {
   const Map m = site();
   std::vector<ModuleFinding> f = check_loaded_modules(
-      m, {*parse_app_need("pytorch/2.1=8.9,cuda=11")}, {"cuDNN/8.9.7.29-CUDA-12.2.0"});
+      m, {*parse_app_need("pytorch/2.1=8.9,cuda=11")}, loaded({"cuDNN/8.9.7.29-CUDA-12.2.0"}));
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0].message.find("it is built for CUDA 12.2, not CUDA 11"), std::string::npos);
   EXPECT_NE(f[0].message.find("No installed cuDNN module fits; ask the admins for cuDNN 8.9"),
@@ -65,25 +76,87 @@ TEST(ModuleCheck, CudaAndNothingInstalled) {
       << f[0].message;
 }
 
+// The advice is the command that works in the user's module system, never a hidden module, and
+// the application's own toolchain first (issue 12 item 5).
+TEST(ModuleCheck, AdvisesTheCommandThatWorks) {
+  Map m = site();
+  m.cudnn.push_back({*parse_dotted("9.0.0"),
+                     "/eb/software/cuDNN/9.0.0.312-CUDA-12.2.0/lib64",
+                     Version{12, 2, {}, {}},
+                     "cuDNN/9.0.0.312-CUDA-12.2.0",
+                     {}});
+  m.cudnn.push_back({*parse_dotted("9.1.0"),
+                     "/spack/opt/cudnn-9.1.0.70-12-abcdefg/lib",
+                     Version{12, 4, {}, {}},
+                     "cudnn/9.1.0.70-12-abcdefg",
+                     {}});
+  m.cudnn.push_back(
+      {*parse_dotted("9.2.0"), "/opt/9.2.0/lib64", Version{12, 4, {}, {}}, "cudnn/.9.2", {}});
+  const auto advice = [&](const char *need, ModuleScene s) {
+    const std::vector<ModuleFinding> f = check_loaded_modules(m, {*parse_app_need(need)}, s);
+    if (f.empty()) return std::string("(fits)");
+    const std::string &text = f[0].message;
+    return text.substr(text.find("Use: "));
+  };
+  // No toolchain: the newest visible release; the hidden 9.2.0 is never advised.
+  EXPECT_EQ(advice("plain/1=9.0,cuda=12", loaded({"cuDNN/8.9.7.29-CUDA-12.2.0", "plain/1"})),
+            "Use: module swap cuDNN/8.9.7.29-CUDA-12.2.0 cudnn/9.1.0.70-12-abcdefg   (9.1.0); "
+            "or: module swap cuDNN/8.9.7.29-CUDA-12.2.0 cuDNN/9.0.0.312-CUDA-12.2.0   (9.0.0)");
+  // Environment Modules says switch.
+  EXPECT_EQ(advice("plain/1=5.1", loaded({"cudnn/5.0"}, ModuleSystemKind::envmodules)),
+            "Use: module switch cudnn/5.0 cudnn/5.1   (5.1.10)");
+  // An EasyBuild application, by its tree or by its EBROOT, gets the EasyBuild cuDNN first.
+  ModuleScene eb = loaded({"cuDNN/8.9.7.29-CUDA-12.2.0"});
+  eb.loaded.push_back({"jax/0.4.23", "/apps/modules/Compiler/GCC/12.3.0/jax/0.4.23.lua"});
+  EXPECT_NE(advice("jax/0.4.23=9.0,cuda=12", eb).find("cuDNN/9.0.0.312-CUDA-12.2.0   (9.0.0);"),
+            std::string::npos);
+  ModuleScene by_root = loaded({"cuDNN/8.9.7.29-CUDA-12.2.0", "py-jax/0.4"});
+  by_root.ebroots = {"EBROOTPYMINJAX"};
+  EXPECT_NE(
+      advice("py-jax/0.4=9.0,cuda=12", by_root).find("cuDNN/9.0.0.312-CUDA-12.2.0   (9.0.0);"),
+      std::string::npos);
+  // A Spack application gets the Spack cuDNN first, also when the map prefers the oldest.
+  m.policy.prefer = Prefer::oldest;
+  EXPECT_NE(advice("py-jax/0.4-hijklmn=9.0,cuda=12", loaded({"cuDNN/8.9.7.29-CUDA-12.2.0"}))
+                .find("cudnn/9.1.0.70-12-abcdefg   (9.1.0);"),
+            std::string::npos);
+  // With no cuDNN module loaded, load.
+  EXPECT_EQ(module_command(loaded({"gcc/12"}), "", "cudnn/5.1"), "module load cudnn/5.1");
+  EXPECT_EQ(loaded_cudnn_module(loaded({"cudnn/5.0", "gcc/12", "cudnn/mine"}), &m, 5), "cudnn/5.0");
+  EXPECT_TRUE(hidden_module("cudnn/.9.2") && hidden_module(".cudnn/9") &&
+              !hidden_module("cudnn/9.2"));
+}
+
 TEST(Modulefiles, LuaAndTclCarryTheSameFacts) {
   const Installed e{
       *parse_dotted("5.1.10"), "/opt/cudnn/5.1.10/lib64", Version{8, 0, {}, {}}, "cudnn/5.1", {}};
-  const Modulefile lua = cudnn_modulefile(e, ModuleFormat::lua, true);
+  EXPECT_EQ(cuda_module_name(e, "CUDA/{cuda}"), "CUDA/8.0");
+  EXPECT_EQ(cuda_module_name(e, ""), "");
+  EXPECT_EQ(cuda_module_name({*parse_dotted("9.1.0"), "/x", {}, "", {}}, "cuda/{cuda}"), "");
+  const Modulefile lua = cudnn_modulefile(e, ModuleFormat::lua, true, "cuda/8.0");
   EXPECT_EQ(lua.path, "cudnn/5.1.lua");
-  for (const char *s : {"family(\"cudnn\")", "whatis(\"Version: 5.1.10\")",
-                        "setenv(\"CUDNN_ROOT\", \"/opt/cudnn/5.1.10\")",
-                        "prepend_path(\"LD_LIBRARY_PATH\", \"/opt/cudnn/5.1.10/lib64\")",
-                        "prepend_path(\"CPATH\", \"/opt/cudnn/5.1.10/include\")"})
+  for (const char *s :
+       {"family(\"cudnn\")", "whatis(\"Version: 5.1.10\")",
+        "setenv(\"CUDNN_ROOT\", \"/opt/cudnn/5.1.10\")",
+        "prepend_path(\"LD_LIBRARY_PATH\", \"/opt/cudnn/5.1.10/lib64\")",
+        "prepend_path(\"CPATH\", \"/opt/cudnn/5.1.10/include\")",
+        "prepend_path(\"CMAKE_PREFIX_PATH\", \"/opt/cudnn/5.1.10\")",
+        "isAvail(\"cuda/8.0\") then\n  depends_on(\"cuda/8.0\")",
+        "whatis(\"Description: The NVIDIA CUDA Deep Neural Network library", "help([==["})
     EXPECT_NE(lua.text.find(s), std::string::npos) << s;
-  const Modulefile tcl = cudnn_modulefile(e, ModuleFormat::tcl, false);
+  const Modulefile tcl = cudnn_modulefile(e, ModuleFormat::tcl, false, "cuda/8.0");
   EXPECT_EQ(tcl.path, "cudnn/5.1");
   EXPECT_EQ(tcl.text.rfind("#%Module", 0), 0u);
   for (const char *s : {"family cudnn", "module-whatis {cuDNN 5.1.10 for CUDA 8.0}",
-                        "prepend-path LD_LIBRARY_PATH {/opt/cudnn/5.1.10/lib64}"})
+                        "prepend-path LD_LIBRARY_PATH {/opt/cudnn/5.1.10/lib64}",
+                        "prepend-path CMAKE_PREFIX_PATH {/opt/cudnn/5.1.10}",
+                        "[is-avail {cuda/8.0}]} {\n  prereq {cuda/8.0}",
+                        "module-whatis {Homepage: https://developer.nvidia.com/cudnn}"})
     EXPECT_NE(tcl.text.find(s), std::string::npos) << s;
   EXPECT_EQ(tcl.text.find("CPATH"), std::string::npos);
   EXPECT_EQ(
-      cudnn_modulefile({*parse_dotted("9.1.0"), "/x", {}, "", {}}, ModuleFormat::lua, false).name,
+      cudnn_modulefile({*parse_dotted("9.1.0"), "/x", {}, "", {}}, ModuleFormat::lua, false, "")
+          .name,
       "cudnn/9.1.0");
   EXPECT_NE(shim_modulefile("/p/libcudnn-compat.so", "/etc/m.toml", ModuleFormat::lua)
                 .text.find("prepend_path(\"LD_AUDIT\", \"/p/libcudnn-compat.so\")"),
@@ -133,7 +206,7 @@ TEST(ModuleCheck, FitsTableAgreesWithTheCheck) {
                 p.fits)
           << "fits table: " << what;
     }
-    EXPECT_EQ(check_loaded_modules(m, {*parse_app_need("a=" + need)}, {p.module}).empty(), p.fits)
+    EXPECT_EQ(check_loaded_modules(m, {*parse_app_need("a=" + need)}, loaded({p.module})).empty(), p.fits)
         << "module-check: " << what;
   }
   EXPECT_EQ(listed, 11);  // the table decides every x.y and full version of a release in advance
