@@ -2,8 +2,10 @@
 #include "cli.h"
 #include "modules.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -17,22 +19,29 @@ namespace fs = std::filesystem;
 struct Options {
   std::string modules = "auto", output, modulepath;
   std::vector<std::string> search;
-  bool merge = false;
+  bool merge = false, prune = false;
 };
 
-// Library directories under the search roots, at most six levels down, without following loops.
+// Library directories under the search roots at any depth, through symlinked directories too;
+// each directory is entered once (by device and inode), so a symlink loop ends.
 std::vector<std::string> search_roots(const std::vector<std::string> &roots) {
   std::set<std::string> dirs;
-  for (const std::string &root : roots) {
+  std::set<std::pair<dev_t, ino_t>> entered;
+  std::vector<fs::path> todo(roots.rbegin(), roots.rend());
+  while (!todo.empty()) {
+    const fs::path dir = std::move(todo.back());
+    todo.pop_back();
+    struct stat st {};
+    if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        !entered.insert({st.st_dev, st.st_ino}).second)
+      continue;
     std::error_code ec;
-    if (dir_holds_cudnn(root)) dirs.insert(fs::weakly_canonical(root, ec).string());
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
-    for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
-      if (it.depth() >= 6) it.disable_recursion_pending();
-      if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
-      if (dir_holds_cudnn(it->path().string()))
-        dirs.insert(fs::weakly_canonical(it->path(), ec).string());
-    }
+    if (dir_holds_cudnn(dir.string())) dirs.insert(fs::weakly_canonical(dir, ec).string());
+    std::vector<fs::path> below;
+    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end; it.increment(ec))
+      if (it->is_directory(ec)) below.push_back(it->path());  // follows a symlink
+    todo.insert(todo.end(), below.rbegin(), below.rend());
   }
   return {dirs.begin(), dirs.end()};
 }
@@ -42,25 +51,6 @@ struct Candidate {
 };
 
 }  // namespace
-
-// A release installed twice (an EasyBuild and a Spack module of one cuDNN) is listed once, under
-// the entry listed first (the admin's, with --merge): the map holds one entry per release, and a
-// map that `map validate` rejects would leave jobs and hooks without the map's cache and table.
-void list_each_release_once(Map &map, std::vector<std::string> &problems) {
-  const auto repeats = repeated_releases(map.cudnn);
-  const auto name = [](const Installed &e) {
-    return (e.module.empty() ? "" : "module " + e.module + " ") + "(" + e.lib + ")";
-  };
-  for (auto it = repeats.rbegin(); it != repeats.rend(); ++it) {  // from the back: indices hold
-    const Installed &e = map.cudnn[it->first], &kept = map.cudnn[it->second];
-    problems.push_back(name(e) + ": cuDNN " + to_string(e.version) +
-                       (e.cuda ? " for CUDA " + to_string(*e.cuda) : "") +
-                       " is already listed as " + name(kept) +
-                       "; the map lists a release once, so not listed" +
-                       (e.module.empty() ? "" : " (the hooks will not check " + e.module + ")"));
-    map.cudnn.erase(map.cudnn.begin() + static_cast<std::ptrdiff_t>(it->first));
-  }
-}
 
 void add_scan(CLI::App &app, Globals &g) {
   auto o = std::make_shared<Options>();
@@ -75,13 +65,24 @@ void add_scan(CLI::App &app, Globals &g) {
   cmd->add_flag("--merge", o->merge,
                 "Fold the scan into the existing map at -o: keeps its policy, [[require]] rules "
                 "and hand-written entries");
+  cmd->add_flag("--prune", o->prune,
+                "With --merge: drop the entries whose module is no longer in the module tree "
+                "(without it they are kept and listed)");
   cmd->footer(R"(
 Lmod is asked through `$LMOD_DIR/spider -o spider-json $MODULEPATH` (its lpathA names each module's
 library directories); Environment Modules through `module avail -a --json` and `module display`.
-Hidden modules count. Every library directory is then probed for its true version and CUDA
-version: the name of a module is never trusted. Modules whose library cannot be found or probed
-are reported on stderr, not dropped silently. With --merge the old map is kept as FILE.bak and the
-changes are listed; the map and its cache are written atomically.
+With --modules auto the shell's own system is asked (LMOD_CMD, MODULES_CMD, MODULESHOME, the
+`module` function). Hidden modules count, and so do CUDA modules that carry cuDNN in their own
+lib64. Every library directory is then probed for its true version and CUDA version: the name of
+a module is never trusted. Modules whose library cannot be found or probed are reported on
+stderr, not dropped silently; a broken modulefile with the module system's own error. A release
+installed in several places (an EasyBuild and a Spack module) is one [[cudnn]] entry whose lib
+and module are lists. --search follows symlinked directories at any depth, each directory once.
+
+With --merge the old map is kept as FILE.bak and the changes are listed; the map and its cache are
+written atomically. A place of a release the old map already lists is reported, not added (the
+admin's entry says where that release lives). Entries whose module left the module tree are kept
+and listed; --prune drops them.
 
 Examples:
   cudnn-compat scan -o /etc/cudnn-compat/map.toml
@@ -92,6 +93,7 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
   cmd->callback([o, &g] {
     std::vector<std::string> problems;
     std::vector<Candidate> candidates;
+    std::shared_ptr<std::set<std::string>> in_tree;  // every module listed, when a system was asked
     // 1. The module system's cuDNN modules.
     if (o->modules != "none") {
       const std::optional<ModuleSystem> system = find_module_system(o->modules);
@@ -107,18 +109,23 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
       } else if (system) {
         const Parsed<std::vector<ModuleLibs>> mods = list_cudnn_modules(*system, modulepath);
         if (!mods) problems.push_back(system->kind + ": " + mods.error);
+        in_tree = std::make_shared<std::set<std::string>>();
         for (const ModuleLibs &m : mods ? *mods.value : std::vector<ModuleLibs>{}) {
+          in_tree->insert(m.name);
           bool found = false;
           for (const std::string &d : m.lib_dirs)
             if (dir_holds_cudnn(d)) {
               candidates.push_back({d, m.name});
               found = true;
             }
-          if (!found)
-            problems.push_back("module " + m.name +
-                               ": no libcudnn.so.<major> in what it adds to "
-                               "LD_LIBRARY_PATH" +
-                               (m.lib_dirs.empty() ? std::string(" (nothing)") : ""));
+          if (found || !is_cudnn_module(m.name)) continue;  // most CUDA modules carry no cuDNN
+          const std::string broken = module_error(*system, modulepath, m);
+          problems.push_back("module " + m.name +
+                             (broken.empty()
+                                  ? ": no libcudnn.so.<major> in what it adds to "
+                                    "LD_LIBRARY_PATH" +
+                                        (m.lib_dirs.empty() ? std::string(" (nothing)") : "")
+                                  : ": its modulefile is broken: " + broken));
         }
       }
     }
@@ -131,9 +138,9 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
     for (const std::string &d : search_roots(o->search))
       if (seen.insert(d).second) candidates.push_back({d, ""});
 
-    // 3. Probe each directory once; a directory two modules share is listed under the first.
+    // 3. Probe each directory once; modules that share a directory are places of its release.
     std::vector<Installed> scanned;
-    std::map<std::string, std::string> probed;  // canonical dir -> module it was listed under
+    std::map<std::string, Parsed<std::vector<Probe>>> probed;  // by canonical directory
     const ProbeOptions options = probe_options();
     const bool progress = candidates.size() > 20 && !g.json;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -142,13 +149,16 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
         std::cerr << "scan: probing " << i + 1 << "/" << candidates.size() << ": " << c.dir << '\n';
       std::error_code ec;
       const std::string canonical = fs::weakly_canonical(c.dir, ec).string();
-      if (const auto it = probed.find(canonical); it != probed.end()) {
-        problems.push_back("module " + c.module + " shares " + c.dir + " with " + it->second +
-                           "; listed once");
+      const bool again = probed.contains(canonical);
+      if (!again) probed.emplace(canonical, probe(c.dir, options));
+      const Parsed<std::vector<Probe>> &found = probed.at(canonical);
+      if (again) {
+        if (found)
+          for (const Probe &p : *found)
+            if (p.source != ProbeSource::filename)
+              scanned.push_back({p.version, c.dir, p.cuda, c.module, {}});
         continue;
       }
-      probed[canonical] = c.module.empty() ? c.dir : c.module;
-      const Parsed<std::vector<Probe>> found = probe(c.dir, options);
       if (!found) {
         problems.push_back((c.module.empty() ? c.dir : "module " + c.module) + ": " + found.error);
         continue;
@@ -184,16 +194,20 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
         g.exit_code = kNo;
         return;
       }
-      const MergeIo io{dir_holds_cudnn, [](const std::string &lib) {
-                         std::error_code ec;
-                         return fs::weakly_canonical(lib, ec).string();
-                       }};
+      MergeIo io;
+      io.holds_cudnn = dir_holds_cudnn;
+      io.canonical = [](const std::string &lib) {
+        std::error_code ec;
+        return fs::weakly_canonical(lib, ec).string();
+      };
+      if (in_tree) io.in_tree = [in_tree](const std::string &m) { return in_tree->contains(m); };
+      io.prune = o->prune;
       map = merge_scan(*old.map, scanned, io, report);
     } else {
       map.path = o->output.empty() ? "<stdout>" : o->output;
       map.cudnn = scanned;
+      group_releases(map.cudnn);
     }
-    list_each_release_once(map, problems);
     if (!o->merge)
       for (const Installed &e : map.cudnn)
         report.added.push_back(to_string(e.version) + " " + e.lib);
@@ -231,13 +245,19 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
                   {"added", report.added},
                   {"changed", report.changed},
                   {"dropped", report.dropped},
+                  {"gone", report.gone},
+                  {"left_out", report.left_out},
                   {"problems", problems}});
     } else {
       for (const std::string &s : report.added) std::cerr << "scan: added " << s << '\n';
       for (const std::string &s : report.changed) std::cerr << "scan: changed " << s << '\n';
       for (const std::string &s : report.dropped) std::cerr << "scan: dropped " << s << '\n';
-      std::cerr << "scan: " << map.cudnn.size() << " cuDNN release(s) in the map"
-                << (o->output.empty() ? "" : " " + o->output) << '\n';
+      for (const std::string &s : report.gone) std::cerr << "scan: " << s << '\n';
+      for (const std::string &s : report.left_out) std::cerr << "scan: " << s << '\n';
+      std::cerr << "scan: "
+                << std::ranges::count_if(map.cudnn, [](const Installed &e) { return !e.joined; })
+                << " cuDNN release(s) in the map" << (o->output.empty() ? "" : " " + o->output)
+                << '\n';
     }
     g.exit_code = map.cudnn.empty() ? kNo : kYes;
   });

@@ -148,12 +148,16 @@ struct SourcePos {
   int column = 0;
 };
 
-struct Installed {  // one [[cudnn]] table
+// One place of an installed release: a directory and the module that adds it. A [[cudnn]] table
+// whose lib or module is a list (one release installed twice, as an EasyBuild and a Spack module)
+// reads as one Installed per place, in order; every place after the table's first is `joined`.
+struct Installed {
   Version version;
   std::string lib;
   std::optional<Version> cuda;
   std::string module;
   SourcePos pos;
+  bool joined = false;  // a further place of the previous entry's release, in the same table
 };
 
 struct RequireRule {  // one [[require]] table
@@ -209,9 +213,13 @@ inline bool is_absolute_lib(const Installed &e) {
 }
 std::string format_map(const Map &map);  // normalised TOML, comments dropped
 // The entries that repeat an earlier one's release (version and CUDA), as {index, earlier index}:
-// the map lists a release once (map validate calls a repeat an error).
+// the map lists a release in one table (map validate calls a repeat an error); places joined in
+// one table are no repeat.
 std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
     const std::vector<Installed> &cudnn);
+// Every place of a release after the first place found, moved beside it and joined to it: one
+// table per release (what scan writes when a release is installed twice).
+void group_releases(std::vector<Installed> &cudnn);
 
 // ---------------------------------------------------------------------------------------------
 // map_trust.cc: a map anyone but its owner can change, or owned by neither root nor the reader, is
@@ -433,14 +441,19 @@ bool written_by_modulefiles(std::string_view head);
 
 struct MergeReport {
   std::vector<std::string> added, changed, dropped;  // one line each, for people
+  std::vector<std::string> gone;      // kept, though its module left the module tree (no --prune)
+  std::vector<std::string> left_out;  // found, but another place of a release the map lists
 };
 struct MergeIo {  // what only the file system knows, injected
   std::function<bool(const std::string &lib)> holds_cudnn;
   std::function<std::string(const std::string &lib)> canonical;  // symlinks resolved
+  std::function<bool(const std::string &module)> in_tree;  // empty when no module system was asked
+  bool prune = false;  // drop the entries whose module left the tree
 };
 // Keeps old's policy, [[require]] rules and every entry the scan did not find whose lib still
 // holds cuDNN; updates the entries it found again (the same directory, symlinks resolved) and
-// appends the new ones.
+// appends the new ones. A new place of a release the map already lists is left out: the admin's
+// map says where that release lives (a place removed by hand is not put back).
 Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const MergeIo &io,
                MergeReport &report);
 

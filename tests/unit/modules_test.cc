@@ -62,7 +62,9 @@ TEST(Modules, MergeKeepsTheAdminsWork) {
                    [](std::string lib) {
                      while (lib.size() > 1 && lib.back() == '/') lib.pop_back();
                      return lib;
-                   }};
+                   },
+                   {},
+                   false};
   MergeReport r;
   const Map m = merge_scan(old, scanned, io, r);
   EXPECT_EQ(m.policy.rule, Rule::tensorflow_2016);
