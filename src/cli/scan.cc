@@ -94,6 +94,7 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
     std::vector<std::string> problems;
     std::vector<Candidate> candidates;
     std::shared_ptr<std::set<std::string>> in_tree;  // every module listed, when a system was asked
+    std::string asked = "none";                      // the module system asked
     // 1. The module system's cuDNN modules.
     if (o->modules != "none") {
       const std::optional<ModuleSystem> system = find_module_system(o->modules);
@@ -107,6 +108,7 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
       if (system && modulepath.empty()) {
         problems.push_back("MODULEPATH is empty: no module tree to scan (use --modulepath)");
       } else if (system) {
+        asked = system->kind;
         const Parsed<std::vector<ModuleLibs>> mods = list_cudnn_modules(*system, modulepath);
         if (!mods) problems.push_back(system->kind + ": " + mods.error);
         in_tree = std::make_shared<std::set<std::string>>();
@@ -247,7 +249,8 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
                   {"dropped", report.dropped},
                   {"gone", report.gone},
                   {"left_out", report.left_out},
-                  {"problems", problems}});
+                  {"problems", problems},
+                  {"system", asked}});
     } else {
       for (const std::string &s : report.added) std::cerr << "scan: added " << s << '\n';
       for (const std::string &s : report.changed) std::cerr << "scan: changed " << s << '\n';
