@@ -143,7 +143,8 @@ Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no suc
     // 3. Probe each directory once; modules that share a directory are places of its release.
     std::vector<Installed> scanned;
     std::map<std::string, Parsed<std::vector<Probe>>> probed;  // by canonical directory
-    const ProbeOptions options = probe_options();
+    ProbeOptions options = probe_options();
+    options.memo = std::make_shared<ProbeMemo>();  // a release copied into many directories
     const bool progress = candidates.size() > 20 && !g.json;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       const Candidate &c = candidates[i];

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -295,9 +297,16 @@ struct Probe {
   std::string note;  // why a better source was not used, empty when the library answered
 };
 
+// What the libraries a scan already loaded answered, by file size: a library byte for byte the
+// same as one of them answers the same (one release copied into a directory per module).
+struct ProbeMemo {
+  std::map<std::uintmax_t, std::vector<Probe>> answered;
+};
+
 struct ProbeOptions {
   std::string helper;       // the cudnn-compat-probe executable
   int timeout_ms = 10'000;  // a library that hangs in its constructor is given up on
+  std::shared_ptr<ProbeMemo> memo = nullptr;  // set by scan: one load per distinct library file
 };
 
 // A file, or a directory holding one main cuDNN library per major. Loads each in a child process
