@@ -26,6 +26,13 @@ for system in lmod envmodules; do
   has $'F\tcuDNN/8.9.7.29-CUDA-12.2.0\t8.9,cuda=12'
   expect_rc 0 "$CUDNN_COMPAT" resolve --require 8.9 libcudnn.so.8
   has "$eb/libcudnn.so.8"
+  # The shim's decision table holds both places; modulefiles writes a module for each.
+  out=$(cat "$map.decide")
+  count "$eb/libcudnn.so.8" 1
+  count "$sp/libcudnn.so.8" 1
+  expect_rc 0 "$CUDNN_COMPAT" modulefiles --map "$map" --format lua -o "$t/gen-$system"
+  [[ -f $t/gen-$system/cudnn/8.9.7.29-12-abcdef.lua && -f $t/gen-$system/cuDNN/8.9.7.29-CUDA-12.2.0.lua ]] ||
+    fail "$system: modulefiles did not write both modules of 8.9.7"
 
   # The hooks know the Spack module's release from the map, as they know EasyBuild's.
   module load GCC/12.3.0 tensorflow/1.0 cudnn/8.9.7.29-12-abcdef || true; msg
