@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "diagnostics.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -89,10 +90,15 @@ Exit status: 0 written, 1 no map or a file could not be written or was kept, 2 b
     const ModuleFormat format = o->format == "lua" ? ModuleFormat::lua : ModuleFormat::tcl;
     std::vector<Modulefile> files;
     std::error_code ec;
-    for (const Installed &e : m.map->cudnn)
-      files.push_back(cudnn_modulefile(
+    for (const Installed &e : m.map->cudnn) {
+      Modulefile f = cudnn_modulefile(
           e, format, std::filesystem::is_directory(cudnn_root(e.lib) + "/include", ec),
-          cuda_module_name(e, o->cuda_module)));
+          cuda_module_name(e, o->cuda_module));
+      // A release's later place under a name already written (one module, two directories): the
+      // first place is the module.
+      if (std::ranges::none_of(files, [&](const Modulefile &w) { return w.path == f.path; }))
+        files.push_back(std::move(f));
+    }
     const std::string map_path = std::filesystem::absolute(m.path, ec).string();
     files.push_back(shim_modulefile(pkglib_dir() + "/libcudnn-compat.so", map_path, format));
     nlohmann::json written = nlohmann::json::array(), kept = nlohmann::json::array();

@@ -4,8 +4,12 @@
 #include "modules.h"
 #include "scan_gather.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <memory>
+#include <set>
 
 namespace cudnn_compat::cli {
 namespace {
@@ -15,7 +19,7 @@ namespace fs = std::filesystem;
 struct Options {
   std::string modules = "auto", output, modulepath;
   std::vector<std::string> search;
-  bool merge = false;
+  bool merge = false, prune = false;
 };
 
 std::string canonical(const std::string &path) {
@@ -23,31 +27,45 @@ std::string canonical(const std::string &path) {
   return fs::weakly_canonical(path, ec).string();
 }
 
+// What the module system was asked, and what it lists.
+struct Listed {
+  std::vector<ScanModule> modules;
+  std::optional<ModuleSystem> system;
+  std::string modulepath, asked = "none";
+  std::shared_ptr<std::set<std::string>> in_tree;  // every module listed, when a system was asked
+  std::shared_ptr<std::map<std::string, ModuleLibs>> as_listed;  // by name
+};
+
 // The module system's cuDNN modules; nullopt when the system asked for is not here.
-std::optional<std::vector<ScanModule>> modules_to_scan(const Options &o,
-                                                       std::vector<std::string> &problems) {
-  std::vector<ScanModule> out;
+std::optional<Listed> modules_to_scan(const Options &o, std::vector<std::string> &problems) {
+  Listed out;
   if (o.modules == "none") return out;
-  const std::optional<ModuleSystem> system = find_module_system(o.modules);
-  const std::string modulepath =
-      o.modulepath.empty() ? env("MODULEPATH").value_or("") : o.modulepath;
-  if (!system && o.modules != "auto") {
+  out.system = find_module_system(o.modules);
+  out.modulepath = o.modulepath.empty() ? env("MODULEPATH").value_or("") : o.modulepath;
+  if (!out.system && o.modules != "auto") {
     Error() << "no " + o.modules + " here (looked for $LMOD_DIR/spider or $MODULES_CMD)";
     return std::nullopt;
   }
-  if (system && modulepath.empty()) {
+  if (out.system && out.modulepath.empty()) {
     problems.push_back("MODULEPATH is empty: no module tree to scan (use --modulepath)");
-  } else if (system) {
-    const Parsed<std::vector<ModuleLibs>> mods = list_cudnn_modules(*system, modulepath);
-    if (!mods) problems.push_back(system->kind + ": " + mods.error);
-    for (const ModuleLibs &m : mods ? *mods.value : std::vector<ModuleLibs>{})
-      out.push_back({m.name, m.lib_dirs});
+  } else if (out.system) {
+    out.asked = out.system->kind;
+    const Parsed<std::vector<ModuleLibs>> mods = list_cudnn_modules(*out.system, out.modulepath);
+    if (!mods) problems.push_back(out.system->kind + ": " + mods.error);
+    out.in_tree = std::make_shared<std::set<std::string>>();
+    out.as_listed = std::make_shared<std::map<std::string, ModuleLibs>>();
+    for (const ModuleLibs &m : mods ? *mods.value : std::vector<ModuleLibs>{}) {
+      out.in_tree->insert(m.name);
+      out.as_listed->emplace(m.name, m);
+      out.modules.push_back({m.name, m.lib_dirs, is_cudnn_module(m.name)});
+    }
   }
   return out;
 }
 
-ScanIo system_scan_io(bool progress) {
-  const ProbeOptions options = probe_options();
+ScanIo system_scan_io(bool progress, const Listed &listed) {
+  ProbeOptions options = probe_options();
+  options.memo = std::make_shared<ProbeMemo>();  // a release copied into many directories
   ScanIo io;
   io.holds_cudnn = dir_holds_cudnn;
   io.canonical = canonical;
@@ -57,16 +75,23 @@ ScanIo system_scan_io(bool progress) {
     if (progress && n > 20 && (i % 10 == 0 || i + 1 == n))
       std::cerr << "scan: probing " << i + 1 << "/" << n << ": " << dir << '\n';
   };
+  if (listed.system)
+    io.module_error = [system = *listed.system, path = listed.modulepath,
+                       as_listed = listed.as_listed](const ScanModule &m) {
+      return module_error(system, path, as_listed->at(m.name));
+    };
   return io;
 }
 
 // 4. The map: fresh, or folded into the admin's; nullopt (and the exit code) when it cannot be.
-std::optional<Map> scanned_map(const Options &o, const std::vector<Installed> &scanned,
-                               MergeReport &report, int &exit_code) {
+std::optional<Map> scanned_map(const Options &o, const Listed &listed,
+                               const std::vector<Installed> &scanned, MergeReport &report,
+                               int &exit_code) {
   if (!o.merge) {
     Map map;
     map.path = o.output.empty() ? "<stdout>" : o.output;
     map.cudnn = scanned;
+    group_releases(map.cudnn);
     return map;
   }
   if (o.output.empty()) {
@@ -83,7 +108,10 @@ std::optional<Map> scanned_map(const Options &o, const std::vector<Installed> &s
     exit_code = kNo;
     return std::nullopt;
   }
-  return merge_scan(*old.map, scanned, MergeIo{dir_holds_cudnn, canonical}, report);
+  MergeIo io{dir_holds_cudnn, canonical, {}, o.prune};
+  if (listed.in_tree)
+    io.in_tree = [in_tree = listed.in_tree](const std::string &m) { return in_tree->contains(m); };
+  return merge_scan(*old.map, scanned, io, report);
 }
 
 // 5. The map to -o (with its derived files) or stdout; false when it could not be written.
@@ -108,7 +136,7 @@ bool write_out(const Options &o, const Globals &g, const std::string &text) {
 }
 
 void print_report(const Options &o, const Globals &g, const Map &map, const MergeReport &report,
-                  const std::vector<std::string> &problems) {
+                  const std::vector<std::string> &problems, const std::string &asked) {
   if (g.json) {
     nlohmann::json entries = nlohmann::json::array();
     for (const Installed &e : map.cudnn) entries.push_back(json_of(e));
@@ -117,33 +145,38 @@ void print_report(const Options &o, const Globals &g, const Map &map, const Merg
                 {"added", report.added},
                 {"changed", report.changed},
                 {"dropped", report.dropped},
-                {"problems", problems}});
+                {"gone", report.gone},
+                {"left_out", report.left_out},
+                {"problems", problems},
+                {"system", asked}});
     return;
   }
   for (const std::string &s : report.added) std::cerr << "scan: added " << s << '\n';
   for (const std::string &s : report.changed) std::cerr << "scan: changed " << s << '\n';
   for (const std::string &s : report.dropped) std::cerr << "scan: dropped " << s << '\n';
-  std::cerr << "scan: " << map.cudnn.size() << " cuDNN release(s) in the map"
-            << (o.output.empty() ? "" : " " + o.output) << '\n';
+  for (const std::string &s : report.gone) std::cerr << "scan: " << s << '\n';
+  for (const std::string &s : report.left_out) std::cerr << "scan: " << s << '\n';
+  std::cerr << "scan: "
+            << std::ranges::count_if(map.cudnn, [](const Installed &e) { return !e.joined; })
+            << " cuDNN release(s) in the map" << (o.output.empty() ? "" : " " + o.output) << '\n';
 }
 
 int scan(const Options &o, const Globals &g) {
   std::vector<std::string> problems;
-  const std::optional<std::vector<ScanModule>> modules = modules_to_scan(o, problems);
-  if (!modules) return kUsage;
-  ScanFound found = gather_scan(*modules, o.search, system_scan_io(!g.json));
+  const std::optional<Listed> listed = modules_to_scan(o, problems);
+  if (!listed) return kUsage;
+  ScanFound found = gather_scan(listed->modules, o.search, system_scan_io(!g.json, *listed));
   problems.insert(problems.end(), found.problems.begin(), found.problems.end());
   MergeReport report;
   int exit_code = kYes;
-  std::optional<Map> map = scanned_map(o, found.scanned, report, exit_code);
+  std::optional<Map> map = scanned_map(o, *listed, found.scanned, report, exit_code);
   if (!map) return exit_code;
-  list_each_release_once(*map, problems);
   if (!o.merge)
     for (const Installed &e : map->cudnn)
       report.added.push_back(to_string(e.version) + " " + e.lib);
   for (const std::string &p : problems) Warn() << "scan: " << p;
   if (!write_out(o, g, format_map(*map))) return kNo;
-  print_report(o, g, *map, report, problems);
+  print_report(o, g, *map, report, problems, listed->asked);
   return map->cudnn.empty() ? kNo : kYes;
 }
 
@@ -162,13 +195,24 @@ void add_scan(CLI::App &app, Globals &g) {
   cmd->add_flag("--merge", o->merge,
                 "Fold the scan into the existing map at -o: keeps its policy, [[require]] rules "
                 "and hand-written entries");
+  cmd->add_flag("--prune", o->prune,
+                "With --merge: drop the entries whose module is no longer in the module tree "
+                "(without it they are kept and listed)");
   cmd->footer(R"(
 Lmod is asked through `$LMOD_DIR/spider -o spider-json $MODULEPATH` (its lpathA names each module's
 library directories); Environment Modules through `module avail -a --json` and `module display`.
-Hidden modules count. Every library directory is then probed for its true version and CUDA
-version: the name of a module is never trusted. Modules whose library cannot be found or probed
-are reported on stderr, not dropped silently. With --merge the old map is kept as FILE.bak and the
-changes are listed; the map and its cache are written atomically.
+With --modules auto the shell's own system is asked (LMOD_CMD, MODULES_CMD, MODULESHOME, the
+`module` function). Hidden modules count, and so do CUDA modules that carry cuDNN in their own
+lib64. Every library directory is then probed for its true version and CUDA version: the name of
+a module is never trusted. Modules whose library cannot be found or probed are reported on
+stderr, not dropped silently; a broken modulefile with the module system's own error. A release
+installed in several places (an EasyBuild and a Spack module) is one [[cudnn]] entry whose lib
+and module are lists. --search follows symlinked directories at any depth, each directory once.
+
+With --merge the old map is kept as FILE.bak and the changes are listed; the map and its cache are
+written atomically. A place of a release the old map already lists is reported, not added (the
+admin's entry says where that release lives). Entries whose module left the module tree are kept
+and listed; --prune drops them.
 
 Examples:
   cudnn-compat scan -o /etc/cudnn-compat/map.toml

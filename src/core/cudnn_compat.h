@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -151,12 +153,16 @@ struct SourcePos {
   int column = 0;
 };
 
-struct Installed {  // one [[cudnn]] table
+// One place of an installed release: a directory and the module that adds it. A [[cudnn]] table
+// whose lib or module is a list (one release installed twice, as an EasyBuild and a Spack module)
+// reads as one Installed per place, in order; every place after the table's first is `joined`.
+struct Installed {
   Version version;
   std::string lib;
   std::optional<Version> cuda;
   std::string module;
   SourcePos pos;
+  bool joined = false;  // a further place of the previous entry's release, in the same table
 };
 
 struct RequireRule {  // one [[require]] table
@@ -212,9 +218,13 @@ inline bool is_absolute_lib(const Installed &e) {
 }
 std::string format_map(const Map &map);  // normalised TOML, comments dropped
 // The entries that repeat an earlier one's release (version and CUDA), as {index, earlier index}:
-// the map lists a release once (map validate calls a repeat an error).
+// the map lists a release in one table (map validate calls a repeat an error); places joined in
+// one table are no repeat.
 std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
     const std::vector<Installed> &cudnn);
+// Every place of a release after the first place found, moved beside it and joined to it: one
+// table per release (what scan writes when a release is installed twice).
+void group_releases(std::vector<Installed> &cudnn);
 
 // ---------------------------------------------------------------------------------------------
 // map_trust.cc: a map anyone but its owner can change, or owned by neither root nor the reader, is
@@ -293,9 +303,16 @@ struct Probe {
   std::string note;  // why a better source was not used, empty when the library answered
 };
 
+// What the libraries a scan already loaded answered, by file size: a library byte for byte the
+// same as one of them answers the same (one release copied into a directory per module).
+struct ProbeMemo {
+  std::map<std::uintmax_t, std::vector<Probe>> answered;
+};
+
 struct ProbeOptions {
   std::string helper;       // the cudnn-compat-probe executable
   int timeout_ms = 10'000;  // a library that hangs in its constructor is given up on
+  std::shared_ptr<ProbeMemo> memo = nullptr;  // set by scan: one load per distinct library file
 };
 
 // A file, or a directory holding one main cuDNN library per major. Loads each in a child process
@@ -495,14 +512,19 @@ bool written_by_modulefiles(std::string_view head);
 
 struct MergeReport {
   std::vector<std::string> added, changed, dropped;  // one line each, for people
+  std::vector<std::string> gone;      // kept, though its module left the module tree (no --prune)
+  std::vector<std::string> left_out;  // found, but another place of a release the map lists
 };
 struct MergeIo {  // what only the file system knows, injected
   std::function<bool(const std::string &lib)> holds_cudnn;
   std::function<std::string(const std::string &lib)> canonical;  // symlinks resolved
+  std::function<bool(const std::string &module)> in_tree;  // empty when no module system was asked
+  bool prune = false;  // drop the entries whose module left the tree
 };
 // Keeps old's policy, [[require]] rules and every entry the scan did not find whose lib still
 // holds cuDNN; updates the entries it found again (the same directory, symlinks resolved) and
-// appends the new ones.
+// appends the new ones. A new place of a release the map already lists is left out: the admin's
+// map says where that release lives (a place removed by hand is not put back).
 Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const MergeIo &io,
                MergeReport &report);
 

@@ -156,20 +156,44 @@ struct Reader {
     }
   }
 
+  // A string, or a non-empty list of strings (lib and module of a release with several places).
+  std::optional<std::vector<std::string>> strings_at(const toml::table &t, std::string_view key,
+                                                     std::string_view where, bool required) {
+    const toml::array *a = t.get(key) ? t.get(key)->as_array() : nullptr;
+    if (!a) {
+      std::optional<std::string> s = string_at(t, key, where, required);
+      return s ? std::optional(std::vector<std::string>{std::move(*s)}) : std::nullopt;
+    }
+    std::vector<std::string> items;
+    for (const toml::node &n : *a)
+      if (const auto *s = n.as_string()) items.push_back(s->get());
+    if (items.empty() || items.size() != a->size()) {
+      error(pos_of(a->source()), quoted(key) + " in " + std::string(where) +
+                                     " must be a string or a non-empty list of strings");
+      return std::nullopt;
+    }
+    return items;
+  }
+
   void read_cudnn(const toml::table &t, std::vector<Installed> &entries) {
     constexpr std::string_view where = "[[cudnn]]";
     unknown_keys(t, where, {"version", "lib", "cuda", "module"});
     const std::optional<Version> v =
         version_at(t, "version", where, true, parse_dotted, true,
                    "x.y.z or x.y.z.b, e.g. \"5.1.10\" (the exact release)");
-    const std::optional<std::string> lib = string_at(t, "lib", where, true);
+    const std::optional<std::vector<std::string>> libs = strings_at(t, "lib", where, true);
     const std::optional<Version> cuda = cuda_at(t, where);
-    const std::optional<std::string> module = string_at(t, "module", where, false);
-    if (lib && lib->empty())
+    const std::vector<std::string> modules =
+        strings_at(t, "module", where, false).value_or(std::vector<std::string>{});
+    const bool empty_lib = libs && std::ranges::any_of(*libs, &std::string::empty);
+    if (empty_lib)
       error(pos_of(t.get("lib")->source()),
             "'lib' in [[cudnn]] is empty; expected the directory holding libcudnn.so.<major>");
-    if (v && lib && !lib->empty())
-      entries.push_back({*v, *lib, cuda, module.value_or(""), pos_of(t.source())});
+    if (!v || !libs || empty_lib) return;
+    // The n-th module adds the n-th directory; a shorter lib list repeats its last directory.
+    for (std::size_t k = 0; k < std::max(libs->size(), modules.size()); ++k)
+      entries.push_back({*v, (*libs)[std::min(k, libs->size() - 1)], cuda,
+                         k < modules.size() ? modules[k] : "", pos_of(t.source()), k > 0});
   }
 
   void read_require(const toml::table &t, std::vector<RequireRule> &rules) {
@@ -189,7 +213,9 @@ struct Reader {
       const std::string cuda = e.cuda ? to_string(*e.cuda) : "";
       error(e.pos, "cuDNN " + to_string(e.version) + (cuda.empty() ? "" : " for CUDA " + cuda) +
                        " is listed twice (first at line " + std::to_string(cudnn[first].pos.line) +
-                       "); keep one, or set 'cuda' to tell the builds apart");
+                       "); list all its directories and modules in one table (lib = [...], module "
+                       "= [...]), or "
+                       "set 'cuda' to tell the builds apart");
     }
   }
 };
@@ -223,20 +249,51 @@ std::string quote(std::string_view s) {
   return out + '"';
 }
 
+// One string as itself, several as a TOML list.
+std::string quote_list(const std::vector<std::string> &items) {
+  if (items.size() == 1) return quote(items[0]);
+  std::string s;
+  for (const std::string &i : items) s += (s.empty() ? "[" : ", ") + quote(i);
+  return s + "]";
+}
+
+}  // namespace
+
+namespace {
+using ReleaseKey = std::pair<std::string, std::string>;  // version, CUDA ("" when unknown)
+ReleaseKey release_key(const Installed &e) {
+  return {to_string(e.version), e.cuda ? to_string(*e.cuda) : ""};
+}
 }  // namespace
 
 // One pass: a site map with thousands of releases is read by every job that asks for cuDNN.
 std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
     const std::vector<Installed> &cudnn) {
   std::vector<std::pair<std::size_t, std::size_t>> out;
-  std::map<std::pair<std::string, std::string>, std::size_t> first;
+  std::map<ReleaseKey, std::pair<std::size_t, std::size_t>> first;  // -> first place, its table
+  std::size_t table = 0;
   for (std::size_t i = 0; i < cudnn.size(); ++i) {
-    const Installed &e = cudnn[i];
-    const auto [it, fresh] =
-        first.try_emplace({to_string(e.version), e.cuda ? to_string(*e.cuda) : ""}, i);
-    if (!fresh) out.push_back({i, it->second});
+    if (!cudnn[i].joined) table = i;
+    const auto [it, fresh] = first.try_emplace(release_key(cudnn[i]), i, table);
+    if (!fresh && it->second.second != table) out.push_back({i, it->second.first});
   }
   return out;
+}
+
+void group_releases(std::vector<Installed> &cudnn) {
+  std::map<ReleaseKey, std::size_t> group_of;
+  std::vector<std::vector<Installed>> groups;
+  for (Installed &e : cudnn) {
+    const auto [it, fresh] = group_of.try_emplace(release_key(e), groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(std::move(e));
+  }
+  cudnn.clear();
+  for (std::vector<Installed> &places : groups)
+    for (std::size_t k = 0; k < places.size(); ++k) {
+      places[k].joined = k > 0;
+      cudnn.push_back(std::move(places[k]));
+    }
 }
 
 std::string to_string(const Diagnostic &d) {
@@ -357,10 +414,18 @@ std::string format_map(const Map &map) {
        (map.policy.prefer == Prefer::newest ? "\"newest\"" : "\"oldest\"") + "\n";
   s += std::string("on_module_mismatch = ") +
        (map.policy.on_module_mismatch == OnMismatch::warn ? "\"warn\"" : "\"error\"") + "\n";
-  for (const Installed &e : map.cudnn) {
-    s += "\n[[cudnn]]\nversion = " + quote(to_string(e.version)) + "\nlib = " + quote(e.lib) + "\n";
+  for (std::size_t i = 0, end = 0; i < map.cudnn.size(); i = end) {
+    const Installed &e = map.cudnn[i];
+    std::vector<std::string> libs{e.lib}, modules{e.module};
+    for (end = i + 1; end < map.cudnn.size() && map.cudnn[end].joined; ++end) {
+      libs.push_back(map.cudnn[end].lib);
+      modules.push_back(map.cudnn[end].module);
+    }
+    while (!modules.empty() && modules.back().empty()) modules.pop_back();
+    s += "\n[[cudnn]]\nversion = " + quote(to_string(e.version)) + "\nlib = " + quote_list(libs) +
+         "\n";
     if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";
-    if (!e.module.empty()) s += "module = " + quote(e.module) + "\n";
+    if (!modules.empty()) s += "module = " + quote_list(modules) + "\n";
   }
   for (const RequireRule &q : map.require) {
     s += "\n[[require]]\nmatch = " + quote(q.match) + "\ncudnn = " + quote(to_string(q.cudnn)) +

@@ -124,8 +124,10 @@ bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
     map.cudnn.reserve(std::size_t(entries));
     return true;
   }
-  if (f[0] == "cudnn" && f.size() == 7) {
+  // "place": a further place of the previous release (a [[cudnn]] table with several libs)
+  if ((f[0] == "cudnn" || (f[0] == "place" && !map.cudnn.empty())) && f.size() == 7) {
     Installed &e = map.cudnn.emplace_back();
+    e.joined = f[0] == "place";
     std::optional<std::string> lib = unescape(f[5]), module = unescape(f[6]);
     if (!read_pos(f[1], f[2], e.pos) || !read_version(f[3], 3, e.version) ||
         !read_optional_cuda(f[4], e.cuda) || !lib || lib->empty() || !module)
@@ -188,9 +190,9 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
   s.append(map.policy.on_module_mismatch == OnMismatch::warn ? "warn\t" : "error\t");
   s.append(std::to_string(map.cudnn.size())).append("\n");
   for (const Installed &e : map.cudnn)
-    s.append("cudnn\t" + pos_fields(e.pos) + '\t' + to_string(e.version) + '\t' +
-             (e.cuda ? to_string(*e.cuda) : "") + '\t' + escape(e.lib) + '\t' + escape(e.module) +
-             '\n');
+    s.append((e.joined ? "place\t" : "cudnn\t") + pos_fields(e.pos) + '\t' + to_string(e.version) +
+             '\t' + (e.cuda ? to_string(*e.cuda) : "") + '\t' + escape(e.lib) + '\t' +
+             escape(e.module) + '\n');
   for (const RequireRule &q : map.require)
     s.append("require\t" + pos_fields(q.pos) + '\t' + escape(q.match) + '\t' + to_string(q.cudnn) +
              '\t' + (q.cuda ? to_string(*q.cuda) : "") + '\n');

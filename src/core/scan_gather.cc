@@ -1,5 +1,7 @@
 #include "scan_gather.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <map>
 #include <set>
@@ -24,11 +26,13 @@ std::vector<Candidate> module_candidates(const std::vector<ScanModule> &modules,
         candidates.push_back({d, m.name});
         found = true;
       }
-    if (!found)
-      problems.push_back("module " + m.name +
-                         ": no libcudnn.so.<major> in what it adds to "
-                         "LD_LIBRARY_PATH" +
-                         (m.lib_dirs.empty() ? std::string(" (nothing)") : ""));
+    if (found || !m.cudnn) continue;  // most CUDA modules carry no cuDNN
+    const std::string broken = io.module_error ? io.module_error(m) : "";
+    problems.push_back("module " + m.name +
+                       (broken.empty() ? ": no libcudnn.so.<major> in what it adds to "
+                                         "LD_LIBRARY_PATH" +
+                                             (m.lib_dirs.empty() ? std::string(" (nothing)") : "")
+                                       : ": its modulefile is broken: " + broken));
   }
   return candidates;
 }
@@ -55,20 +59,23 @@ void take_probe(const Candidate &c, const Probe &p, ScanFound &out) {
   out.scanned.push_back({p.version, c.dir, p.cuda, c.module, {}});
 }
 
-// 3. Probe each directory once; a directory two modules share is listed under the first.
+// 3. Probe each directory once; modules that share a directory are places of its release.
 void probe_candidates(const std::vector<Candidate> &candidates, const ScanIo &io, ScanFound &out) {
-  std::map<std::string, std::string> probed;  // canonical dir -> module it was listed under
+  std::map<std::string, Parsed<std::vector<Probe>>> probed;  // by canonical directory
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const Candidate &c = candidates[i];
     io.progress(i, candidates.size(), c.dir);
     const std::string canonical = io.canonical(c.dir);
-    if (const auto it = probed.find(canonical); it != probed.end()) {
-      out.problems.push_back("module " + c.module + " shares " + c.dir + " with " + it->second +
-                             "; listed once");
+    const bool again = probed.contains(canonical);
+    if (!again) probed.emplace(canonical, io.probe(c.dir));
+    const Parsed<std::vector<Probe>> &found = probed.at(canonical);
+    if (again) {
+      if (found)
+        for (const Probe &p : *found)
+          if (p.source != ProbeSource::filename)
+            out.scanned.push_back({p.version, c.dir, p.cuda, c.module, {}});
       continue;
     }
-    probed[canonical] = c.module.empty() ? c.dir : c.module;
-    const Parsed<std::vector<Probe>> found = io.probe(c.dir);
     if (!found) {
       out.problems.push_back((c.module.empty() ? c.dir : "module " + c.module) + ": " +
                              found.error);
@@ -91,36 +98,24 @@ ScanFound gather_scan(const std::vector<ScanModule> &modules,
 
 std::vector<std::string> find_cudnn_dirs(const std::vector<std::string> &roots) {
   std::set<std::string> dirs;
-  for (const std::string &root : roots) {
+  std::set<std::pair<dev_t, ino_t>> entered;
+  std::vector<fs::path> todo(roots.rbegin(), roots.rend());
+  while (!todo.empty()) {
+    const fs::path dir = std::move(todo.back());
+    todo.pop_back();
+    struct stat st {};
+    if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        !entered.insert({st.st_dev, st.st_ino}).second)
+      continue;
     std::error_code ec;
-    if (dir_holds_cudnn(root)) dirs.insert(fs::weakly_canonical(root, ec).string());
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
-    for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
-      if (it.depth() >= 6) it.disable_recursion_pending();
-      if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
-      if (dir_holds_cudnn(it->path().string()))
-        dirs.insert(fs::weakly_canonical(it->path(), ec).string());
-    }
+    if (dir_holds_cudnn(dir.string())) dirs.insert(fs::weakly_canonical(dir, ec).string());
+    std::vector<fs::path> below;
+    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end; it.increment(ec))
+      if (it->is_directory(ec)) below.push_back(it->path());  // follows a symlink
+    todo.insert(todo.end(), below.rbegin(), below.rend());
   }
   return {dirs.begin(), dirs.end()};
-}
-
-// The map holds one entry per release, and a map that `map validate` rejects would leave jobs and
-// hooks without the map's cache and table.
-void list_each_release_once(Map &map, std::vector<std::string> &problems) {
-  const auto repeats = repeated_releases(map.cudnn);
-  const auto name = [](const Installed &e) {
-    return (e.module.empty() ? "" : "module " + e.module + " ") + "(" + e.lib + ")";
-  };
-  for (auto it = repeats.rbegin(); it != repeats.rend(); ++it) {  // from the back: indices hold
-    const Installed &e = map.cudnn[it->first], &kept = map.cudnn[it->second];
-    problems.push_back(name(e) + ": cuDNN " + to_string(e.version) +
-                       (e.cuda ? " for CUDA " + to_string(*e.cuda) : "") +
-                       " is already listed as " + name(kept) +
-                       "; the map lists a release once, so not listed" +
-                       (e.module.empty() ? "" : " (the hooks will not check " + e.module + ")"));
-    map.cudnn.erase(map.cudnn.begin() + static_cast<std::ptrdiff_t>(it->first));
-  }
 }
 
 }  // namespace cudnn_compat

@@ -9,9 +9,10 @@
 
 namespace cudnn_compat {
 
-struct ScanModule {  // a cuDNN module, as the module system lists it
+struct ScanModule {  // a cuDNN module (or a CUDA module that may carry one), as listed
   std::string name;
   std::vector<std::string> lib_dirs;  // what it adds to LD_LIBRARY_PATH
+  bool cudnn = true;                  // named as a cuDNN module: finding none there is a problem
 };
 
 struct ScanIo {
@@ -21,6 +22,8 @@ struct ScanIo {
   std::function<std::vector<std::string>(const std::vector<std::string> &roots)> walk;
   std::function<Parsed<std::vector<Probe>>(const std::string &dir)> probe;
   std::function<void(std::size_t index, std::size_t total, const std::string &dir)> progress;
+  // The module system's own error for a module, "" when its modulefile is sound.
+  std::function<std::string(const ScanModule &m)> module_error;
 };
 
 struct ScanFound {
@@ -31,11 +34,8 @@ struct ScanFound {
 ScanFound gather_scan(const std::vector<ScanModule> &modules,
                       const std::vector<std::string> &search_roots, const ScanIo &io);
 
-// Library directories under the roots, at most six levels down, without following loops (I/O).
+// Library directories under the roots at any depth, through symlinked directories too; each
+// directory is entered once (by device and inode), so a symlink loop ends (I/O).
 std::vector<std::string> find_cudnn_dirs(const std::vector<std::string> &roots);
-
-// A release installed twice (an EasyBuild and a Spack module of one cuDNN) is listed once, under
-// the entry listed first; each one dropped is a problem in words.
-void list_each_release_once(Map &map, std::vector<std::string> &problems);
 
 }  // namespace cudnn_compat

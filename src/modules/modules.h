@@ -14,10 +14,13 @@ struct ModuleLibs {
   std::string file;  // the modulefile
   std::vector<std::string> lib_dirs;  // what it adds to LD_LIBRARY_PATH
   bool hidden = false;
+  std::string error;  // the module system's own words when evaluating the modulefile failed
 };
 
 // Whether a module's name says cuDNN at all (any case, any scheme); its version is never trusted.
 bool is_cudnn_module(std::string_view full_name);
+// A cuDNN module, or a CUDA module (cuda/12.2, CUDA/12.2.0): some carry cuDNN in their own lib64.
+bool may_carry_cudnn(std::string_view full_name);
 
 // `spider -o spider-json MODULEPATH`: {sn: {file: {fullName, lpathA, hidden, ...}}}.
 Parsed<std::vector<ModuleLibs>> parse_spider_json(std::string_view text);
@@ -25,6 +28,8 @@ Parsed<std::vector<ModuleLibs>> parse_spider_json(std::string_view text);
 Parsed<std::vector<ModuleLibs>> parse_avail_json(std::string_view text);
 // `modulecmd.tcl bash display NAME`: its prepend-path/append-path LD_LIBRARY_PATH directories.
 std::vector<std::string> parse_display_lib_dirs(std::string_view text);
+// The error a module command printed about a broken modulefile, as one line; empty when none.
+std::string parse_module_error(std::string_view text);
 
 struct ModuleSystem {
   std::string kind;     // "lmod" or "envmodules"
@@ -35,5 +40,9 @@ std::optional<ModuleSystem> find_module_system(std::string_view wanted);  // aut
 // Every cuDNN module on MODULEPATH with its library directories, or why the system failed.
 Parsed<std::vector<ModuleLibs>> list_cudnn_modules(const ModuleSystem &system,
                                                    const std::string &modulepath);
+// Why a module adds no cuDNN when its modulefile is broken: the module system's own error line
+// (Lmod's spider keeps quiet about it, so Lmod is asked to show the module); empty when it is not.
+std::string module_error(const ModuleSystem &system, const std::string &modulepath,
+                         const ModuleLibs &m);
 
 }  // namespace cudnn_compat

@@ -36,7 +36,28 @@ bool executable(const std::string &path) {
 
 }  // namespace
 
+namespace {
+
+// The system this shell itself runs, from what each one exports: Lmod sets LMOD_CMD, Environment
+// Modules MODULES_CMD; both set MODULESHOME, and bash exports the `module` function's body.
+std::optional<std::string_view> shell_module_system() {
+  if (env("LMOD_CMD")) return "lmod";
+  if (env("MODULES_CMD")) return "envmodules";
+  for (const char *var : {"BASH_FUNC_module%%", "BASH_FUNC_module()", "MODULESHOME"})
+    if (const std::optional<std::string> v = env(var)) {
+      if (v->find("lmod") != std::string::npos) return "lmod";
+      if (v->find("modulecmd") != std::string::npos || v->find("modules") != std::string::npos)
+        return "envmodules";
+    }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<ModuleSystem> find_module_system(std::string_view wanted) {
+  if (wanted == "auto")
+    if (const std::optional<std::string_view> own = shell_module_system())
+      if (std::optional<ModuleSystem> found = find_module_system(*own)) return found;
   if (wanted == "auto" || wanted == "lmod") {
     const std::string dir = env("LMOD_DIR").value_or("/usr/share/lmod/lmod/libexec");
     if (executable(dir + "/spider")) return ModuleSystem{"lmod", dir + "/spider"};
@@ -48,6 +69,16 @@ std::optional<ModuleSystem> find_module_system(std::string_view wanted) {
       if (!cmd.empty() && executable(cmd)) return ModuleSystem{"envmodules", cmd};
   }
   return std::nullopt;
+}
+
+std::string module_error(const ModuleSystem &system, const std::string &modulepath,
+                         const ModuleLibs &m) {
+  if (system.kind != "lmod") return m.error;  // `display` already said
+  const std::string lmod = std::filesystem::path(system.command).parent_path() / "lmod";
+  const std::optional<std::string> shown =
+      capture("MODULEPATH=" + shell_quote(modulepath) + " " + shell_quote(lmod) + " bash show " +
+              shell_quote(m.name) + " 2>&1 1>/dev/null");
+  return shown ? parse_module_error(*shown) : "";
 }
 
 Parsed<std::vector<ModuleLibs>> list_cudnn_modules(const ModuleSystem &system,
@@ -74,6 +105,7 @@ Parsed<std::vector<ModuleLibs>> list_cudnn_modules(const ModuleSystem &system,
     const std::optional<std::string> shown =
         capture(modulecmd + " display " + shell_quote(m.name) + " 3>&1 1>/dev/null 2>&3");
     if (shown) m.lib_dirs = parse_display_lib_dirs(*shown);
+    if (shown) m.error = parse_module_error(*shown);
   }
   return {mods, {}};
 }

@@ -332,3 +332,64 @@ check_cli_advice() {
   lacks "problem:"
   module purge
 }
+
+# site_tree: a module tree as a real site has it, under $t/site (issue 12), in Lua for Lmod
+# ($t/site/lua, an EasyBuild hierarchy Core/ + Compiler/GCC/12.3.0/ opened by GCC/12.3.0, plus
+# Spack's tree) and in Tcl for Environment Modules ($t/site/tcl, the same modules; Spack's with
+# `prepend-path --delim ":"`). Installs are FAKE copies, each in its own directory:
+#   cuDNN/8.9.7.29-CUDA-12.2.0 (EasyBuild, Core) and cudnn/8.9.7.29-12-abcdef (Spack): one release
+#     installed twice; cudnn/9.1.0-12-fedcba (Spack, -d ":" and --duplicates);
+#   cudnn/5.1 (plain, the default) and the hidden cudnn/.5.0; cuda/10.2, whose lib64 carries 7.6.5;
+#   tensorflow/1.0 (5.1) and pytorch/2.1 (8.9, CUDA 12) in Compiler/GCC/12.3.0.
+# site_lmod / site_tcl set MODULEPATH and the hooks for it.
+site_tree() {
+  local s=$t/site eb spack
+  eb=$s/eb/software spack=$s/spack/opt/linux-x86_64/gcc-12.3.0
+  mkdir -p "$eb/cuDNN" "$spack" "$s/opt/cudnn" "$s/opt/cuda/10.2"
+  cp -a "$FAKES/8.9.7" "$eb/cuDNN/8.9.7.29-CUDA-12.2.0"
+  cp -a "$FAKES/8.9.7" "$spack/cudnn-8.9.7.29-12-abcdef"
+  cp -a "$FAKES/9.1.0" "$spack/cudnn-9.1.0-12-fedcba"
+  cp -a "$FAKES/5.1.10" "$s/opt/cudnn/5.1"
+  cp -a "$FAKES/5.0.5" "$s/opt/cudnn/5.0"
+  cp -a "$FAKES/7.6.5/lib64" "$s/opt/cuda/10.2/lib64"
+  local l=$s/lua c=$s/tcl
+  mkdir -p "$l/Core/cuDNN" "$l/Core/GCC" "$l/Core/cudnn" "$l/Core/cuda" "$l/spack/cudnn" \
+    "$l/Compiler/GCC/12.3.0/tensorflow" "$l/Compiler/GCC/12.3.0/pytorch"
+  printf 'prepend_path("MODULEPATH", "%s")\n' "$l/Compiler/GCC/12.3.0" >"$l/Core/GCC/12.3.0.lua"
+  printf 'setenv("EBROOTCUDNN", "%s")\nprepend_path("LD_LIBRARY_PATH", "%s/lib64")\n' \
+    "$eb/cuDNN/8.9.7.29-CUDA-12.2.0" "$eb/cuDNN/8.9.7.29-CUDA-12.2.0" >"$l/Core/cuDNN/8.9.7.29-CUDA-12.2.0.lua"
+  printf 'family("cudnn")\nprepend_path("LD_LIBRARY_PATH", "%s")\n' "$spack/cudnn-8.9.7.29-12-abcdef/lib64" \
+    >"$l/spack/cudnn/8.9.7.29-12-abcdef.lua"
+  printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$spack/cudnn-9.1.0-12-fedcba/lib64" \
+    >"$l/spack/cudnn/9.1.0-12-fedcba.lua"
+  printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$s/opt/cudnn/5.1/lib64" >"$l/Core/cudnn/5.1.lua"
+  printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$s/opt/cudnn/5.0/lib64" >"$l/Core/cudnn/.5.0.lua"
+  ln -s 5.1.lua "$l/Core/cudnn/default"
+  printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$s/opt/cuda/10.2/lib64" >"$l/Core/cuda/10.2.lua"
+  echo 'cudnn_requires("5.1")' >"$l/Compiler/GCC/12.3.0/tensorflow/1.0.lua"
+  echo 'cudnn_requires("8.9", {cuda = "12"})' >"$l/Compiler/GCC/12.3.0/pytorch/2.1.lua"
+
+  mkdir -p "$c/Core/cuDNN" "$c/Core/GCC" "$c/Core/cudnn" "$c/Core/cuda" "$c/spack/cudnn" \
+    "$c/Compiler/GCC/12.3.0/tensorflow" "$c/Compiler/GCC/12.3.0/pytorch"
+  printf '#%%Module1.0\nmodule use %s\n' "$c/Compiler/GCC/12.3.0" >"$c/Core/GCC/12.3.0"
+  printf '#%%Module1.0\nsetenv EBROOTCUDNN %s\nprepend-path LD_LIBRARY_PATH %s/lib64\n' \
+    "$eb/cuDNN/8.9.7.29-CUDA-12.2.0" "$eb/cuDNN/8.9.7.29-CUDA-12.2.0" >"$c/Core/cuDNN/8.9.7.29-CUDA-12.2.0"
+  # As Spack's Tcl template writes them.
+  printf '#%%Module1.0\nconflict cudnn\nprepend-path --delim ":" LD_LIBRARY_PATH "%s"\nprepend-path --delim ":" CMAKE_PREFIX_PATH "%s"\n' \
+    "$spack/cudnn-8.9.7.29-12-abcdef/lib64" "$spack/cudnn-8.9.7.29-12-abcdef" >"$c/spack/cudnn/8.9.7.29-12-abcdef"
+  printf '#%%Module1.0\nconflict cudnn\nprepend-path -d ":" --duplicates LD_LIBRARY_PATH "%s"\n' \
+    "$spack/cudnn-9.1.0-12-fedcba/lib64" >"$c/spack/cudnn/9.1.0-12-fedcba"
+  printf '#%%Module1.0\nprepend-path LD_LIBRARY_PATH %s\n' "$s/opt/cudnn/5.1/lib64" >"$c/Core/cudnn/5.1"
+  printf '#%%Module1.0\nprepend-path LD_LIBRARY_PATH %s\n' "$s/opt/cudnn/5.0/lib64" >"$c/Core/cudnn/.5.0"
+  printf '#%%Module1.0\nset ModulesVersion 5.1\n' >"$c/Core/cudnn/.version"
+  printf '#%%Module1.0\nprepend-path LD_LIBRARY_PATH %s\n' "$s/opt/cuda/10.2/lib64" >"$c/Core/cuda/10.2"
+  printf '#%%Module1.0\ncudnn-requires 5.1\n' >"$c/Compiler/GCC/12.3.0/tensorflow/1.0"
+  printf '#%%Module1.0\ncudnn-requires 8.9 --cuda 12\n' >"$c/Compiler/GCC/12.3.0/pytorch/2.1"
+}
+# The module trees of the site: Lmod walks the hierarchy from Core/; Environment Modules gets
+# Compiler/GCC/12.3.0 on MODULEPATH too, as after `module load GCC/12.3.0`.
+site_lmod() { export MODULEPATH=$t/site/lua/Core:$t/site/lua/spack LMOD_PACKAGE_PATH=$SHARE/lmod; }
+site_tcl() {
+  export MODULEPATH=$t/site/tcl/Core:$t/site/tcl/spack:$t/site/tcl/Compiler/GCC/12.3.0
+  export MODULES_SITECONFIG=$SHARE/envmodules/siteconfig.tcl
+}

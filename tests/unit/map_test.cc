@@ -204,3 +204,33 @@ TEST(Map, OnModuleMismatchIsWarnOrError) {
 
 }  // namespace
 }  // namespace cudnn_compat
+
+namespace cudnn_compat {
+namespace {
+
+// One release in two places (issue 12 item 1): lists read as places, written back as one table.
+TEST(Map, OneReleaseInSeveralPlaces) {
+  const std::string text =
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = [\"/eb/lib64\", \"/spack/lib64\"]\n"
+      "cuda = \"12.2\"\nmodule = [\"cuDNN/8.9.7.29-CUDA-12.2.0\", \"cudnn/8.9.7.29-12-abcdef\"]\n";
+  const MapLoad load = parse_map(text, "m.toml");
+  ASSERT_TRUE(load.map);
+  ASSERT_EQ(load.map->cudnn.size(), 2u);
+  EXPECT_EQ(load.map->cudnn[1].lib, "/spack/lib64");
+  EXPECT_EQ(load.map->cudnn[1].module, "cudnn/8.9.7.29-12-abcdef");
+  EXPECT_TRUE(load.map->cudnn[1].joined);
+  EXPECT_TRUE(repeated_releases(load.map->cudnn).empty());
+  const MapLoad again = parse_map(format_map(*load.map), "m.toml");
+  ASSERT_TRUE(again.map);
+  EXPECT_EQ(format_map(*again.map), format_map(*load.map));
+  // The same release in two tables stays an error; group_releases joins them.
+  std::vector<Installed> two = load.map->cudnn;
+  two[1].joined = false;
+  EXPECT_EQ(repeated_releases(two).size(), 1u);
+  group_releases(two);
+  EXPECT_TRUE(two[1].joined);
+  EXPECT_FALSE(parse_map("schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = []\n", "m").map);
+}
+
+}  // namespace
+}  // namespace cudnn_compat

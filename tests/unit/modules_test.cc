@@ -48,6 +48,21 @@ TEST(Modules, ReadsAvailJsonAndDisplay) {
             (std::vector<std::string>{"/a/lib64", "/b", "/c"}));
 }
 
+TEST(Modules, DisplayOfSpackTclAndBrokenModules) {
+  EXPECT_EQ(parse_display_lib_dirs("prepend-path\t--delim : LD_LIBRARY_PATH /s/lib64\n"
+                                   "prepend-path\t-d : --duplicates LD_LIBRARY_PATH /t:/u\n"
+                                   "prepend-path\t--delim=: LIBRARY_PATH /x\n"
+                                   "append-path\t-d { } LD_LIBRARY_PATH {/v /w}\n"),
+            (std::vector<std::string>{"/s/lib64", "/t", "/u", "/v", "/w"}));
+  EXPECT_EQ(
+      parse_module_error("Module ERROR: invalid command name \"x\"\n      while executing\n"
+                         "  \"x a\"\n      (file \"/m/cudnn/4.0\" line 3)\n  Please contact\n"),
+      "Module ERROR: invalid command name \"x\" (file \"/m/cudnn/4.0\" line 3)");
+  EXPECT_EQ(parse_module_error("prepend-path LD_LIBRARY_PATH /x\n"), "");
+  EXPECT_TRUE(may_carry_cudnn("cuda/12.2"));
+  EXPECT_FALSE(is_cudnn_module("cuda/12.2"));
+}
+
 TEST(Modules, MergeKeepsTheAdminsWork) {
   Map old;
   old.policy.rule = Rule::tensorflow_2016;
@@ -62,7 +77,9 @@ TEST(Modules, MergeKeepsTheAdminsWork) {
                    [](std::string lib) {
                      while (lib.size() > 1 && lib.back() == '/') lib.pop_back();
                      return lib;
-                   }};
+                   },
+                   {},
+                   false};
   MergeReport r;
   const Map m = merge_scan(old, scanned, io, r);
   EXPECT_EQ(m.policy.rule, Rule::tensorflow_2016);

@@ -32,37 +32,34 @@ ScanIo fake_site(std::vector<std::string> &progress) {
 
 TEST(ScanGather, ProbesEachDirectoryOnceAndSaysWhatItLeftOut) {
   std::vector<std::string> progress;
-  const ScanFound found = gather_scan(
-      {{"cudnn/8.9", {"/m/a"}}, {"cudnn/empty", {}}, {"cudnn/8.9-again", {"/m/a-link"}}}, {"/s"},
-      fake_site(progress));
-  ASSERT_EQ(found.scanned.size(), 1u);
+  ScanIo io = fake_site(progress);
+  io.module_error = [](const ScanModule &m) {
+    return m.name == "cudnn/broken" ? "syntax error at line 3" : "";
+  };
+  const ScanFound found = gather_scan({{"cudnn/8.9", {"/m/a"}, true},
+                                       {"cudnn/empty", {}, true},
+                                       {"cudnn/broken", {}, true},
+                                       {"cuda/12.2", {"/c/lib64"}, false},
+                                       {"cudnn/8.9-again", {"/m/a-link"}, true}},
+                                      {"/s"}, io);
+  // Two modules of one directory: two places of its release, probed once.
+  ASSERT_EQ(found.scanned.size(), 2u);
   EXPECT_EQ(found.scanned[0].module, "cudnn/8.9");
   EXPECT_EQ(found.scanned[0].lib, "/m/a");
   EXPECT_EQ(to_string(found.scanned[0].version), "8.9.7");
+  EXPECT_EQ(found.scanned[1].module, "cudnn/8.9-again");
+  EXPECT_EQ(found.scanned[1].lib, "/m/a-link");
   EXPECT_EQ(found.problems,
             (std::vector<std::string>{
                 "module cudnn/empty: no libcudnn.so.<major> in what it adds to LD_LIBRARY_PATH "
                 "(nothing)",
-                "module cudnn/8.9-again shares /m/a-link with cudnn/8.9; listed once",
+                "module cudnn/broken: its modulefile is broken: syntax error at line 3",
                 "/s/bad: no libcudnn.so here",
                 "/s/old/libcudnn.so.7.6.5: only its file name gives a version (it did not load); "
                 "not listed"}));
   // /m/a under the search root is a module's already: four directories, not five.
   EXPECT_EQ(progress,
             (std::vector<std::string>{"1/4 /m/a", "2/4 /m/a-link", "3/4 /s/bad", "4/4 /s/old"}));
-}
-
-TEST(ScanGather, ARepeatedReleaseIsListedOnceUnderTheFirstEntry) {
-  Map map;
-  map.cudnn.push_back({Version{8, 9, 7, {}}, "/eb", Version{12, 2, {}, {}}, "cuDNN/8.9.7", {}});
-  map.cudnn.push_back({Version{8, 9, 7, {}}, "/spack", Version{12, 2, {}, {}}, "", {}});
-  std::vector<std::string> problems;
-  list_each_release_once(map, problems);
-  ASSERT_EQ(map.cudnn.size(), 1u);
-  EXPECT_EQ(map.cudnn[0].lib, "/eb");
-  EXPECT_EQ(problems, (std::vector<std::string>{
-                          "(/spack): cuDNN 8.9.7 for CUDA 12.2 is already listed as module "
-                          "cuDNN/8.9.7 (/eb); the map lists a release once, so not listed"}));
 }
 
 }  // namespace
