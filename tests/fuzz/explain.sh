@@ -8,8 +8,9 @@ core=$SOURCE/src/core
 clang -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -c "$SOURCE/shim/shim_text.c" \
   -o "$t/shim_text.o" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
 clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -I"$core" -I"$SOURCE/shim" \
-  "$(dirname "$0")/explain_fuzz.cc" "$core"/{explain,explain_build,explain_frameworks,explain_general,explain_loader,explain_more_frameworks,explain_words,advice,version,names,rules,resolve,fit,text}.cc \
+  -I"$core" -I"$core/lib/text" -I"$core/report" -I"$SOURCE/shim" \
+  "$(dirname "$0")/explain_fuzz.cc" "$core"/report/{explain,explain_build,explain_frameworks,explain_general,explain_loader,explain_more_frameworks,explain_words,advice}.cc \
+  "$core"/model/{version,names,rules}.cc "$core"/decide/{resolve,fit}.cc "$core"/lib/text/text.cc \
   "$t/shim_text.o" -o "$t/explain_fuzz" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
 mkdir "$t/corpus"
 i=0
