@@ -1,6 +1,6 @@
 // Whether a cuDNN release fits a need: the one predicate behind resolve, the shim's selection,
 // module-check and the hooks' fits table, so that they can never disagree.
-#include "cudnn_compat.h"
+#include "decide.h"
 
 namespace cudnn_compat {
 

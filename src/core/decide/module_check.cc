@@ -1,6 +1,6 @@
 // The check behind the module-system hooks: does each loaded application's cuDNN fit the cuDNN
 // module loaded beside it, by the module's true version in the map, and which module would.
-#include "cudnn_compat.h"
+#include "decide.h"
 #include "text.h"
 
 #include <algorithm>
@@ -116,12 +116,6 @@ std::string format_fits_table(const Map &map, const FileStamp &stamp) {
 
 std::string fits_table_path(const std::string &map_path) {
   return map_path + ".fits";
-}
-
-std::string write_fits_table(const MapLoad &load, const FileStamp &stamp) {
-  if (!load.map) return "the map has errors";
-  return write_file_atomically(fits_table_path(load.map->path), format_fits_table(*load.map, stamp),
-                               load.map->path);
 }
 
 }  // namespace cudnn_compat

@@ -1,6 +1,6 @@
 // What a process needs: an explicit requirement, else the map's [[require]] rules, else the
 // version in the name it asked for.
-#include "cudnn_compat.h"
+#include "decide.h"
 
 #include <fnmatch.h>
 

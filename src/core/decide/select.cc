@@ -1,6 +1,6 @@
 // The shim's decision for a request of a cuDNN main library: keep what the loader would take when
 // it fits, else the best fitting installed release whose library confirms its own version.
-#include "cudnn_compat.h"
+#include "decide.h"
 
 namespace cudnn_compat {
 namespace {

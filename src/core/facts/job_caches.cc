@@ -1,6 +1,7 @@
 // The files jobs and hooks read instead of the map (cache, fits table, decision table), written
 // together from one stamp that git's racy-clean rule makes safe to trust.
-#include "cudnn_compat.h"
+#include "atomic_write.h"
+#include "facts.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -56,6 +57,12 @@ Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
   if (!again.map || format_map(*again.map) != format_map(parsed))
     return Parsed<FileStamp>::fail(parsed.path + " changed while it was read; validate it again");
   return {read, {}};
+}
+
+std::string write_fits_table(const MapLoad &load, const FileStamp &stamp) {
+  if (!load.map) return "the map has errors";
+  return write_file_atomically(fits_table_path(load.map->path), format_fits_table(*load.map, stamp),
+                               load.map->path);
 }
 
 std::string write_job_caches(const MapLoad &load, const std::string &probe_helper) {

@@ -1,5 +1,5 @@
 // The version map, schema 1: parse and check it with source positions, print it normalised.
-#include "cudnn_compat.h"
+#include "map.h"
 #include "text.h"
 
 #include <algorithm>
@@ -324,30 +324,6 @@ MapLoad read_map_file(const std::string &path) {
     load.diagnostics.insert(load.diagnostics.begin(), refused(path, *why).diagnostics.front());
   }
   return load;
-}
-
-std::vector<Diagnostic> check_map_libraries(const Map &map) {
-  namespace fs = std::filesystem;
-  std::vector<Diagnostic> out;
-  for (const Installed &e : map.cudnn) {
-    std::error_code ec;
-    if (!is_absolute_lib(e)) {
-      out.push_back({Severity::error, map.path, e.pos,
-                     "lib \"" + e.lib + "\" of cuDNN " + to_string(e.version) +
-                         " is relative: each job would load it from its own working directory. "
-                         "Jobs skip this entry; write the absolute directory"});
-    } else if (!fs::is_directory(e.lib, ec)) {
-      out.push_back({Severity::warning, map.path, e.pos,
-                     "lib \"" + e.lib + "\" of cuDNN " + to_string(e.version) +
-                         " is not a directory; resolve skips it"});
-    } else if (!find_library_file(e.lib, main_library(e.version.major), e.version.major)) {
-      out.push_back({Severity::warning, map.path, e.pos,
-                     "lib \"" + e.lib + "\" holds no libcudnn.so." +
-                         std::to_string(e.version.major) +
-                         "*; is 'lib' the directory of the libraries (often .../lib64)?"});
-    }
-  }
-  return out;
 }
 
 std::string format_map(const Map &map) {

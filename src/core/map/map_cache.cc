@@ -2,7 +2,8 @@
 // ld.so.conf: every job that asks for cuDNN reads the map, and a TOML parse of a site's thousand
 // releases costs thirty times a dlopen of cuDNN. Only `map validate` and `scan` write it (the
 // admin's tools); a cache that does not match the map's identity, size and mtime is ignored.
-#include "cudnn_compat.h"
+#include "atomic_write.h"
+#include "map.h"
 #include "text.h"
 
 #include <fcntl.h>

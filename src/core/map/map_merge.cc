@@ -1,5 +1,5 @@
 // `scan --merge`: a fresh scan folded into the admin's map without losing what the admin wrote.
-#include "cudnn_compat.h"
+#include "map.h"
 
 namespace cudnn_compat {
 namespace {

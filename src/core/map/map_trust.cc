@@ -1,7 +1,7 @@
 // Whether a map may steer anyone's jobs: as sudo and ssh refuse a sudoers or authorized_keys file
 // that someone else could have written, the engine refuses a map that anyone but its owner can
 // change, or whose owner is neither root nor the user who reads it.
-#include "cudnn_compat.h"
+#include "map.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

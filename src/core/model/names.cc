@@ -1,5 +1,5 @@
 // Library file names, module names, and telling all version forms apart (decode).
-#include "cudnn_compat.h"
+#include "model.h"
 #include "text.h"
 
 #include "shim_text.h"

@@ -3,7 +3,7 @@
 // Integer rules compare CUDNN_VERSION numbers in each release's own encoding, as the frameworks
 // do. Where a patch level is unknown (a requirement of "5.1"), it matches any patch: rules that
 // compare whole numbers then compare major.minor only.
-#include "cudnn_compat.h"
+#include "model.h"
 
 namespace cudnn_compat {
 namespace {

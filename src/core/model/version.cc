@@ -1,5 +1,5 @@
 // Version numbers: the integer encodings, dotted strings and PyTorch tuples.
-#include "cudnn_compat.h"
+#include "model.h"
 #include "text.h"
 
 #include <array>

@@ -1,8 +1,8 @@
 // What a recognised error means and what fixes it: the rule in words, the installed modules that
 // would fit, or the release to ask the admins for. Every version, status code and file named here
 // comes from the finding, that is from the message itself; nothing is filled in.
-#include "cudnn_compat.h"
 #include "explain_read.h"
+#include "reports.h"
 
 namespace cudnn_compat {
 namespace {

@@ -1,6 +1,6 @@
 // The environment as the loader will see it, judged: which cuDNN each major resolves to and
 // whether it fits, mixed families, several releases of one major on the path, a CUDA mismatch.
-#include "cudnn_compat.h"
+#include "reports.h"
 
 #include <algorithm>
 #include <filesystem>

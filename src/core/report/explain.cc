@@ -2,8 +2,8 @@
 // versions people can read: the log cut into lines, each line offered to the family readers and
 // then to the general reader (explain_read.h), the findings tied together where one message spans
 // several lines.
-#include "cudnn_compat.h"
 #include "explain_read.h"
+#include "reports.h"
 #include "text.h"
 
 #include <algorithm>

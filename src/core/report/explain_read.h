@@ -4,7 +4,7 @@
 // recurses per character.
 #pragma once
 
-#include "cudnn_compat.h"
+#include "reports.h"
 
 #include <optional>
 #include <string>

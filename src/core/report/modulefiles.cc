@@ -1,5 +1,5 @@
 // Modulefiles for what the map lists, in Lmod's Lua and in Tcl for Environment Modules.
-#include "cudnn_compat.h"
+#include "reports.h"
 #include "text.h"
 
 #include <filesystem>

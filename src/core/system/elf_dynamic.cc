@@ -1,7 +1,7 @@
 // The dynamic section of an ELF file, read in place: the ELF header, the program headers, the
 // dynamic segment and the few strings it names. A 1 GiB library (libtorch_cuda.so) costs what a
 // small one does: a handful of preads, never the whole file.
-#include "cudnn_compat.h"
+#include "system.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 // Where the engine reads the environment: nowhere else.
-#include "cudnn_compat.h"
+#include "system.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,5 +1,5 @@
 // The library path a candidate is probed with: its family as the shim will hand it over.
-#include "cudnn_compat.h"
+#include "system.h"
 #include "text.h"
 
 #include <filesystem>

@@ -2,7 +2,7 @@
 // all three layouts: the new format alone ("glibc-ld.so.cache1.1", glibc >= 2.32's default),
 // the old one alone ("ld.so-1.7.0") and the compat layout RHEL 8 and Ubuntu 20.04 write (the old
 // header and table, then the new format at the next 8-byte boundary, which ld.so prefers).
-#include "cudnn_compat.h"
+#include "system.h"
 
 #include <cstring>
 #include <fstream>

@@ -1,7 +1,7 @@
 // The dynamic loader's search for a bare library name, as glibc's ld.so does it: the shim keeps
 // what the loader would take when that fits, and `doctor` shows it. Reads ELF files and
 // /etc/ld.so.cache (elf_dynamic.cc, ld_cache.cc); everything here is I/O at the edge.
-#include "cudnn_compat.h"
+#include "system.h"
 #include "text.h"
 
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // The version a cuDNN library reports about itself: the library, else its header, else its name.
-#include "cudnn_compat.h"
+#include "system.h"
 #include "text.h"
 
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 // Files the admin's tools write beside the site map, often as root, in directories others may be
 // able to write into: every write goes to a fresh mkstemp file beside the target and is renamed
 // over it, so nothing planted at the target's name (a link to /etc/shadow) is ever followed.
-#include "cudnn_compat.h"
+#include "atomic_write.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
