@@ -1,15 +1,10 @@
 // The version a cuDNN library reports about itself: the library, else its header, else its name.
+#include "spawn_process.h"
 #include "system.h"
 #include "text.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#include <cerrno>
-#include <chrono>
-#include <csignal>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -50,76 +45,26 @@ struct HelperAnswer {
   std::string why;  // when version is absent
 };
 
-std::string describe_status(int status) {
-  if (WIFSIGNALED(status))
-    return std::string("crashed while loading (") + strsignal(WTERMSIG(status)) + ")";
-  return "exited with status " + std::to_string(WEXITSTATUS(status));
+std::string describe_end(const SpawnResult &run) {
+  if (run.signal) return std::string("crashed while loading (") + strsignal(*run.signal) + ")";
+  return "exited with status " + std::to_string(run.exit_code.value_or(-1));
 }
 
 HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return {{}, {}, std::string("pipe: ") + std::strerror(errno)};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-  std::vector<std::string> env = child_environment(file);
-  std::vector<char *> envp;
-  envp.reserve(env.size() + 1);
-  for (std::string &e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::string helper = options.helper, target = file;
-  char *argv[] = {helper.data(), target.data(), nullptr};
-  pid_t pid = 0;
+  SpawnOptions how;
+  how.env = child_environment(file);
+  how.err = Output::into_stdout;
+  how.timeout_ms = options.timeout_ms;
   // Default signals, none blocked: a library that crashes must crash here, visibly, even when the
   // caller (the shim's engine) was started with every signal blocked.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, all;
-  sigemptyset(&none);
-  sigfillset(&all);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  const int rc = posix_spawn(&pid, helper.c_str(), &actions, &attr, argv, envp.data());
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (rc != 0) {
-    close(fds[0]);
-    return {{}, {}, "cannot run " + helper + ": " + std::strerror(rc)};
-  }
-
-  std::string out;
-  bool timed_out = false;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          deadline - std::chrono::steady_clock::now())
-                          .count();
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = left > 0 ? poll(&p, 1, int(left)) : 0;
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) {
-      timed_out = true;
-      break;
-    }
-    char buf[4096];
-    const ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    if (out.size() < 65536) out.append(buf, std::size_t(n));
-  }
-  close(fds[0]);
-  if (timed_out) kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  how.default_signals = true;
+  how.max_output = 65536;
+  const SpawnResult run = spawn_process({options.helper, file}, how);
+  if (!run.started) return {{}, {}, run.error};
 
   HelperAnswer a;
   std::string error;
-  for (std::string_view line : split(out, '\n')) {
+  for (std::string_view line : split(run.out, '\n')) {
     if (line.starts_with("version "))
       a.version = parse_cudnn_number(line.substr(8)).value;
     else if (line.starts_with("cudart "))
@@ -129,14 +74,14 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   }
   if (a.version) return a;
   a.cuda.reset();
-  if (timed_out)
+  if (run.timed_out)
     a.why = "the library did not answer within " + std::to_string(options.timeout_ms / 1000) + " s";
   else if (!error.empty())
     a.why = "the library did not load: " + error;
-  else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+  else if (run.exit_code == 0)
     a.why = "the library reported an unknown version";
   else
-    a.why = "the library " + describe_status(status);
+    a.why = "the library " + describe_end(run);
   return a;
 }
 
