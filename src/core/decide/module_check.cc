@@ -107,8 +107,11 @@ std::string format_fits_table(const Map &map, const FileStamp &stamp) {
     out += "M\t" + m + "\n";
     for (const auto &[text, need] : needs)
       // A module fits when every release the map lists under its name does.
-      if (std::none_of(map.cudnn.begin(), map.cudnn.end(),
-                       [&](const Installed &e) { return e.module == m && misfit(map, e, need); }))
+      // (need captured by name: clang before 16, which builds the fuzz target, cannot capture a
+      // structured binding.)
+      if (std::none_of(map.cudnn.begin(), map.cudnn.end(), [&, &need = need](const Installed &e) {
+            return e.module == m && misfit(map, e, need);
+          }))
         out += "F\t" + m + "\t" + text + "\n";
   }
   return out;
