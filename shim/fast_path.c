@@ -1,4 +1,4 @@
-// Reads map.toml.decide (format: src/core/decision_table.cc, the one writer). Trusted only while
+// Reads map.toml.decide (its one writer: src/core/decide/decision_table.cc). Trusted only while
 // it belongs to the map's owner, nobody else may write it or the map, it was made from the map as
 // it is now (inode, size, mtime: no device number, which differs between the nodes of one shared
 // file system), and it is younger than the map (git's racy-clean rule: an edit in the same clock
@@ -71,7 +71,7 @@ static int trusted(const char *map, struct file_text *text) {
   id.ino = map_st.st_ino, id.size = (unsigned long)map_st.st_size, id.mtime_ns = mtime_ns(&map_st);
   const long uid = sys(SYS_getuid, 0, 0, 0);
   if (map_st.st_uid != 0 && (long)map_st.st_uid != uid) return 0;
-  // The engine's trust rule (src/core/map_trust.cc) in its simplest case; anything else - a
+  // The engine's trust rule (src/core/map/map_trust.cc) in its simplest case; anything else - a
   // symlinked map, a directory others may write - is left to the engine, which says why.
   static char path[4096 + 8];
   struct stat dir_st;

@@ -4,21 +4,15 @@
 #include "cli.h"
 #include "diagnostics.h"
 #include "doctor_facts.h"
+#include "spawn_process.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
-
-extern char **environ;
 
 namespace cudnn_compat::cli {
 namespace {
@@ -40,43 +34,6 @@ std::string node_name() {
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   return host;
-}
-
-struct Captured {
-  std::string out;
-  int status = -1;  // as waitpid reports it; -1 when it did not start
-  std::string error;
-};
-
-// Runs argv (found on PATH) and returns its stdout; its stderr passes through to ours.
-Captured capture(std::vector<std::string> argv) {
-  Captured c;
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return {{}, -1, std::strerror(errno)};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  std::vector<char *> args;
-  for (std::string &a : argv) args.push_back(a.data());
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (rc != 0) {
-    close(fds[0]);
-    return {{}, -1, "cannot run " + argv[0] + ": " + std::strerror(rc)};
-  }
-  char buf[4096];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;)
-    if (n > 0)
-      c.out.append(buf, std::size_t(n));
-    else if (errno != EINTR)
-      break;
-  close(fds[0]);
-  while (waitpid(pid, &c.status, 0) < 0 && errno == EINTR) {
-  }
-  return c;
 }
 
 // What this node gives a process that needs `need`, with the shim on: the file, or why none.
@@ -196,8 +153,10 @@ int doctor_nodes(const std::string &require, const std::string &map_flag, const 
                                 "--node-report"};
   if (!require.empty()) argv.insert(argv.end(), {"--require", require});
   if (!map_flag.empty()) argv.insert(argv.end(), {"--map", map_flag});
-  const Captured c = capture(argv);
-  if (c.status == -1) {
+  SpawnOptions srun;
+  srun.search_path = true;  // its stderr passes through to ours
+  const SpawnResult c = spawn_process(argv, srun);
+  if (!c.started) {
     Error() << c.error + "; doctor --nodes needs Slurm's srun on PATH";
     return kNo;
   }
@@ -214,10 +173,9 @@ int doctor_nodes(const std::string &require, const std::string &map_flag, const 
   std::string missing;
   if (std::to_string(rows.size()) != *nodes) {
     ok = false;
-    missing =
-        std::to_string(rows.size()) + " of " + *nodes +
-        " nodes answered; srun exited with status " +
-        std::to_string(WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 128 + WTERMSIG(c.status));
+    missing = std::to_string(rows.size()) + " of " + *nodes +
+              " nodes answered; srun exited with status " +
+              std::to_string(c.exit_code ? *c.exit_code : 128 + c.signal.value_or(0));
   }
   if (g.json) {
     print_json({{"job", *job},

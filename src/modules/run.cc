@@ -1,33 +1,28 @@
 // Running the module systems (the I/O edge of the adapters).
 #include "modules.h"
+#include "spawn_process.h"
 #include "text.h"
 
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 
 namespace cudnn_compat {
 namespace {
 
-std::string shell_quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+enum class From { out, err };
 
-// Runs a shell command line (with its own redirections), returning what it wrote to stdout.
-std::optional<std::string> capture(const std::string &command) {
-  FILE *p = popen(command.c_str(), "r");
-  if (!p) return std::nullopt;
-  std::string out;
-  std::array<char, 65536> buf;
-  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;)
-    out.append(buf.data(), n);
-  const int status = pclose(p);
-  if (status == -1) return std::nullopt;
-  return out;
+// Runs a module system's command (no shell), returning what it wrote to one stream: modulecmd
+// prints `avail --json` and `display` on stderr. The other stream is dropped.
+std::optional<std::string> capture(const std::vector<std::string> &argv, From from,
+                                   std::optional<std::vector<std::string>> env = std::nullopt) {
+  SpawnOptions how;
+  how.env = std::move(env);
+  how.out = from == From::out ? Output::capture : Output::discard;
+  how.err = from == From::err ? Output::capture : Output::discard;
+  const SpawnResult run = spawn_process(argv, how);
+  if (!run.started) return std::nullopt;
+  return from == From::out ? run.out : run.err;
 }
 
 bool executable(const std::string &path) {
@@ -75,9 +70,8 @@ std::string module_error(const ModuleSystem &system, const std::string &modulepa
                          const ModuleLibs &m) {
   if (system.kind != "lmod") return m.error;  // `display` already said
   const std::string lmod = std::filesystem::path(system.command).parent_path() / "lmod";
-  const std::optional<std::string> shown =
-      capture("MODULEPATH=" + shell_quote(modulepath) + " " + shell_quote(lmod) + " bash show " +
-              shell_quote(m.name) + " 2>&1 1>/dev/null");
+  const std::optional<std::string> shown = capture({lmod, "bash", "show", m.name}, From::err,
+                                                   environment_with({"MODULEPATH=" + modulepath}));
   return shown ? parse_module_error(*shown) : "";
 }
 
@@ -85,25 +79,23 @@ Parsed<std::vector<ModuleLibs>> list_cudnn_modules(const ModuleSystem &system,
                                                    const std::string &modulepath) {
   using Result = Parsed<std::vector<ModuleLibs>>;
   if (system.kind == "lmod") {
-    std::string dirs;
+    std::vector<std::string> argv = {system.command, "-o", "spider-json"};
     for (std::string_view d : split(modulepath, ':'))
-      if (!d.empty()) dirs.append(" ").append(shell_quote(std::string(d)));
-    const std::optional<std::string> out =
-        capture(shell_quote(system.command) + " -o spider-json" + dirs + " 2>/dev/null");
+      if (!d.empty()) argv.emplace_back(d);
+    const std::optional<std::string> out = capture(argv, From::out);
     if (!out) return Result::fail("cannot run " + system.command);
     return parse_spider_json(*out);
   }
-  const std::string modulecmd =
-      "MODULEPATH=" + shell_quote(modulepath) + " " + shell_quote(system.command) + " bash";
-  const std::optional<std::string> avail = capture(modulecmd + " avail -a --json 2>&1 1>/dev/null");
+  const std::vector<std::string> env = environment_with({"MODULEPATH=" + modulepath});
+  const std::optional<std::string> avail =
+      capture({system.command, "bash", "avail", "-a", "--json"}, From::err, env);
   if (!avail) return Result::fail("cannot run " + system.command);
   Result found = parse_avail_json(*avail);
   if (!found) return found;
   std::vector<ModuleLibs> mods = *found.value;
   for (ModuleLibs &m : mods) {
-    // `display` prints the modulefile's commands on stderr: swap the streams to read them.
     const std::optional<std::string> shown =
-        capture(modulecmd + " display " + shell_quote(m.name) + " 3>&1 1>/dev/null 2>&3");
+        capture({system.command, "bash", "display", m.name}, From::err, env);
     if (shown) m.lib_dirs = parse_display_lib_dirs(*shown);
     if (shown) m.error = parse_module_error(*shown);
   }

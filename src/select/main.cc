@@ -2,9 +2,9 @@
 // request of a cuDNN main library that the map's decision table does not settle (the shim itself
 // carries no libc, let alone toml++). It speaks shim/protocol.h: whatever goes wrong, the answer
 // is "pass", and every line meant for the user goes back to the shim, which prints it.
-#include "cudnn_compat.h"
 #include "decision_inputs.h"
 #include "protocol.h"
+#include "system.h"
 
 #include <signal.h>
 #include <unistd.h>

@@ -1,16 +1,28 @@
 # A short libFuzzer run of explain's reader (ASan and UBSan on), seeded with the shared examples.
 # CI runs it for FUZZ_SECONDS (default 30); a crash fails the test and leaves the input in $t.
 source "$(dirname "$0")/../scenario.sh"
-: "${SOURCE:?}"
+: "${SOURCE:?}" "${FUZZ_BUILD:?}"
 command -v clang++ >/dev/null || skip "no clang++ (scripts/deps.sh installs it)"
-core=$SOURCE/src/core
-# The name grammar is the shim's C parser: built as C, linked in.
-clang -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -c "$SOURCE/shim/shim_text.c" \
-  -o "$t/shim_text.o" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
-clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -I"$core" -I"$SOURCE/shim" \
-  "$(dirname "$0")/explain_fuzz.cc" "$core"/{explain,explain_build,explain_frameworks,explain_general,explain_loader,explain_more_frameworks,explain_words,advice,module_advice,version,names,rules,resolve,fit,text}.cc \
-  "$t/shim_text.o" -o "$t/explain_fuzz" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
+# The layers the target links, as CMake lists them (tests/fuzz/CMakeLists.txt): their sources go
+# into one archive, so only what the reader uses is linked.
+includes=()
+while read -r kind path; do [[ $kind == include ]] && includes+=("-I$path"); done <"$FUZZ_BUILD"
+flags=(-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all "${includes[@]}")
+objects=()
+while read -r kind path; do
+  [[ $kind == source ]] || continue
+  o=$t/$(basename "$path").o
+  # The name grammar is the shim's C parser: built as C, without coverage.
+  if [[ $path == *.c ]]; then
+    clang "${flags[@]}" -c "$path" -o "$o" 2>"$t/build.log"
+  else
+    clang++ -std=c++20 -fsanitize=fuzzer-no-link "${flags[@]}" -c "$path" -o "$o" 2>"$t/build.log"
+  fi || { cat "$t/build.log"; fail "the fuzz target does not build ($path)"; }
+  objects+=("$o")
+done <"$FUZZ_BUILD"
+ar rcs "$t/layers.a" "${objects[@]}"
+clang++ -std=c++20 -fsanitize=fuzzer "${flags[@]}" "$(dirname "$0")/explain_fuzz.cc" "$t/layers.a" \
+  -o "$t/explain_fuzz" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
 mkdir "$t/corpus"
 i=0
 while IFS= read -r line; do

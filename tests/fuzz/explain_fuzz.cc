@@ -1,5 +1,5 @@
 // libFuzzer target: find_errors() and advise() on arbitrary bytes must neither crash nor hang.
-#include "cudnn_compat.h"
+#include "reports.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,0 +1,184 @@
+// The decisions: what a process needs, which releases fit it and in what order, the shim's
+// selection, the module check and the tables compiled from them. Pure: the I/O they need is
+// injected (SelectIo) or gathered by the caller (TableFacts). Uses the model and the map.
+#pragma once
+
+#include "map.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace cudnn_compat {
+
+// ---------------------------------------------------------------------------------------------
+// requirement.cc: what a process needs.
+
+struct Need {
+  std::optional<Version> cudnn;  // the cuDNN it was built with
+  std::optional<int> cuda_major;
+  Rule rule = Rule::nvidia;
+  std::string source;  // "--require", "CUDNN_COMPAT_REQUIRE", "map.toml:12 (/opt/apps/tf/*)", ...
+};
+
+struct NeedInputs {
+  std::optional<std::string> require;  // --require, else CUDNN_COMPAT_REQUIRE
+  std::string require_source;
+  std::optional<std::string> cuda;  // --cuda, else CUDNN_COMPAT_CUDA
+  std::string cuda_source;
+  std::optional<Rule> rule;           // --rule; else the map's policy
+  std::vector<std::string> programs;  // the executable and the library that asks, for [[require]]
+  LibraryName requested;
+};
+
+// Explicit requirement first, then the map's [[require]] rules, then the version in the name.
+Parsed<Need> derive_need(const NeedInputs &in, const Map *map);
+
+// ---------------------------------------------------------------------------------------------
+// resolve.cc: which installed release a request gets.
+
+struct Considered {
+  std::size_t entry = 0;  // index into Map::cudnn
+  bool fits = false;
+  std::string why;
+};
+
+struct Choice {
+  std::vector<std::size_t> ranked;  // the fitting entries (indices into Map::cudnn), best first
+  std::vector<Considered> considered;
+  std::string reason;  // one sentence either way, about ranked.front()
+};
+
+// fit.cc: whether a release of version `release`, built for `cuda` (nullopt: unknown), serves
+// need for major: the major first, then the CUDA major (an unknown CUDA cannot be confirmed for
+// a CUDA need), then the need's rule. The one fit predicate: every caller decides with it.
+enum class Words { yes, no };  // whether a Verdict's reason is wanted (the decision is the same)
+Verdict fit(const Need &need, std::optional<int> major, const Version &release,
+            const std::optional<Version> &cuda, Words words = Words::yes);
+// fit() on what the map says of an entry, the reason telling the admin what the map lacks.
+Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major,
+                   Words words = Words::yes);
+
+// The major a request is for: the required version's, else the one in the requested name.
+std::optional<int> wanted_major(const Need &need, const LibraryName &requested);
+// The fitting entries (indices into Map::cudnn), best first: the decision without the words.
+std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested);
+// rank() with a reason for every entry, for people.
+Choice choose(const Map &map, const Need &need, const LibraryName &requested);
+
+// ---------------------------------------------------------------------------------------------
+// decision_table.cc: `map.toml.decide`, the engine's own decisions compiled for the shim, which
+// looks them up without starting a process (shim/fast_path.c reads it). Only releases whose
+// library was probed and agrees with the map are in it; anything it does not settle goes to the
+// engine.
+
+struct TableFacts {  // what only the file system and the libraries say, gathered by the writer
+  std::vector<std::optional<Probe>> probes;     // per map entry: its libcudnn.so.<major>, probed
+  std::vector<std::optional<FileStamp>> files;  // that file's identity when it was probed
+  std::optional<FileStamp> ld_cache;            // /etc/ld.so.cache
+  std::vector<std::pair<int, std::string>> system;  // per major: ld.so.cache and default dirs' file
+};
+std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
+std::string decision_table_path(const std::string &map_path);
+// The libraries a table written at the map's `stamp` knows: file identity -> map entry, whose
+// version the library reported when the table was written (pure; empty for another stamp).
+struct KnownLibrary {
+  std::uint64_t ino = 0, size = 0, mtime_ns = 0;
+  std::size_t entry = 0;
+};
+std::vector<KnownLibrary> table_libraries(std::string_view table, const FileStamp &stamp);
+// The table's word for a file instead of a probe: the shim's fast path trusts the same identities,
+// so the engine's answer cannot differ from the table's. Only where the map names the CUDA when a
+// CUDA is needed (the probe would read the library's own). Pure.
+std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, const Map &map,
+                                      const std::string &file, const FileStamp &identity,
+                                      bool cuda_needed);
+
+// ---------------------------------------------------------------------------------------------
+// module_advice.cc: the one decision of which module command fixes a need, in the user's module
+// system (pure; the CLI gathers the scene, the hooks pass theirs to module-check).
+
+// A name with a component that starts with '.' (cudnn/.5.1): Lmod and Environment Modules hide it.
+bool hidden_module(std::string_view name);
+// Whose build a release is: EasyBuild (cuDNN/8.9.2.26-CUDA-12.1.1), Spack (a hash in the name).
+Toolchain release_toolchain(const Installed &e);
+// Whose build an application module is: its modulefile's tree (Compiler/GCC/12.3.0/, a Spack
+// architecture directory), a Spack hash in its name, or its EBROOT<NAME> set.
+Toolchain app_toolchain(const ModuleScene &scene, std::string_view module);
+// The loaded cuDNN module a fix replaces (of the map, or named as a cuDNN module): the one of
+// major when there is one, else the last loaded; "" when none is loaded.
+std::string loaded_cudnn_module(const ModuleScene &scene, const Map *map, std::optional<int> major);
+// `module swap OLD NEW` (Lmod), `module switch OLD NEW` (Environment Modules), or `module load NEW`
+// when old_module is "".
+std::string module_command(const ModuleScene &scene, const std::string &old_module,
+                           const std::string &module);
+// The releases to advise, best first: rank()'s fitting ones that have a module users can see,
+// those of the application's toolchain first.
+std::vector<std::size_t> advised_releases(const Map &map, const Need &need,
+                                          const LibraryName &requested, Toolchain app);
+
+// ---------------------------------------------------------------------------------------------
+// module_check.cc: the check the Lmod and Environment Modules hooks run on the loaded set.
+
+struct AppNeed {       // from an application modulefile's cudnn_requires("5.1", {cuda="8"})
+  std::string module;  // tensorflow/1.0
+  Version cudnn;
+  std::optional<int> cuda_major;
+};
+Parsed<AppNeed> parse_app_need(std::string_view text);  // "tensorflow/1.0=5.1" or "...=8.9,cuda=12"
+
+struct ModuleFinding {
+  bool error = false;   // the map's on_module_mismatch = "error"
+  std::string message;  // one sentence with both versions, the rule and the module that would fit
+};
+
+// Every loaded application whose need a loaded cuDNN module (known to the map by its `module`
+// field) does not meet. Empty when all fits, or when no cuDNN module of the map is loaded.
+// The advice is the command that works in scene's module system (module_advice.cc).
+std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vector<AppNeed> &apps,
+                                                const ModuleScene &scene);
+
+// The hooks' fast path, `map.toml.fits` beside the map: every map module ("M\tcudnn/5.1"), the
+// needs decided in advance ("N\t5.1", "N\t8.9,cuda=12": each release's x.y and full version,
+// with and without its CUDA major) and the pairs that fit ("F\tcudnn/5.1\t5.1"). A hook that
+// finds its pair there says nothing and starts no process; anything else asks module-check. The
+// first line stamps the map's size and mtime (seconds: what Lua and Tcl can read).
+std::string format_fits_table(const Map &map, const FileStamp &stamp);  // pure
+std::string fits_table_path(const std::string &map_path);
+
+// ---------------------------------------------------------------------------------------------
+// select.cc: the shim's decision for one request of a cuDNN main library.
+
+struct SelectIo {  // the edges, injected so that the decision itself stays testable
+  std::function<std::optional<Probe>(const std::string &file)> probe;  // nullopt: did not load
+  std::function<std::optional<std::string>(const std::string &dir, const LibraryName &requested,
+                                           int major)>
+      find_file;
+};
+
+struct SelectInputs {
+  std::string name;  // as the process asked for it
+  LibraryName requested;
+  Need need;
+  std::optional<LoaderHit> loader;  // what the loader would take without the shim
+  const Map *map = nullptr;
+  std::string map_problem;  // why there is no map, when map is null
+  bool debug = false;
+};
+
+struct Selection {
+  std::optional<std::string> use;  // load this file instead; nullopt keeps the ordinary load
+  std::vector<std::string> say;    // lines for stderr: at most one unless debugging
+};
+
+Selection select_library(const SelectInputs &in, const SelectIo &io);
+// Whether a library that reports p serves need for major (its version, and its CUDA when both are
+// known), and why not.
+Verdict serves(const Need &need, std::optional<int> major, const Probe &p);
+
+}  // namespace cudnn_compat

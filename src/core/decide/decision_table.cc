@@ -1,0 +1,169 @@
+// map.toml.decide: for every major of the map, every CUDA the map knows and every required version
+// that makes a difference, the releases rank() accepts, best first. rank() is the one decision
+// procedure; the shim only looks its answers up (shim/fast_path.c).
+//
+// Which releases fit a need changes only where the required version crosses an installed one:
+// every rule compares the required version with the release's minor, or with its whole number,
+// for order or equality. So rank() is asked at each installed release's minor and patch and just
+// past them, and each row holds from its key to the next.
+#include "decide.h"
+#include "decision_key.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+namespace cudnn_compat {
+namespace {
+
+bool agrees(const Installed &e, const std::optional<Probe> &p) {
+  if (!p || p->source != ProbeSource::library) return false;
+  if (!same_release(p->version, e.version)) return false;
+  return !(e.cuda && p->cuda && e.cuda->major != p->cuda->major);
+}
+
+struct Point {
+  unsigned long key;
+  std::optional<Version> need;
+};
+
+std::vector<Point> points(int major, const std::vector<const Installed *> &entries) {
+  std::set<std::pair<int, int>> at = {{0, -1}};  // (minor, patch or -1)
+  for (const Installed *e : entries) {
+    const int minor = e->version.minor.value_or(0), patch = e->version.patch.value_or(0);
+    for (auto p : {std::pair{minor, -1},
+                   {minor, 0},
+                   {minor, patch},
+                   {minor, patch + 1},
+                   {minor + 1, -1},
+                   {minor + 1, 0}})
+      at.insert(p);
+  }
+  std::vector<Point> out{{0, std::nullopt}};
+  for (auto [minor, patch] : at) {
+    Version v{major, minor, {}, {}};
+    if (patch >= 0) v.patch = patch;
+    out.push_back(
+        {cudnn_compat_decision_key(unsigned(minor), patch >= 0, unsigned(std::max(patch, 0))), v});
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::size_t> &indices) {
+  std::string s;
+  for (std::size_t i : indices) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(i);
+  }
+  return s;
+}
+
+// The rows of one major and CUDA class ("-", a CUDA major, or "*" for any other).
+std::string rows(const Map &known, const std::vector<std::size_t> &index, int major,
+                 const std::string &cuda_class, std::optional<int> cuda,
+                 const std::vector<Point> &at) {
+  std::string out, previous = "\n";
+  for (const Point &p : at) {
+    Need need;
+    need.cudnn = p.need;
+    need.cuda_major = cuda;
+    need.rule = known.policy.rule;
+    std::vector<std::size_t> ranked;
+    for (std::size_t i : rank(known, need, LibraryName{"", Version{major, {}, {}, {}}, false}))
+      ranked.push_back(index[i]);
+    const std::string list = join(ranked);
+    if (p.need && list == previous) continue;
+    previous = p.need ? list : "\n";
+    out += "fit\t" + std::to_string(major) + "\t" + cuda_class + "\t" +
+           (p.need ? std::to_string(p.key) : "-") + "\t" + list + "\n";
+  }
+  return out;
+}
+
+std::string identity(const FileStamp &s) {
+  return std::to_string(s.ino) + "\t" + std::to_string(s.size) + "\t" + std::to_string(s.mtime_ns);
+}
+
+}  // namespace
+
+std::string decision_table_path(const std::string &map_path) {
+  return map_path + ".decide";
+}
+
+std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts) {
+  std::string out = "cudnn-compat-decide 1\t" + identity(stamp) + "\n";
+  out += "require\t" + std::to_string(map.require.size()) + "\n";
+  out += "system\t" + (facts.ld_cache ? identity(*facts.ld_cache) : std::string("-")) + "\n";
+  for (const auto &[major, file] : facts.system)
+    out += "sys\t" + std::to_string(major) + "\t" + file + "\n";
+  // The map as rank() sees it, but only the releases whose library says what the map says.
+  Map known = map;
+  known.cudnn.clear();
+  std::vector<std::size_t> index;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    if (!agrees(map.cudnn[i], facts.probes[i]) || !facts.files[i]) continue;
+    out += "lib\t" + std::to_string(i) + "\t" + identity(*facts.files[i]) + "\t" +
+           facts.probes[i]->file + "\n";
+    known.cudnn.push_back(map.cudnn[i]);
+    index.push_back(i);
+  }
+  std::set<int> majors;
+  for (const Installed &e : known.cudnn) majors.insert(e.version.major);
+  for (int major : majors) {
+    std::vector<const Installed *> entries;
+    std::set<int> cudas;
+    bool cuda_known = true;
+    for (const Installed &e : known.cudnn) {
+      if (e.version.major != major) continue;
+      entries.push_back(&e);
+      if (e.cuda) cudas.insert(e.cuda->major);
+      cuda_known = cuda_known && e.cuda;
+    }
+    const std::vector<Point> at = points(major, entries);
+    out += rows(known, index, major, "-", std::nullopt, at);
+    // A CUDA need is settled here only where the map names every release's CUDA: the engine's
+    // own check of a library's CUDA then says the same.
+    if (!cuda_known) continue;
+    for (int cuda : cudas) out += rows(known, index, major, std::to_string(cuda), cuda, at);
+    out += rows(known, index, major, "*", (cudas.empty() ? 0 : *cudas.rbegin()) + 1000, at);
+  }
+  return out;
+}
+
+std::vector<KnownLibrary> table_libraries(std::string_view table, const FileStamp &stamp) {
+  const std::string header = "cudnn-compat-decide 1\t" + identity(stamp) + "\n";
+  if (!table.starts_with(header)) return {};
+  std::vector<KnownLibrary> out;
+  for (std::string_view rest = table.substr(header.size()); !rest.empty();) {
+    const std::size_t eol = rest.find('\n');
+    if (eol == std::string_view::npos) return {};  // cut short: nothing in it is sure
+    std::string_view line = rest.substr(0, eol);
+    rest.remove_prefix(eol + 1);
+    if (!line.starts_with("lib\t")) continue;
+    line.remove_prefix(4);
+    std::uint64_t n[4] = {};
+    for (std::uint64_t &field : n) {
+      const auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), field);
+      if (ec != std::errc() || end == line.data() + line.size() || *end != '\t') return {};
+      line.remove_prefix(std::size_t(end - line.data()) + 1);
+    }
+    out.push_back({n[1], n[2], n[3], std::size_t(n[0])});
+  }
+  return out;
+}
+
+std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, const Map &map,
+                                      const std::string &file, const FileStamp &identity,
+                                      bool cuda_needed) {
+  for (const KnownLibrary &k : known) {
+    if (k.ino != identity.ino || k.size != identity.size || k.mtime_ns != identity.mtime_ns ||
+        k.entry >= map.cudnn.size())
+      continue;
+    const Installed &e = map.cudnn[k.entry];
+    if (cuda_needed && !e.cuda) return std::nullopt;
+    return Probe{file, e.version, e.cuda, ProbeSource::library, ""};
+  }
+  return std::nullopt;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,126 @@
+// The check behind the module-system hooks: does each loaded application's cuDNN fit the cuDNN
+// module loaded beside it, by the module's true version in the map, and which module would.
+#include "decide.h"
+#include "text.h"
+
+#include <algorithm>
+
+namespace cudnn_compat {
+namespace {
+
+std::string need_text(const AppNeed &a) {
+  std::string s = "cuDNN " + to_string(a.cudnn);
+  if (a.cuda_major) s += " for CUDA " + std::to_string(*a.cuda_major);
+  return s;
+}
+
+// What to run instead of the misfit module `old`, best first, as "module swap OLD NEW   (x.y.z)".
+std::string fitting_modules(const Map &map, const AppNeed &a, const std::string &old,
+                            ModuleScene scene) {
+  scene.app = a.module;
+  const Need need{a.cudnn, a.cuda_major, map.policy.rule, a.module};
+  std::string out;
+  for (std::size_t i : advised_releases(map, need, LibraryName{}, app_toolchain(scene, a.module))) {
+    const Installed &e = map.cudnn[i];
+    out += out.empty() ? "Use: " : "; or: ";
+    out += module_command(scene, old, e.module) + "   (" + to_string(e.version) + ")";
+  }
+  return out;
+}
+
+// Why release e does not serve application a under the map's rule; nullopt when it does. The
+// application asks for libcudnn.so.<its major>, so only that major can serve it.
+std::optional<std::string> misfit(const Map &map, const Installed &e, const AppNeed &a) {
+  const Verdict v =
+      entry_fits(e, Need{a.cudnn, a.cuda_major, map.policy.rule, a.module}, a.cudnn.major);
+  return v.compatible ? std::nullopt : std::optional<std::string>(v.reason);
+}
+
+}  // namespace
+
+Parsed<AppNeed> parse_app_need(std::string_view text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    return Parsed<AppNeed>::fail(quoted(text) +
+                                 " is not MODULE=VERSION[,cuda=N], e.g. tensorflow/1.0=5.1");
+  AppNeed a;
+  a.module = std::string(trim(text.substr(0, eq)));
+  const std::vector<std::string_view> parts = split(text.substr(eq + 1), ',');
+  const Parsed<Version> v = parse_dotted(parts[0]);
+  if (!v) return Parsed<AppNeed>::fail(a.module + ": " + v.error);
+  a.cudnn = *v;
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const std::string_view p = trim(parts[i]);
+    const Parsed<Version> cuda =
+        p.starts_with("cuda=") ? parse_cuda(p.substr(5)) : Parsed<Version>::fail("");
+    if (!cuda)
+      return Parsed<AppNeed>::fail(a.module + ": " + quoted(p) + " is not cuda=N, e.g. cuda=12");
+    a.cuda_major = cuda->major;
+  }
+  return {a, {}};
+}
+
+std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vector<AppNeed> &apps,
+                                                const ModuleScene &scene) {
+  std::vector<ModuleFinding> out;
+  const bool strict = map.policy.on_module_mismatch == OnMismatch::error;
+  for (const Installed &e : map.cudnn) {
+    if (e.module.empty() || std::none_of(scene.loaded.begin(), scene.loaded.end(),
+                                         [&](const LoadedModule &m) { return m.name == e.module; }))
+      continue;
+    for (const AppNeed &a : apps) {
+      const std::optional<std::string> why = misfit(map, e, a);
+      if (!why) continue;
+      std::string fix = fitting_modules(map, a, e.module, scene);
+      if (fix.empty())
+        fix = "No installed cuDNN module fits; ask the admins for cuDNN " +
+              acceptable_releases(map.policy.rule, a.cudnn);
+      out.push_back({strict, a.module + " was built with " + need_text(a) + " but " + e.module +
+                                 " provides " + to_string(e.version) + "; " + *why + ". " + fix});
+    }
+  }
+  return out;
+}
+
+std::string format_fits_table(const Map &map, const FileStamp &stamp) {
+  std::string out = "cudnn-compat-fits 1 " + std::to_string(stamp.size) + " " +
+                    std::to_string(stamp.mtime_ns / 1'000'000'000) + "\n";
+  // The needs decided in advance, as the hooks spell them ("5.1", "8.9,cuda=12").
+  std::vector<std::pair<std::string, AppNeed>> needs;
+  for (const Installed &e : map.cudnn) {
+    for (const Version &v : {Version{e.version.major, e.version.minor, {}, {}}, e.version}) {
+      needs.push_back({to_string(v), {"", v, std::nullopt}});
+      if (e.cuda)
+        needs.push_back(
+            {to_string(v) + ",cuda=" + std::to_string(e.cuda->major), {"", v, e.cuda->major}});
+    }
+  }
+  std::sort(needs.begin(), needs.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  needs.erase(std::unique(needs.begin(), needs.end(),
+                          [](const auto &a, const auto &b) { return a.first == b.first; }),
+              needs.end());
+  for (const auto &n : needs) out += "N\t" + n.first + "\n";
+  std::vector<std::string> modules;
+  for (const Installed &e : map.cudnn)
+    if (!e.module.empty() && std::find(modules.begin(), modules.end(), e.module) == modules.end())
+      modules.push_back(e.module);
+  for (const std::string &m : modules) {
+    out += "M\t" + m + "\n";
+    for (const auto &[text, need] : needs)
+      // A module fits when every release the map lists under its name does.
+      // (need captured by name: clang before 16, which builds the fuzz target, cannot capture a
+      // structured binding.)
+      if (std::none_of(map.cudnn.begin(), map.cudnn.end(), [&, &need = need](const Installed &e) {
+            return e.module == m && misfit(map, e, need);
+          }))
+        out += "F\t" + m + "\t" + text + "\n";
+  }
+  return out;
+}
+
+std::string fits_table_path(const std::string &map_path) {
+  return map_path + ".fits";
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,43 @@
+// What a process needs: an explicit requirement, else the map's [[require]] rules, else the
+// version in the name it asked for.
+#include "decide.h"
+
+#include <fnmatch.h>
+
+namespace cudnn_compat {
+
+Parsed<Need> derive_need(const NeedInputs &in, const Map *map) {
+  Need need;
+  need.rule = in.rule ? *in.rule : map ? map->policy.rule : Rule::nvidia;
+
+  if (in.require) {
+    const Parsed<Version> v = parse_dotted(*in.require);
+    if (!v) return Parsed<Need>::fail(in.require_source + ": " + v.error);
+    need.cudnn = *v;
+    need.source = in.require_source;
+  }
+  if (in.cuda) {
+    const Parsed<Version> v = parse_cuda(*in.cuda);
+    if (!v) return Parsed<Need>::fail(in.cuda_source + ": " + v.error);
+    need.cuda_major = v->major;
+  }
+  if (!need.cudnn && map) {
+    for (const RequireRule &r : map->require) {
+      for (const std::string &program : in.programs) {
+        if (program.empty() || fnmatch(r.match.c_str(), program.c_str(), 0) != 0) continue;
+        need.cudnn = r.cudnn;
+        if (!need.cuda_major && r.cuda) need.cuda_major = r.cuda->major;
+        need.source = map->path + ":" + std::to_string(r.pos.line) + " ([[require]] match \"" +
+                      r.match + "\" on " + program + ")";
+        return {need, {}};
+      }
+    }
+  }
+  if (!need.cudnn && in.requested.version && in.requested.version->minor) {
+    need.cudnn = *in.requested.version;
+    need.source = "the version in the requested name";
+  }
+  return {need, {}};
+}
+
+}  // namespace cudnn_compat

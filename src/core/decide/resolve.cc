@@ -1,0 +1,66 @@
+// Which installed release serves a request.
+#include "decide.h"
+
+#include <algorithm>
+
+namespace cudnn_compat {
+namespace {
+
+std::string describe(const Need &need, std::optional<int> major) {
+  std::string s = need.cudnn ? "cuDNN " + to_string(*need.cudnn)
+                  : major    ? "any cuDNN " + std::to_string(*major)
+                             : "any cuDNN";
+  if (need.cuda_major) s += " for CUDA " + std::to_string(*need.cuda_major);
+  if (need.cudnn) s += " under rule " + std::string(rule_name(need.rule));
+  if (!need.source.empty()) s += " (from " + need.source + ")";
+  return s;
+}
+
+}  // namespace
+
+// A name that carries a major is only ever served by that major; a requirement of another major
+// then fits nothing.
+std::optional<int> wanted_major(const Need &need, const LibraryName &requested) {
+  if (requested.version) return requested.version->major;
+  if (need.cudnn) return need.cudnn->major;
+  return std::nullopt;
+}
+
+std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested) {
+  const std::optional<int> major = wanted_major(need, requested);
+  std::vector<std::size_t> ranked;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i)
+    if (entry_fits(map.cudnn[i], need, major, Words::no).compatible) ranked.push_back(i);
+  // Stable: between equal versions the admin's order in the map decides.
+  std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) {
+    const int order = compare(map.cudnn[a].version, map.cudnn[b].version);
+    return map.policy.prefer == Prefer::newest ? order > 0 : order < 0;
+  });
+  return ranked;
+}
+
+Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
+  const std::optional<int> major = wanted_major(need, requested);
+  Choice choice;
+  choice.ranked = rank(map, need, requested);
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    const Verdict v = entry_fits(map.cudnn[i], need, major);
+    choice.considered.push_back({i, v.compatible, v.reason});
+  }
+  if (choice.ranked.empty()) {
+    choice.reason = "no installed cuDNN fits " + describe(need, major) + "; " +
+                    std::to_string(map.cudnn.size()) + " release" +
+                    (map.cudnn.size() == 1 ? " is" : "s are") + " in " + map.path;
+    return choice;
+  }
+  const Installed &e = map.cudnn[choice.ranked.front()];
+  const std::size_t n = choice.ranked.size();
+  choice.reason = "cuDNN " + to_string(e.version) +
+                  (e.module.empty() ? "" : " (" + e.module + ")") + " is the " +
+                  (map.policy.prefer == Prefer::newest ? "newest" : "oldest") + " of " +
+                  std::to_string(n) + " installed release" + (n == 1 ? "" : "s") + " that fit " +
+                  describe(need, major);
+  return choice;
+}
+
+}  // namespace cudnn_compat

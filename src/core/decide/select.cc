@@ -1,0 +1,135 @@
+// The shim's decision for a request of a cuDNN main library: keep what the loader would take when
+// it fits, else the best fitting installed release whose library confirms its own version.
+#include "decide.h"
+
+namespace cudnn_compat {
+namespace {
+
+constexpr const char *kPrefix = "cudnn-compat: ";
+
+std::string describe_need(const SelectInputs &in) {
+  if (!in.need.cudnn) {
+    const std::optional<int> major = wanted_major(in.need, in.requested);
+    return major ? "any cuDNN " + std::to_string(*major) : "any cuDNN";
+  }
+  std::string s = "needs " + to_string(*in.need.cudnn);
+  if (in.need.cuda_major) s += " for CUDA " + std::to_string(*in.need.cuda_major);
+  return s + " from " + in.need.source;
+}
+
+// At most `most` of items, then how many more: a site's thousand releases make no one-line message.
+std::string capped(const std::vector<std::string> &items, std::size_t most, const char *separator) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size() && i < most; ++i) s += (i ? separator : "") + items[i];
+  if (items.size() > most)
+    s += separator + std::string("and ") + std::to_string(items.size() - most) + " more";
+  return s;
+}
+
+std::string installed_list(const Map &map) {
+  std::vector<std::string> items;
+  for (const Installed &e : map.cudnn)
+    items.push_back(to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")"));
+  return items.empty() ? "none" : capped(items, 8, ", ");
+}
+
+// The cases decided before anything is probed: a path that does not exist, a name of another
+// major than the requirement.
+std::optional<Selection> settled_early(const SelectInputs &in, const std::string &need) {
+  // A path is the program's own choice: a load that would fail stays a failing load.
+  if (in.name.find('/') != std::string::npos && !in.loader) return Selection{};
+  // A name that carries a major is only served by that major.
+  if (in.requested.version && in.need.cudnn &&
+      in.need.cudnn->major != in.requested.version->major) {
+    const std::string asked = std::to_string(in.requested.version->major);
+    return Selection{{},
+                     {kPrefix + in.name + ": " + need + ", but the program asks for cuDNN " +
+                      asked + " by name, which only a cuDNN " + asked +
+                      " can serve; loading as usual (the requirement should be the cuDNN " + asked +
+                      " release the program was built with)"}};
+  }
+  return std::nullopt;
+}
+
+// What the loader would take, probed: kept when it fits (its own major included: a
+// libcudnn.so.5 that is a cuDNN 6 does not fit a request for cuDNN 5). Returns why not otherwise.
+std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo &io,
+                                         const std::string &need, Selection &out) {
+  if (!in.loader) return "the loader finds no " + in.name;
+  const std::optional<Probe> p = io.probe(in.loader->path);
+  if (!p) return in.loader->path + " (on " + in.loader->from + ") does not load";
+  const Verdict v = serves(in.need, wanted_major(in.need, in.requested), *p);
+  if (!v.compatible)
+    return to_string(p->version) + " on " + in.loader->from + " does not fit: " + v.reason;
+  if (in.debug)
+    out.say.push_back(kPrefix + in.name + " -> " + in.loader->path + " as the loader finds it (" +
+                      need + "; " + to_string(p->version) + " on " + in.loader->from +
+                      " fits: " + v.reason + ")");
+  return std::nullopt;
+}
+
+// The best fitting release that says so itself; a map that lies is passed over, and said so.
+std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &io,
+                                        std::vector<std::string> &passed_over) {
+  const std::optional<int> major = wanted_major(in.need, in.requested);
+  for (std::size_t i : rank(*in.map, in.need, in.requested)) {
+    const Installed &e = in.map->cudnn[i];
+    const std::optional<std::string> file =
+        io.find_file(e.lib, in.requested, major.value_or(e.version.major));
+    if (!file) continue;
+    const std::optional<Probe> p = io.probe(*file);
+    if (!p) {
+      passed_over.push_back(*file + " does not load");
+      continue;
+    }
+    // The library's own CUDA where it tells (cuDNN 6 on), else the map's word for it.
+    const Verdict v = fit(in.need, major, p->version, p->cuda ? p->cuda : e.cuda);
+    if (v.compatible) return file;
+    // A release that is what the map says but not built for the CUDA needed is no liar.
+    passed_over.push_back(same_release(p->version, e.version)
+                              ? *file + " (" + to_string(e.version) + "): " + v.reason
+                              : "the map says " + to_string(e.version) + " but " + *file +
+                                    " reports " + to_string(p->version));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Verdict serves(const Need &need, std::optional<int> major, const Probe &p) {
+  return fit(need, major, p.version, p.cuda);
+}
+
+Selection select_library(const SelectInputs &in, const SelectIo &io) {
+  const std::string need = describe_need(in);
+  if (std::optional<Selection> early = settled_early(in, need)) return *early;
+  Selection out;
+  const std::optional<std::string> loader_note = loader_misfit(in, io, need, out);
+  if (!loader_note) return out;
+  if (!in.map) {
+    out.say.push_back(kPrefix + in.name + ": " + need + ", but " + *loader_note +
+                      "; no version map to find another (" + in.map_problem +
+                      "); loading as usual");
+    return out;
+  }
+  std::vector<std::string> passed_over;
+  out.use = best_release(in, io, passed_over);
+  const std::string lies = passed_over.empty() ? "" : "; " + capped(passed_over, 3, "; ");
+  if (out.use) {
+    if (in.debug || !lies.empty())
+      out.say.push_back(kPrefix + in.name + " -> " + *out.use + " (" + need + "; " + *loader_note +
+                        lies + (lies.empty() ? "" : "; run `cudnn-compat map validate --probe`") +
+                        ")");
+    return out;
+  }
+  // Nothing fits: the ordinary load, and what to do about it.
+  std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies +
+                     "; no installed cuDNN fits (installed: " + installed_list(*in.map) +
+                     "); loading as usual";
+  if (in.need.cudnn)
+    line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
+  out.say.push_back(line);
+  return out;
+}
+
+}  // namespace cudnn_compat

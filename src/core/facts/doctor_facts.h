@@ -1,0 +1,46 @@
+// What doctor looks at, gathered: the loaded modules, LD_LIBRARY_PATH probed, the loader's answer
+// for each major, the loaded CUDA, whether the shim is on and what it would choose. Every edge
+// (environment, probes, the loader, ELF files, the engine) is injected, so that the gathering is
+// tested on made-up environments; diagnose() (cudnn_compat.h) then judges the facts.
+#pragma once
+
+#include "reports.h"
+#include "system.h"
+#include "decision_inputs.h"
+
+#include <functional>
+
+namespace cudnn_compat {
+
+struct DoctorIo {
+  EnvReader env;
+  std::function<bool(const std::string &dir)> holds_cudnn;
+  std::function<Parsed<std::vector<Probe>>(const std::string &dir)> probe_dir;
+  std::function<std::optional<Probe>(const std::string &file)> probe_file;
+  std::function<std::optional<LoaderHit>(const std::string &name, const LoaderContext &lc)> search;
+  std::function<std::vector<std::string>(const std::string &file)> needed;  // its DT_NEEDED
+  std::function<Selection(const SelectInputs &in)> select;                  // the engine
+  std::function<ModuleScene()> scene;  // the module system and what it has loaded
+  // The CUDA major of the installation CUDA_HOME names (its version files), when no module says.
+  std::function<std::optional<int>(const std::string &home)> cuda_major_of_home;
+};
+// The real edges: probes through options' helper, the engine probing the same way.
+DoctorIo system_doctor_io(const ProbeOptions &options);
+
+// The facts for `program` (absolute, or empty) that needs `need` (its cuDNN known), under `map`.
+DoctorFacts gather_doctor_facts(const std::string &program, const std::optional<Need> &need,
+                                const Map *map, const DoctorIo &io);
+
+// The pure steps of the gathering.
+// The majors to follow: the need's, those on LD_LIBRARY_PATH, those the program links; 8 and 9
+// when nothing says which.
+std::vector<int> majors_to_follow(const DoctorFacts &f);
+// The CUDA major a loaded `cuda/<version>` module gives (Spack's `cuda/<version>-<hash>` too), and
+// which module says so.
+std::pair<std::optional<int>, std::string> loaded_cuda(const std::vector<std::string> &modules);
+// "LD_AUDIT", "LD_PRELOAD" or "" by where libcudnn-compat.so is named.
+std::string shim_mode(std::string_view ld_audit, std::string_view ld_preload);
+// The names a cuDNN dispatcher of `version` asks for its sub-library `sub`, in its order.
+std::vector<std::string> dispatcher_asks(std::string_view sub, const Version &version);
+
+}  // namespace cudnn_compat

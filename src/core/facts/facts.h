@@ -1,0 +1,30 @@
+// Facts gathering: what the file system and the libraries say about the map's releases, and the
+// files derived from the map that jobs and hooks read (cache, fits table, decision table). The
+// edge where the map, the system and the decisions meet; uses all three.
+#pragma once
+
+#include "decide.h"
+#include "system.h"
+
+#include <string>
+#include <vector>
+
+namespace cudnn_compat {
+
+// What only the file system can tell: lib directories that vanished or hold no libcudnn, and
+// (an error) a relative lib, which would be read against each job's working directory.
+std::vector<Diagnostic> check_map_libraries(const Map &map);
+
+// git's racy-clean rule for every file derived from the map (cache, fits table, decision table):
+// a reader trusts one only while the map's stamp matches and the map is older than it. The writer
+// first waits until the clock has left the second of the map's mtime, then reads the map again
+// from one descriptor and checks that it still says what `parsed` says: an edit after that gets
+// a newer mtime. Returns the stamp of what was read, or why not.
+Parsed<FileStamp> settle_map_stamp(const Map &parsed);
+// The map's cache, fits table and decision table, all from one settled stamp; empty, or why not.
+std::string write_job_caches(const MapLoad &load, const std::string &probe_helper);
+std::string write_fits_table(const MapLoad &load, const FileStamp &stamp);  // empty, or why not
+
+TableFacts gather_table_facts(const Map &map, const ProbeOptions &options);
+
+}  // namespace cudnn_compat

@@ -1,0 +1,82 @@
+// The files jobs and hooks read instead of the map (cache, fits table, decision table), written
+// together from one stamp that git's racy-clean rule makes safe to trust.
+#include "atomic_write.h"
+#include "facts.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace cudnn_compat {
+namespace {
+
+// The hooks read mtimes in whole seconds, so the tick to wait out is a second.
+void wait_past_second_of(std::uint64_t mtime_ns) {
+  using namespace std::chrono;
+  const auto past = system_clock::time_point(seconds(mtime_ns / 1'000'000'000 + 1));
+  if (system_clock::now() < past) std::this_thread::sleep_until(past + milliseconds(10));
+}
+
+std::optional<std::string> read_fd(int fd) {
+  std::string text;
+  char block[65536];
+  for (;;) {
+    const ssize_t n = read(fd, block, sizeof block);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) return text;
+    text.append(block, std::size_t(n));
+  }
+}
+
+}  // namespace
+
+Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
+  const std::optional<FileStamp> first = stamp_file(parsed.path);
+  if (!first) return Parsed<FileStamp>::fail("cannot stat " + parsed.path);
+  wait_past_second_of(first->mtime_ns);
+  const int fd = open(parsed.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return Parsed<FileStamp>::fail("cannot open " + parsed.path + ": " + std::strerror(errno));
+  struct stat st {};
+  const bool ok = fstat(fd, &st) == 0;
+  const std::optional<std::string> text = read_fd(fd);
+  close(fd);
+  const std::uint64_t mtime =
+      std::uint64_t(st.st_mtim.tv_sec) * 1'000'000'000u + std::uint64_t(st.st_mtim.tv_nsec);
+  const FileStamp read{std::uint64_t(st.st_ino), std::uint64_t(st.st_size), mtime,
+                       std::uint64_t(st.st_uid)};
+  if (!ok || !text || mtime / 1'000'000'000 != first->mtime_ns / 1'000'000'000)
+    return Parsed<FileStamp>::fail(parsed.path + " changed while it was read; validate it again");
+  const MapLoad again = parse_map(*text, parsed.path);
+  if (!again.map || format_map(*again.map) != format_map(parsed))
+    return Parsed<FileStamp>::fail(parsed.path + " changed while it was read; validate it again");
+  return {read, {}};
+}
+
+std::string write_fits_table(const MapLoad &load, const FileStamp &stamp) {
+  if (!load.map) return "the map has errors";
+  return write_file_atomically(fits_table_path(load.map->path), format_fits_table(*load.map, stamp),
+                               load.map->path);
+}
+
+std::string write_job_caches(const MapLoad &load, const std::string &probe_helper) {
+  if (!load.map) return "the map has errors";
+  const Parsed<FileStamp> stamp = settle_map_stamp(*load.map);
+  if (!stamp) return stamp.error;
+  std::string why = write_map_cache(load, *stamp);
+  if (why.empty()) why = write_fits_table(load, *stamp);
+  if (why.empty()) {
+    const TableFacts facts = gather_table_facts(*load.map, {probe_helper, 10'000});
+    why = write_file_atomically(decision_table_path(load.map->path),
+                                format_decision_table(*load.map, *stamp, facts), load.map->path);
+  }
+  return why;
+}
+
+}  // namespace cudnn_compat

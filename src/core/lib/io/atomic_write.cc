@@ -1,0 +1,88 @@
+// Files the admin's tools write beside the site map, often as root, in directories others may be
+// able to write into: every write goes to a fresh mkstemp file beside the target and is renamed
+// over it, so nothing planted at the target's name (a link to /etc/shadow) is ever followed.
+#include "atomic_write.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace cudnn_compat {
+namespace {
+
+struct Ownership {
+  uid_t uid;
+  gid_t gid;
+  mode_t mode;
+};
+
+// Whose file this becomes: that of the regular file at `like`, else of the regular file being
+// replaced (lstat: a link there is not the admin's file), else ours with mode 0644.
+Ownership ownership_for(const std::string &path, const std::string &like) {
+  struct stat st {};
+  const bool found = like.empty() ? lstat(path.c_str(), &st) == 0 : stat(like.c_str(), &st) == 0;
+  if (found && S_ISREG(st.st_mode)) return {st.st_uid, st.st_gid, mode_t(st.st_mode & 07777)};
+  return {geteuid(), getegid(), 0644};
+}
+
+}  // namespace
+
+std::string write_file_atomically(const std::string &path, std::string_view text,
+                                  const std::string &like) {
+  // The temporary file sits beside the target: rename() is atomic only within one file system.
+  std::string tmp = path + ".tmp.XXXXXX";
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) return "cannot create a temporary file beside " + path + ": " + std::strerror(errno);
+  const auto fail = [&](const char *what) {
+    std::string why = std::string(what) + " " + tmp + ": " + std::strerror(errno);
+    close(fd);
+    unlink(tmp.c_str());
+    return why;
+  };
+  // Owner first: chown clears the set-id bits a mode may carry.
+  const Ownership o = ownership_for(path, like);
+  if ((o.uid != geteuid() || o.gid != getegid()) && fchown(fd, o.uid, o.gid) != 0)
+    return fail("cannot give the owner and group of the file it replaces to");
+  if (fchmod(fd, o.mode) != 0) return fail("cannot set the mode of");
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return fail("cannot write");
+    done += std::size_t(n);
+  }
+  if (fsync(fd) != 0) return fail("cannot sync");
+  if (close(fd) != 0) {
+    unlink(tmp.c_str());
+    return "cannot close " + tmp + ": " + std::strerror(errno);
+  }
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string why = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
+    unlink(tmp.c_str());
+    return why;
+  }
+  return {};
+}
+
+std::string write_file_through_link(const std::string &path, std::string_view text) {
+  std::error_code ec;
+  if (!std::filesystem::is_symlink(path, ec)) return write_file_atomically(path, text);
+  const std::filesystem::path target = std::filesystem::canonical(path, ec);
+  if (ec) return path + " is a link to nothing (" + ec.message() + "); remove it or fix it";
+  return write_file_atomically(target.string(), text);
+}
+
+std::string copy_file_atomically(const std::string &from, const std::string &to) {
+  std::ifstream in(from, std::ios::binary);
+  std::ostringstream text;
+  if (!(in && text << in.rdbuf())) return "cannot read " + from + ": " + std::strerror(errno);
+  return write_file_atomically(to, text.str(), from);
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,155 @@
+// One way to start a child: posix_spawn with pipes for what it writes, read with poll() so that
+// neither stream can fill and block the child while the other is read, and a deadline.
+#include "spawn_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+
+extern char **environ;
+
+namespace cudnn_compat {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Stream {
+  int fds[2] = {-1, -1};  // the pipe: read end, write end
+  std::string *into = nullptr;
+};
+
+// Sets up where the child's stream `fd` goes; false (errno set) when a pipe cannot be made.
+bool plan(Output how, int fd, Stream &s, std::string *into, posix_spawn_file_actions_t &actions) {
+  if (how == Output::discard)
+    posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0);
+  if (how == Output::into_stdout) posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, fd);
+  if (how != Output::capture) return true;
+  if (pipe2(s.fds, O_CLOEXEC) != 0) return false;
+  posix_spawn_file_actions_adddup2(&actions, s.fds[1], fd);
+  s.into = into;
+  return true;
+}
+
+void close_fd(int &fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
+// Reads both streams to their end or to the deadline; true when the deadline passed first.
+bool drain(Stream (&streams)[2], std::optional<Clock::time_point> deadline, std::size_t max) {
+  for (;;) {
+    pollfd p[2];
+    nfds_t n = 0;
+    for (Stream &s : streams)
+      if (s.fds[0] >= 0) p[n++] = {s.fds[0], POLLIN, 0};
+    if (n == 0) return false;
+    int wait_ms = -1;
+    if (deadline) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now()).count();
+      if (left <= 0) return true;
+      wait_ms = int(left);
+    }
+    const int ready = poll(p, n, wait_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) return false;
+    if (ready == 0) return true;
+    for (Stream &s : streams) {
+      if (s.fds[0] < 0) continue;
+      char buf[4096];
+      const ssize_t got = read(s.fds[0], buf, sizeof buf);
+      if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (got <= 0) {
+        close_fd(s.fds[0]);
+        continue;
+      }
+      if (s.into->size() < max) s.into->append(buf, std::size_t(got));
+    }
+  }
+}
+
+void classify(int status, SpawnResult &r) {
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+}
+
+}  // namespace
+
+SpawnResult spawn_process(const std::vector<std::string> &argv, const SpawnOptions &options) {
+  SpawnResult r;
+  if (argv.empty()) {
+    r.error = "nothing to run";
+    return r;
+  }
+  std::vector<std::string> args_store(argv),
+      env_store = options.env.value_or(std::vector<std::string>{});
+  std::vector<char *> args, envp;
+  for (std::string &a : args_store) args.push_back(a.data());
+  args.push_back(nullptr);
+  for (std::string &e : env_store) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  Stream streams[2];
+  const bool piped = plan(options.out, STDOUT_FILENO, streams[0], &r.out, actions) &&
+                     plan(options.err, STDERR_FILENO, streams[1], &r.err, actions);
+  const int pipe_error = piped ? 0 : errno;
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  if (options.default_signals) {
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  }
+  pid_t pid = 0;
+  const int rc = !piped                ? pipe_error
+                 : options.search_path ? posix_spawnp(&pid, args[0], &actions, &attr, args.data(),
+                                                      options.env ? envp.data() : environ)
+                                       : posix_spawn(&pid, args[0], &actions, &attr, args.data(),
+                                                     options.env ? envp.data() : environ);
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&actions);
+  for (Stream &s : streams) close_fd(s.fds[1]);
+  if (rc != 0) {
+    for (Stream &s : streams) close_fd(s.fds[0]);
+    r.error = "cannot run " + argv[0] + ": " + std::strerror(rc);
+    return r;
+  }
+  r.started = true;
+  std::optional<Clock::time_point> deadline;
+  if (options.timeout_ms) deadline = Clock::now() + std::chrono::milliseconds(*options.timeout_ms);
+  r.timed_out = drain(streams, deadline, options.max_output);
+  for (Stream &s : streams) close_fd(s.fds[0]);
+  if (r.timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  classify(status, r);
+  return r;
+}
+
+std::vector<std::string> environment_with(const std::vector<std::string> &set) {
+  std::vector<std::string> out;
+  const auto name_of = [](std::string_view e) { return e.substr(0, e.find('=') + 1); };
+  for (char **e = environ; *e; ++e) {
+    const std::string_view v = *e;
+    bool replaced = false;
+    for (const std::string &s : set) replaced = replaced || name_of(s) == name_of(v);
+    if (!replaced) out.emplace_back(v);
+  }
+  out.insert(out.end(), set.begin(), set.end());
+  return out;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,414 @@
+// The version map, schema 1: parse and check it with source positions, print it normalised.
+#include "map.h"
+#include "text.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#define TOML_HEADER_ONLY 1
+#define TOML_EXCEPTIONS 0
+#define TOML_ENABLE_FORMATTERS 0
+#include <toml++/toml.h>
+
+namespace cudnn_compat {
+namespace {
+
+SourcePos pos_of(const toml::source_region &r) {
+  return {int(r.begin.line), int(r.begin.column)};
+}
+
+std::string_view type_name(const toml::node &n) {
+  switch (n.type()) {
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    default:
+      return "a date or time";
+  }
+}
+
+// Collects diagnostics while walking the document.
+struct Reader {
+  std::string file;
+  std::vector<Diagnostic> out;
+
+  void error(SourcePos p, std::string msg) {
+    out.push_back({Severity::error, file, p, std::move(msg)});
+  }
+  void warn(SourcePos p, std::string msg) {
+    out.push_back({Severity::warning, file, p, std::move(msg)});
+  }
+
+  // A string value at key, or nullopt with a diagnostic when it is present but not a string,
+  // or required and missing.
+  std::optional<std::string> string_at(const toml::table &t, std::string_view key,
+                                       std::string_view where, bool required) {
+    const toml::node *n = t.get(key);
+    if (!n) {
+      if (required)
+        error(pos_of(t.source()),
+              "missing key '" + std::string(key) + "' in " + std::string(where));
+      return std::nullopt;
+    }
+    if (const auto *s = n->as_string()) return s->get();
+    error(pos_of(n->source()), quoted(key) + " in " + std::string(where) +
+                                   " must be a string (in quotes), not " +
+                                   std::string(type_name(*n)));
+    return std::nullopt;
+  }
+
+  void unknown_keys(const toml::table &t, std::string_view where,
+                    std::initializer_list<std::string_view> known) {
+    for (const auto &entry : t) {
+      const toml::key &key = entry.first;
+      if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
+      std::string list;
+      for (std::string_view k : known) list.append(list.empty() ? "" : ", ").append(k);
+      warn(pos_of(key.source()), "unknown key '" + std::string(key.str()) + "' in " +
+                                     std::string(where) + " is ignored (known: " + list + ")");
+    }
+  }
+
+  // A version string at key, read by parse (parse_dotted or parse_cuda); `full` asks for x.y.z.
+  std::optional<Version> version_at(const toml::table &t, std::string_view key,
+                                    std::string_view where, bool required,
+                                    Parsed<Version> (*parse)(std::string_view), bool full,
+                                    std::string_view expected) {
+    const std::optional<std::string> s = string_at(t, key, where, required);
+    if (!s) return std::nullopt;
+    const Parsed<Version> v = parse(*s);
+    if (v && (!full || v->patch)) return *v;
+    error(pos_of(t.get(key)->source()), quoted(key) + " in " + std::string(where) + " is \"" + *s +
+                                            "\"; expected " + std::string(expected));
+    return std::nullopt;
+  }
+
+  std::optional<Version> cuda_at(const toml::table &t, std::string_view where) {
+    return version_at(t, "cuda", where, false, parse_cuda, false,
+                      "a CUDA version such as \"12\" or \"12.2\"");
+  }
+
+  // A [policy] key whose string names one of two choices.
+  template <class E>
+  void choice_at(const toml::table &t, std::string_view key,
+                 const std::pair<std::string_view, E> (&choices)[2], E &chosen) {
+    const std::optional<std::string> s = string_at(t, key, "[policy]", false);
+    if (!s) return;
+    for (const auto &[name, value] : choices)
+      if (*s == name) {
+        chosen = value;
+        return;
+      }
+    error(pos_of(t.get(key)->source()), std::string(key) + " is \"" + *s + "\"; expected \"" +
+                                            std::string(choices[0].first) + "\" or \"" +
+                                            std::string(choices[1].first) + "\"");
+  }
+
+  void read_policy(const toml::node &n, Policy &policy) {
+    const toml::table *t = n.as_table();
+    if (!t) return error(pos_of(n.source()), "'policy' must be a table: [policy]");
+    unknown_keys(*t, "[policy]", {"rule", "prefer", "on_module_mismatch"});
+    if (const std::optional<std::string> r = string_at(*t, "rule", "[policy]", false)) {
+      if (const std::optional<Rule> rule = parse_rule(*r))
+        policy.rule = *rule;
+      else {
+        std::string names;
+        for (const RuleInfo &i : all_rules())
+          names += (names.empty() ? "" : ", ") + std::string(i.name);
+        error(pos_of(t->get("rule")->source()),
+              "unknown rule \"" + *r + "\"; expected one of " + names);
+      }
+    }
+    choice_at(*t, "prefer", {{"newest", Prefer::newest}, {"oldest", Prefer::oldest}},
+              policy.prefer);
+    choice_at(*t, "on_module_mismatch", {{"warn", OnMismatch::warn}, {"error", OnMismatch::error}},
+              policy.on_module_mismatch);
+  }
+
+  // Visits each table of an array of tables ([[cudnn]], [[require]]).
+  template <class F>
+  void each_table(const toml::node &n, std::string_view name, F &&visit) {
+    const toml::array *a = n.as_array();
+    if (!a)
+      return error(pos_of(n.source()),
+                   quoted(name) + " must be an array of tables: [[" + std::string(name) + "]]");
+    for (const toml::node &e : *a) {
+      if (const toml::table *t = e.as_table())
+        visit(*t);
+      else
+        error(pos_of(e.source()),
+              "each '" + std::string(name) + "' must be a table: [[" + std::string(name) + "]]");
+    }
+  }
+
+  // A string, or a non-empty list of strings (lib and module of a release with several places).
+  std::optional<std::vector<std::string>> strings_at(const toml::table &t, std::string_view key,
+                                                     std::string_view where, bool required) {
+    const toml::array *a = t.get(key) ? t.get(key)->as_array() : nullptr;
+    if (!a) {
+      std::optional<std::string> s = string_at(t, key, where, required);
+      return s ? std::optional(std::vector<std::string>{std::move(*s)}) : std::nullopt;
+    }
+    std::vector<std::string> items;
+    for (const toml::node &n : *a)
+      if (const auto *s = n.as_string()) items.push_back(s->get());
+    if (items.empty() || items.size() != a->size()) {
+      error(pos_of(a->source()), quoted(key) + " in " + std::string(where) +
+                                     " must be a string or a non-empty list of strings");
+      return std::nullopt;
+    }
+    return items;
+  }
+
+  void read_cudnn(const toml::table &t, std::vector<Installed> &entries) {
+    constexpr std::string_view where = "[[cudnn]]";
+    unknown_keys(t, where, {"version", "lib", "cuda", "module"});
+    const std::optional<Version> v =
+        version_at(t, "version", where, true, parse_dotted, true,
+                   "x.y.z or x.y.z.b, e.g. \"5.1.10\" (the exact release)");
+    const std::optional<std::vector<std::string>> libs = strings_at(t, "lib", where, true);
+    const std::optional<Version> cuda = cuda_at(t, where);
+    const std::vector<std::string> modules =
+        strings_at(t, "module", where, false).value_or(std::vector<std::string>{});
+    const bool empty_lib = libs && std::ranges::any_of(*libs, &std::string::empty);
+    if (empty_lib)
+      error(pos_of(t.get("lib")->source()),
+            "'lib' in [[cudnn]] is empty; expected the directory holding libcudnn.so.<major>");
+    if (!v || !libs || empty_lib) return;
+    // The n-th module adds the n-th directory; a shorter lib list repeats its last directory.
+    for (std::size_t k = 0; k < std::max(libs->size(), modules.size()); ++k)
+      entries.push_back({*v, (*libs)[std::min(k, libs->size() - 1)], cuda,
+                         k < modules.size() ? modules[k] : "", pos_of(t.source()), k > 0});
+  }
+
+  void read_require(const toml::table &t, std::vector<RequireRule> &rules) {
+    constexpr std::string_view where = "[[require]]";
+    unknown_keys(t, where, {"match", "cudnn", "cuda"});
+    const std::optional<std::string> match = string_at(t, "match", where, true);
+    const std::optional<Version> v =
+        version_at(t, "cudnn", where, true, parse_dotted, false,
+                   "the cuDNN the program was built with, e.g. \"5.1\" or \"5.1.3\"");
+    const std::optional<Version> cuda = cuda_at(t, where);
+    if (match && v) rules.push_back({*match, *v, cuda, pos_of(t.source())});
+  }
+
+  void duplicates(const std::vector<Installed> &cudnn) {
+    for (const auto &[i, first] : repeated_releases(cudnn)) {
+      const Installed &e = cudnn[i];
+      const std::string cuda = e.cuda ? to_string(*e.cuda) : "";
+      error(e.pos, "cuDNN " + to_string(e.version) + (cuda.empty() ? "" : " for CUDA " + cuda) +
+                       " is listed twice (first at line " + std::to_string(cudnn[first].pos.line) +
+                       "); list all its directories and modules in one table (lib = [...], module "
+                       "= [...]), or "
+                       "set 'cuda' to tell the builds apart");
+    }
+  }
+};
+
+std::string quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + '"';
+}
+
+// One string as itself, several as a TOML list.
+std::string quote_list(const std::vector<std::string> &items) {
+  if (items.size() == 1) return quote(items[0]);
+  std::string s;
+  for (const std::string &i : items) s += (s.empty() ? "[" : ", ") + quote(i);
+  return s + "]";
+}
+
+}  // namespace
+
+namespace {
+using ReleaseKey = std::pair<std::string, std::string>;  // version, CUDA ("" when unknown)
+ReleaseKey release_key(const Installed &e) {
+  return {to_string(e.version), e.cuda ? to_string(*e.cuda) : ""};
+}
+}  // namespace
+
+// One pass: a site map with thousands of releases is read by every job that asks for cuDNN.
+std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
+    const std::vector<Installed> &cudnn) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::map<ReleaseKey, std::pair<std::size_t, std::size_t>> first;  // -> first place, its table
+  std::size_t table = 0;
+  for (std::size_t i = 0; i < cudnn.size(); ++i) {
+    if (!cudnn[i].joined) table = i;
+    const auto [it, fresh] = first.try_emplace(release_key(cudnn[i]), i, table);
+    if (!fresh && it->second.second != table) out.push_back({i, it->second.first});
+  }
+  return out;
+}
+
+void group_releases(std::vector<Installed> &cudnn) {
+  std::map<ReleaseKey, std::size_t> group_of;
+  std::vector<std::vector<Installed>> groups;
+  for (Installed &e : cudnn) {
+    const auto [it, fresh] = group_of.try_emplace(release_key(e), groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(std::move(e));
+  }
+  cudnn.clear();
+  for (std::vector<Installed> &places : groups)
+    for (std::size_t k = 0; k < places.size(); ++k) {
+      places[k].joined = k > 0;
+      cudnn.push_back(std::move(places[k]));
+    }
+}
+
+std::string to_string(const Diagnostic &d) {
+  std::string s = d.file;
+  if (d.pos.line > 0) s += ':' + std::to_string(d.pos.line) + ':' + std::to_string(d.pos.column);
+  return s + (d.severity == Severity::error ? ": error: " : ": warning: ") + d.message;
+}
+
+MapLoad parse_map(std::string_view text, const std::string &path) {
+  Reader r{path, {}};
+  toml::parse_result doc = toml::parse(text, path);
+  if (!doc) {
+    const toml::parse_error &e = doc.error();
+    r.error(pos_of(e.source()), "not valid TOML: " + std::string(e.description()));
+    return {std::nullopt, r.out};
+  }
+  const toml::table &root = doc.table();
+  Map map;
+  map.path = path;
+
+  r.unknown_keys(root, "the top level", {"schema", "policy", "cudnn", "require"});
+  if (const toml::node *s = root.get("schema")) {
+    const std::optional<std::int64_t> n = s->value<std::int64_t>();
+    if (!s->is_integer())
+      r.error(pos_of(s->source()),
+              "schema must be the integer 1, not " + std::string(type_name(*s)));
+    else if (n != 1)
+      r.error(pos_of(s->source()),
+              "unknown schema " + std::to_string(*n) +
+                  "; this cudnn-compat reads schema 1 (is the map newer than the tool?)");
+  } else {
+    r.error({1, 1}, "missing 'schema = 1' at the top of the map");
+  }
+  if (const toml::node *p = root.get("policy")) r.read_policy(*p, map.policy);
+  if (const toml::node *c = root.get("cudnn"))
+    r.each_table(*c, "cudnn", [&](const toml::table &t) { r.read_cudnn(t, map.cudnn); });
+  if (const toml::node *q = root.get("require"))
+    r.each_table(*q, "require", [&](const toml::table &t) { r.read_require(t, map.require); });
+  r.duplicates(map.cudnn);
+
+  for (const Diagnostic &d : r.out)
+    if (d.severity == Severity::error) return {std::nullopt, r.out};
+  return {std::move(map), r.out};
+}
+
+namespace {
+
+MapLoad refused(const std::string &path, std::string why) {
+  return {std::nullopt, {{Severity::error, path, {}, std::move(why)}}};
+}
+
+MapLoad read_map_text(const std::string &path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return {std::nullopt,
+            {{Severity::error, path, {}, "is a directory; expected a map.toml file"}}};
+  // A FIFO or a device would block every job that reads it.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    return {std::nullopt,
+            {{Severity::error, path, {}, "is not a regular file; expected a map.toml file"}}};
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return {
+        std::nullopt,
+        {{Severity::error, path, {}, std::string("cannot read the map: ") + std::strerror(errno)}}};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_map(text.str(), path);
+}
+
+}  // namespace
+
+MapLoad load_map(const std::string &path) {
+  if (std::optional<std::string> why = map_trust_problem(path)) return refused(path, *why);
+  if (const std::optional<FileStamp> stamp = stamp_file(path))
+    if (std::optional<MapLoad> cached = read_map_cache(path, *stamp)) return std::move(*cached);
+  return read_map_text(path);
+}
+
+MapLoad read_map_file(const std::string &path) {
+  // Everything else the file says is still reported, for the admin who validates it.
+  MapLoad load = read_map_text(path);
+  if (std::optional<std::string> why = map_trust_problem(path)) {
+    load.map.reset();
+    load.diagnostics.insert(load.diagnostics.begin(), refused(path, *why).diagnostics.front());
+  }
+  return load;
+}
+
+std::string format_map(const Map &map) {
+  std::string s = "schema = 1\n\n[policy]\n";
+  s += "rule = " + quote(rule_name(map.policy.rule)) + "\n";
+  s += std::string("prefer = ") +
+       (map.policy.prefer == Prefer::newest ? "\"newest\"" : "\"oldest\"") + "\n";
+  s += std::string("on_module_mismatch = ") +
+       (map.policy.on_module_mismatch == OnMismatch::warn ? "\"warn\"" : "\"error\"") + "\n";
+  for (std::size_t i = 0, end = 0; i < map.cudnn.size(); i = end) {
+    const Installed &e = map.cudnn[i];
+    std::vector<std::string> libs{e.lib}, modules{e.module};
+    for (end = i + 1; end < map.cudnn.size() && map.cudnn[end].joined; ++end) {
+      libs.push_back(map.cudnn[end].lib);
+      modules.push_back(map.cudnn[end].module);
+    }
+    while (!modules.empty() && modules.back().empty()) modules.pop_back();
+    s += "\n[[cudnn]]\nversion = " + quote(to_string(e.version)) + "\nlib = " + quote_list(libs) +
+         "\n";
+    if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";
+    if (!modules.empty()) s += "module = " + quote_list(modules) + "\n";
+  }
+  for (const RequireRule &q : map.require) {
+    s += "\n[[require]]\nmatch = " + quote(q.match) + "\ncudnn = " + quote(to_string(q.cudnn)) +
+         "\n";
+    if (q.cuda) s += "cuda = " + quote(to_string(*q.cuda)) + "\n";
+  }
+  return s;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,266 @@
+// The parsed map compiled to a plain line file beside it (`map.toml.cache`), as ld.so.cache is to
+// ld.so.conf: every job that asks for cuDNN reads the map, and a TOML parse of a site's thousand
+// releases costs thirty times a dlopen of cuDNN. Only `map validate` and `scan` write it (the
+// admin's tools); a cache that does not match the map's identity, size and mtime is ignored.
+#include "atomic_write.h"
+#include "map.h"
+#include "text.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace cudnn_compat {
+namespace {
+
+constexpr std::string_view kMagic = "cudnn-compat-map-cache 3";
+
+std::string escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::optional<std::string> unescape(std::string_view s) {
+  if (s.find('\\') == std::string_view::npos) return std::string(s);
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\') {
+      out += s[i];
+      continue;
+    }
+    if (++i == s.size()) return std::nullopt;
+    if (s[i] == '\\')
+      out += '\\';
+    else if (s[i] == 't')
+      out += '\t';
+    else if (s[i] == 'n')
+      out += '\n';
+    else
+      return std::nullopt;
+  }
+  return out;
+}
+
+std::string stamp_line(const FileStamp &s) {
+  std::string line(kMagic);
+  for (std::uint64_t n : {s.ino, s.size, s.mtime_ns}) line.append(" ").append(std::to_string(n));
+  return line;
+}
+
+std::string pos_fields(SourcePos p) {
+  return std::to_string(p.line) + '\t' + std::to_string(p.column);
+}
+
+// Tight readers for the fields the writer produced: the generic parsers of version.cc allocate
+// and explain, and this loop runs once per release in every job that asks for cuDNN.
+bool read_int(std::string_view s, int &out) {
+  if (s.empty() || s.size() > 9) return false;
+  int n = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    n = n * 10 + (c - '0');
+  }
+  out = n;
+  return true;
+}
+
+// "5.1.10" or "8.9.2.26" (min_parts 3), or a CUDA "12" / "12.2" (min_parts 1).
+bool read_version(std::string_view s, std::size_t min_parts, Version &v) {
+  int n[4] = {};
+  std::size_t parts = 0;
+  for (;;) {
+    const std::size_t dot = s.find('.');
+    if (parts == 4 || !read_int(s.substr(0, dot), n[parts++])) return false;
+    if (dot == std::string_view::npos) break;
+    s.remove_prefix(dot + 1);
+  }
+  if (parts < min_parts) return false;
+  v = Version{n[0], {}, {}, {}};
+  if (parts > 1) v.minor = n[1];
+  if (parts > 2) v.patch = n[2];
+  if (parts > 3) v.build = n[3];
+  return true;
+}
+
+bool read_optional_cuda(std::string_view s, std::optional<Version> &cuda) {
+  if (s.empty()) return true;
+  cuda.emplace();
+  return read_version(s, 1, *cuda);
+}
+
+bool read_pos(std::string_view line, std::string_view column, SourcePos &pos) {
+  return read_int(line, pos.line) && read_int(column, pos.column);
+}
+
+// The tab-separated fields of one line, without allocating; more than 7 is no record at all.
+struct Fields {
+  std::string_view f[7];
+  std::size_t n = 0;
+  std::string_view operator[](std::size_t i) const { return f[i]; }
+  std::size_t size() const { return n; }
+};
+
+// One record; false when the line is not one the writer could have produced.
+bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
+  // rule, prefer, on_module_mismatch, and how many [[cudnn]] follow
+  if (f[0] == "policy" && f.size() == 5) {
+    const std::optional<Rule> rule = parse_rule(f[1]);
+    int entries = 0;
+    if (!rule || (f[2] != "newest" && f[2] != "oldest") || (f[3] != "warn" && f[3] != "error") ||
+        !read_int(f[4], entries))
+      return false;
+    map.policy = {*rule, f[2] == "newest" ? Prefer::newest : Prefer::oldest,
+                  f[3] == "warn" ? OnMismatch::warn : OnMismatch::error};
+    map.cudnn.reserve(std::size_t(entries));
+    return true;
+  }
+  // "place": a further place of the previous release (a [[cudnn]] table with several libs)
+  if ((f[0] == "cudnn" || (f[0] == "place" && !map.cudnn.empty())) && f.size() == 7) {
+    Installed &e = map.cudnn.emplace_back();
+    e.joined = f[0] == "place";
+    std::optional<std::string> lib = unescape(f[5]), module = unescape(f[6]);
+    if (!read_pos(f[1], f[2], e.pos) || !read_version(f[3], 3, e.version) ||
+        !read_optional_cuda(f[4], e.cuda) || !lib || lib->empty() || !module)
+      return false;
+    e.lib = std::move(*lib);
+    e.module = std::move(*module);
+    return true;
+  }
+  if (f[0] == "require" && f.size() == 6) {
+    RequireRule &q = map.require.emplace_back();
+    std::optional<std::string> match = unescape(f[3]);
+    if (!read_pos(f[1], f[2], q.pos) || !match || !read_version(f[4], 2, q.cudnn) ||
+        !read_optional_cuda(f[5], q.cuda))
+      return false;
+    q.match = std::move(*match);
+    return true;
+  }
+  if (f[0] == "warning" && f.size() == 4) {
+    SourcePos pos;
+    std::optional<std::string> message = unescape(f[3]);
+    if (!read_pos(f[1], f[2], pos) || !message) return false;
+    warnings.push_back({Severity::warning, map.path, pos, std::move(*message)});
+    return true;
+  }
+  return false;
+}
+
+// The racy-clean rule: a cache not younger than its map may hide an edit in the same tick.
+bool younger_than(const struct stat &cache, const FileStamp &map) {
+  return std::uint64_t(cache.st_mtim.tv_sec) * 1'000'000'000u +
+             std::uint64_t(cache.st_mtim.tv_nsec) >
+         map.mtime_ns;
+}
+
+std::optional<FileStamp> stamp_of(const struct stat &st) {
+  if (!S_ISREG(st.st_mode)) return std::nullopt;
+  return FileStamp{
+      std::uint64_t(st.st_ino), std::uint64_t(st.st_size),
+      std::uint64_t(st.st_mtim.tv_sec) * 1'000'000'000u + std::uint64_t(st.st_mtim.tv_nsec),
+      std::uint64_t(st.st_uid)};
+}
+
+}  // namespace
+
+std::string map_cache_path(const std::string &map_path) {
+  return map_path + ".cache";
+}
+
+std::optional<FileStamp> stamp_file(const std::string &path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return std::nullopt;
+  return stamp_of(st);
+}
+
+std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warnings,
+                             const FileStamp &stamp) {
+  std::string s = stamp_line(stamp) + '\n';
+  s.append("policy\t").append(rule_name(map.policy.rule));
+  s.append(map.policy.prefer == Prefer::newest ? "\tnewest\t" : "\toldest\t");
+  s.append(map.policy.on_module_mismatch == OnMismatch::warn ? "warn\t" : "error\t");
+  s.append(std::to_string(map.cudnn.size())).append("\n");
+  for (const Installed &e : map.cudnn)
+    s.append((e.joined ? "place\t" : "cudnn\t") + pos_fields(e.pos) + '\t' + to_string(e.version) +
+             '\t' + (e.cuda ? to_string(*e.cuda) : "") + '\t' + escape(e.lib) + '\t' +
+             escape(e.module) + '\n');
+  for (const RequireRule &q : map.require)
+    s.append("require\t" + pos_fields(q.pos) + '\t' + escape(q.match) + '\t' + to_string(q.cudnn) +
+             '\t' + (q.cuda ? to_string(*q.cuda) : "") + '\n');
+  for (const Diagnostic &d : warnings)
+    if (d.severity == Severity::warning)
+      s.append("warning\t" + pos_fields(d.pos) + '\t' + escape(d.message) + '\n');
+  return s;
+}
+
+std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string &map_path,
+                                       const FileStamp &stamp) {
+  const std::size_t eol = text.find('\n');
+  if (eol == std::string_view::npos || text.substr(0, eol) != stamp_line(stamp) ||
+      text.back() != '\n')
+    return std::nullopt;
+  MapLoad load{Map{}, {}};
+  load.map->path = map_path;
+  // memchr finds the separators: this runs in every job that asks for cuDNN.
+  for (std::string_view rest = text.substr(eol + 1); !rest.empty();) {
+    const std::size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest.remove_prefix(end + 1);
+    Fields f;
+    for (;;) {
+      if (f.n == 7) return std::nullopt;
+      const std::size_t tab = line.find('\t');
+      f.f[f.n++] = line.substr(0, tab);
+      if (tab == std::string_view::npos) break;
+      line.remove_prefix(tab + 1);
+    }
+    if (!read_record(f, *load.map, load.diagnostics)) return std::nullopt;
+  }
+  return load;
+}
+
+std::optional<std::string> read_derived_file(const std::string &path, const FileStamp &map) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::optional<std::string> text;
+  // Trusted only as far as the map is: same owner, and nobody else may rewrite it.
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == map.uid &&
+      !(st.st_mode & (S_IWGRP | S_IWOTH)) && younger_than(st, map)) {
+    text.emplace(std::size_t(st.st_size), '\0');
+    std::size_t done = 0;
+    while (done < text->size()) {
+      const ssize_t n = read(fd, text->data() + done, text->size() - done);
+      if (n <= 0) break;
+      done += std::size_t(n);
+    }
+    text->resize(done);
+  }
+  close(fd);
+  return text;
+}
+
+std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileStamp &stamp) {
+  const std::optional<std::string> text = read_derived_file(map_cache_path(map_path), stamp);
+  if (!text || text->empty()) return std::nullopt;
+  return parse_map_cache(*text, map_path, stamp);
+}
+
+std::string write_map_cache(const MapLoad &load, const FileStamp &stamp) {
+  if (!load.map) return "the map has errors";
+  return write_file_atomically(map_cache_path(load.map->path),
+                               format_map_cache(*load.map, load.diagnostics, stamp),
+                               load.map->path);
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,88 @@
+// `scan --merge`: a fresh scan folded into the admin's map without losing what the admin wrote.
+#include "map.h"
+
+#include <algorithm>
+
+namespace cudnn_compat {
+namespace {
+
+std::string describe(const Installed &e) {
+  std::string s = "cuDNN " + to_string(e.version);
+  if (e.cuda) s += " for CUDA " + to_string(*e.cuda);
+  if (!e.module.empty()) s += " (" + e.module + ")";
+  return s + " in " + e.lib;
+}
+
+// The unused scanned place in dir: the one under e's own module first (two modules may add one
+// directory), else any.
+std::size_t found_again(const Installed &e, const std::string &dir,
+                        const std::vector<Installed> &scanned, const std::vector<std::string> &dirs,
+                        const std::vector<bool> &used) {
+  std::size_t any = scanned.size();
+  for (std::size_t i = 0; i < scanned.size(); ++i) {
+    if (used[i] || dirs[i] != dir) continue;
+    if (scanned[i].module == e.module) return i;
+    any = std::min(any, i);
+  }
+  return any;
+}
+
+// An entry the scan did not find: the admin's word while its directory holds cuDNN, unless its
+// module left the module tree and --prune says to drop such entries.
+void keep_unfound(const Installed &e, const MergeIo &io, Map &out, MergeReport &report) {
+  if (!io.holds_cudnn(e.lib))
+    return report.dropped.push_back(describe(e) + " (the directory holds no cuDNN any more)");
+  const bool gone = io.in_tree && !e.module.empty() && !io.in_tree(e.module);
+  if (gone && io.prune)
+    return report.dropped.push_back(describe(e) + " (module " + e.module +
+                                    " is no longer in the module tree)");
+  if (gone)
+    report.gone.push_back(describe(e) + ": module " + e.module +
+                          " is no longer in the module tree; kept (--prune drops it)");
+  out.cudnn.push_back(e);  // hand-written, or outside what was scanned: the admin's word
+}
+
+}  // namespace
+
+Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const MergeIo &io,
+               MergeReport &report) {
+  Map out = old;
+  out.cudnn.clear();
+  std::vector<bool> used(scanned.size(), false);
+  std::vector<std::string> dirs;
+  for (const Installed &s : scanned) dirs.push_back(io.canonical(s.lib));
+  for (const Installed &e : old.cudnn) {
+    const std::size_t i = found_again(e, io.canonical(e.lib), scanned, dirs, used);
+    if (i == scanned.size()) {
+      keep_unfound(e, io, out, report);
+      continue;
+    }
+    used[i] = true;
+    Installed updated = e;  // keeps the admin's position and anything the scan cannot know
+    updated.version = scanned[i].version;
+    if (scanned[i].cuda) updated.cuda = scanned[i].cuda;
+    if (!scanned[i].module.empty()) updated.module = scanned[i].module;
+    if (!(updated.version == e.version) || !(updated.cuda == e.cuda) || updated.module != e.module)
+      report.changed.push_back(describe(e) + " -> " + describe(updated));
+    out.cudnn.push_back(std::move(updated));
+  }
+  for (std::size_t i = 0; i < scanned.size(); ++i) {
+    if (used[i]) continue;
+    const auto listed = std::find_if(old.cudnn.begin(), old.cudnn.end(), [&](const Installed &e) {
+      return to_string(e.version) == to_string(scanned[i].version) && e.cuda == scanned[i].cuda;
+    });
+    if (listed != old.cudnn.end()) {
+      report.left_out.push_back(describe(scanned[i]) + ": the map lists this release in " +
+                                listed->lib +
+                                "; not added (add it to that entry's lib and "
+                                "module lists to list both)");
+      continue;
+    }
+    out.cudnn.push_back(scanned[i]);
+    report.added.push_back(describe(scanned[i]));
+  }
+  group_releases(out.cudnn);
+  return out;
+}
+
+}  // namespace cudnn_compat

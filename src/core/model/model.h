@@ -1,0 +1,185 @@
+// The model: cuDNN and CUDA versions, library and module names, the frameworks' rules and their
+// verdicts, and the plain facts the layers above pass around. Pure: no file system, no process.
+// Every layer of the engine speaks these structs, so the warning at `module load`, the redirect at
+// run time and the answer of `cudnn-compat resolve` come from the same code.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudnn_compat {
+
+// A parse result: the value, or one sentence saying what was expected.
+template <class T>
+struct Parsed {
+  std::optional<T> value;
+  std::string error;
+
+  static Parsed fail(std::string why) { return {std::nullopt, std::move(why)}; }
+  explicit operator bool() const { return value.has_value(); }
+  const T &operator*() const { return *value; }
+  const T *operator->() const { return &*value; }
+};
+
+// ---------------------------------------------------------------------------------------------
+// version.cc: every form a cuDNN or CUDA version takes in the wild.
+
+// A version with as many components as the source carried: `libcudnn.so.5` knows only the major,
+// a module `cudnn/5.1` no patch, a release name `8.9.2.26` a build number too. Unknown components
+// stay unknown; nothing is guessed.
+struct Version {
+  int major = 0;
+  std::optional<int> minor;
+  std::optional<int> patch;
+  std::optional<int> build;
+
+  friend bool operator==(const Version &, const Version &) = default;
+};
+
+std::string to_string(const Version &v);                      // "5.1.10", "5.1", "5", "8.9.2.26"
+int compare(const Version &a, const Version &b);              // unknown components sort first
+bool is_prefix_of(const Version &pattern, const Version &v);  // 5.1 is a prefix of 5.1.10
+// The same release: major, minor and patch equal (a library reports no build number).
+bool same_release(const Version &a, const Version &b);
+
+// cudnnGetVersion()/CUDNN_VERSION: major*1000+minor*100+patch up to 8.x, major*10000+... from 9.
+Parsed<Version> parse_cudnn_number(std::string_view digits);
+// The integer form of v in its own release's encoding; a missing minor or patch counts as 0.
+std::int64_t cudnn_number(const Version &v);
+// TensorFlow 2016-2018's "compatibility version": the number with the patch dropped (5103 -> 5100).
+std::int64_t tensorflow_compat_number(const Version &v);
+
+// cudnnGetCudartVersion(): major*1000 + minor*10 (12020 -> 12.2).
+Parsed<Version> parse_cudart_number(std::string_view digits);
+
+Parsed<Version> parse_dotted(std::string_view text);  // 5.1, 5.1.10, 8.9.2.26, v8.9.7
+Parsed<Version> parse_cuda(std::string_view text);    // a CUDA version as people write it: 12, 12.2
+Parsed<Version> parse_tuple(std::string_view text);   // PyTorch's (8, 9, 2)
+
+// ---------------------------------------------------------------------------------------------
+// names.cc: library file names and module names.
+
+// The cuDNN library a file name denotes: the dispatcher (`sub` empty) or a sub-library
+// (`ops_infer`, `graph`, ...), with the version its name carries.
+struct LibraryName {
+  std::string sub;                 // "" for libcudnn itself
+  std::optional<Version> version;  // nullopt for the unversioned libcudnn.so
+  bool windows = false;            // cudnn64_8.dll, cudnn_ops64_9.dll
+
+  friend bool operator==(const LibraryName &, const LibraryName &) = default;
+};
+
+// Accepts a bare name or a path; only the last component is read.
+Parsed<LibraryName> parse_library_name(std::string_view name);
+// The dispatcher of one major, libcudnn.so.<major>: what a directory is searched for.
+LibraryName main_library(int major);
+// The version a file name carries (libcudnn.so.8.9.7 -> 8.9.7), if it is a cuDNN name at all.
+std::optional<Version> version_in_name(std::string_view path);
+// True for any name parse_library_name accepts; the shim's front end asks this first.
+bool is_cudnn_library_name(std::string_view name);
+// The sub-libraries a dispatcher of this major loads (FACTS.md section 2); empty before 8.
+const std::vector<std::string_view> &sub_libraries(int major);
+
+// A module that provides cuDNN: `cudnn/5.1`, `cuDNN/8.9.2.26-CUDA-12.1.1` (EasyBuild),
+// `cudnn/8.9.7.29-12` (Spack), `cudnn/9.1.0.70_cuda12`.
+struct ModuleName {
+  std::string name;  // the module name as written, "cuDNN/8.9.2.26-CUDA-12.1.1"
+  Version cudnn;
+  std::optional<Version> cuda;
+};
+Parsed<ModuleName> parse_module_name(std::string_view text);
+// Spack's short hash in a module name (cudnn/8.9.7.29-12-abcdefg): 7 of [a-z0-9], a letter among
+// them.
+bool is_spack_hash(std::string_view token);
+
+// The module system a user is in and what it has loaded: the environment shows it (system layer),
+// the advice is decided from it (decide layer).
+enum class ModuleSystemKind { unknown, lmod, envmodules };
+enum class Toolchain { none, easybuild, spack };
+struct LoadedModule {
+  std::string name;  // full name: cudnn/5.0
+  std::string file;  // its modulefile, "" when not known
+};
+struct ModuleScene {
+  ModuleSystemKind system = ModuleSystemKind::unknown;
+  std::vector<LoadedModule> loaded;  // in load order
+  std::vector<std::string> ebroots;  // the EBROOT<NAME> variables set (EasyBuild's installations)
+  std::string app;                   // the application the advice is for (its module), or ""
+};
+
+// Any of the forms above, told apart by their shape; an integer that could be either a cuDNN or
+// a CUDA number is read as cuDNN only where no cuDNN release could be meant otherwise.
+struct Decoded {
+  std::string input;
+  std::string form;  // "cudnn-number", "dotted", "tuple", "library", "module", "cudart-number"
+  Version version;
+  std::optional<Version> cuda;
+  std::optional<LibraryName> library;
+};
+Parsed<Decoded> decode(std::string_view text);
+Parsed<Decoded> decode_cudart(std::string_view text);
+
+// ---------------------------------------------------------------------------------------------
+// rules.cc: how each framework judges a runtime cuDNN against the one it was built with.
+
+enum class Rule {
+  nvidia,           // NVIDIA's policy: same major; from 7 on runtime minor >= built minor
+  tensorflow_2016,  // 2016-2018: same major.minor ("compatibility version")
+  tensorflow_2018,  // 2018-2020: same minor, or from 7 on runtime minor >= built minor
+  tensorflow,       // TensorFlow 2.x, XLA: same major, runtime minor >= built minor
+  pytorch,          // today: same major; before 7 same minor, else runtime minor >= built minor
+  pytorch_2017,     // 2017-2020: v/100 equal
+  caffe2,           // equal, or from 7000 on runtime >= built or same major.minor
+  jax,              // runtime/100 >= built/100; 9.10.0 only when built with it
+  paddle,           // runtime >= built, whole number
+  mxnet,            // equal, whole number
+  exact,            // every known component equal
+};
+
+struct RuleInfo {
+  Rule rule;
+  std::string_view name;     // as written in maps and on the command line
+  std::string_view summary;  // one line for --help and explanations
+};
+const std::vector<RuleInfo> &all_rules();
+std::optional<Rule> parse_rule(std::string_view name);
+std::string_view rule_name(Rule r);
+
+struct Verdict {
+  bool compatible = false;
+  std::string reason;  // one sentence, versions as x.y.z
+};
+Verdict judge(Rule rule, const Version &runtime, const Version &built_with);
+// The releases a rule accepts for a build, in words: "5.1.x", "7.6 or a newer 7.x", "8.9.7".
+std::string acceptable_releases(Rule rule, const Version &built_with);
+
+// ---------------------------------------------------------------------------------------------
+// Facts the system layer finds and the layers above judge (probe.cc, loader.cc fill them in).
+
+enum class ProbeSource { library, header, filename };
+
+struct Probe {
+  std::string file;  // the libcudnn.so.<major> that was probed
+  Version version;
+  std::optional<Version> cuda;
+  ProbeSource source = ProbeSource::library;
+  std::string note;  // why a better source was not used, empty when the library answered
+};
+
+// What the libraries a scan already loaded answered, by file size: a library byte for byte the
+// same as one of them answers the same (one release copied into a directory per module).
+struct ProbeMemo {
+  std::map<std::uintmax_t, std::vector<Probe>> answered;
+};
+
+struct LoaderHit {
+  std::string path;
+  std::string from;
+};
+
+}  // namespace cudnn_compat

@@ -1,0 +1,126 @@
+// Version numbers: the integer encodings, dotted strings and PyTorch tuples.
+#include "model.h"
+#include "text.h"
+
+#include <array>
+
+namespace cudnn_compat {
+
+std::string to_string(const Version &v) {
+  std::string s = std::to_string(v.major);
+  for (const std::optional<int> &c : {v.minor, v.patch, v.build}) {
+    if (!c) break;
+    s += '.' + std::to_string(*c);
+  }
+  return s;
+}
+
+int compare(const Version &a, const Version &b) {
+  const std::array<int, 4> x{a.major, a.minor.value_or(-1), a.patch.value_or(-1),
+                             a.build.value_or(-1)};
+  const std::array<int, 4> y{b.major, b.minor.value_or(-1), b.patch.value_or(-1),
+                             b.build.value_or(-1)};
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+bool is_prefix_of(const Version &p, const Version &v) {
+  auto same = [](const std::optional<int> &want, const std::optional<int> &have) {
+    return !want || want == have;
+  };
+  return p.major == v.major && same(p.minor, v.minor) && same(p.patch, v.patch) &&
+         same(p.build, v.build);
+}
+
+// 9.x changed the encoding from major*1000 to major*10000; the two ranges do not overlap, and
+// nothing between 9000 and 89999 is a cuDNN release.
+Parsed<Version> parse_cudnn_number(std::string_view digits) {
+  const std::optional<std::int64_t> n = parse_uint(digits);
+  if (!n) return Parsed<Version>::fail("expected a cuDNN version number such as 5103 or 90100");
+  const std::int64_t v = *n;
+  if (v >= 1000 && v < 9000)
+    return {Version{int(v / 1000), int(v % 1000 / 100), int(v % 100), {}}, {}};
+  if (v >= 90000 && v < 1000000)
+    return {Version{int(v / 10000), int(v % 10000 / 100), int(v % 100), {}}, {}};
+  return Parsed<Version>::fail(
+      quoted(digits) +
+      " is not a cuDNN version number: those are 1000-8999 up to cuDNN 8 (5103 = 5.1.3) and "
+      "90000 or more from cuDNN 9 (90100 = 9.1.0)");
+}
+
+std::int64_t cudnn_number(const Version &v) {
+  const std::int64_t scale = v.major >= 9 ? 10000 : 1000;
+  return v.major * scale + std::int64_t{v.minor.value_or(0)} * 100 + v.patch.value_or(0);
+}
+
+std::int64_t tensorflow_compat_number(const Version &v) {
+  return cudnn_number(v) / 100 * 100;
+}
+
+Parsed<Version> parse_cudart_number(std::string_view digits) {
+  const std::optional<std::int64_t> n = parse_uint(digits);
+  if (!n || *n < 1000 || *n >= 1000000)
+    return Parsed<Version>::fail(
+        "expected a CUDA runtime number such as 12020 (12.2) or 8000 "
+        "(8.0), as cudnnGetCudartVersion() returns");
+  return {Version{int(*n / 1000), int(*n % 1000 / 10), {}, {}}, {}};
+}
+
+Parsed<Version> parse_dotted(std::string_view text) {
+  std::string_view s = trim(text);
+  if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.remove_prefix(1);
+  // No allocation on the way: every job that asks for cuDNN parses each version of the map.
+  int n[4] = {};
+  std::size_t count = 0, digits = 0;
+  bool ok = !s.empty();
+  for (char c : s) {
+    if (c == '.') {
+      ok = ok && digits > 0 && ++count < 4;
+      digits = 0;
+    } else if (c >= '0' && c <= '9' && digits < 5 && ok) {
+      n[count] = n[count] * 10 + (c - '0');
+      ++digits;
+    } else {
+      ok = false;
+    }
+  }
+  if (!ok || digits == 0 || count < 1)
+    return Parsed<Version>::fail(quoted(text) +
+                                 " is not a version: expected major.minor[.patch[.build]], "
+                                 "e.g. 5.1, 5.1.10 or 8.9.2.26");
+  Version v{n[0], n[1], {}, {}};
+  if (count > 1) v.patch = n[2];
+  if (count > 2) v.build = n[3];
+  return {v, {}};
+}
+
+Parsed<Version> parse_cuda(std::string_view text) {
+  const std::string_view s = trim(text);
+  if (all_digits(s) && s.size() <= 3) return {Version{int(*parse_uint(s)), {}, {}, {}}, {}};
+  if (Parsed<Version> v = parse_dotted(s)) return v;
+  return Parsed<Version>::fail(quoted(text) +
+                               " is not a CUDA version: expected a major or major.minor, e.g. "
+                               "12 or 12.2");
+}
+
+Parsed<Version> parse_tuple(std::string_view text) {
+  std::string_view s = trim(text);
+  if (s.size() < 2 || s.front() != '(' || s.back() != ')')
+    return Parsed<Version>::fail("expected a tuple such as (8, 9, 2)");
+  std::string dotted;
+  for (std::string_view p : split(s.substr(1, s.size() - 2), ',')) {
+    if (!dotted.empty()) dotted += '.';
+    dotted += trim(p);
+  }
+  Parsed<Version> v = parse_dotted(dotted);
+  if (!v)
+    return Parsed<Version>::fail(quoted(text) +
+                                 " is not a version tuple: "
+                                 "expected (major, minor[, patch]), e.g. (8, 9, 2)");
+  return v;
+}
+
+bool same_release(const Version &a, const Version &b) {
+  return a.major == b.major && a.minor == b.minor && a.patch == b.patch;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,215 @@
+// What a recognised error means and what fixes it: the rule in words, the installed modules that
+// would fit, or the release to ask the admins for. Every version, status code and file named here
+// comes from the finding, that is from the message itself; nothing is filled in.
+#include "explain_read.h"
+#include "reports.h"
+
+namespace cudnn_compat {
+namespace {
+
+std::string who(const Finding &f) {
+  return f.framework.empty() ? "the program" : f.framework;
+}
+
+std::string nowhere(const Map *map) {
+  return map ? " (none is installed)" : " (no version map here to look in)";
+}
+
+// The major the finding is about: the library's name, else a version it names.
+std::optional<int> major_of(const Finding &f) {
+  if (const Parsed<LibraryName> n = parse_library_name(explain::canonical_library(f.library));
+      n && n->version)
+    return n->version->major;
+  for (const std::optional<Version> &v : {f.built_with, f.required, f.runtime})
+    if (v) return v->major;
+  return std::nullopt;
+}
+
+// The verdicts of the framework's rule and NVIDIA's on two versions that carry a minor each.
+void judge_pair(const Finding &f, Rule rule, Advice &a) {
+  const Version &r = *f.runtime, &b = *f.built_with;
+  if (!r.minor || !b.minor) return;  // cuDNN 9 against 9.1: no rule can say
+  const Verdict v = judge(rule, r, b);
+  const Verdict nvidia = judge(Rule::nvidia, r, b);
+  a.compatible = v.compatible;
+  a.nvidia_compatible = nvidia.compatible;
+  a.rule = "rule " + std::string(rule_name(rule)) + (v.compatible ? " accepts: " : " refuses: ") +
+           v.reason + "; NVIDIA's own policy " +
+           (nvidia.compatible ? "would accept them" : "agrees: " + nvidia.reason);
+}
+
+// Releases that serve `want` under rule, from the map; else what to ask for.
+void fixes_for(const Version &want, Rule rule, const Map *map, const ModuleScene &scene,
+               std::string_view words, Advice &a) {
+  const Need need{want, std::nullopt, rule, "the message"};
+  a.fixes = installed_fixes(map, need, want.major, scene);
+  if (a.fixes.empty())
+    a.fixes.push_back("ask the admins for cuDNN " + std::string(words) + nowhere(map));
+  a.fixes.push_back("cudnn-compat resolve libcudnn.so." + std::to_string(want.major) +
+                    " --require " + to_string(want));
+}
+
+void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,
+                     Advice &a) {
+  if (f.runtime && f.built_with) {
+    a.what = who(f) + " loaded cuDNN " + to_string(*f.runtime) + " but was built with cuDNN " +
+             to_string(*f.built_with);
+    judge_pair(f, rule, a);
+    fixes_for(*f.built_with, rule, map, scene, acceptable_releases(rule, *f.built_with), a);
+    if (a.compatible == true)
+      a.fixes.insert(a.fixes.begin(),
+                     "none needed: the rule accepts this pair, the message is a "
+                     "warning (the lines below silence it)");
+    return;
+  }
+  if (f.required) {
+    a.what = who(f) + " needs cuDNN " + to_string(*f.required) +
+             (f.required->minor ? " or newer" : "") +
+             (f.runtime ? " but found cuDNN " + to_string(*f.runtime) : std::string());
+    fixes_for(*f.required, Rule::nvidia, map, scene, to_string(*f.required) + " or newer", a);
+    return;
+  }
+  if (f.built_with) {
+    a.what = who(f) + " was built with cuDNN " + to_string(*f.built_with) +
+             " and refuses the cuDNN it loaded (the message does not name it)";
+    fixes_for(*f.built_with, rule, map, scene, acceptable_releases(rule, *f.built_with), a);
+    return;
+  }
+  a.what = f.status.empty() ? who(f) + " and the cuDNN it loaded come from different releases"
+                            : "cuDNN refused a version mismatch (" + f.status + ")";
+  if (f.runtime) a.what += "; it loaded cuDNN " + to_string(*f.runtime);
+  if (!f.runtime) a.what += ": the program or one of its libraries was built against another cuDNN";
+  const std::optional<int> major = major_of(f);
+  a.fixes.push_back("cudnn-compat resolve libcudnn.so" +
+                    (major ? "." + std::to_string(*major) : std::string()) +
+                    " --require <the cuDNN it was built with>");
+}
+
+// Every installed release with a module, for a build that named none: any of them serves.
+std::vector<std::string> every_module(const Map *map, const ModuleScene &scene) {
+  std::vector<std::string> out;
+  if (map)
+    for (const Installed &e : map->cudnn)
+      if (!e.module.empty() && !hidden_module(e.module))
+        out.push_back(
+            module_command(scene, loaded_cudnn_module(scene, map, std::nullopt), e.module) +
+            "   # cuDNN " + to_string(e.version));
+  return out;
+}
+
+void advise_missing(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,
+                    Advice &a) {
+  const std::string lib = f.library.empty() ? "a cuDNN library" : f.library;
+  if (f.build_time)
+    a.what =
+        "the build found no " + lib + (f.required ? " of cuDNN " + to_string(*f.required) : "");
+  else if (f.windows_error == 126)
+    a.what = "Windows could not load " + lib + " or one of its dependencies (error 126: not found)";
+  else
+    a.what = f.library.empty() ? "a cuDNN library could not be loaded"
+                               : "the loader found no " + f.library + " on its search path";
+  if (!f.status.empty()) a.what += " (" + f.status + ")";
+  const std::optional<int> major = major_of(f);
+  if (!major && f.build_time) a.fixes = every_module(map, scene);
+  if (major) {
+    const Need need{f.required, std::nullopt, rule, ""};
+    a.fixes = installed_fixes(map, need, *major, scene);
+    if (a.fixes.empty())
+      a.fixes.push_back("ask the admins for cuDNN " +
+                        (f.required ? to_string(*f.required) : std::to_string(*major)) +
+                        nowhere(map));
+  }
+  if (f.build_time)
+    for (std::string &fix : a.fixes) fix += ", then configure and build again";
+  if (f.build_time)
+    a.fixes.push_back(
+        "point the build at cuDNN: CMAKE_PREFIX_PATH (CMake), CPATH and LIBRARY_PATH "
+        "(compiler and linker) to the directory that holds include/cudnn.h");
+  else if (const std::string known = explain::canonical_library(f.library); !known.empty())
+    a.fixes.push_back("cudnn-compat resolve " + known);
+  else
+    a.fixes.push_back("cudnn-compat resolve libcudnn.so" +
+                      (major ? "." + std::to_string(*major) : std::string()));
+}
+
+void advise_mixed(const Finding &f, Advice &a) {
+  if (f.windows_error == 127)
+    a.what = (f.library.empty() ? "a cuDNN DLL" : f.library) +
+             " was found but lacks a function its caller needs (Windows error 127): it comes from "
+             "another cuDNN release than the one expected (mixed or older DLLs on PATH)";
+  else
+    a.what = (f.library.empty() ? std::string("cuDNN's sub-libraries")
+                                : f.library + " was found, but it") +
+             " came from another release than the rest of cuDNN (a mixed family: a second cuDNN of "
+             "the same major earlier on the search path)";
+  if (!f.status.empty()) a.what += " (" + f.status + ")";
+  a.fixes.push_back(f.windows_error == 127
+                        ? "keep the DLLs of one cuDNN release on PATH (remove the other copy)"
+                        : "export LD_AUDIT=$(cudnn-compat shim-path)   # keeps every libcudnn_* in "
+                          "the dispatcher's directory");
+}
+
+void advise_dependency(const Finding &f, Advice &a) {
+  const std::string lib = f.library.empty() ? "cuDNN" : f.library;
+  // The readers say " lacks " when the dependency was there, but of another CUDA release.
+  a.what = f.note.find(" lacks ") != std::string::npos
+               ? lib + " needs " + f.missing +
+                     " of the CUDA release it was built for; the one "
+                     "the loader found is of another release"
+               : lib + " was found but needs " + f.missing + ", which the loader cannot find";
+  if (f.missing == "zlibwapi.dll")
+    a.fixes.push_back(
+        "put zlibwapi.dll (zlib's Windows build, which cuDNN 8.3 and later on Windows "
+        "need) in a directory on PATH");
+  else if (f.missing.rfind("libcuda.so", 0) == 0)
+    a.fixes.push_back("run on a node with the NVIDIA driver (" + f.missing +
+                      " comes with the driver, not with CUDA)");
+  else
+    a.fixes.push_back("module load cuda/<the CUDA major this cuDNN was built for>   # provides " +
+                      f.missing);
+}
+
+}  // namespace
+
+std::vector<std::string> installed_fixes(const Map *map, const Need &need, int major,
+                                         const ModuleScene &scene) {
+  std::vector<std::string> out;
+  if (!map) return out;
+  LibraryName any;
+  any.version = Version{major, {}, {}, {}};
+  const std::string old = loaded_cudnn_module(scene, map, major);
+  for (std::size_t i : advised_releases(*map, need, any, app_toolchain(scene, scene.app))) {
+    const Installed &e = map->cudnn[i];
+    out.push_back(module_command(scene, old, e.module) + "   # cuDNN " + to_string(e.version));
+  }
+  if (out.empty() && !rank(*map, need, any).empty() && need.cudnn)
+    out.push_back("export CUDNN_COMPAT_REQUIRE=" + to_string(*need.cudnn) +
+                  " LD_AUDIT=$(cudnn-compat shim-path)   # the shim picks it from the map");
+  return out;
+}
+
+Advice advise(const Finding &f, const Map *map, const ModuleScene &scene) {
+  Advice a;
+  const Rule rule = f.rule.value_or(map ? map->policy.rule : Rule::nvidia);
+  switch (f.kind) {
+    case FindingKind::version_mismatch:
+    case FindingKind::outdated:
+      advise_versions(f, rule, map, scene, a);
+      break;
+    case FindingKind::library_not_found:
+      advise_missing(f, rule, map, scene, a);
+      break;
+    case FindingKind::sublibrary_mismatch:
+      advise_mixed(f, a);
+      break;
+    case FindingKind::dependency_not_found:
+      advise_dependency(f, a);
+      break;
+    case FindingKind::unknown:
+      a.what = f.note;
+      break;
+  }
+  return a;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,149 @@
+// The environment as the loader will see it, judged: which cuDNN each major resolves to and
+// whether it fits, mixed families, several releases of one major on the path, a CUDA mismatch.
+#include "reports.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace cudnn_compat {
+namespace {
+
+std::string dir_of(const std::string &file) {
+  return std::filesystem::path(file).parent_path().string();
+}
+
+std::string need_text(const Need &n) {
+  std::string s = "cuDNN " + to_string(*n.cudnn);
+  if (n.cuda_major) s += " for CUDA " + std::to_string(*n.cuda_major);
+  return s + " (from " + n.source + ")";
+}
+
+using Findings = std::vector<DoctorFinding>;
+
+void add(Findings &out, Severity3 s, std::string what, std::vector<std::string> fixes = {}) {
+  out.push_back({s, std::move(what), std::move(fixes)});
+}
+
+const std::string shim_fix = "export LD_AUDIT=$(cudnn-compat shim-path)";
+
+// A major the loader finds nowhere: a problem when the program links it or needs it.
+void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
+  const std::string name = "libcudnn.so." + std::to_string(r.major);
+  const bool required = f.need && f.need->cudnn && f.need->cudnn->major == r.major;
+  const bool linked =
+      std::find(f.program_needs.begin(), f.program_needs.end(), name) != f.program_needs.end();
+  std::vector<std::string> fixes =
+      installed_fixes(map, linked || !f.need ? Need{} : *f.need, r.major, f.scene);
+  if (fixes.empty()) fixes.push_back("ask the admins for cuDNN " + std::to_string(r.major));
+  if (linked)
+    add(out, Severity3::problem,
+        f.program + " links " + name + ", which the loader finds nowhere: it will not start",
+        fixes);
+  else
+    add(out, required ? Severity3::problem : Severity3::warning,
+        "the loader finds no " + name + " in this environment", fixes);
+}
+
+// The release a major resolves to, against the need; false when it does not fit.
+bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
+  const std::string name = "libcudnn.so." + std::to_string(r.major);
+  std::string what = name + " resolves to " + r.hit->path + " (" + r.hit->from + "): cuDNN " +
+                     to_string(r.probe->version) +
+                     (r.probe->cuda ? " for CUDA " + to_string(*r.probe->cuda) : "");
+  if (f.need && f.need->cudnn && f.need->cudnn->major == r.major) {
+    const Verdict v = serves(*f.need, r.major, *r.probe);
+    if (!v.compatible) {
+      std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major, f.scene);
+      if (fixes.empty())
+        fixes.push_back("ask the admins for cuDNN " +
+                        acceptable_releases(f.need->rule, *f.need->cudnn));
+      if (f.shim.empty() && map) fixes.push_back(shim_fix + "   # picks a fitting release");
+      add(out, Severity3::problem,
+          what + ", but " + need_text(*f.need) + " does not fit it: " + v.reason, fixes);
+      return false;
+    }
+    what += ", which fits " + need_text(*f.need) + ": " + v.reason;
+  }
+  add(out, Severity3::ok, what);
+  return true;
+}
+
+// A fitting release whose family the loader would mix, or built for another CUDA than loaded.
+void judge_family(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
+  for (const auto &[sub, hit] : r.foreign_subs)
+    add(out, f.shim.empty() ? Severity3::problem : Severity3::warning,
+        "mixed family: the cuDNN " + to_string(r.probe->version) + " dispatcher in " +
+            dir_of(r.hit->path) + " would load " + sub + " from " + hit.path + " (" + hit.from +
+            ")" + (f.shim.empty() ? "" : "; the shim, which is on, keeps the family whole"),
+        {"remove " + dir_of(hit.path) + " from LD_LIBRARY_PATH", shim_fix});
+  if (f.cuda_major && r.probe->cuda && r.probe->cuda->major != *f.cuda_major)
+    add(out, Severity3::problem,
+        "cuDNN " + to_string(r.probe->version) + " is built for CUDA " + to_string(*r.probe->cuda) +
+            " but CUDA " + std::to_string(*f.cuda_major) + " is loaded (" + f.cuda_from + ")",
+        installed_fixes(map, Need{std::nullopt, f.cuda_major, Rule::nvidia, ""}, r.major, f.scene));
+}
+
+void judge_resolution(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
+  if (!r.hit) return judge_missing(f, r, map, out);
+  if (!r.probe)
+    return add(out, Severity3::problem,
+               "libcudnn.so." + std::to_string(r.major) + " resolves to " + r.hit->path + " (" +
+                   r.hit->from + "), which does not load");
+  if (judge_fit(f, r, map, out)) judge_family(f, r, map, out);
+}
+
+// Several releases of one major on the path: the first wins, the order of `module load` decides.
+void judge_path(const DoctorFacts &f, Findings &out) {
+  std::map<int, std::vector<std::string>> by_major;
+  for (const PathDir &d : f.path)
+    for (const Probe &p : d.probes)
+      by_major[p.version.major].push_back(to_string(p.version) + " in " + d.dir);
+  for (const auto &[major, where] : by_major)
+    if (where.size() > 1) {
+      std::string list;
+      for (const std::string &w : where) list += (list.empty() ? "" : "; ") + w;
+      add(out, Severity3::warning,
+          std::to_string(where.size()) + " cuDNN " + std::to_string(major) +
+              " releases on LD_LIBRARY_PATH (" + list + "): the first is taken",
+          {"module unload the ones you do not need"});
+    }
+}
+
+// Whether the shim is on and what it would load: a problem when that is built for another CUDA
+// than the loaded one, since the shim knows a job's CUDA only from CUDNN_COMPAT_CUDA.
+DoctorFinding shim_finding(const DoctorFacts &f) {
+  const std::string shim =
+      (f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")") +
+      (f.shim_choice.empty() ? "" : "; it would load " + f.shim_choice);
+  if (!f.cuda_major || !f.shim_choice_cuda || f.shim_choice_cuda->major == *f.cuda_major)
+    return {Severity3::ok, shim, {}};
+  return {f.shim.empty() ? Severity3::warning : Severity3::problem,
+          shim + ", built for CUDA " + to_string(*f.shim_choice_cuda) + ", but CUDA " +
+              std::to_string(*f.cuda_major) + " is loaded (" + f.cuda_from + ")",
+          {"export CUDNN_COMPAT_CUDA=" + std::to_string(*f.cuda_major) +
+           "   # the shim then picks a cuDNN built for it"}};
+}
+
+void judge_shim_and_program(const DoctorFacts &f, Findings &out) {
+  out.push_back(shim_finding(f));
+  if (f.program.empty()) return;
+  std::string links;
+  for (const std::string &n : f.program_needs) links += (links.empty() ? "" : ", ") + n;
+  add(out, f.program_needs.empty() ? Severity3::warning : Severity3::ok,
+      f.program + (f.program_needs.empty()
+                       ? " links no cuDNN library (it may dlopen one at run time)"
+                       : " links " + links));
+}
+
+}  // namespace
+
+std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
+  Findings out;
+  for (const Resolution &r : f.resolved) judge_resolution(f, r, map, out);
+  judge_path(f, out);
+  judge_shim_and_program(f, out);
+  return out;
+}
+
+}  // namespace cudnn_compat

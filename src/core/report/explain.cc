@@ -1,0 +1,152 @@
+// From the messages frameworks, cuDNN, build tools and the loader print to what happened, in
+// versions people can read: the log cut into lines, each line offered to the family readers and
+// then to the general reader (explain_read.h), the findings tied together where one message spans
+// several lines.
+#include "explain_read.h"
+#include "reports.h"
+#include "text.h"
+
+#include <algorithm>
+
+namespace cudnn_compat {
+namespace {
+
+constexpr std::size_t kMaxLine = 8192;  // longer lines are read up to here, and said so
+
+using namespace explain;
+
+std::optional<Finding> read_line(std::string_view line, std::string_view next) {
+  if (std::optional<Finding> f = read_framework(line, next)) return f;
+  if (std::optional<Finding> f = read_loader(line)) return f;
+  if (std::optional<Finding> f = read_build(line)) return f;
+  return read_general(line);
+}
+
+// Lines end at \n, \r\n or a bare \r: progress bars redraw with \r and would otherwise hide the
+// message that follows them on the same "line".
+std::vector<std::string_view> lines_of(std::string_view log, std::vector<std::string> &cut) {
+  std::vector<std::string_view> lines;
+  for (std::size_t at = 0; at < log.size();) {
+    std::size_t end = log.find_first_of("\r\n", at);
+    if (end == std::string_view::npos) end = log.size();
+    if (end - at > kMaxLine)
+      cut.push_back("line " + std::to_string(lines.size() + 1) + " is " + std::to_string(end - at) +
+                    " bytes long; only its first " + std::to_string(kMaxLine) + " were read");
+    lines.push_back(log.substr(at, std::min(end - at, kMaxLine)));
+    at = end + (end + 1 < log.size() && log[end] == '\r' && log[end + 1] == '\n' ? 2 : 1);
+  }
+  return lines;
+}
+
+// Every message the readers know says "dnn" in some case (cuDNN, libcudnn, CUDNN_STATUS, "DNN
+// library", Theano's "dnn version") or names cuDNN's zlib DLL: a cheap test that spares the
+// readers the noise that is most of a log.
+bool worth_reading(std::string_view line) {
+  for (std::size_t i = 0; i + 2 < line.size(); ++i)
+    if ((line[i] | 0x20) == 'd' && (line[i + 1] | 0x20) == 'n' && (line[i + 2] | 0x20) == 'n')
+      return true;
+  return line.find("zlibwapi") != std::string_view::npos;
+}
+
+bool same(const Finding &a, const Finding &b) {
+  return a.kind == b.kind && a.runtime == b.runtime && a.built_with == b.built_with &&
+         a.library == b.library && a.missing == b.missing;
+}
+
+// Folds f into the finding before it when both are one message: a repeat, an unnamed failure
+// right after a named one ("Invalid handle" after "Unable to load", ONNX Runtime's "Require cuDNN
+// 9.*" after its "which is missing"), or a named one right after an unnamed one (CuPy's "cuDNN
+// library could not be loaded." then its reason: the finding keeps the first line and takes the
+// file). True when f was folded.
+bool fold_into(Finding &prev, Finding &f) {
+  if (same(prev, f)) return true;
+  const bool near = prev.line + 3 >= f.line;
+  const bool one_tool =
+      prev.build_time == f.build_time &&
+      (prev.framework.empty() || f.framework.empty() || prev.framework == f.framework);
+  if (!near || !one_tool || prev.kind != FindingKind::library_not_found ||
+      f.kind != FindingKind::library_not_found)
+    return false;
+  if (f.library.empty()) {
+    if (!prev.required) prev.required = f.required;
+    if (prev.framework.empty()) prev.framework = f.framework;
+    return true;
+  }
+  if (!prev.library.empty()) return false;
+  // The message starts at prev's line; the file it names is f's.
+  prev.library = std::move(f.library);
+  if (!prev.required) prev.required = f.required;
+  if (prev.framework.empty()) prev.framework = f.framework;
+  if (!prev.windows_error) prev.windows_error = f.windows_error;
+  return true;
+}
+
+// "DNN library initialization failed" says only that something before it went wrong; "DNN
+// library is not found" with nothing before it says at least that no cuDNN could be used.
+void point_back(std::vector<Finding> &out, Finding &f, std::size_t line) {
+  if (!out.empty()) {
+    out.back().note += std::string(out.back().note.empty() ? "" : "; ") + "it made \"" + f.note +
+                       "\" at line " + std::to_string(line);
+    return;
+  }
+  if (f.note != "DNN library is not found") return;
+  f.recognized = true;
+  f.kind = FindingKind::library_not_found;
+  f.framework = "tensorflow";
+  f.note = "TensorFlow found no cuDNN it could use (not loaded, or refused by its version check)";
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+std::string_view to_string(FindingKind k) {
+  switch (k) {
+    case FindingKind::version_mismatch:
+      return "version-mismatch";
+    case FindingKind::library_not_found:
+      return "library-not-found";
+    case FindingKind::sublibrary_mismatch:
+      return "sublibrary-mismatch";
+    case FindingKind::dependency_not_found:
+      return "dependency-not-found";
+    case FindingKind::outdated:
+      return "outdated";
+    case FindingKind::unknown:
+      break;
+  }
+  return "unknown";
+}
+
+ExplainScan scan_log(std::string_view log) {
+  ExplainScan scan;
+  const std::vector<std::string_view> lines = lines_of(log, scan.cut);
+  std::vector<Finding> &out = scan.findings;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!worth_reading(lines[i])) continue;
+    // The lines after this one, for messages that continue there (at most a few): a view of the
+    // log itself, line ends as they were.
+    std::string_view next;
+    if (i + 1 < lines.size()) {
+      const std::string_view last = lines[std::min(lines.size(), i + 6) - 1];
+      const std::size_t from = std::size_t(lines[i + 1].data() - log.data());
+      next = log.substr(from, std::size_t(last.data() + last.size() - lines[i + 1].data()));
+    }
+    std::optional<Finding> f = read_line(lines[i], next);
+    if (!f) continue;
+    f->line = i + 1;
+    f->text = std::string(trim(lines[i]));
+    if (!f->recognized) {
+      point_back(out, *f, i + 1);
+      continue;
+    }
+    if (!out.empty() && fold_into(out.back(), *f)) continue;
+    out.push_back(std::move(*f));
+  }
+  return scan;
+}
+
+std::vector<Finding> find_errors(std::string_view log) {
+  return scan_log(log).findings;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,129 @@
+// Modulefiles for what the map lists, in Lmod's Lua and in Tcl for Environment Modules.
+#include "reports.h"
+#include "text.h"
+
+#include <filesystem>
+
+namespace cudnn_compat {
+namespace {
+
+// A string literal in both languages: Lua's "..." and Tcl's {...} take no escapes inside.
+std::string literal(const std::string &s, ModuleFormat f) {
+  if (f == ModuleFormat::tcl) return "{" + s + "}";
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + '"';
+}
+
+// The mark of a file this tool wrote, in its first comment: only such a file is replaced without
+// --force (a site's own modulefile of the same name carries what an admin wrote by hand).
+constexpr std::string_view kWrittenBy = "Written by `cudnn-compat modulefiles`";
+
+}  // namespace
+
+bool written_by_modulefiles(std::string_view head) {
+  for (std::string_view line : split(head.substr(0, head.find('\n', head.find('\n') + 1)), '\n')) {
+    line = trim(line);
+    if ((line.starts_with("-- ") || line.starts_with("# ")) &&
+        line.substr(line.find(' ') + 1).starts_with(kWrittenBy))
+      return true;
+  }
+  return false;
+}
+
+std::string cudnn_root(const std::string &lib) {
+  const std::filesystem::path p(lib);
+  return (p.filename() == "lib64" || p.filename() == "lib") ? p.parent_path().string() : lib;
+}
+
+std::string cuda_module_name(const Installed &e, std::string_view pattern) {
+  if (!e.cuda || pattern.empty()) return "";
+  std::string out(pattern);
+  if (const std::size_t at = out.find("{cuda}"); at != std::string::npos)
+    out.replace(at, 6, to_string(*e.cuda));
+  return out;
+}
+
+Modulefile cudnn_modulefile(const Installed &e, ModuleFormat f, bool has_include,
+                            const std::string &cuda_module) {
+  Modulefile m;
+  m.name = e.module.empty() ? "cudnn/" + to_string(e.version) : e.module;
+  m.path = m.name + (f == ModuleFormat::lua ? ".lua" : "");
+  const std::string version = to_string(e.version);
+  const std::string cuda = e.cuda ? " for CUDA " + to_string(*e.cuda) : "";
+  const std::string root = cudnn_root(e.lib), include = root + "/include";
+  // What EasyBuild's own cuDNN modules carry (help and whatis with a description and the
+  // homepage, the CUDA they need, CMAKE_PREFIX_PATH), so that an admin's tools find it.
+  const std::string description =
+      "The NVIDIA CUDA Deep Neural Network library (cuDNN): GPU-accelerated primitives for deep "
+      "neural networks";
+  const std::string help = "cuDNN " + version + cuda + ", libraries in " + e.lib + ".\n" +
+                           description + ".\nHomepage: https://developer.nvidia.com/cudnn";
+  const std::vector<std::string> whatis{"Name: cuDNN", "Version: " + version,
+                                        "Description: " + description,
+                                        "Homepage: https://developer.nvidia.com/cudnn"};
+  const auto L = [f](const std::string &s) { return literal(s, f); };
+  std::string &t = m.text;
+  if (f == ModuleFormat::lua) {
+    t = "-- " + std::string(kWrittenBy) + " from the version map; regenerate, do not edit.\n";
+    // A long string, as EasyBuild writes help: Lua's "..." holds no newline.
+    t += help.find("]==]") == std::string::npos ? "help([==[" + help + "]==])\n"
+                                                : "help(" + L(description) + ")\n";
+    for (const std::string &w : whatis) t += "whatis(" + L(w) + ")\n";
+    if (e.cuda) t += "whatis(" + L("CUDA: " + to_string(*e.cuda)) + ")\n";
+    t += "family(\"cudnn\")\n";
+    // Loaded with the CUDA it was built for, where the tree has it and no CUDA is loaded yet.
+    if (!cuda_module.empty())
+      t += "if not (isloaded(\"cuda\") or isloaded(\"CUDA\")) and isAvail(" + L(cuda_module) +
+           ") then\n  depends_on(" + L(cuda_module) + ")\nend\n";
+    t += "setenv(\"CUDNN_ROOT\", " + L(root) + ")\n";
+    t += "prepend_path(\"CMAKE_PREFIX_PATH\", " + L(root) + ")\n";
+    t += "prepend_path(\"LD_LIBRARY_PATH\", " + L(e.lib) + ")\n";
+    t += "prepend_path(\"LIBRARY_PATH\", " + L(e.lib) + ")\n";
+    if (has_include) t += "prepend_path(\"CPATH\", " + L(include) + ")\n";
+  } else {
+    t = "#%Module1.0\n";
+    t += "# " + std::string(kWrittenBy) + " from the version map; regenerate, do not edit.\n";
+    t += "proc ModulesHelp {} { puts stderr " + L(help) + " }\n";
+    t += "module-whatis " + L("cuDNN " + version + cuda) + "\n";
+    for (const std::string &w : whatis) t += "module-whatis " + L(w) + "\n";
+    t += "family cudnn\n";
+    if (!cuda_module.empty())
+      t += "if {![is-loaded cuda] && ![is-loaded CUDA] && [is-avail " + L(cuda_module) +
+           "]} {\n  prereq " + L(cuda_module) + "\n}\n";
+    t += "setenv CUDNN_ROOT " + L(root) + "\n";
+    t += "prepend-path CMAKE_PREFIX_PATH " + L(root) + "\n";
+    t += "prepend-path LD_LIBRARY_PATH " + L(e.lib) + "\n";
+    t += "prepend-path LIBRARY_PATH " + L(e.lib) + "\n";
+    if (has_include) t += "prepend-path CPATH " + L(include) + "\n";
+  }
+  return m;
+}
+
+Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat f) {
+  Modulefile m;
+  m.name = "cudnn-compat";
+  m.path = m.name + (f == ModuleFormat::lua ? ".lua" : "");
+  const std::string what =
+      "cudnn-compat: every load of cuDNN in this session and its jobs gets a compatible release";
+  const auto L = [f](const std::string &s) { return literal(s, f); };
+  // pushenv, not setenv: unloading the module (or a purge) gives back a CUDNN_COMPAT_MAP the site
+  // set before, where setenv would unset it.
+  if (f == ModuleFormat::lua) {
+    m.text = "-- " + std::string(kWrittenBy) + "; regenerate, do not edit.\n";
+    m.text += "whatis(" + L(what) + ")\n";
+    m.text += "prepend_path(\"LD_AUDIT\", " + L(shim) + ")\n";
+    m.text += "pushenv(\"CUDNN_COMPAT_MAP\", " + L(map) + ")\n";
+  } else {
+    m.text = "#%Module1.0\n# " + std::string(kWrittenBy) + "; regenerate, do not edit.\n";
+    m.text += "module-whatis " + L(what) + "\n";
+    m.text += "prepend-path LD_AUDIT " + L(shim) + "\n";
+    m.text += "pushenv CUDNN_COMPAT_MAP " + L(map) + "\n";
+  }
+  return m;
+}
+
+}  // namespace cudnn_compat

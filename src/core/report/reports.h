@@ -1,0 +1,134 @@
+// The reports: explain's reading of error messages, the advice drawn from the map, the doctor's
+// diagnosis and the modulefiles' text. Pure. Uses the model, the map and the decisions.
+#pragma once
+
+#include "decide.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace cudnn_compat {
+
+// ---------------------------------------------------------------------------------------------
+// modulefiles.cc: modulefiles for the map's releases and for the shim (pure text).
+
+enum class ModuleFormat { lua, tcl };
+
+struct Modulefile {
+  std::string name;  // cudnn/5.1 - the entry's `module`, else cudnn/<version>
+  std::string path;  // relative to the module tree: cudnn/5.1.lua (Lua) or cudnn/5.1 (Tcl)
+  std::string text;
+};
+
+std::string cudnn_root(const std::string &lib);  // /opt/cudnn/5.1.10 for /opt/cudnn/5.1.10/lib64
+// The CUDA module a release needs: pattern with {cuda} replaced by its CUDA (cuda/{cuda} ->
+// cuda/12.2); "" when the map does not say its CUDA or pattern is "".
+std::string cuda_module_name(const Installed &e, std::string_view pattern);
+// has_include: <root>/include exists (the caller looks), so CPATH is set. cuda_module: the CUDA
+// module it depends on where the tree has it (none loaded yet), or "".
+Modulefile cudnn_modulefile(const Installed &e, ModuleFormat format, bool has_include,
+                            const std::string &cuda_module);
+// The `cudnn-compat` module: switches the shim on (LD_AUDIT) and points it at the map.
+Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat format);
+// Whether a modulefile's first lines (head) carry the mark of the files written above.
+bool written_by_modulefiles(std::string_view head);
+
+// ---------------------------------------------------------------------------------------------
+// explain*.cc: the messages frameworks, cuDNN, build tools and the loader print, read back (pure):
+// family readers for the wordings tools are known to print, a general reader beneath them.
+
+enum class FindingKind {
+  version_mismatch,
+  library_not_found,
+  sublibrary_mismatch,
+  dependency_not_found,
+  outdated,
+  unknown
+};
+std::string_view to_string(FindingKind k);
+
+struct Finding {
+  bool recognized = false;
+  FindingKind kind = FindingKind::unknown;
+  std::string framework;                       // tensorflow, pytorch, ..., or "" for cuDNN/loader
+  std::optional<Version> runtime, built_with;  // as the message gives them
+  std::string library;                         // the cuDNN file concerned, or ""
+  std::string missing;                         // a missing dependency of it, or ""
+  std::optional<Rule> rule;                    // whose rule refused, when the message says
+  std::string note;                            // what else the message or its context tells
+  std::size_t line = 0;                        // 1-based, in the text read
+  std::string text;                            // that line
+  std::string status;                          // the CUDNN_STATUS_* code the message names, or ""
+  std::optional<Version> required;             // a minimum or expected release it names
+  std::optional<int> windows_error;            // 126 (not found) or 127 (procedure missing)
+  bool build_time = false;                     // configure, CMake, compiler or linker, not a run
+};
+
+// Every cuDNN-related error in a message or a whole job log, in order; noise is skipped.
+std::vector<Finding> find_errors(std::string_view log);
+
+// find_errors() plus what could not be read whole: "line 7 is 9000000 bytes; read the first
+// 8192". Lines end at \n, \r\n or a bare \r (progress bars).
+struct ExplainScan {
+  std::vector<Finding> findings;
+  std::vector<std::string> cut;
+};
+ExplainScan scan_log(std::string_view log);
+
+// advice.cc: what a finding means and what to do, drawn from the map when there is one (pure).
+struct Advice {
+  std::string what;                       // what happened, versions as x.y.z
+  std::string rule;                       // which rule refused, and whether NVIDIA's policy agrees
+  std::optional<bool> compatible;         // by the framework's own rule, when versions are known
+  std::optional<bool> nvidia_compatible;  // by NVIDIA's stated policy, when versions are known
+  std::vector<std::string> fixes;  // commands: `module swap cudnn/5.0 cudnn/5.1   # 5.1.10`, ...
+};
+// The module commands are those of the user's module system (module_advice.cc).
+Advice advise(const Finding &f, const Map *map, const ModuleScene &scene = {});
+// Module commands for the map's releases of major that serve need, best first (swap or switch
+// when a cuDNN module is loaded in scene, else load); else the shim line when only releases
+// without a visible module fit; else nothing.
+std::vector<std::string> installed_fixes(const Map *map, const Need &need, int major,
+                                         const ModuleScene &scene);
+
+// ---------------------------------------------------------------------------------------------
+// doctor.cc: the environment as the loader will see it, judged (pure: the CLI gathers the facts).
+
+struct PathDir {  // a directory on LD_LIBRARY_PATH that holds cuDNN
+  std::string dir;
+  std::vector<Probe> probes;  // one per main library (major) in it
+};
+struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
+  int major = 0;
+  std::optional<LoaderHit> hit;
+  std::optional<Probe> probe;  // of hit, when it loads
+  // Sub-libraries the dispatcher would get from somewhere else than its own directory.
+  std::vector<std::pair<std::string, LoaderHit>> foreign_subs;
+};
+struct DoctorFacts {
+  std::vector<std::string> modules;  // loaded, in order
+  std::vector<PathDir> path;
+  std::vector<Resolution> resolved;
+  std::optional<int> cuda_major;  // of the loaded CUDA (module or CUDA_HOME)
+  std::string cuda_from;
+  std::string shim;                        // "LD_AUDIT", "LD_PRELOAD" or "" when off
+  std::string shim_choice;                 // what the shim would load for the required major, or ""
+  std::optional<Need> need;                // --require, CUDNN_COMPAT_REQUIRE or a [[require]] rule
+  std::string program;                     // --for
+  std::vector<std::string> program_needs;  // its DT_NEEDED cuDNN libraries
+  ModuleScene scene;                       // the same, for the fixes' module commands
+  std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
+};
+enum class Severity3 { ok, warning, problem };
+struct DoctorFinding {
+  Severity3 severity = Severity3::ok;
+  std::string what;
+  std::vector<std::string> fixes;
+};
+std::vector<DoctorFinding> diagnose(const DoctorFacts &facts, const Map *map);
+
+}  // namespace cudnn_compat

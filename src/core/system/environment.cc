@@ -1,0 +1,92 @@
+// Where the engine reads the environment: nowhere else.
+#include "system.h"
+
+#include "text.h"
+
+#include <unistd.h>
+#include <cstdlib>
+#include <filesystem>
+
+#if !defined(CUDNN_COMPAT_BINDIR) || !defined(CUDNN_COMPAT_PKGLIBDIR) || \
+    !defined(CUDNN_COMPAT_SYSCONFDIR)
+#error "the build defines the install layout (bin, lib/cudnn-compat, etc) relative to the prefix"
+#endif
+
+namespace cudnn_compat {
+
+// secure_getenv: in a setuid process the environment belongs to someone else.
+std::optional<std::string> env(const char *name) {
+  const char *v = secure_getenv(name);
+  if (!v || !*v) return std::nullopt;
+  return std::string(v);
+}
+
+std::optional<std::string> prefix_of_program_dir(std::string_view dir) {
+  while (dir.size() > 1 && dir.back() == '/') dir.remove_suffix(1);
+  for (std::string_view sub : {"/" CUDNN_COMPAT_BINDIR, "/" CUDNN_COMPAT_PKGLIBDIR})
+    if (dir.ends_with(sub)) {
+      dir.remove_suffix(sub.size());
+      return std::string(dir.empty() ? "/" : dir);
+    }
+  return std::nullopt;
+}
+
+std::optional<std::string> install_prefix() {
+  // The running program's own file: an installed tree that was moved finds itself where it is now.
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return std::nullopt;
+  return prefix_of_program_dir(self.parent_path().string());
+}
+
+std::vector<std::string> map_search_path() {
+  std::vector<std::string> path;
+  if (std::optional<std::string> m = env("CUDNN_COMPAT_MAP")) path.push_back(*m);
+  if (std::optional<std::string> prefix = install_prefix())
+    path.push_back(
+        (std::filesystem::path(*prefix) / CUDNN_COMPAT_SYSCONFDIR / "cudnn-compat/map.toml")
+            .lexically_normal()
+            .string());
+  path.push_back("/etc/cudnn-compat/map.toml");
+  return path;
+}
+
+std::optional<std::string> find_map_path() {
+  // A map named explicitly is taken even when missing, so its absence is reported, not skipped.
+  if (std::optional<std::string> m = env("CUDNN_COMPAT_MAP")) return m;
+  for (const std::string &p : map_search_path()) {
+    std::error_code ec;
+    if (std::filesystem::exists(p, ec)) return p;
+  }
+  return std::nullopt;
+}
+
+ModuleScene module_scene_from_environment() {
+  ModuleScene s;
+  s.system = env("LMOD_CMD") || env("LMOD_VERSION") ? ModuleSystemKind::lmod
+             : env("MODULES_CMD")                   ? ModuleSystemKind::envmodules
+                                                    : ModuleSystemKind::unknown;
+  // Both systems keep LOADEDMODULES and _LMFILES_ in step, one entry per loaded module.
+  const std::string names = env("LOADEDMODULES").value_or(""),
+                    files = env("_LMFILES_").value_or("");
+  const std::vector<std::string_view> file_list = split(files, ':');
+  std::size_t i = 0;
+  for (std::string_view n : split(names, ':')) {
+    if (!n.empty())
+      s.loaded.push_back({std::string(n), i < file_list.size() ? std::string(file_list[i]) : ""});
+    ++i;
+  }
+  for (char **e = environ; *e; ++e)
+    if (std::string_view v(*e); v.starts_with("EBROOT") && v.find('=') != std::string_view::npos)
+      s.ebroots.emplace_back(v.substr(0, v.find('=')));
+  // The application: the first loaded one that says what it needs.
+  const std::string needs = env("CUDNN_COMPAT_NEEDS").value_or("");
+  for (std::string_view entry : split(needs, ':'))
+    if (const std::size_t eq = entry.find('='); eq != 0 && eq != std::string_view::npos) {
+      s.app = std::string(entry.substr(0, eq));
+      break;
+    }
+  return s;
+}
+
+}  // namespace cudnn_compat

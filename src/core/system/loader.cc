@@ -1,0 +1,135 @@
+// The dynamic loader's search for a bare library name, as glibc's ld.so does it: the shim keeps
+// what the loader would take when that fits, and `doctor` shows it. Reads ELF files and
+// /etc/ld.so.cache (elf_dynamic.cc, ld_cache.cc); everything here is I/O at the edge.
+#include "system.h"
+#include "text.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+namespace cudnn_compat {
+namespace {
+
+bool exists_file(const std::string &path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
+}
+
+// After the requester's own directories: ld.so.cache, then the default directories.
+void add_system_steps(const LoaderContext &in, std::vector<SearchStep> &steps) {
+  steps.push_back({in.ld_cache, "ld.so.cache"});
+  for (const std::string &d : in.default_dirs) steps.push_back({d, "the default directories"});
+}
+
+}  // namespace
+
+std::vector<std::string> expand_search_path(std::string_view list, const std::string &origin,
+                                            std::string_view lib) {
+  std::vector<std::string> dirs;
+  for (std::string_view entry : split(list, ':')) {
+    std::string dir;
+    for (std::size_t i = 0; i < entry.size(); ++i) {
+      std::string_view rest = entry.substr(i);
+      if (rest.starts_with("$ORIGIN") || rest.starts_with("${ORIGIN}")) {
+        dir += origin;
+        i += rest.starts_with("$ORIGIN") ? 6 : 8;
+      } else if (rest.starts_with("$LIB") || rest.starts_with("${LIB}")) {
+        dir += lib;
+        i += rest.starts_with("$LIB") ? 3 : 5;
+      } else if (rest.starts_with("$PLATFORM") || rest.starts_with("${PLATFORM}")) {
+        dir += "x86_64";
+        i += rest.starts_with("$PLATFORM") ? 8 : 10;
+      } else {
+        dir += entry[i];
+      }
+    }
+    // An empty entry means the working directory, as the loader reads it.
+    dirs.push_back(dir.empty() ? "." : dir);
+  }
+  return dirs;
+}
+
+std::vector<std::string> default_directories(std::string_view loader_dir) {
+  // The directories glibc is built with (SYSTEM_DIRS): the loader lives in the first of them.
+  if (loader_dir.ends_with("x86_64-linux-gnu"))  // Debian, Ubuntu: multiarch, then /lib, /usr/lib
+    return {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib", "/usr/lib"};
+  if (loader_dir.ends_with("lib64")) return {"/lib64", "/usr/lib64"};  // RHEL, Fedora, SUSE
+  return {"/lib", "/usr/lib"};
+}
+
+std::vector<std::string> loader_default_dirs() {
+  std::error_code ec;
+  const std::filesystem::path ld =
+      std::filesystem::canonical("/lib64/ld-linux-x86-64.so.2", ec).parent_path();
+  return default_directories(ec ? "/lib/x86_64-linux-gnu" : ld.string());
+}
+
+std::vector<SearchStep> loader_search_path(const LoaderContext &in) {
+  std::vector<SearchStep> steps;
+  const auto add = [&](std::string_view list, const std::string &origin, const std::string &from) {
+    // $LIB is the loader's own directory: the first default directory without its leading '/'.
+    const std::string_view lib =
+        in.default_dirs.empty() ? std::string_view("/lib") : in.default_dirs.front();
+    for (std::string &d : expand_search_path(list, origin, lib.substr(1)))
+      steps.push_back({std::move(d), from});
+  };
+  if (in.before_cache) {
+    steps = *in.before_cache;
+    add_system_steps(in, steps);
+    return steps;
+  }
+  const auto origin_of = [](const std::string &file) {
+    return std::filesystem::path(file).parent_path().string();
+  };
+  std::optional<ElfDynamic> requester;
+  if (!in.requester.empty())
+    if (Parsed<ElfDynamic> d = read_elf_dynamic(in.requester)) requester = *d;
+  // DT_RPATH counts only where the requester has no DT_RUNPATH; the executable's RPATH is
+  // inherited by every object it loads.
+  if (requester && requester->runpath.empty()) {
+    if (!requester->rpath.empty())
+      add(requester->rpath, origin_of(in.requester), "RPATH of " + in.requester);
+    if (!in.executable.empty() && in.executable != in.requester)
+      if (Parsed<ElfDynamic> exe = read_elf_dynamic(in.executable);
+          exe && exe->runpath.empty() && !exe->rpath.empty())
+        add(exe->rpath, origin_of(in.executable), "RPATH of " + in.executable);
+  }
+  if (!in.secure && !in.ld_library_path.empty()) add(in.ld_library_path, "", "LD_LIBRARY_PATH");
+  if (requester && !requester->runpath.empty())
+    add(requester->runpath, origin_of(in.requester), "RUNPATH of " + in.requester);
+  add_system_steps(in, steps);
+  return steps;
+}
+
+std::optional<LoaderHit> loader_search(const std::string &name, const LoaderContext &in) {
+  if (name.find('/') != std::string::npos)
+    return exists_file(name) ? std::optional<LoaderHit>({name, "the path asked for"})
+                             : std::nullopt;
+  for (const SearchStep &s : loader_search_path(in)) {
+    if (s.from == "ld.so.cache") {
+      if (std::optional<std::string> hit = ld_cache_lookup(name, s.dir, in.hwcaps);
+          hit && exists_file(*hit))
+        return LoaderHit{*hit, s.from};
+      continue;
+    }
+    // glibc >= 2.33 tries each directory's glibc-hwcaps subdirectories first, best first.
+    for (const std::string &sub : in.hwcaps)
+      if (const std::string c = s.dir + "/glibc-hwcaps/" + sub + "/" + name; exists_file(c))
+        return LoaderHit{c, s.from};
+    const std::string candidate = s.dir + "/" + name;
+    if (exists_file(candidate)) return LoaderHit{candidate, s.from};
+  }
+  return std::nullopt;
+}
+
+bool dir_holds_cudnn(const std::string &dir) {
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
+    if (n && n->sub.empty() && n->version && !n->windows) return true;
+  }
+  return false;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,234 @@
+// The version a cuDNN library reports about itself: the library, else its header, else its name.
+#include "spawn_process.h"
+#include "system.h"
+#include "text.h"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace cudnn_compat {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The child's environment: the caller's, without anything that would load a shim or preload into
+// it, with the shim switched off should one come in another way (a system-wide preload), and
+// with the library's family from its own directory, as the shim hands it over.
+std::vector<std::string> child_environment(const std::string &file) {
+  std::vector<std::string> out;
+  std::string_view ld_library_path;
+  for (char **e = environ; *e; ++e) {
+    const std::string_view v = *e;
+    if (v.starts_with("LD_LIBRARY_PATH=")) ld_library_path = v.substr(16);
+    if (v.starts_with("LD_PRELOAD=") || v.starts_with("LD_AUDIT=") ||
+        v.starts_with("CUDNN_COMPAT_DISABLE=") || v.starts_with("LD_LIBRARY_PATH="))
+      continue;
+    out.emplace_back(v);
+  }
+  const std::string dir = fs::path(file).parent_path().string();
+  const std::optional<Version> named = version_in_name(file);
+  const std::optional<int> major = named ? std::optional<int>(named->major) : std::nullopt;
+  const auto other = [&](const std::string &e) { return holds_other_family(e, dir, major); };
+  out.push_back("LD_LIBRARY_PATH=" +
+                family_library_path(ld_library_path, dir.empty() ? "." : dir, other));
+  out.emplace_back("CUDNN_COMPAT_DISABLE=1");
+  return out;
+}
+
+struct HelperAnswer {
+  std::optional<Version> version;
+  std::optional<Version> cuda;
+  std::string why;  // when version is absent
+};
+
+std::string describe_end(const SpawnResult &run) {
+  if (run.signal) return std::string("crashed while loading (") + strsignal(*run.signal) + ")";
+  return "exited with status " + std::to_string(run.exit_code.value_or(-1));
+}
+
+HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
+  SpawnOptions how;
+  how.env = child_environment(file);
+  how.err = Output::into_stdout;
+  how.timeout_ms = options.timeout_ms;
+  // Default signals, none blocked: a library that crashes must crash here, visibly, even when the
+  // caller (the shim's engine) was started with every signal blocked.
+  how.default_signals = true;
+  how.max_output = 65536;
+  const SpawnResult run = spawn_process({options.helper, file}, how);
+  if (!run.started) return {{}, {}, run.error};
+
+  HelperAnswer a;
+  std::string error;
+  for (std::string_view line : split(run.out, '\n')) {
+    if (line.starts_with("version "))
+      a.version = parse_cudnn_number(line.substr(8)).value;
+    else if (line.starts_with("cudart "))
+      a.cuda = parse_cudart_number(line.substr(7)).value;
+    else if (line.starts_with("error "))
+      error = std::string(line.substr(6));
+  }
+  if (a.version) return a;
+  a.cuda.reset();
+  if (run.timed_out)
+    a.why = "the library did not answer within " + std::to_string(options.timeout_ms / 1000) + " s";
+  else if (!error.empty())
+    a.why = "the library did not load: " + error;
+  else if (run.exit_code == 0)
+    a.why = "the library reported an unknown version";
+  else
+    a.why = "the library " + describe_end(run);
+  return a;
+}
+
+// CUDNN_MAJOR/MINOR/PATCHLEVEL from a header: cudnn_version.h from 8.0 on, cudnn.h before.
+std::optional<Version> header_version(const fs::path &header) {
+  std::ifstream in(header);
+  std::optional<int> major, minor, patch;
+  for (std::string line; std::getline(in, line);) {
+    std::string_view s = trim(line);
+    if (!s.starts_with("#define")) continue;
+    s = trim(s.substr(7));
+    const std::size_t space = s.find_first_of(" \t");
+    if (space == std::string_view::npos) continue;
+    const std::string_view name = s.substr(0, space);
+    const std::optional<std::int64_t> value = parse_uint(trim(s.substr(space)));
+    if (!value || *value > 99999) continue;
+    if (name == "CUDNN_MAJOR")
+      major = int(*value);
+    else if (name == "CUDNN_MINOR")
+      minor = int(*value);
+    else if (name == "CUDNN_PATCHLEVEL")
+      patch = int(*value);
+  }
+  if (!major || !minor || !patch) return std::nullopt;
+  return Version{*major, minor, patch, {}};
+}
+
+bool same_bytes(const std::string &a, const std::string &b) {
+  std::ifstream x(a, std::ios::binary), y(b, std::ios::binary);
+  std::vector<char> p(1 << 16), q(1 << 16);
+  while (x && y) {
+    x.read(p.data(), std::streamsize(p.size()));
+    y.read(q.data(), std::streamsize(q.size()));
+    if (x.gcount() != y.gcount() || std::memcmp(p.data(), q.data(), std::size_t(x.gcount())) != 0)
+      return false;
+  }
+  return x.eof() && y.eof();
+}
+
+// What a library byte for byte the same as this one answered, when the memo has it.
+std::optional<Probe> remembered(const std::string &file, std::uintmax_t size,
+                                const ProbeMemo &memo) {
+  const auto same_size = memo.answered.find(size);
+  if (same_size == memo.answered.end()) return std::nullopt;
+  for (Probe p : same_size->second)
+    if (same_bytes(p.file, file)) {
+      p.file = file;
+      return p;
+    }
+  return std::nullopt;
+}
+
+Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
+  Probe p{file, {}, std::nullopt, ProbeSource::library, {}};
+  std::error_code size_ec;
+  const std::uintmax_t size = options.memo ? fs::file_size(file, size_ec) : 0;
+  const bool memo = options.memo && !size_ec;
+  if (memo)
+    if (std::optional<Probe> known = remembered(file, size, *options.memo)) return {*known, {}};
+  const HelperAnswer a = ask_helper(file, options);
+  if (a.version) {
+    p.version = *a.version;
+    p.cuda = a.cuda;
+    if (memo) options.memo->answered[size].push_back(p);
+    return {p, {}};
+  }
+  p.note = a.why;
+  const std::optional<Version> named = version_in_name(file);
+  const fs::path dir = fs::path(file).parent_path();
+  for (const fs::path &h : {dir / "cudnn_version.h", dir / ".." / "include" / "cudnn_version.h",
+                            dir / "cudnn.h", dir / ".." / "include" / "cudnn.h"}) {
+    std::error_code ec;
+    if (!fs::exists(h, ec)) continue;
+    const std::optional<Version> v = header_version(h);
+    if (!v) continue;
+    if (named && named->major != v->major) {
+      p.note += "; " + h.lexically_normal().string() + " is of cuDNN " + to_string(*v) +
+                ", another major";
+      continue;
+    }
+    p.version = *v;
+    p.source = ProbeSource::header;
+    p.note += "; read " + h.lexically_normal().string();
+    return {p, {}};
+  }
+  // The real file's name often carries the full version where the SONAME carries the major.
+  std::error_code ec;
+  const fs::path real = fs::canonical(file, ec);
+  const std::optional<Version> from_name = ec ? named : version_in_name(real.string());
+  if (!from_name && !named)
+    return Parsed<Probe>::fail(file + ": " + p.note +
+                               "; no version header beside it and no version in its name");
+  p.version = from_name ? *from_name : *named;
+  p.source = ProbeSource::filename;
+  return {p, {}};
+}
+
+}  // namespace
+
+std::string_view to_string(ProbeSource s) {
+  switch (s) {
+    case ProbeSource::library:
+      return "library";
+    case ProbeSource::header:
+      return "header";
+    case ProbeSource::filename:
+      return "filename";
+  }
+  return "?";
+}
+
+Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &options) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st))
+    return Parsed<std::vector<Probe>>::fail(path + ": no such file or directory");
+  if (!fs::is_directory(st)) {
+    const Parsed<LibraryName> name = parse_library_name(path);
+    if (name && !name->sub.empty())
+      return Parsed<std::vector<Probe>>::fail(
+          path + " is a cuDNN sub-library; probe libcudnn.so.<major> or its directory");
+    Parsed<Probe> one = probe_file(path, options);
+    if (!one) return Parsed<std::vector<Probe>>::fail(one.error);
+    return {std::vector<Probe>{*one}, {}};
+  }
+  std::set<int> majors;
+  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    const Parsed<LibraryName> name = parse_library_name(it->path().filename().string());
+    if (name && name->sub.empty() && name->version && !name->windows)
+      majors.insert(name->version->major);
+  }
+  std::vector<Probe> out;
+  for (int major : majors) {
+    const std::optional<std::string> f = find_library_file(path, main_library(major), major);
+    if (!f) continue;
+    Parsed<Probe> one = probe_file(*f, options);
+    if (!one) return Parsed<std::vector<Probe>>::fail(one.error);
+    out.push_back(*one);
+  }
+  if (out.empty()) return Parsed<std::vector<Probe>>::fail(path + " holds no libcudnn.so.<major>");
+  return {out, {}};
+}
+
+std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options) {
+  const Parsed<std::vector<Probe>> p = probe(file, options);
+  if (!p || p->empty() || p->front().source != ProbeSource::library) return std::nullopt;
+  return p->front();
+}
+
+}  // namespace cudnn_compat
