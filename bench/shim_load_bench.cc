@@ -99,8 +99,8 @@ int main(int argc, char **argv) {
   spawn({tool, "map", "validate", map}, {});  // writes map.toml.decide
 
   // A user's own copy of FAKE 9.0.0, which no table knows: the engine must start and probe it.
-  const std::string unknown = dir / "own-9.0.0";
-  fs::copy(fakes + "/9.0.0", unknown,
+  const std::string unknown_release = dir / "own-9.0.0", unknown = unknown_release + "/lib64";
+  fs::copy(fakes + "/9.0.0", unknown_release,
            fs::copy_options::recursive | fs::copy_options::overwrite_existing);
   auto job = [&](const std::string &found_first) {
     return std::vector<std::string>{"LD_LIBRARY_PATH=" + found_first, "CUDNN_COMPAT_MAP=" + map,
