@@ -96,8 +96,11 @@ void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
   for (const Diagnostic &d : ds) print_diagnostic(d);
   std::cout << m.path << ": " << (errors ? "invalid" : "valid");
   if (m.map)
-    std::cout << ", " << m.map->cudnn.size() << " cuDNN release(s), " << m.map->require.size()
-              << " require rule(s)";
+    std::cout << ", " << release_count(*m.map) << " cuDNN release(s)"
+              << (release_count(*m.map) == m.map->cudnn.size()
+                      ? ""
+                      : " in " + std::to_string(m.map->cudnn.size()) + " places")
+              << ", " << m.map->require.size() << " require rule(s)";
   std::cout << "; " << errors << " error(s), " << warnings << " warning(s)\n";
   if (cache) std::cout << "cache written: " << *cache << '\n';
 }

@@ -156,9 +156,8 @@ void print_report(const Options &o, const Globals &g, const Map &map, const Merg
   for (const std::string &s : report.dropped) std::cerr << "scan: dropped " << s << '\n';
   for (const std::string &s : report.gone) std::cerr << "scan: " << s << '\n';
   for (const std::string &s : report.left_out) std::cerr << "scan: " << s << '\n';
-  std::cerr << "scan: "
-            << std::ranges::count_if(map.cudnn, [](const Installed &e) { return !e.joined; })
-            << " cuDNN release(s) in the map" << (o.output.empty() ? "" : " " + o.output) << '\n';
+  std::cerr << "scan: " << release_count(map) << " cuDNN release(s) in the map"
+            << (o.output.empty() ? "" : " " + o.output) << '\n';
 }
 
 int scan(const Options &o, const Globals &g) {

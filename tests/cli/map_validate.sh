@@ -35,6 +35,18 @@ expect_rc 0 cc map validate "$t/good.toml"
 has "warning: lib \"$t/nowhere\" of cuDNN 7.6.5 is not a directory"
 has "valid, 5 cuDNN release(s), 1 require rule(s); 0 error(s), 1 warning(s)"
 
+# One release in two places is counted once (an outside tester's finding: places were releases).
+cp -a "$FAKES/5.1.10" "$t/copy"
+cat >"$t/places.toml" <<MAP
+schema = 1
+[[cudnn]]
+version = "5.1.10"
+lib = ["$FAKES/5.1.10/lib64", "$t/copy/lib64"]
+module = ["cuDNN/5.1.10", "cudnn/5.1.10-abcdefg"]
+MAP
+expect_rc 0 cc map validate "$t/places.toml"
+has "valid, 1 cuDNN release(s) in 2 places, 0 require rule(s)"
+
 # The map says 5.1.3 where the library is 5.1.10.
 cat >"$t/lie.toml" <<MAP
 schema = 1

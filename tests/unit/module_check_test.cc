@@ -127,6 +127,13 @@ TEST(ModuleCheck, AdvisesTheCommandThatWorks) {
               !hidden_module("cudnn/9.2"));
 }
 
+TEST(Modulefiles, TheRootOfALibraryDirectory) {
+  EXPECT_EQ(cudnn_root("/opt/cudnn/8.9/lib64"), "/opt/cudnn/8.9");
+  EXPECT_EQ(cudnn_root("/opt/cudnn/8.9/lib64/"), "/opt/cudnn/8.9");  // the same directory
+  EXPECT_EQ(cudnn_root("/opt/cudnn/8.9/lib/"), "/opt/cudnn/8.9");
+  EXPECT_EQ(cudnn_root("/opt/cudnn/8.9"), "/opt/cudnn/8.9");
+}
+
 TEST(Modulefiles, LuaAndTclCarryTheSameFacts) {
   const Installed e{
       *parse_dotted("5.1.10"), "/opt/cudnn/5.1.10/lib64", Version{8, 0, {}, {}}, "cudnn/5.1", {}};
@@ -206,7 +213,8 @@ TEST(ModuleCheck, FitsTableAgreesWithTheCheck) {
                 p.fits)
           << "fits table: " << what;
     }
-    EXPECT_EQ(check_loaded_modules(m, {*parse_app_need("a=" + need)}, loaded({p.module})).empty(), p.fits)
+    EXPECT_EQ(check_loaded_modules(m, {*parse_app_need("a=" + need)}, loaded({p.module})).empty(),
+              p.fits)
         << "module-check: " << what;
   }
   EXPECT_EQ(listed, 11);  // the table decides every x.y and full version of a release in advance

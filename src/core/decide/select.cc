@@ -28,8 +28,13 @@ std::string capped(const std::vector<std::string> &items, std::size_t most, cons
 
 std::string installed_list(const Map &map) {
   std::vector<std::string> items;
-  for (const Installed &e : map.cudnn)
-    items.push_back(to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")"));
+  for (const Installed &e : map.cudnn) {
+    const std::string where = e.module.empty() ? "" : " (" + e.module + ")";
+    if (e.joined && !items.empty())  // another place of the release before it
+      items.back() += where.empty() ? "" : where;
+    else
+      items.push_back(to_string(e.version) + where);
+  }
   return items.empty() ? "none" : capped(items, 8, ", ");
 }
 

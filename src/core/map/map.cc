@@ -280,6 +280,11 @@ std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
   return out;
 }
 
+std::size_t release_count(const Map &map) {
+  return std::size_t(std::count_if(map.cudnn.begin(), map.cudnn.end(),
+                                   [](const Installed &e) { return !e.joined; }));
+}
+
 void group_releases(std::vector<Installed> &cudnn) {
   std::map<ReleaseKey, std::size_t> group_of;
   std::vector<std::vector<Installed>> groups;

@@ -89,6 +89,8 @@ std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
 // Every place of a release after the first place found, moved beside it and joined to it: one
 // table per release (what scan writes when a release is installed twice).
 void group_releases(std::vector<Installed> &cudnn);
+// How many releases the map lists: its places, less those joined to the place before them.
+std::size_t release_count(const Map &map);
 
 // ---------------------------------------------------------------------------------------------
 // map_trust.cc: a map anyone but its owner can change, or owned by neither root nor the reader, is

@@ -35,8 +35,10 @@ bool written_by_modulefiles(std::string_view head) {
 }
 
 std::string cudnn_root(const std::string &lib) {
-  const std::filesystem::path p(lib);
-  return (p.filename() == "lib64" || p.filename() == "lib") ? p.parent_path().string() : lib;
+  // "/opt/cudnn/lib64/" names the same directory as "/opt/cudnn/lib64".
+  const std::filesystem::path p = std::filesystem::path(lib).lexically_normal();
+  const std::filesystem::path dir = p.has_filename() ? p : p.parent_path();
+  return (dir.filename() == "lib64" || dir.filename() == "lib") ? dir.parent_path().string() : lib;
 }
 
 std::string cuda_module_name(const Installed &e, std::string_view pattern) {
