@@ -33,6 +33,9 @@ expect_rc 0 "$t/client" "$SHIM" "$dispatcher"
 has "secure 0"
 has "cudnn-compat: libcudnn_ops_infer.so.8 -> $FAKES/8.9.7/lib64/libcudnn_ops_infer.so.8 (the family of $FAKES/8.9.7/lib64)"
 
-expect_rc 0 "$t/client-setuid" "$SHIM" "$dispatcher"
+# nobody must reach what it loads: a checkout under a private directory (mktemp -d) it cannot.
+cp "$SHIM" "$t/libcudnn-compat.so"
+cp -a "$FAKES/8.9.7" "$t/fake-8.9.7"
+expect_rc 0 "$t/client-setuid" "$t/libcudnn-compat.so" "$t/fake-8.9.7/lib64/libcudnn.so.8"
 has "secure 1"
 lacks "cudnn-compat"  # CUDNN_COMPAT_DEBUG came from the caller: not taken
