@@ -222,3 +222,56 @@ TEST(ModuleCheck, FitsTableAgreesWithTheCheck) {
 
 }  // namespace
 }  // namespace cudnn_compat
+
+namespace cudnn_compat {
+namespace {
+
+// Every misfit line of map.toml.misfits is module-check's finding for that pair, whatever the
+// application's toolchain; a pair whose advice depends on the toolchain is left out (the
+// Environment Modules hook then asks module-check).
+TEST(ModuleCheck, MisfitsTableIsTheCheckInAdvance) {
+  Map m;
+  m.cudnn.push_back({*parse_dotted("8.9.7"),
+                     "/eb/8.9.7",
+                     Version{12, 2, {}, {}},
+                     "cuDNN/8.9.7.29-CUDA-12.2.0",
+                     {}});
+  m.cudnn.push_back({*parse_dotted("9.0.0"),
+                     "/eb/9.0.0",
+                     Version{12, 2, {}, {}},
+                     "cuDNN/9.0.0.312-CUDA-12.2.0",
+                     {}});
+  m.cudnn.push_back({*parse_dotted("9.1.0"),
+                     "/spack/9.1.0",
+                     Version{12, 4, {}, {}},
+                     "cudnn/9.1.0.70-12-abcdefg",
+                     {}});
+  const std::string t = format_misfits_table(m, FileStamp{2, 205, 7'000'000'000, 0});
+  EXPECT_EQ(t.substr(0, t.find('\n')), "cudnn-compat-misfits 1 205 7");
+  const std::string old = "cuDNN/8.9.7.29-CUDA-12.2.0";
+  int lines = 0;
+  for (const std::string need : {"9.1", "9.1.0,cuda=12", "8.9", "9.0", "9.0,cuda=12"}) {
+    const std::string key = "\nenvmodules\t" + old + "\t" + need + "\twarning\t";
+    const std::size_t at = t.find(key);
+    for (const char *tree : {"/apps/x.lua", "/apps/Compiler/GCC/12.3.0/x.lua", "/spack/x.lua"}) {
+      ModuleScene scene = loaded({old.c_str()}, ModuleSystemKind::envmodules);
+      scene.loaded.push_back({"app/1", tree});
+      const std::vector<ModuleFinding> f =
+          check_loaded_modules(m, {*parse_app_need("app/1=" + need)}, scene);
+      if (at == std::string::npos) continue;
+      ASSERT_EQ(f.size(), 1u) << need;
+      EXPECT_EQ("app/1" + t.substr(at + key.size(), t.find('\n', at + 1) - at - key.size()),
+                f[0].message)
+          << need << " from " << tree;
+    }
+    lines += at != std::string::npos;
+  }
+  EXPECT_EQ(lines, 2);  // 9.1 and 9.1.0,cuda=12: only Spack's 9.1.0 fits
+  // 9.0: EasyBuild's 9.0.0 and Spack's 9.1.0 fit, in an order that depends on the toolchain.
+  EXPECT_EQ(t.find("\t" + old + "\t9.0\t"), std::string::npos);
+  EXPECT_EQ(t.find("\t" + old + "\t9.0,cuda=12\t"), std::string::npos);
+  EXPECT_EQ(t.find("\t" + old + "\t8.9\t"), std::string::npos);  // fits: no line
+}
+
+}  // namespace
+}  // namespace cudnn_compat

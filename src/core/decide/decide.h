@@ -150,6 +150,13 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
 // first line stamps the map's size and mtime (seconds: what Lua and Tcl can read).
 std::string format_fits_table(const Map &map, const FileStamp &stamp);  // pure
 std::string fits_table_path(const std::string &map_path);
+// `map.toml.misfits`, read by the Environment Modules hook only when the fits table does not clear
+// the loaded set: "envmodules\tcudnn/5.0\t5.1\twarning\t was built with ...", module-check's
+// finding after the application's name, for each misfit pair whose advice does not depend on the
+// application's toolchain. A hook that finds all its misfit pairs there prints them and starts no
+// process (a process start costs it more than the check itself). Same stamp as the fits table.
+std::string format_misfits_table(const Map &map, const FileStamp &stamp);  // pure
+std::string misfits_table_path(const std::string &map_path);
 
 // ---------------------------------------------------------------------------------------------
 // select.cc: the shim's decision for one request of a cuDNN main library.

@@ -16,11 +16,12 @@ std::string need_text(const AppNeed &a) {
 
 // What to run instead of the misfit module `old`, best first, as "module swap OLD NEW   (x.y.z)".
 std::string fitting_modules(const Map &map, const AppNeed &a, const std::string &old,
-                            ModuleScene scene) {
-  scene.app = a.module;
+                            ModuleSystemKind system, Toolchain toolchain) {
+  ModuleScene scene;
+  scene.system = system;
   const Need need{a.cudnn, a.cuda_major, map.policy.rule, a.module};
   std::string out;
-  for (std::size_t i : advised_releases(map, need, LibraryName{}, app_toolchain(scene, a.module))) {
+  for (std::size_t i : advised_releases(map, need, LibraryName{}, toolchain)) {
     const Installed &e = map.cudnn[i];
     out += out.empty() ? "Use: " : "; or: ";
     out += module_command(scene, old, e.module) + "   (" + to_string(e.version) + ")";
@@ -34,6 +35,76 @@ std::optional<std::string> misfit(const Map &map, const Installed &e, const AppN
   const Verdict v =
       entry_fits(e, Need{a.cudnn, a.cuda_major, map.policy.rule, a.module}, a.cudnn.major);
   return v.compatible ? std::nullopt : std::optional<std::string>(v.reason);
+}
+
+// The map's modules, each once, in the order the map first names them.
+std::vector<std::string> map_modules(const Map &map) {
+  std::vector<std::string> out;
+  for (const Installed &e : map.cudnn)
+    if (!e.module.empty() && std::find(out.begin(), out.end(), e.module) == out.end())
+      out.push_back(e.module);
+  return out;
+}
+
+// The finding for application a beside module m, after the application's name (" was built with
+// ..."); nullopt when m fits. A module fits when every release the map lists under it does.
+std::optional<std::string> finding_after_app(const Map &map, const std::string &m, const AppNeed &a,
+                                             ModuleSystemKind system, Toolchain toolchain) {
+  for (const Installed &e : map.cudnn) {
+    if (e.module != m) continue;
+    const std::optional<std::string> why = misfit(map, e, a);
+    if (!why) continue;
+    std::string fix = fitting_modules(map, a, m, system, toolchain);
+    if (fix.empty())
+      fix = "No installed cuDNN module fits; ask the admins for cuDNN " +
+            acceptable_releases(map.policy.rule, a.cudnn);
+    return " was built with " + need_text(a) + " but " + m + " provides " + to_string(e.version) +
+           "; " + *why + ". " + fix;
+  }
+  return std::nullopt;
+}
+
+// The Environment Modules hook's line for a misfit pair
+// ("envmodules\tMODULE\tNEED\tSEVERITY\tTEXT", TEXT following the application's name) when its
+// advice is the same whatever the application's toolchain: the hook prints it without starting
+// module-check. A pair whose advice depends on the toolchain is left to module-check, which reads
+// the application's modulefile.
+std::string misfit_line(const Map &map, const std::string &m, const std::string &need_text,
+                        const AppNeed &need) {
+  const ModuleSystemKind system = ModuleSystemKind::envmodules;
+  const std::optional<std::string> text = finding_after_app(map, m, need, system, Toolchain::none);
+  if (!text) return "";
+  for (Toolchain t : {Toolchain::easybuild, Toolchain::spack})
+    if (finding_after_app(map, m, need, system, t) != text) return "";
+  const bool strict = map.policy.on_module_mismatch == OnMismatch::error;
+  return "envmodules\t" + m + "\t" + need_text + "\t" + (strict ? "error" : "warning") + "\t" +
+         *text + "\n";
+}
+
+// The needs decided in advance, as the hooks spell them ("5.1", "8.9,cuda=12"): each release's
+// x.y and full version, with and without its CUDA major.
+std::vector<std::pair<std::string, AppNeed>> decided_needs(const Map &map) {
+  std::vector<std::pair<std::string, AppNeed>> needs;
+  for (const Installed &e : map.cudnn) {
+    for (const Version &v : {Version{e.version.major, e.version.minor, {}, {}}, e.version}) {
+      needs.push_back({to_string(v), {"", v, std::nullopt}});
+      if (e.cuda)
+        needs.push_back(
+            {to_string(v) + ",cuda=" + std::to_string(e.cuda->major), {"", v, e.cuda->major}});
+    }
+  }
+  std::sort(needs.begin(), needs.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  needs.erase(std::unique(needs.begin(), needs.end(),
+                          [](const auto &a, const auto &b) { return a.first == b.first; }),
+              needs.end());
+  return needs;
+}
+
+// A hook table's first line: the map's size and mtime (seconds: what Lua and Tcl can read).
+std::string stamp_line(const std::string &format, const FileStamp &stamp) {
+  return format + " " + std::to_string(stamp.size) + " " +
+         std::to_string(stamp.mtime_ns / 1'000'000'000) + "\n";
 }
 
 }  // namespace
@@ -64,48 +135,23 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
                                                 const ModuleScene &scene) {
   std::vector<ModuleFinding> out;
   const bool strict = map.policy.on_module_mismatch == OnMismatch::error;
-  for (const Installed &e : map.cudnn) {
-    if (e.module.empty() || std::none_of(scene.loaded.begin(), scene.loaded.end(),
-                                         [&](const LoadedModule &m) { return m.name == e.module; }))
+  for (const std::string &m : map_modules(map)) {
+    if (std::none_of(scene.loaded.begin(), scene.loaded.end(),
+                     [&](const LoadedModule &l) { return l.name == m; }))
       continue;
-    for (const AppNeed &a : apps) {
-      const std::optional<std::string> why = misfit(map, e, a);
-      if (!why) continue;
-      std::string fix = fitting_modules(map, a, e.module, scene);
-      if (fix.empty())
-        fix = "No installed cuDNN module fits; ask the admins for cuDNN " +
-              acceptable_releases(map.policy.rule, a.cudnn);
-      out.push_back({strict, a.module + " was built with " + need_text(a) + " but " + e.module +
-                                 " provides " + to_string(e.version) + "; " + *why + ". " + fix});
-    }
+    for (const AppNeed &a : apps)
+      if (const std::optional<std::string> text =
+              finding_after_app(map, m, a, scene.system, app_toolchain(scene, a.module)))
+        out.push_back({strict, a.module + *text});
   }
   return out;
 }
 
 std::string format_fits_table(const Map &map, const FileStamp &stamp) {
-  std::string out = "cudnn-compat-fits 1 " + std::to_string(stamp.size) + " " +
-                    std::to_string(stamp.mtime_ns / 1'000'000'000) + "\n";
-  // The needs decided in advance, as the hooks spell them ("5.1", "8.9,cuda=12").
-  std::vector<std::pair<std::string, AppNeed>> needs;
-  for (const Installed &e : map.cudnn) {
-    for (const Version &v : {Version{e.version.major, e.version.minor, {}, {}}, e.version}) {
-      needs.push_back({to_string(v), {"", v, std::nullopt}});
-      if (e.cuda)
-        needs.push_back(
-            {to_string(v) + ",cuda=" + std::to_string(e.cuda->major), {"", v, e.cuda->major}});
-    }
-  }
-  std::sort(needs.begin(), needs.end(),
-            [](const auto &a, const auto &b) { return a.first < b.first; });
-  needs.erase(std::unique(needs.begin(), needs.end(),
-                          [](const auto &a, const auto &b) { return a.first == b.first; }),
-              needs.end());
+  std::string out = stamp_line("cudnn-compat-fits 1", stamp);
+  const std::vector<std::pair<std::string, AppNeed>> needs = decided_needs(map);
   for (const auto &n : needs) out += "N\t" + n.first + "\n";
-  std::vector<std::string> modules;
-  for (const Installed &e : map.cudnn)
-    if (!e.module.empty() && std::find(modules.begin(), modules.end(), e.module) == modules.end())
-      modules.push_back(e.module);
-  for (const std::string &m : modules) {
+  for (const std::string &m : map_modules(map)) {
     out += "M\t" + m + "\n";
     for (const auto &[text, need] : needs)
       // A module fits when every release the map lists under its name does.
@@ -119,8 +165,20 @@ std::string format_fits_table(const Map &map, const FileStamp &stamp) {
   return out;
 }
 
+std::string format_misfits_table(const Map &map, const FileStamp &stamp) {
+  std::string out = stamp_line("cudnn-compat-misfits 1", stamp);
+  const std::vector<std::pair<std::string, AppNeed>> needs = decided_needs(map);
+  for (const std::string &m : map_modules(map))
+    for (const auto &[text, need] : needs) out += misfit_line(map, m, text, need);
+  return out;
+}
+
 std::string fits_table_path(const std::string &map_path) {
   return map_path + ".fits";
+}
+
+std::string misfits_table_path(const std::string &map_path) {
+  return map_path + ".misfits";
 }
 
 }  // namespace cudnn_compat

@@ -21,7 +21,7 @@ std::vector<Diagnostic> check_map_libraries(const Map &map);
 // from one descriptor and checks that it still says what `parsed` says: an edit after that gets
 // a newer mtime. Returns the stamp of what was read, or why not.
 Parsed<FileStamp> settle_map_stamp(const Map &parsed);
-// The map's cache, fits table and decision table, all from one settled stamp; empty, or why not.
+// The map's cache, fits and misfits tables and decision table, all from one settled stamp; empty, or why not.
 std::string write_job_caches(const MapLoad &load, const std::string &probe_helper);
 std::string write_fits_table(const MapLoad &load, const FileStamp &stamp);  // empty, or why not
 

@@ -1,5 +1,5 @@
-// The files jobs and hooks read instead of the map (cache, fits table, decision table), written
-// together from one stamp that git's racy-clean rule makes safe to trust.
+// The files jobs and hooks read instead of the map (cache, fits and misfits tables, decision
+// table), written together from one stamp that git's racy-clean rule makes safe to trust.
 #include "atomic_write.h"
 #include "facts.h"
 
@@ -61,8 +61,13 @@ Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
 
 std::string write_fits_table(const MapLoad &load, const FileStamp &stamp) {
   if (!load.map) return "the map has errors";
-  return write_file_atomically(fits_table_path(load.map->path), format_fits_table(*load.map, stamp),
-                               load.map->path);
+  const std::string &path = load.map->path;
+  std::string why =
+      write_file_atomically(fits_table_path(path), format_fits_table(*load.map, stamp), path);
+  if (why.empty())
+    why = write_file_atomically(misfits_table_path(path), format_misfits_table(*load.map, stamp),
+                                path);
+  return why;
 }
 
 std::string write_job_caches(const MapLoad &load, const std::string &probe_helper) {

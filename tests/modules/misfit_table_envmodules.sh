@@ -1,0 +1,58 @@
+# An Environment Modules misfit is told from map.toml.misfits without starting module-check
+# (issue 12 item 9: a process start costs the hook more than the check), in the very words
+# module-check prints; a misfit whose advice depends on the application's toolchain, or a stale
+# table, still asks module-check.
+source "$(dirname "$0")/common.sh"
+[[ -f $modulecmd ]] || skip "no Environment Modules at $modulecmd (scripts/deps.sh unpacks it)"
+command -v tclsh8.6 >/dev/null || skip "no tclsh8.6"
+tcl_tree
+module() { tcl_module "$@"; }
+# The hook's cudnn-compat, counting its starts.
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$t/started" "$CUDNN_COMPAT" >"$t/counted"
+chmod +x "$t/counted"
+export CUDNN_COMPAT_BIN=$t/counted
+
+module load cudnn/5.0 tensorflow/1.0 || true; msg
+[[ ! -e $t/started ]] || fail "module-check was started: $(cat "$t/started")"
+expected=$({ cc module-check --system envmodules --need tensorflow/1.0=5.1 --loaded cudnn/5.0 \
+  --loaded "tensorflow/1.0=$t/tcl/tensorflow/1.0" || true; } | tr -s ' ')
+[[ $expected == "warning: tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0"* ]] ||
+  fail "module-check said: $expected"
+has "${expected#warning: }"
+occurs "was built with" 1
+module purge
+
+# Two applications beside a module that fits neither: one line each, in module-check's order.
+module load cudnn/5.0 tensorflow/1.0 pytorch/2.1 || true; msg
+[[ ! -e $t/started ]] || fail "module-check was started: $(cat "$t/started")"
+expected=$({ cc module-check --system envmodules --need pytorch/2.1=8.9,cuda=12 \
+  --need tensorflow/1.0=5.1 --loaded cudnn/5.0 || true; } | sed 's/^warning: /WARNING: /' |
+  tr '\n' ' ' | tr -s ' ')
+[[ $expected == "WARNING: pytorch/2.1 was built with"*"WARNING: tensorflow/1.0 was built"* ]] ||
+  fail "module-check said: $expected"
+has "$expected"
+occurs "was built with" 2
+module purge
+
+# Strict: the table's line is an error that fails the command.
+strict_map
+rc=0; module load tensorflow/1.0 cudnn/5.0 || rc=$?; msg
+[[ $rc != 0 ]] || fail "strict mode did not fail the command"
+has "ERROR: tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+[[ ! -e $t/started ]] || fail "module-check was started: $(cat "$t/started")"
+module purge
+
+# A stale table (the map changed since) is not believed: module-check answers.
+touch -d '+2 seconds' "$t/map.toml"
+module load cudnn/5.0 tensorflow/1.0 || true; msg
+has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+[[ -s $t/started ]] || fail "a stale misfits table was believed"
+
+# Advice that depends on the application's toolchain (an EasyBuild and a Spack release both fit):
+# module-check reads the application's modulefile.
+rm -f "$t/started"
+format=tcl
+advice_site
+module load cuDNN/8.9.7.29-CUDA-12.2.0 jax/0.4.23 || true; msg
+has "Use: module switch cuDNN/8.9.7.29-CUDA-12.2.0 cuDNN/9.0.0.312-CUDA-12.2.0"
+[[ -s $t/started ]] || fail "a toolchain-dependent misfit was answered without module-check"
