@@ -87,8 +87,8 @@ int main(int argc, char **argv) {
       interleaved(40, tcl_load, with({"MODULEPATH=" + (plain / "tcl").string()}, ""), tcl_load,
                   with({"MODULEPATH=" + (t / "tcl").string()},
                        "MODULES_SITECONFIG=" + share + "/envmodules/siteconfig.tcl"));
-  // The misfit: cudnn/5.0 beside tensorflow/1.0. The table cannot clear it, so the engine runs
-  // and the warning is printed.
+  // The misfit: cudnn/5.0 beside tensorflow/1.0, and the warning printed (from map.toml.misfits
+  // under Environment Modules, from module-check under Lmod).
   std::vector<std::string> lmod_misfit(lmod_load), tcl_misfit(tcl_load);
   lmod_misfit[3] = tcl_misfit[3] = "cudnn/5.0";
   const Pair lmod_warn = interleaved(
@@ -174,8 +174,10 @@ int main(int argc, char **argv) {
        "site code. Without it,\nthe application's modulefile sets CUDNN_COMPAT_REQUIRE itself "
        "(it must load cleanly in both runs);\nwith it, it calls the helper. When everything "
        "fits, the check finds its pairs in `map.toml.fits`\n(written with the map) and starts no "
-       "process; a misfit runs `cudnn-compat module-check` for the\nwarning, and a user's own "
-       "cuDNN module, which the map does not list, runs it to probe the\nlibrary it put on "
+       "process; for a misfit, the Environment Modules hook finds its warning in\n"
+       "`map.toml.misfits` (also written with the map) and Lmod's runs `cudnn-compat "
+       "module-check`;\na user's own cuDNN module, which the map does not list, runs it to probe "
+       "the\nlibrary it put on "
        "LD_LIBRARY_PATH. Then 5 runs each of\n"
        "`scan` over a generated tree of 1,000 modules (900 other software,\n100 cuDNN modules over "
        "six FAKE releases: six probes) against Lmod's `spider -o spider-json`\nalone on the same "

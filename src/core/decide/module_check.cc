@@ -14,18 +14,26 @@ std::string need_text(const AppNeed &a) {
   return s;
 }
 
+// The releases to advise for application a, best first (module_advice.cc).
+std::vector<std::size_t> advice(const Map &map, const AppNeed &a, Toolchain toolchain) {
+  return advised_releases(map, Need{a.cudnn, a.cuda_major, map.policy.rule, a.module},
+                          LibraryName{}, toolchain);
+}
+
 // What to run instead of the misfit module `old`, best first, as "module swap OLD NEW   (x.y.z)".
-std::string fitting_modules(const Map &map, const AppNeed &a, const std::string &old,
-                            ModuleSystemKind system, Toolchain toolchain) {
+std::string fix_text(const Map &map, const AppNeed &a, const std::vector<std::size_t> &advised,
+                     const std::string &old, ModuleSystemKind system) {
   ModuleScene scene;
   scene.system = system;
-  const Need need{a.cudnn, a.cuda_major, map.policy.rule, a.module};
   std::string out;
-  for (std::size_t i : advised_releases(map, need, LibraryName{}, toolchain)) {
+  for (std::size_t i : advised) {
     const Installed &e = map.cudnn[i];
     out += out.empty() ? "Use: " : "; or: ";
     out += module_command(scene, old, e.module) + "   (" + to_string(e.version) + ")";
   }
+  if (out.empty())
+    out = "No installed cuDNN module fits; ask the admins for cuDNN " +
+          acceptable_releases(map.policy.rule, a.cudnn);
   return out;
 }
 
@@ -47,38 +55,38 @@ std::vector<std::string> map_modules(const Map &map) {
 }
 
 // The finding for application a beside module m, after the application's name (" was built with
-// ..."); nullopt when m fits. A module fits when every release the map lists under it does.
+// ..."), advising `advised`; nullopt when m fits. A module fits when every release the map lists
+// under it does.
 std::optional<std::string> finding_after_app(const Map &map, const std::string &m, const AppNeed &a,
-                                             ModuleSystemKind system, Toolchain toolchain) {
+                                             ModuleSystemKind system,
+                                             const std::vector<std::size_t> &advised) {
   for (const Installed &e : map.cudnn) {
     if (e.module != m) continue;
-    const std::optional<std::string> why = misfit(map, e, a);
-    if (!why) continue;
-    std::string fix = fitting_modules(map, a, m, system, toolchain);
-    if (fix.empty())
-      fix = "No installed cuDNN module fits; ask the admins for cuDNN " +
-            acceptable_releases(map.policy.rule, a.cudnn);
-    return " was built with " + need_text(a) + " but " + m + " provides " + to_string(e.version) +
-           "; " + *why + ". " + fix;
+    if (const std::optional<std::string> why = misfit(map, e, a))
+      return " was built with " + need_text(a) + " but " + m + " provides " + to_string(e.version) +
+             "; " + *why + ". " + fix_text(map, a, advised, m, system);
   }
   return std::nullopt;
 }
 
-// The Environment Modules hook's line for a misfit pair
-// ("envmodules\tMODULE\tNEED\tSEVERITY\tTEXT", TEXT following the application's name) when its
-// advice is the same whatever the application's toolchain: the hook prints it without starting
-// module-check. A pair whose advice depends on the toolchain is left to module-check, which reads
+// The Environment Modules hook's lines for a need's misfit pairs
+// ("envmodules\tMODULE\tNEED\tSEVERITY\tTEXT", TEXT following the application's name) when the
+// advice is the same whatever the application's toolchain: the hook prints them without starting
+// module-check. A need whose advice depends on the toolchain is left to module-check, which reads
 // the application's modulefile.
-std::string misfit_line(const Map &map, const std::string &m, const std::string &need_text,
-                        const AppNeed &need) {
-  const ModuleSystemKind system = ModuleSystemKind::envmodules;
-  const std::optional<std::string> text = finding_after_app(map, m, need, system, Toolchain::none);
-  if (!text) return "";
+std::string misfit_lines(const Map &map, const std::vector<std::string> &modules,
+                         const std::string &need_text, const AppNeed &need) {
+  const std::vector<std::size_t> advised = advice(map, need, Toolchain::none);
   for (Toolchain t : {Toolchain::easybuild, Toolchain::spack})
-    if (finding_after_app(map, m, need, system, t) != text) return "";
-  const bool strict = map.policy.on_module_mismatch == OnMismatch::error;
-  return "envmodules\t" + m + "\t" + need_text + "\t" + (strict ? "error" : "warning") + "\t" +
-         *text + "\n";
+    if (advice(map, need, t) != advised) return "";
+  const std::string severity =
+      map.policy.on_module_mismatch == OnMismatch::error ? "error" : "warning";
+  std::string out;
+  for (const std::string &m : modules)
+    if (const std::optional<std::string> text =
+            finding_after_app(map, m, need, ModuleSystemKind::envmodules, advised))
+      out += "envmodules\t" + m + "\t" + need_text + "\t" + severity + "\t" + *text + "\n";
+  return out;
 }
 
 // The needs decided in advance, as the hooks spell them ("5.1", "8.9,cuda=12"): each release's
@@ -140,8 +148,8 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
                      [&](const LoadedModule &l) { return l.name == m; }))
       continue;
     for (const AppNeed &a : apps)
-      if (const std::optional<std::string> text =
-              finding_after_app(map, m, a, scene.system, app_toolchain(scene, a.module)))
+      if (const std::optional<std::string> text = finding_after_app(
+              map, m, a, scene.system, advice(map, a, app_toolchain(scene, a.module))))
         out.push_back({strict, a.module + *text});
   }
   return out;
@@ -167,9 +175,8 @@ std::string format_fits_table(const Map &map, const FileStamp &stamp) {
 
 std::string format_misfits_table(const Map &map, const FileStamp &stamp) {
   std::string out = stamp_line("cudnn-compat-misfits 1", stamp);
-  const std::vector<std::pair<std::string, AppNeed>> needs = decided_needs(map);
-  for (const std::string &m : map_modules(map))
-    for (const auto &[text, need] : needs) out += misfit_line(map, m, text, need);
+  const std::vector<std::string> modules = map_modules(map);
+  for (const auto &[text, need] : decided_needs(map)) out += misfit_lines(map, modules, text, need);
   return out;
 }
 
