@@ -85,7 +85,15 @@ std::string misfit_lines(const Map &map, const std::vector<std::string> &modules
   for (const std::string &m : modules)
     if (const std::optional<std::string> text =
             finding_after_app(map, m, need, ModuleSystemKind::envmodules, advised))
-      out += "envmodules\t" + m + "\t" + need_text + "\t" + severity + "\t" + *text + "\n";
+      out.append("envmodules\t")
+          .append(m)
+          .append("\t")
+          .append(need_text)
+          .append("\t")
+          .append(severity)
+          .append("\t")
+          .append(*text)
+          .append("\n");
   return out;
 }
 
@@ -168,7 +176,7 @@ std::string format_fits_table(const Map &map, const FileStamp &stamp) {
       if (std::none_of(map.cudnn.begin(), map.cudnn.end(), [&, &need = need](const Installed &e) {
             return e.module == m && misfit(map, e, need);
           }))
-        out += "F\t" + m + "\t" + text + "\n";
+        out.append("F\t").append(m).append("\t").append(text).append("\n");
   }
   return out;
 }
