@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace {
 
@@ -77,6 +78,14 @@ int processes_started(const std::string &self, const std::vector<std::string> &e
 // stable median in well under a minute.
 constexpr int kRounds4 = 13;
 
+// The machine's 1-minute load average: process starts wait for a CPU on a busy machine, so the
+// engine's rows mean little without it.
+std::string load_average() {
+  std::string one;
+  std::ifstream("/proc/loadavg") >> one;
+  return one.empty() ? "?" : one;
+}
+
 struct Case {
   std::vector<std::string> env;
   std::string name;  // what the child dlopens
@@ -132,6 +141,7 @@ int main(int argc, char **argv) {
         c->us.push_back(std::stod(r.out));
       }
   };
+  const std::string load_before = load_average();
   const int known_processes = processes_started(self, audit.env);
   measure({&plain, &audit, &preload}, 30);
   const double plain0 = median(plain.us), known_audit = median(audit.us),
@@ -166,7 +176,9 @@ int main(int argc, char **argv) {
     << " with 4 GB touched), plain and shim interleaved. Under the shim the loader finds\n"
        "FAKE 9.0.0 first (the map's, or a user's own copy the table does not know) and 9.1 is\n"
        "required, so the shim hands over "
-    << version << ". Processes counted with `strace -f -e trace=execve`.\n\n"
+    << version << ". Processes counted with `strace -f -e trace=execve`. Load average at the\n"
+    << "start and the end of the run: " << load_before << " and " << load_average() << " on "
+    << std::thread::hardware_concurrency() << " CPUs.\n\n"
     << "| case | plain dlopen | with shim | ratio | target |\n|---|---:|---:|---:|---|\n";
   auto row = [&](const std::string &what, double base, double value, const std::string &target) {
     s << "| " << what << " | " << fmt(base) << " us | " << fmt(value) << " us | "
