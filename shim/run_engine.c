@@ -9,6 +9,10 @@
 // the engine - whose exit signal execve resets to SIGCHLD - is never the host's child. The engine
 // leads a process group of its own, which its probes join: one kill ends them all, at the
 // deadline or when the engine ends, so nothing of ours outlives the decision.
+//
+// The keeper is a child subreaper, and the engine's ancestor: a probe whose engine dies first is
+// handed to the keeper, not to the host - which may itself be a subreaper, or PID 1 of a PID
+// namespace, and would reap it - and the keeper reaps every one of them before it ends.
 #include "run_engine.h"
 
 #include <fcntl.h>
@@ -22,6 +26,8 @@
 
 #define WNOHANG_ 1
 #define WCLONE_ 0x80000000
+#define WALL_ 0x40000000
+#define PR_SET_CHILD_SUBREAPER_ 36
 
 extern long shim_clone(unsigned long flags, void *stack_top, int (*fn)(void *), void *arg,
                        int *pidfd);
@@ -97,8 +103,23 @@ static void await_engine(long pid) {
   if (pidfd >= 0) sys(SYS_close, pidfd, 0, 0);
 }
 
+// Reaps what the engine left to the keeper: the group has been killed, so each is gone or going;
+// a process that left the group and lives on is given up after a second.
+static void reap_orphans(void) {
+  const long give_up = now_ms() + 1000;
+  for (int status;;) {
+    const long r = sys4(SYS_wait4, -1, &status, WALL_ | WNOHANG_, 0);
+    if (r > 0 || r == -EINTR_) continue;
+    if (r < 0 || now_ms() >= give_up) return;  // ECHILD: every one of them is reaped
+    nap_ms(1);
+  }
+}
+
 static int keeper(void *unused) {
   (void)unused;
+  // Before the engine starts: the kernel hands orphans to the nearest subreaper among their
+  // ancestors, and marks the engine as having one only when it is created.
+  sys(SYS_prctl, PR_SET_CHILD_SUBREAPER_, 1, 0);
   const long pid =
       shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0);
   // The keeper holds copies of the host's fds (its pipes, its stdout): none may stay open in a
@@ -119,6 +140,7 @@ static int keeper(void *unused) {
   while (sys4(SYS_wait4, pid, &status, 0, 0) == -EINTR_) {
   }
   __atomic_store_n(&job.done, 1, __ATOMIC_SEQ_CST);
+  reap_orphans();
   return 0;
 }
 
@@ -203,10 +225,7 @@ enum engine_result run_engine(char *const *argv, char *const *envp, long deadlin
     if (engine > 0 && !__atomic_load_n(&job.done, __ATOMIC_SEQ_CST))
       sys(SYS_kill, -engine, SIGKILL, 0);  // the engine and its probes, together
     // The keeper ends as soon as the engine is reaped; give it a second, never the host's life.
-    for (long until = now_ms() + 1000; !reap_keeper(WNOHANG_) && now_ms() < until;) {
-      const struct { long sec, nsec; } nap = {0, 2 * 1000 * 1000};
-      sys(SYS_nanosleep, &nap, 0, 0);
-    }
+    for (long until = now_ms() + 1000; !reap_keeper(WNOHANG_) && now_ms() < until;) nap_ms(2);
   }
   sys(SYS_close, fds[0], 0, 0);
   if (pidfd >= 0) sys(SYS_close, pidfd, 0, 0);

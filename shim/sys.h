@@ -42,4 +42,10 @@ static inline long now_ms(void) {
   return ts.sec * 1000 + ts.nsec / 1000000;
 }
 
+// Sleeps ms milliseconds (less if a signal of the host interrupts it).
+static inline void nap_ms(long ms) {
+  const struct { long sec, nsec; } nap = {ms / 1000, ms % 1000 * 1000000};
+  sys(SYS_nanosleep, &nap, 0, 0);
+}
+
 #pragma GCC visibility pop

@@ -229,3 +229,31 @@ real_cudnn9() {
   expect_rc 0 "$t/family" "$real/libcudnn.so.9"
   v=$(sed -n 's/^version \([0-9]*\)$/\1/p' <<<"$out")
 }
+
+# The setting of the hosts that adopt orphans (adopter_client.c): the map's two releases are
+# libraries whose constructors spin, so the first probe gets half of the 1 s deadline, the second
+# the rest, and the engine is always killed while a probe runs; the loader's own is FAKE 5.0.5.
+adopter_setting() {
+  trap 'end_ours; rm -rf "$t"' EXIT  # a probe that outlived a failing run spins: end it
+  compile adopter -pthread <"$(dirname "${BASH_SOURCE[0]}")/adopter_client.c"
+  local v
+  for v in 5.1.10 5.1.4; do
+    mkdir -p "$t/spin-$v"
+    "$CC" -shared -fPIC -o "$t/spin-$v/libcudnn.so.5" -Wl,-soname,libcudnn.so.5 -x c - <<'C'
+__attribute__((constructor)) static void spin(void) {
+  for (volatile int i = 0;; ++i) {}
+}
+C
+    printf '[[cudnn]]\nversion = "%s"\nlib = "%s"\nmodule = "cudnn/%s"\n' "$v" "$t/spin-$v" "$v"
+  done | { echo 'schema = 1'; cat; } >"$t/map.toml"
+  export LD_LIBRARY_PATH=$FAKES/5.0.5/lib64 CUDNN_COMPAT_REQUIRE=5.1.3 CUDNN_COMPAT_TIMEOUT=1
+}
+# adopter_ran: the host got its ordinary load after the engine was killed at the deadline, its
+# threads collected its worker and nothing else, and nothing of ours remained below it.
+adopter_ran() {
+  has "loaded cuDNN 5005"
+  has "cudnn-compat:"
+  count "collected the worker" 1
+  lacks "foreign process"
+  has "below the host: 0 processes"
+}
