@@ -66,6 +66,17 @@ static void close_from_3(void) {
   if (dir >= 0) sys(SYS_close, dir, 0, 0);
 }
 
+// The host's signal dispositions are not ours: a handler is the host's code, SIG_IGN would pass
+// through execve to the engine and its probes, and an ignored SIGCHLD would have the kernel reap
+// the engine behind the keeper's back. The copy of the handler table each child of ours has (no
+// CLONE_SIGHAND) is reset; the host's is untouched.
+static void default_signals(void) {
+  const struct {
+    unsigned long handler, flags, restorer, mask;
+  } dfl = {0, 0, 0, 0};  // SIG_DFL
+  for (long sig = 1; sig <= 64; ++sig) sys4(SYS_rt_sigaction, sig, &dfl, 0, 8);
+}
+
 // In the engine's child, before execve: nothing of the host's but the environment goes along.
 static int exec_child(void *unused) {
   (void)unused;
@@ -78,6 +89,10 @@ static int exec_child(void *unused) {
   for (int fd = 0; fd <= 2; fd += 2)
     if (null_high < 0 || sys(SYS_dup3, null_high, fd, 0) < 0) sys(SYS_close, fd, 0, 0);
   close_from_3();
+  // What start_keeper blocked, and the host's own mask, would pass through execve too. The
+  // dispositions are the keeper's defaults by now: a signal let in here runs no host code.
+  const unsigned long none = 0;
+  sys4(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
   const long r = sys(SYS_execve, job.argv[0], job.argv, job.envp);
   __atomic_store_n(&job.exec_errno, (int)-r, __ATOMIC_SEQ_CST);
   return 127;
@@ -120,6 +135,7 @@ static int keeper(void *unused) {
   // Before the engine starts: the kernel hands orphans to the nearest subreaper among their
   // ancestors, and marks the engine as having one only when it is created.
   sys(SYS_prctl, PR_SET_CHILD_SUBREAPER_, 1, 0);
+  default_signals();
   const long pid =
       shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0);
   // The keeper holds copies of the host's fds (its pipes, its stdout): none may stay open in a
