@@ -68,13 +68,21 @@ void add_unlisted_modules(Map &map, const ModuleScene &scene) {
 
 int check(const Options &o, const Globals &g) {
   std::vector<AppNeed> apps;
+  // A need the check cannot read (a modulefile's `cudnn-requires 9`) is said, and the others are
+  // still checked: one broken modulefile must not let a misfit through, in strict mode least of
+  // all.
+  std::vector<ModuleFinding> unreadable;
   for (const std::string &n : o.needs) {
     const Parsed<AppNeed> a = parse_app_need(n);
-    if (!a) {
-      Error() << a.error;
+    if (a) {
+      apps.push_back(*a);
+    } else if (n.find('=') == std::string::npos || n.starts_with('=')) {
+      Error() << a.error;  // not what a hook passes: the caller's mistake
       return kUsage;
-    }
-    apps.push_back(*a);
+    } else
+      unreadable.push_back({false, "cannot check " + a.error +
+                                       " (the application's modulefile says what it was built "
+                                       "with: cudnn-requires x.y)"});
   }
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {
@@ -90,7 +98,8 @@ int check(const Options &o, const Globals &g) {
   const ModuleScene scene = scene_of(o);
   Map map = *m.map;
   add_unlisted_modules(map, scene);
-  const std::vector<ModuleFinding> findings = check_loaded_modules(map, apps, scene);
+  std::vector<ModuleFinding> findings = check_loaded_modules(map, apps, scene);
+  findings.insert(findings.begin(), unreadable.begin(), unreadable.end());
   if (g.json) {
     nlohmann::json list = nlohmann::json::array();
     for (const ModuleFinding &f : findings)

@@ -184,7 +184,8 @@ TEST(ModuleCheck, FitsTableAgreesWithTheCheck) {
   m.cudnn.push_back({*parse_dotted("8.9.7"), "/c", Version{12, 2, {}, {}}, "cudnn/8.9", {}});
   m.cudnn.push_back({*parse_dotted("9.1.0"), "/d", std::nullopt, "", {}});
   const std::string t = format_fits_table(m, FileStamp{2, 205, 7'000'000'000, 0});
-  EXPECT_EQ(t.substr(0, t.find('\n')), "cudnn-compat-fits 1 205 7");
+  EXPECT_EQ(t.substr(0, t.find('\n')), "cudnn-compat-fits 2 2 205 7");
+  EXPECT_TRUE(t.ends_with("\nend\n"));  // a table cut short is not believed
   for (const char *line : {"N\t5.1", "N\t5.1.10,cuda=8", "N\t8.9,cuda=12", "N\t9.1.0",
                            "M\tcudnn/8.9", "F\tcudnn/5.1\t5.1", "F\tcudnn/8.9\t8.9,cuda=12"})
     EXPECT_NE(t.find(std::string("\n") + line + "\n"), std::string::npos) << line;
@@ -247,11 +248,15 @@ TEST(ModuleCheck, MisfitsTableIsTheCheckInAdvance) {
                      "cudnn/9.1.0.70-12-abcdefg",
                      {}});
   const std::string t = format_misfits_table(m, FileStamp{2, 205, 7'000'000'000, 0});
-  EXPECT_EQ(t.substr(0, t.find('\n')), "cudnn-compat-misfits 1 205 7");
+  EXPECT_EQ(t.substr(0, t.find('\n')), "cudnn-compat-misfits 2 2 205 7");
+  EXPECT_TRUE(t.ends_with("\nend\n"));
   const std::string old = "cuDNN/8.9.7.29-CUDA-12.2.0";
+  const std::size_t g = t.find("\nG\t" + old + "\t");
+  ASSERT_NE(g, std::string::npos);
+  const std::string group = t.substr(g + old.size() + 4, t.find('\n', g + 1) - g - old.size() - 4);
   int lines = 0;
   for (const std::string need : {"9.1", "9.1.0,cuda=12", "8.9", "9.0", "9.0,cuda=12"}) {
-    const std::string key = "\nenvmodules\t" + old + "\t" + need + "\twarning\t";
+    const std::string key = "\nW\t" + group + "\t" + need + "\twarning\t";
     const std::size_t at = t.find(key);
     for (const char *tree : {"/apps/x.lua", "/apps/Compiler/GCC/12.3.0/x.lua", "/spack/x.lua"}) {
       ModuleScene scene = loaded({old.c_str()}, ModuleSystemKind::envmodules);
@@ -260,17 +265,72 @@ TEST(ModuleCheck, MisfitsTableIsTheCheckInAdvance) {
           check_loaded_modules(m, {*parse_app_need("app/1=" + need)}, scene);
       if (at == std::string::npos) continue;
       ASSERT_EQ(f.size(), 1u) << need;
-      EXPECT_EQ("app/1" + t.substr(at + key.size(), t.find('\n', at + 1) - at - key.size()),
-                f[0].message)
-          << need << " from " << tree;
+      std::string text = t.substr(at + key.size(), t.find('\n', at + 1) - at - key.size());
+      for (std::size_t mark; (mark = text.find('\x01')) != std::string::npos;)
+        text.replace(mark, 1, old);  // the module's name, which the hook puts back
+      EXPECT_EQ("app/1" + text, f[0].message) << need << " from " << tree;
     }
     lines += at != std::string::npos;
   }
   EXPECT_EQ(lines, 2);  // 9.1 and 9.1.0,cuda=12: only Spack's 9.1.0 fits
   // 9.0: EasyBuild's 9.0.0 and Spack's 9.1.0 fit, in an order that depends on the toolchain.
-  EXPECT_EQ(t.find("\t" + old + "\t9.0\t"), std::string::npos);
-  EXPECT_EQ(t.find("\t" + old + "\t9.0,cuda=12\t"), std::string::npos);
-  EXPECT_EQ(t.find("\t" + old + "\t8.9\t"), std::string::npos);  // fits: no line
+  EXPECT_EQ(t.find("\nW\t" + group + "\t9.0\t"), std::string::npos);
+  EXPECT_EQ(t.find("\nW\t" + group + "\t9.0,cuda=12\t"), std::string::npos);
+  EXPECT_EQ(t.find("\nW\t" + group + "\t8.9\t"), std::string::npos);  // fits: no line
+}
+
+}  // namespace
+}  // namespace cudnn_compat
+
+namespace cudnn_compat {
+namespace {
+
+// A warning names three fixes at most, and says how many more fit.
+TEST(ModuleCheck, AdviceNamesThreeFixesAtMost) {
+  Map m = site();
+  for (int patch = 1; patch <= 4; ++patch)
+    m.cudnn.push_back({*parse_dotted("5.1." + std::to_string(patch)),
+                       "/opt/5.1.x",
+                       Version{8, 0, {}, {}},
+                       "cudnn/5.1." + std::to_string(patch),
+                       {}});
+  const std::vector<ModuleFinding> f =
+      check_loaded_modules(m, {*parse_app_need("tf/1=5.1")}, loaded({"cudnn/5.0"}));
+  ASSERT_EQ(f.size(), 1u);
+  std::size_t fixes = 0;
+  for (std::size_t at = 0; (at = f[0].message.find("module swap", at)) != std::string::npos; ++at)
+    ++fixes;
+  EXPECT_EQ(fixes, 3u) << f[0].message;
+  EXPECT_NE(f[0].message.find("; 2 more fit (`cudnn-compat resolve` lists them)"),
+            std::string::npos)
+      << f[0].message;
+}
+
+// Modules of the same release share their lines, and the table stops growing at its budget: a
+// site with a thousand modules, or hundreds of releases, gets a table the hook can read.
+TEST(ModuleCheck, MisfitsTableStaysSmall) {
+  Map many;
+  for (int i = 0; i < 1000; ++i)
+    many.cudnn.push_back({*parse_dotted(i % 2 ? "5.1.10" : "5.0.5"),
+                          "/opt/" + std::to_string(i),
+                          Version{8, 0, {}, {}},
+                          "cudnn/v" + std::to_string(i),
+                          {}});
+  std::string t = format_misfits_table(many, FileStamp{});
+  // The stamp, a G line per module, per group the 4 needs of the other release (x.y and x.y.z,
+  // with and without CUDA 8) it misfits, and the end.
+  EXPECT_EQ(std::count(t.begin(), t.end(), '\n'), 1 + 1000 + 2 * 4 + 1);
+  Map releases;
+  for (int minor = 0; minor < 30; ++minor)
+    for (int patch = 0; patch < 10; ++patch)
+      releases.cudnn.push_back({Version{8, minor, patch, {}},
+                                "/opt",
+                                Version{12, 2, {}, {}},
+                                "cudnn/8." + std::to_string(minor) + "." + std::to_string(patch),
+                                {}});
+  t = format_misfits_table(releases, FileStamp{});
+  EXPECT_LE(t.size(), std::size_t(1) << 20);
+  EXPECT_TRUE(t.ends_with("\nend\n"));
 }
 
 }  // namespace

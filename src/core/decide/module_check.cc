@@ -20,17 +20,24 @@ std::vector<std::size_t> advice(const Map &map, const AppNeed &a, Toolchain tool
                           LibraryName{}, toolchain);
 }
 
+// A warning names this many fixes at most: a site with 100 modules of one release would otherwise
+// print a hundred.
+constexpr std::size_t kAdvised = 3;
+
 // What to run instead of the misfit module `old`, best first, as "module swap OLD NEW   (x.y.z)".
 std::string fix_text(const Map &map, const AppNeed &a, const std::vector<std::size_t> &advised,
                      const std::string &old, ModuleSystemKind system) {
   ModuleScene scene;
   scene.system = system;
   std::string out;
-  for (std::size_t i : advised) {
-    const Installed &e = map.cudnn[i];
+  for (std::size_t n = 0; n < advised.size() && n < kAdvised; ++n) {
+    const Installed &e = map.cudnn[advised[n]];
     out += out.empty() ? "Use: " : "; or: ";
     out += module_command(scene, old, e.module) + "   (" + to_string(e.version) + ")";
   }
+  if (advised.size() > kAdvised)
+    out += "; " + std::to_string(advised.size() - kAdvised) +
+           " more fit (`cudnn-compat resolve` lists them)";
   if (out.empty())
     out = "No installed cuDNN module fits; ask the admins for cuDNN " +
           acceptable_releases(map.policy.rule, a.cudnn);
@@ -55,26 +62,50 @@ std::vector<std::string> map_modules(const Map &map) {
 }
 
 // The finding for application a beside module m, after the application's name (" was built with
-// ..."), advising `advised`; nullopt when m fits. A module fits when every release the map lists
-// under it does.
+// ..."), advising `advised`, with m written as `shown`; nullopt when m fits. A module fits when
+// every release the map lists under it does.
 std::optional<std::string> finding_after_app(const Map &map, const std::string &m, const AppNeed &a,
                                              ModuleSystemKind system,
-                                             const std::vector<std::size_t> &advised) {
+                                             const std::vector<std::size_t> &advised,
+                                             const std::string &shown) {
   for (const Installed &e : map.cudnn) {
     if (e.module != m) continue;
     if (const std::optional<std::string> why = misfit(map, e, a))
-      return " was built with " + need_text(a) + " but " + m + " provides " + to_string(e.version) +
-             "; " + *why + ". " + fix_text(map, a, advised, m, system);
+      return " was built with " + need_text(a) + " but " + shown + " provides " +
+             to_string(e.version) + "; " + *why + ". " + fix_text(map, a, advised, shown, system);
   }
   return std::nullopt;
 }
 
-// The Environment Modules hook's lines for a need's misfit pairs
-// ("envmodules\tMODULE\tNEED\tSEVERITY\tTEXT", TEXT following the application's name) when the
-// advice is the same whatever the application's toolchain: the hook prints them without starting
-// module-check. A need whose advice depends on the toolchain is left to module-check, which reads
-// the application's modulefile.
-std::string misfit_lines(const Map &map, const std::vector<std::string> &modules,
+// In the misfits table, the misfit module's name: the hook puts it back. A module name holds no
+// control character (map validation).
+const std::string kModuleMark = "\x01";
+
+// The modules whose releases are the same (versions and CUDA), each as one group: a site with a
+// hundred modules of a few releases has a few groups, and the misfits table a few lines per need.
+// Each module with its group; `first` gets each group's first module.
+std::vector<std::pair<std::string, std::size_t>> module_groups(const Map &map,
+                                                               std::vector<std::string> &first) {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  std::vector<std::string> keys;
+  for (const std::string &m : map_modules(map)) {
+    std::string key;
+    for (const Installed &e : map.cudnn)
+      if (e.module == m)
+        key += to_string(e.version) + "/" + (e.cuda ? to_string(*e.cuda) : "-") + " ";
+    const auto at = std::find(keys.begin(), keys.end(), key);
+    out.push_back({m, std::size_t(at - keys.begin())});
+    if (at == keys.end()) keys.push_back(key), first.push_back(m);
+  }
+  return out;
+}
+
+// The Environment Modules hook's lines for a need's misfit groups
+// ("W\tGROUP\tNEED\tSEVERITY\tTEXT", TEXT following the application's name, with kModuleMark
+// for the module) when the advice is the same whatever the application's toolchain: the hook
+// prints them without starting module-check. A need whose advice depends on the toolchain is left
+// to module-check, which reads the application's modulefile.
+std::string misfit_lines(const Map &map, const std::vector<std::string> &groups,
                          const std::string &need_text, const AppNeed &need) {
   const std::vector<std::size_t> advised = advice(map, need, Toolchain::none);
   for (Toolchain t : {Toolchain::easybuild, Toolchain::spack})
@@ -82,11 +113,11 @@ std::string misfit_lines(const Map &map, const std::vector<std::string> &modules
   const std::string severity =
       map.policy.on_module_mismatch == OnMismatch::error ? "error" : "warning";
   std::string out;
-  for (const std::string &m : modules)
-    if (const std::optional<std::string> text =
-            finding_after_app(map, m, need, ModuleSystemKind::envmodules, advised))
-      out.append("envmodules\t")
-          .append(m)
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (const std::optional<std::string> text = finding_after_app(
+            map, groups[g], need, ModuleSystemKind::envmodules, advised, kModuleMark))
+      out.append("W\t")
+          .append(std::to_string(g))
           .append("\t")
           .append(need_text)
           .append("\t")
@@ -117,11 +148,18 @@ std::vector<std::pair<std::string, AppNeed>> decided_needs(const Map &map) {
   return needs;
 }
 
-// A hook table's first line: the map's size and mtime (seconds: what Lua and Tcl can read).
+// A hook table's first line: the map's inode, size and mtime (seconds: what Lua and Tcl can read).
 std::string stamp_line(const std::string &format, const FileStamp &stamp) {
-  return format + " " + std::to_string(stamp.size) + " " +
+  return format + " " + std::to_string(stamp.ino) + " " + std::to_string(stamp.size) + " " +
          std::to_string(stamp.mtime_ns / 1'000'000'000) + "\n";
 }
+
+// A hook table's last line: a table cut short is not believed.
+constexpr const char *kTableEnd = "end\n";
+
+// The misfits table's size beyond which it takes no more needs: the hook reads it whole on a
+// misfit, and past this starting module-check costs less (1,000 releases would take gigabytes).
+constexpr std::size_t kMisfitsBudget = std::size_t(1) << 20;
 
 }  // namespace
 
@@ -157,14 +195,14 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
       continue;
     for (const AppNeed &a : apps)
       if (const std::optional<std::string> text = finding_after_app(
-              map, m, a, scene.system, advice(map, a, app_toolchain(scene, a.module))))
+              map, m, a, scene.system, advice(map, a, app_toolchain(scene, a.module)), m))
         out.push_back({strict, a.module + *text});
   }
   return out;
 }
 
 std::string format_fits_table(const Map &map, const FileStamp &stamp) {
-  std::string out = stamp_line("cudnn-compat-fits 1", stamp);
+  std::string out = stamp_line("cudnn-compat-fits 2", stamp);
   const std::vector<std::pair<std::string, AppNeed>> needs = decided_needs(map);
   for (const auto &n : needs) out += "N\t" + n.first + "\n";
   for (const std::string &m : map_modules(map)) {
@@ -178,14 +216,20 @@ std::string format_fits_table(const Map &map, const FileStamp &stamp) {
           }))
         out.append("F\t").append(m).append("\t").append(text).append("\n");
   }
-  return out;
+  return out + kTableEnd;
 }
 
 std::string format_misfits_table(const Map &map, const FileStamp &stamp) {
-  std::string out = stamp_line("cudnn-compat-misfits 1", stamp);
-  const std::vector<std::string> modules = map_modules(map);
-  for (const auto &[text, need] : decided_needs(map)) out += misfit_lines(map, modules, text, need);
-  return out;
+  std::string out = stamp_line("cudnn-compat-misfits 2", stamp);
+  std::vector<std::string> groups;  // each group's first module
+  for (const auto &[m, g] : module_groups(map, groups))
+    out.append("G\t").append(m).append("\t").append(std::to_string(g)).append("\n");
+  for (const auto &[text, need] : decided_needs(map)) {
+    const std::string lines = misfit_lines(map, groups, text, need);
+    if (out.size() + lines.size() > kMisfitsBudget) break;
+    out += lines;
+  }
+  return out + kTableEnd;
 }
 
 std::string fits_table_path(const std::string &map_path) {
