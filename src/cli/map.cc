@@ -194,11 +194,16 @@ void add_map(CLI::App &app, Globals &g) {
                      "Also load each listed library and compare the version it reports");
   validate->footer(R"(
 Errors (the map is refused, the shim falls back to the ordinary load): bad TOML, an unknown schema,
-missing or ill-typed keys, versions that do not parse, the same release listed twice, a map (or its
-directory) that anyone but its owner can write or that is owned by neither root nor you, and with
---probe a library that reports another version than the map says. A relative lib is an error too,
-but only its entry is skipped: it would be read against each job's working directory.
-Warnings: unknown keys, a lib directory that is missing or holds no libcudnn.so.<major>.
+missing or ill-typed keys, versions that do not parse, the same release listed twice, one module
+listed for two releases, a map (or its directory) that anyone but its owner can write or that is
+owned by neither root nor you, and with --probe a library that reports another version than the
+map says (or one directory listed under two releases). A relative lib is an error too, but only
+its entry is skipped: it would be read against each job's working directory.
+Warnings: unknown keys, a lib directory that is missing or holds no libcudnn.so.<major>, and each
+release left out of the decision table (its library did not load or reports another release).
+
+The owner of the map gets its caches (map.toml.cache, .fits, .decide) written beside it for a
+valid map, and removed for an invalid one.
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
   validate->callback([file, do_probe, &g] { g.exit_code = validate_map(*file, *do_probe, g); });
