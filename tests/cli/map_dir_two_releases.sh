@@ -4,15 +4,7 @@
 # of one release.
 . "$(dirname "$0")/common.sh"
 
-cat >"$t/map.toml" <<MAP
-schema = 1
-[[cudnn]]
-version = "5.1.10"
-lib = "$FAKES/5.1.10/lib64"
-[[cudnn]]
-version = "5.0.5"
-lib = "$FAKES/5.1.10/lib64"
-MAP
+entries "5.1.10:$FAKES/5.1.10/lib64" "5.0.5:$FAKES/5.1.10/lib64" >"$t/map.toml"
 expect_rc 1 cc map validate --probe "$t/map.toml"
 has "$t/map.toml:5:1: error: directory $FAKES/5.1.10/lib64 is listed under two releases: cuDNN 5.0.5 here and cuDNN 5.1.10 at line 2; its $FAKES/5.1.10/lib64/libcudnn.so.5 reports cuDNN 5.1.10"
 lacks 'set version ='

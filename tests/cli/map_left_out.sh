@@ -3,15 +3,7 @@
 # decision table: which release, why, and what to do.
 . "$(dirname "$0")/common.sh"
 
-cat >"$t/map.toml" <<MAP
-schema = 1
-[[cudnn]]
-version = "5.1.10"
-lib = "$FAKES/5.1.10/lib64"
-[[cudnn]]
-version = "7.6.5"
-lib = "$FAKES/crashing-7.6.5/lib64"
-MAP
+entries "5.1.10:$FAKES/5.1.10/lib64" "7.6.5:$FAKES/crashing-7.6.5/lib64" >"$t/map.toml"
 expect_rc 0 cc map validate "$t/map.toml"
 has "$t/map.toml:5:1: warning: cuDNN 7.6.5 is left out of the decision table: $FAKES/crashing-7.6.5/lib64/libcudnn.so.7 did not load"
 has "or remove the entry"

@@ -4,17 +4,7 @@
 # several modules stays valid.
 . "$(dirname "$0")/common.sh"
 
-cat >"$t/map.toml" <<MAP
-schema = 1
-[[cudnn]]
-version = "5.1.10"
-lib = "$FAKES/5.1.10/lib64"
-module = "cudnn/5"
-[[cudnn]]
-version = "5.0.5"
-lib = "$FAKES/5.0.5/lib64"
-module = "cudnn/5"
-MAP
+entries "5.1.10:$FAKES/5.1.10/lib64:cudnn/5" "5.0.5:$FAKES/5.0.5/lib64:cudnn/5" >"$t/map.toml"
 expect_rc 1 cc map validate "$t/map.toml"
 has "$t/map.toml:6:1: error: module 'cudnn/5' is listed for cuDNN 5.0.5 here and for cuDNN 5.1.10 at line 2; a module loads one release"
 has "invalid"
