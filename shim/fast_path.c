@@ -1,8 +1,9 @@
 // Reads map.toml.decide (its one writer: src/core/decide/decision_table.cc). Trusted only while
 // it belongs to the map's owner, nobody else may write it or the map, it was made from the map as
 // it is now (inode, size, mtime: no device number, which differs between the nodes of one shared
-// file system), and it is younger than the map (git's racy-clean rule: an edit in the same clock
-// tick as the table's making would otherwise go unseen; the writer waits the tick out).
+// file system), it is younger than the map (git's racy-clean rule: an edit in the same clock
+// tick as the table's making would otherwise go unseen; the writer waits the tick out), and it is
+// whole (its last line is "end").
 #include "fast_path.h"
 
 #include <fcntl.h>
@@ -60,6 +61,17 @@ static const char *rest_of_line(const char *p) {
   return s;
 }
 
+// The writer's last line is "end": a table cut short (a full disk, a copy stopped half way) has
+// lost rows at its end, and a missing row would read as "nothing fits" instead of "ask".
+static int complete(const struct file_text *text) {
+  static const char end[] = "\nend\n";
+  const long n = sizeof end - 1;
+  if (text->size < n) return 0;
+  for (long i = 0; i < n; ++i)
+    if (text->data[text->size - n + i] != end[i]) return 0;
+  return 1;
+}
+
 static int trusted(const char *map, struct file_text *text) {
   text->data = 0, text->size = 0, text->capacity = 0;
   struct stat map_st, table_st;
@@ -96,7 +108,7 @@ static int trusted(const char *map, struct file_text *text) {
   const char *p = after_prefix(text->data, "cudnn-compat-decide 1");
   unsigned long stamp[3];
   return p && numbers(&p, stamp, 3) && *p == '\n' && stamp[0] == id.ino && stamp[1] == id.size &&
-         stamp[2] == id.mtime_ns;
+         stamp[2] == id.mtime_ns && complete(text);
 }
 
 // The first line starting with prefix, from p on; 0 when none.

@@ -103,7 +103,10 @@ int doctor(const Options &o, const Globals &g) {
   io.cuda_major_of_home = cuda_major_of_home;
   const DoctorFacts f =
       gather_doctor_facts(program, need->cudnn ? need.value : std::nullopt, map, io);
-  const std::vector<DoctorFinding> findings = diagnose(f, map);
+  // Advice names only modules whose place is there and loads.
+  const std::optional<Map> present =
+      map ? std::optional(places_that_load(*map, probe_options())) : std::nullopt;
+  const std::vector<DoctorFinding> findings = diagnose(f, present ? &*present : nullptr);
   if (g.json)
     print_json_report(f, m.path, findings);
   else

@@ -9,52 +9,60 @@
 namespace cudnn_compat::cli {
 namespace {
 
-// --probe: the map must not lie about what a library is.
-std::vector<Diagnostic> probe_entries(const Map &map) {
-  std::vector<Diagnostic> out;
-  const ProbeOptions options = probe_options();
-  for (const Installed &e : map.cudnn) {
-    if (!is_absolute_lib(e)) continue;  // never loaded from the cwd; check_map_libraries says so
-    const std::optional<std::string> file =
-        find_library_file(e.lib, main_library(e.version.major), e.version.major);
-    if (!file) continue;  // check_map_libraries has said so already
-    const Parsed<std::vector<Probe>> p = probe(*file, options);
-    if (!p || p->empty()) {
-      out.push_back({Severity::warning, map.path, e.pos, "cannot probe " + *file + ": " + p.error});
-      continue;
-    }
-    const Probe &found = p->front();
-    const Version listed{e.version.major, e.version.minor, e.version.patch, {}};
-    if (found.source != ProbeSource::library) {
-      out.push_back({Severity::warning, map.path, e.pos,
-                     "cannot confirm cuDNN " + to_string(e.version) + ": " + *file +
-                         " did not load (" + found.note + ")"});
-    } else if (!is_prefix_of(found.version, listed) || !is_prefix_of(listed, found.version)) {
-      out.push_back({Severity::error, map.path, e.pos,
-                     "the map says cuDNN " + to_string(e.version) + " but " + *file + " reports " +
-                         to_string(found.version) + "; set version = \"" +
-                         to_string(found.version) + "\""});
-    } else if (e.cuda && found.cuda && e.cuda->major != found.cuda->major) {
-      out.push_back({Severity::error, map.path, e.pos,
-                     "the map says CUDA " + to_string(*e.cuda) + " but " + *file +
-                         " was built for CUDA " + to_string(*found.cuda) + "; set cuda = \"" +
-                         to_string(*found.cuda) + "\""});
-    }
-  }
-  return out;
+std::string release_of(const Installed &e) {
+  return "cuDNN " + to_string(e.version) + (e.cuda ? " for CUDA " + to_string(*e.cuda) : "");
 }
 
-// The admin who owns the map refreshes the cache jobs read instead of parsing it, and the table
-// the module hooks read; anyone else validating the site map has no business writing beside it,
-// and is not told about it.
-std::optional<std::string> refresh_cache(const LoadedMap &m) {
-  const std::optional<FileStamp> stamp = stamp_file(m.path);
-  if (!m.map || !stamp || stamp->uid != geteuid()) return std::nullopt;
-  const std::string why = write_job_caches({m.map, m.diagnostics}, probe_options().helper);
-  if (why.empty()) return map_cache_path(m.path);
-  Note() << "no cache written (" + why +
-                "); jobs will parse the map itself, which is slower for large maps";
-  return std::nullopt;
+// --probe: the map must not lie about what a library is. Entry i's library loaded and says
+// something else than the map.
+Diagnostic probe_error(const Map &map, const TableFacts &facts, std::size_t i,
+                       const std::string &file) {
+  const Installed &e = map.cudnn[i];
+  const Probe &p = *facts.probes[i];
+  // Two entries, one library: no version written in either can make both true.
+  for (std::size_t j = 0; j < map.cudnn.size(); ++j)
+    if (j != i && facts.files[j] == facts.files[i] &&
+        !same_release(map.cudnn[j].version, e.version))
+      return {Severity::error, map.path, e.pos,
+              "directory " + e.lib + " is listed under two releases: " + release_of(e) +
+                  " here and " + release_of(map.cudnn[j]) + " at line " +
+                  std::to_string(map.cudnn[j].pos.line) + "; its " + file + " reports cuDNN " +
+                  to_string(p.version) +
+                  ": remove the entry of the release it does not hold, or point that entry at its "
+                  "own directory"};
+  if (!same_release(p.version, e.version))
+    return {Severity::error, map.path, e.pos,
+            "the map says cuDNN " + to_string(e.version) + " but " + file + " reports " +
+                to_string(p.version) + "; set version = \"" + to_string(p.version) + "\""};
+  return {Severity::error, map.path, e.pos,
+          "the map says CUDA " + to_string(*e.cuda) + " but " + file + " was built for CUDA " +
+              to_string(*p.cuda) + "; set cuda = \"" + to_string(*p.cuda) + "\""};
+}
+
+// What each entry's library says against the map, from the probes the decision table is written
+// with: a release the table leaves out is a warning (jobs that ask for it start the engine, which
+// probes it again), and with --probe a library that reports another release is an error.
+std::vector<Diagnostic> library_findings(const Map &map, const TableFacts &facts, bool do_probe) {
+  std::vector<Diagnostic> out;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    const Installed &e = map.cudnn[i];
+    if (!facts.files[i]) continue;  // no library file: check_map_libraries says so
+    const std::string why = library_disagreement(e, facts.probes[i]);
+    if (why.empty()) continue;
+    const std::string file =
+        find_library_file(e.lib, main_library(e.version.major), e.version.major).value_or(e.lib);
+    if (do_probe && facts.probes[i]) {
+      out.push_back(probe_error(map, facts, i, file));
+      continue;
+    }
+    out.push_back({Severity::warning, map.path, e.pos,
+                   release_of(e) + " is left out of the decision table: " + file + " " + why +
+                       ", so jobs that ask for it start the engine, which probes it again; " +
+                       (facts.probes[i] ? "run map validate --probe and correct the entry"
+                                        : "make it load (ldd " + file +
+                                              " names what it lacks) or remove the entry")});
+  }
+  return out;
 }
 
 int count(const std::vector<Diagnostic> &ds, Severity s) {
@@ -62,18 +70,37 @@ int count(const std::vector<Diagnostic> &ds, Severity s) {
       std::count_if(ds.begin(), ds.end(), [s](const Diagnostic &d) { return d.severity == s; }));
 }
 
-// Every diagnostic of the map, its libraries and (with --probe) their own word, in line order.
-std::vector<Diagnostic> all_diagnostics(const LoadedMap &m, bool do_probe) {
+// Every diagnostic of the map, its libraries and their own word (when probed), in line order.
+std::vector<Diagnostic> all_diagnostics(const LoadedMap &m, const std::optional<TableFacts> &facts,
+                                        bool do_probe) {
   std::vector<Diagnostic> ds = m.diagnostics;
   if (m.map) {
     for (Diagnostic &d : check_map_libraries(*m.map)) ds.push_back(std::move(d));
-    if (do_probe)
-      for (Diagnostic &d : probe_entries(*m.map)) ds.push_back(std::move(d));
+    if (facts)
+      for (Diagnostic &d : library_findings(*m.map, *facts, do_probe)) ds.push_back(std::move(d));
   }
   std::stable_sort(ds.begin(), ds.end(), [](const Diagnostic &a, const Diagnostic &b) {
     return a.pos.line < b.pos.line;
   });
   return ds;
+}
+
+// The admin who owns the map refreshes the cache jobs read instead of parsing it, and the tables
+// the shim and the module hooks read; anyone else validating the site map has no business writing
+// beside it, and is not told about it. A map with errors gets none, and loses those an earlier
+// validation wrote: its stamp may still match them.
+std::optional<std::string> refresh_caches(const LoadedMap &m, const std::vector<Diagnostic> &ds,
+                                          const std::optional<TableFacts> &facts) {
+  if (!m.map || !facts || count(ds, Severity::error)) {
+    const std::string why = remove_job_caches(m.path);
+    if (!why.empty()) Note() << why;
+    return std::nullopt;
+  }
+  const std::string why = write_job_caches({m.map, m.diagnostics}, *facts);
+  if (why.empty()) return map_cache_path(m.path);
+  Note() << "no cache written (" + why +
+                "); jobs will parse the map itself, which is slower for large maps";
+  return std::nullopt;
 }
 
 void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
@@ -111,8 +138,12 @@ int validate_map(const std::string &file, bool do_probe, const Globals &g) {
     Error() << map_not_found_message();
     return kNo;
   }
-  const std::optional<std::string> cache = refresh_cache(m);
-  const std::vector<Diagnostic> ds = all_diagnostics(m, do_probe);
+  const std::optional<FileStamp> stamp = stamp_file(m.path);
+  const bool owner = stamp && stamp->uid == geteuid();
+  std::optional<TableFacts> facts;
+  if (m.map && (owner || do_probe)) facts = gather_table_facts(*m.map, probe_options());
+  const std::vector<Diagnostic> ds = all_diagnostics(m, facts, do_probe);
+  const std::optional<std::string> cache = owner ? refresh_caches(m, ds, facts) : std::nullopt;
   print_validation(m, ds, cache, g);
   return count(ds, Severity::error) ? kNo : kYes;
 }
@@ -163,11 +194,16 @@ void add_map(CLI::App &app, Globals &g) {
                      "Also load each listed library and compare the version it reports");
   validate->footer(R"(
 Errors (the map is refused, the shim falls back to the ordinary load): bad TOML, an unknown schema,
-missing or ill-typed keys, versions that do not parse, the same release listed twice, a map (or its
-directory) that anyone but its owner can write or that is owned by neither root nor you, and with
---probe a library that reports another version than the map says. A relative lib is an error too,
-but only its entry is skipped: it would be read against each job's working directory.
-Warnings: unknown keys, a lib directory that is missing or holds no libcudnn.so.<major>.
+missing or ill-typed keys, versions that do not parse, the same release listed twice, one module
+listed for two releases, a map (or its directory) that anyone but its owner can write or that is
+owned by neither root nor you, and with --probe a library that reports another version than the
+map says (or one directory listed under two releases). A relative lib is an error too, but only
+its entry is skipped: it would be read against each job's working directory.
+Warnings: unknown keys, a lib directory that is missing or holds no libcudnn.so.<major>, and each
+release left out of the decision table (its library did not load or reports another release).
+
+The owner of the map gets its caches (map.toml.cache, .fits, .decide) written beside it for a
+valid map, and removed for an invalid one.
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
   validate->callback([file, do_probe, &g] { g.exit_code = validate_map(*file, *do_probe, g); });

@@ -67,14 +67,16 @@ nlohmann::json need_json(const Need &need) {
 }
 
 // The module command that puts a fitting release on the loader's path without the shim, in the
-// user's module system; "" when one is loaded already or none has a module.
-std::string module_fix(const Map &map, const Need &need, const LibraryName &requested,
+// user's module system; "" when one is loaded already or none has a module. Only places whose
+// library is there and loads count: a module of a place that is gone would fix nothing.
+std::string module_fix(const Map &listed, const Need &need, const LibraryName &requested,
                        const Choice &choice) {
   if (choice.ranked.empty()) return "";
   const ModuleScene scene = module_scene_from_environment();
-  const int major =
-      requested.version ? requested.version->major : map.cudnn[choice.ranked.front()].version.major;
-  for (std::size_t i : choice.ranked)
+  const int major = requested.version ? requested.version->major
+                                      : listed.cudnn[choice.ranked.front()].version.major;
+  const Map map = places_that_load(listed, probe_options());
+  for (std::size_t i : rank(map, need, requested))
     for (const LoadedModule &m : scene.loaded)
       if (m.name == map.cudnn[i].module) return "";
   const std::vector<std::string> fixes = installed_fixes(&map, need, major, scene);

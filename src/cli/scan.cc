@@ -92,6 +92,7 @@ std::optional<Map> scanned_map(const Options &o, const Listed &listed,
     map.path = o.output.empty() ? "<stdout>" : o.output;
     map.cudnn = scanned;
     group_releases(map.cudnn);
+    leave_out_module_conflicts(map.cudnn, report.left_out);
     return map;
   }
   if (o.output.empty()) {
@@ -174,7 +175,14 @@ int scan(const Options &o, const Globals &g) {
     for (const Installed &e : map->cudnn)
       report.added.push_back(to_string(e.version) + " " + e.lib);
   for (const std::string &p : problems) Warn() << "scan: " << p;
-  if (!write_out(o, g, format_map(*map))) return kNo;
+  const std::string text = format_map(*map);
+  // The last guard: jobs, hooks and resolve would all refuse what validate rejects.
+  if (const MapLoad check = parse_map(text, map->path); !check.map) {
+    for (const Diagnostic &d : check.diagnostics) print_diagnostic(d);
+    Error() << "scan: the map found would not validate; nothing written";
+    return kNo;
+  }
+  if (!write_out(o, g, text)) return kNo;
   print_report(o, g, *map, report, problems, listed->asked);
   return map->cudnn.empty() ? kNo : kYes;
 }

@@ -42,3 +42,14 @@ match = "/opt/apps/tensorflow/1.0/*"
 cudnn = "5.1"
 MAP
 }
+
+# entries VERSION:LIB[:MODULE]...: a map of just these [[cudnn]] entries, one table each.
+entries() {
+  echo "schema = 1"
+  local e v lib module
+  for e in "$@"; do
+    IFS=: read -r v lib module <<<"$e"
+    printf '[[cudnn]]\nversion = "%s"\nlib = "%s"\n' "$v" "$lib"
+    [[ -z $module ]] || printf 'module = "%s"\n' "$module"
+  done
+}

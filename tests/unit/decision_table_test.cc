@@ -131,6 +131,18 @@ TEST(DecisionTable, LibrariesReadBackForTheirStampOnly) {
       << "a table cut short";
 }
 
+// A table cut short right after a row still starts well and holds whole lines: only the end
+// marker its writer writes last tells that rows are missing.
+TEST(DecisionTable, CutAfterAFitRowIsRefused) {
+  const Map map = two_releases();
+  const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, facts_for(map));
+  ASSERT_TRUE(t.ends_with("\nend\n")) << t;
+  const std::size_t after_fit = t.find('\n', t.find("\nfit\t") + 1) + 1;
+  EXPECT_TRUE(table_libraries(t.substr(0, after_fit), FileStamp{1, 2, 3, 0}).empty())
+      << t.substr(0, after_fit);
+  EXPECT_EQ(table_libraries(t, FileStamp{1, 2, 3, 0}).size(), 2u);
+}
+
 TEST(DecisionTable, RememberedProbeOnlyForTheSameFile) {
   const Map map = two_releases();
   const std::vector<KnownLibrary> known = {{11, 100, 1000, 1}};

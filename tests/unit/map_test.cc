@@ -233,5 +233,39 @@ TEST(Map, OneReleaseInSeveralPlaces) {
   EXPECT_FALSE(parse_map("schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = []\n", "m").map);
 }
 
+// One module name on two releases: the hooks would advise the module that is loaded. A map says
+// so at the later entry; a scan leaves that place out and writes a map that validates.
+TEST(Map, OneModuleOnTwoReleasesIsAnError) {
+  const std::string text =
+      "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/a\"\nmodule = \"cudnn/5\"\n"
+      "[[cudnn]]\nversion = \"5.0.5\"\nlib = \"/b\"\nmodule = \"cudnn/5\"\n";
+  const MapLoad load = parse_map(text, "m.toml");
+  EXPECT_FALSE(load.map);
+  ASSERT_EQ(load.diagnostics.size(), 1u);
+  EXPECT_EQ(to_string(load.diagnostics[0]).substr(0, 87),
+            "m.toml:6:1: error: module 'cudnn/5' is listed for cuDNN 5.0.5 here and for cuDNN "
+            "5.1.10");
+
+  std::vector<Installed> scanned = {
+      {*parse_dotted("5.1.10"), "/a", std::nullopt, "cudnn/5", {}},
+      {*parse_dotted("5.0.5"), "/b", std::nullopt, "cudnn/5", {}},
+      {*parse_dotted("5.0.5"), "/c", std::nullopt, "cudnn/5.0", {}, true}};
+  EXPECT_EQ(modules_on_two_releases(scanned),
+            (std::vector<std::pair<std::size_t, std::size_t>>{{1, 0}}));
+  std::vector<std::string> left_out;
+  leave_out_module_conflicts(scanned, left_out);
+  ASSERT_EQ(scanned.size(), 2u);
+  EXPECT_EQ(scanned[1].lib, "/c");
+  EXPECT_FALSE(scanned[1].joined);  // its table's first place was left out
+  ASSERT_EQ(left_out.size(), 1u);
+  EXPECT_NE(left_out[0].find("cuDNN 5.0.5 (cudnn/5) in /b: module cudnn/5 is listed for cuDNN "
+                             "5.1.10 (cudnn/5) in /a"),
+            std::string::npos)
+      << left_out[0];
+  Map written;
+  written.cudnn = scanned;
+  EXPECT_TRUE(parse_map(format_map(written), "m.toml").map) << format_map(written);
+}
+
 }  // namespace
 }  // namespace cudnn_compat

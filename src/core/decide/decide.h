@@ -75,7 +75,7 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested);
 // decision_table.cc: `map.toml.decide`, the engine's own decisions compiled for the shim, which
 // looks them up without starting a process (shim/fast_path.c reads it). Only releases whose
 // library was probed and agrees with the map are in it; anything it does not settle goes to the
-// engine.
+// engine. Its last line is "end": both readers refuse a table without it (cut short).
 
 struct TableFacts {  // what only the file system and the libraries say, gathered by the writer
   std::vector<std::optional<Probe>> probes;     // per map entry: its libcudnn.so.<major>, probed
@@ -84,6 +84,9 @@ struct TableFacts {  // what only the file system and the libraries say, gathere
   std::vector<std::pair<int, std::string>> system;  // per major: ld.so.cache and default dirs' file
 };
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
+// Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did
+// not load", "reports cuDNN 9.0.0, not 9.1.0", ...; "" when it says what the map says.
+std::string library_disagreement(const Installed &e, const std::optional<Probe> &p);
 std::string decision_table_path(const std::string &map_path);
 // The libraries a table written at the map's `stamp` knows: file identity -> map entry, whose
 // version the library reported when the table was written (pure; empty for another stamp).

@@ -16,12 +16,6 @@
 namespace cudnn_compat {
 namespace {
 
-bool agrees(const Installed &e, const std::optional<Probe> &p) {
-  if (!p || p->source != ProbeSource::library) return false;
-  if (!same_release(p->version, e.version)) return false;
-  return !(e.cuda && p->cuda && e.cuda->major != p->cuda->major);
-}
-
 struct Point {
   unsigned long key;
   std::optional<Version> need;
@@ -84,7 +78,20 @@ std::string identity(const FileStamp &s) {
   return std::to_string(s.ino) + "\t" + std::to_string(s.size) + "\t" + std::to_string(s.mtime_ns);
 }
 
+// The last line its writer writes: a table without it was cut short (a full disk, a copy
+// stopped half way), and rows missing at its end would turn "ask the engine" into wrong answers.
+constexpr std::string_view kEnd = "end\n";
+
 }  // namespace
+
+std::string library_disagreement(const Installed &e, const std::optional<Probe> &p) {
+  if (!p || p->source != ProbeSource::library) return "did not load";
+  if (!same_release(p->version, e.version))
+    return "reports cuDNN " + to_string(p->version) + ", not " + to_string(e.version);
+  if (e.cuda && p->cuda && e.cuda->major != p->cuda->major)
+    return "was built for CUDA " + to_string(*p->cuda) + ", not CUDA " + to_string(*e.cuda);
+  return "";
+}
 
 std::string decision_table_path(const std::string &map_path) {
   return map_path + ".decide";
@@ -101,7 +108,7 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
   known.cudnn.clear();
   std::vector<std::size_t> index;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
-    if (!agrees(map.cudnn[i], facts.probes[i]) || !facts.files[i]) continue;
+    if (!library_disagreement(map.cudnn[i], facts.probes[i]).empty() || !facts.files[i]) continue;
     out += "lib\t" + std::to_string(i) + "\t" + identity(*facts.files[i]) + "\t" +
            facts.probes[i]->file + "\n";
     known.cudnn.push_back(map.cudnn[i]);
@@ -127,16 +134,15 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
     for (int cuda : cudas) out += rows(known, index, major, std::to_string(cuda), cuda, at);
     out += rows(known, index, major, "*", (cudas.empty() ? 0 : *cudas.rbegin()) + 1000, at);
   }
-  return out;
+  return out += kEnd;
 }
 
 std::vector<KnownLibrary> table_libraries(std::string_view table, const FileStamp &stamp) {
   const std::string header = "cudnn-compat-decide 1\t" + identity(stamp) + "\n";
-  if (!table.starts_with(header)) return {};
+  if (!table.starts_with(header) || !table.ends_with("\n" + std::string(kEnd))) return {};
   std::vector<KnownLibrary> out;
   for (std::string_view rest = table.substr(header.size()); !rest.empty();) {
     const std::size_t eol = rest.find('\n');
-    if (eol == std::string_view::npos) return {};  // cut short: nothing in it is sure
     std::string_view line = rest.substr(0, eol);
     rest.remove_prefix(eol + 1);
     if (!line.starts_with("lib\t")) continue;

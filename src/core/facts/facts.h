@@ -14,6 +14,10 @@ namespace cudnn_compat {
 // What only the file system can tell: lib directories that vanished or hold no libcudnn, and
 // (an error) a relative lib, which would be read against each job's working directory.
 std::vector<Diagnostic> check_map_libraries(const Map &map);
+// The map as this host holds it, for advice: without the places whose library is missing, does
+// not load or reports another release (the decision table's rule), so that a module advised
+// loads a release that is there.
+Map places_that_load(const Map &map, const ProbeOptions &options);
 
 // git's racy-clean rule for every file derived from the map (cache, fits table, decision table):
 // a reader trusts one only while the map's stamp matches and the map is older than it. The writer
@@ -23,6 +27,9 @@ std::vector<Diagnostic> check_map_libraries(const Map &map);
 Parsed<FileStamp> settle_map_stamp(const Map &parsed);
 // The map's cache, fits and misfits tables and decision table, all from one settled stamp; empty, or why not.
 std::string write_job_caches(const MapLoad &load, const std::string &probe_helper);
+std::string write_job_caches(const MapLoad &load, const TableFacts &facts);  // facts gathered
+// The three removed (a map with errors must leave none that matches its stamp); empty, or why not.
+std::string remove_job_caches(const std::string &map_path);
 std::string write_fits_table(const MapLoad &load, const FileStamp &stamp);  // empty, or why not
 
 TableFacts gather_table_facts(const Map &map, const ProbeOptions &options);

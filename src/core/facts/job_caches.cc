@@ -70,18 +70,30 @@ std::string write_fits_table(const MapLoad &load, const FileStamp &stamp) {
   return why;
 }
 
-std::string write_job_caches(const MapLoad &load, const std::string &probe_helper) {
+std::string write_job_caches(const MapLoad &load, const TableFacts &facts) {
   if (!load.map) return "the map has errors";
   const Parsed<FileStamp> stamp = settle_map_stamp(*load.map);
   if (!stamp) return stamp.error;
   std::string why = write_map_cache(load, *stamp);
   if (why.empty()) why = write_fits_table(load, *stamp);
-  if (why.empty()) {
-    const TableFacts facts = gather_table_facts(*load.map, {probe_helper, 10'000});
+  if (why.empty())
     why = write_file_atomically(decision_table_path(load.map->path),
                                 format_decision_table(*load.map, *stamp, facts), load.map->path);
-  }
   return why;
+}
+
+std::string write_job_caches(const MapLoad &load, const std::string &probe_helper) {
+  if (!load.map) return "the map has errors";
+  return write_job_caches(load, gather_table_facts(*load.map, {probe_helper, 10'000}));
+}
+
+std::string remove_job_caches(const std::string &map_path) {
+  std::string why;
+  for (const std::string &file :
+       {map_cache_path(map_path), fits_table_path(map_path), decision_table_path(map_path)})
+    if (unlink(file.c_str()) != 0 && errno != ENOENT)
+      why += (why.empty() ? "cannot remove " : ", ") + file + " (" + std::strerror(errno) + ")";
+  return why.empty() ? why : why + "; jobs may still trust it while the map is unchanged";
 }
 
 }  // namespace cudnn_compat

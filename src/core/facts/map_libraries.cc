@@ -29,4 +29,18 @@ std::vector<Diagnostic> check_map_libraries(const Map &map) {
   return out;
 }
 
+Map places_that_load(const Map &map, const ProbeOptions &options) {
+  Map out = map;
+  out.cudnn.clear();
+  for (const Installed &e : map.cudnn) {
+    if (!is_absolute_lib(e)) continue;
+    const std::optional<std::string> file =
+        find_library_file(e.lib, main_library(e.version.major), e.version.major);
+    if (file && library_disagreement(e, probe_library(*file, options)).empty())
+      out.cudnn.push_back(e);
+  }
+  group_releases(out.cudnn);  // a table whose first place is gone starts at its next
+  return out;
+}
+
 }  // namespace cudnn_compat

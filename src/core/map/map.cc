@@ -217,6 +217,16 @@ struct Reader {
                        "= [...]), or "
                        "set 'cuda' to tell the builds apart");
     }
+    for (const auto &[i, first] : modules_on_two_releases(cudnn)) {
+      const Installed &e = cudnn[i], &other = cudnn[first];
+      error(e.pos, "module " + quoted(std::string_view(e.module)) + " is listed for cuDNN " +
+                       to_string(e.version) + (e.cuda ? " for CUDA " + to_string(*e.cuda) : "") +
+                       " here and for cuDNN " + to_string(other.version) +
+                       (other.cuda ? " for CUDA " + to_string(*other.cuda) : "") + " at line " +
+                       std::to_string(other.pos.line) +
+                       "; a module loads one release: give each release the module that loads "
+                       "it, or remove the entry whose directory the module does not add");
+    }
   }
 };
 
@@ -276,6 +286,19 @@ std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
     if (!cudnn[i].joined) table = i;
     const auto [it, fresh] = first.try_emplace(release_key(cudnn[i]), i, table);
     if (!fresh && it->second.second != table) out.push_back({i, it->second.first});
+  }
+  return out;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> modules_on_two_releases(
+    const std::vector<Installed> &cudnn) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::map<std::string_view, std::size_t> first;  // module -> its first place
+  for (std::size_t i = 0; i < cudnn.size(); ++i) {
+    if (cudnn[i].module.empty()) continue;
+    const auto [it, fresh] = first.try_emplace(cudnn[i].module, i);
+    if (!fresh && release_key(cudnn[it->second]) != release_key(cudnn[i]))
+      out.push_back({i, it->second});
   }
   return out;
 }

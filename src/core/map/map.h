@@ -86,6 +86,10 @@ std::string format_map(const Map &map);  // normalised TOML, comments dropped
 // one table are no repeat.
 std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
     const std::vector<Installed> &cudnn);
+// The places whose module an earlier place lists for another release (version or CUDA), as
+// {index, earlier index}: the hooks would advise loading the module that is loaded (an error).
+std::vector<std::pair<std::size_t, std::size_t>> modules_on_two_releases(
+    const std::vector<Installed> &cudnn);
 // Every place of a release after the first place found, moved beside it and joined to it: one
 // table per release (what scan writes when a release is installed twice).
 void group_releases(std::vector<Installed> &cudnn);
@@ -150,5 +154,8 @@ struct MergeIo {  // what only the file system knows, injected
 // map says where that release lives (a place removed by hand is not put back).
 Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const MergeIo &io,
                MergeReport &report);
+// Every place whose module an earlier place lists for another release, removed and reported one
+// line each: scan never writes a map that map validate rejects.
+void leave_out_module_conflicts(std::vector<Installed> &cudnn, std::vector<std::string> &left_out);
 
 }  // namespace cudnn_compat

@@ -44,6 +44,24 @@ void keep_unfound(const Installed &e, const MergeIo &io, Map &out, MergeReport &
 
 }  // namespace
 
+void leave_out_module_conflicts(std::vector<Installed> &cudnn, std::vector<std::string> &left_out) {
+  const std::vector<std::pair<std::size_t, std::size_t>> conflicts = modules_on_two_releases(cudnn);
+  if (conflicts.empty()) return;
+  std::vector<bool> drop(cudnn.size(), false);
+  for (const auto &[i, first] : conflicts) {
+    drop[i] = true;
+    left_out.push_back(describe(cudnn[i]) + ": module " + cudnn[i].module + " is listed for " +
+                       describe(cudnn[first]) +
+                       "; not added (a module loads one release: if the module now loads this "
+                       "one, correct that entry)");
+  }
+  std::vector<Installed> kept;
+  for (std::size_t i = 0; i < cudnn.size(); ++i)
+    if (!drop[i]) kept.push_back(std::move(cudnn[i]));
+  cudnn = std::move(kept);
+  group_releases(cudnn);  // a table whose first place was left out starts at its next
+}
+
 Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const MergeIo &io,
                MergeReport &report) {
   Map out = old;
@@ -82,6 +100,7 @@ Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const Merg
     report.added.push_back(describe(scanned[i]));
   }
   group_releases(out.cudnn);
+  leave_out_module_conflicts(out.cudnn, report.left_out);
   return out;
 }
 
