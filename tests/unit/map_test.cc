@@ -269,3 +269,25 @@ TEST(Map, OneModuleOnTwoReleasesIsAnError) {
 
 }  // namespace
 }  // namespace cudnn_compat
+
+namespace cudnn_compat {
+namespace {
+
+// A module name with a tab or a line break would add lines to the hooks' tables (a forged "fits"
+// or warning): no module system names a module so, and the map says where.
+TEST(Map, ModuleWithAControlCharacterIsAnError) {
+  for (const char *module :
+       {"cudnn/7.6\\nF\\tcudnn/5.0\\t5.1", "cudnn\\t7.6", "cudnn/7.6\\u007f"}) {
+    const MapLoad load = parse_map(std::string("schema = 1\n[[cudnn]]\nversion = \"7.6.5\"\n"
+                                               "lib = \"/a\"\nmodule = \"") +
+                                       module + "\"\n",
+                                   "m.toml");
+    EXPECT_FALSE(load.map) << module;
+    ASSERT_EQ(load.diagnostics.size(), 1u) << module;
+    EXPECT_NE(to_string(load.diagnostics[0]).find("m.toml:5:"), std::string::npos)
+        << to_string(load.diagnostics[0]);
+  }
+}
+
+}  // namespace
+}  // namespace cudnn_compat

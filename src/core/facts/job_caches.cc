@@ -89,8 +89,8 @@ std::string write_job_caches(const MapLoad &load, const std::string &probe_helpe
 
 std::string remove_job_caches(const std::string &map_path) {
   std::string why;
-  for (const std::string &file :
-       {map_cache_path(map_path), fits_table_path(map_path), decision_table_path(map_path)})
+  for (const std::string &file : {map_cache_path(map_path), fits_table_path(map_path),
+                                  misfits_table_path(map_path), decision_table_path(map_path)})
     if (unlink(file.c_str()) != 0 && errno != ENOENT)
       why += (why.empty() ? "cannot remove " : ", ") + file + " (" + std::strerror(errno) + ")";
   return why.empty() ? why : why + "; jobs may still trust it while the map is unchanged";

@@ -189,7 +189,15 @@ struct Reader {
     if (empty_lib)
       error(pos_of(t.get("lib")->source()),
             "'lib' in [[cudnn]] is empty; expected the directory holding libcudnn.so.<major>");
-    if (!v || !libs || empty_lib) return;
+    // The hooks' tables are lines of tab-separated fields, and no module system names a module so.
+    const bool odd_module = std::ranges::any_of(modules, [](const std::string &m) {
+      return std::ranges::any_of(m, [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
+    });
+    if (odd_module)
+      error(pos_of(t.get("module")->source()),
+            "'module' in [[cudnn]] holds a control character (a tab or a line break); expected "
+            "the name `module load` takes, e.g. \"cudnn/8.9.7\"");
+    if (!v || !libs || empty_lib || odd_module) return;
     // The n-th module adds the n-th directory; a shorter lib list repeats its last directory.
     for (std::size_t k = 0; k < std::max(libs->size(), modules.size()); ++k)
       entries.push_back({*v, (*libs)[std::min(k, libs->size() - 1)], cuda,
