@@ -32,9 +32,10 @@ ModuleScene scene_of(const Options &o) {
 }
 
 // A loaded cuDNN module the map does not list (a user's own, in ~/modulefiles) is judged by the
-// library it put on LD_LIBRARY_PATH: each directory there that holds cuDNN and is no map entry's
-// becomes an entry of that module for this check. With several such modules, a directory counts
-// for the one whose modulefile names it. Costs a probe per such directory, only when one is loaded.
+// library it put on LD_LIBRARY_PATH: each directory there that holds cuDNN becomes an entry of
+// that module for this check, with the release the map lists there, else the one a probe reports.
+// With several such modules, a directory counts for the one whose modulefile names it. Costs a
+// probe per directory the map does not list, only when such a module is loaded.
 void add_unlisted_modules(Map &map, const ModuleScene &scene) {
   std::vector<const LoadedModule *> unlisted;
   for (const LoadedModule &m : scene.loaded)
@@ -44,24 +45,26 @@ void add_unlisted_modules(Map &map, const ModuleScene &scene) {
       unlisted.push_back(&m);
   if (unlisted.empty()) return;
   std::error_code ec;
-  const auto same = [&](const std::string &a, const std::string &b) {
-    return std::filesystem::equivalent(a, b, ec);
-  };
   const ProbeOptions options = probe_options();
+  const std::vector<Installed> listed = map.cudnn;
   const std::string path = env("LD_LIBRARY_PATH").value_or("");
   for (std::string_view d : split(path, ':')) {
     const std::string dir(d);
-    if (dir.empty() || !dir_holds_cudnn(dir) ||
-        std::any_of(map.cudnn.begin(), map.cudnn.end(),
-                    [&](const Installed &e) { return same(e.lib, dir); }))
-      continue;
-    const Parsed<std::vector<Probe>> probes = probe(dir, options);
+    if (dir.empty() || !dir_holds_cudnn(dir)) continue;
+    std::vector<Installed> here;
+    for (const Installed &e : listed)
+      if (std::filesystem::equivalent(e.lib, dir, ec)) here.push_back(e);
+    if (here.empty())
+      if (const Parsed<std::vector<Probe>> probes = probe(dir, options))
+        for (const Probe &p : *probes.value) here.push_back({p.version, dir, p.cuda, "", {}});
     for (const LoadedModule *m : unlisted) {
       std::ifstream file(m->file);
       const std::string text((std::istreambuf_iterator<char>(file)), {});
       if (unlisted.size() > 1 && text.find(dir) == std::string::npos) continue;
-      for (const Probe &p : probes ? *probes.value : std::vector<Probe>{})
-        map.cudnn.push_back({p.version, dir, p.cuda, m->name, {}});
+      for (Installed e : here) {
+        e.module = m->name, e.joined = false;
+        map.cudnn.push_back(e);
+      }
     }
   }
 }

@@ -312,6 +312,17 @@ check_own_module() {
   module $swap mycudnn/5.0 cudnn/5.1; msg
   lacks "was built with"
   module purge
+  # One that puts a directory of the map's on the path is judged by the release the map lists there.
+  mkdir -p "$t/own/listed"
+  if [[ $format == lua ]]; then
+    printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$FAKES/5.0.5/lib64" >"$t/own/listed/cudnn.lua"
+  else
+    printf '#%%Module\nprepend-path LD_LIBRARY_PATH %s\n' "$FAKES/5.0.5/lib64" >"$t/own/listed/cudnn"
+  fi
+  mv "$t/own/listed" "$t/own/mycudnn-listed"
+  module load tensorflow/1.0 mycudnn-listed/cudnn || true; msg
+  has "tensorflow/1.0 was built with cuDNN 5.1 but mycudnn-listed/cudnn provides 5.0.5"
+  module purge
 }
 
 # check_cli_advice: doctor, explain and resolve advise the same command as the hook, for the
