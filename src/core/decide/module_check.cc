@@ -37,7 +37,9 @@ std::string fix_text(const Map &map, const AppNeed &a, const std::vector<std::si
   }
   if (advised.size() > kAdvised)
     out += "; " + std::to_string(advised.size() - kAdvised) +
-           " more fit (`cudnn-compat resolve` lists them)";
+           " more fit (`cudnn-compat resolve --require " + to_string(a.cudnn) +
+           (a.cuda_major ? " --cuda " + std::to_string(*a.cuda_major) : "") + " libcudnn.so." +
+           std::to_string(a.cudnn.major) + "` lists them)";
   if (out.empty())
     out = "No installed cuDNN module fits; ask the admins for cuDNN " +
           acceptable_releases(map.policy.rule, a.cudnn);
