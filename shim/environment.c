@@ -56,18 +56,29 @@ char **initial_environment(void) {
   return list;
 }
 
-static const struct link_map *libc_map;
+static const struct link_map *main_map, *libc_map;
 
-void note_libc(const struct link_map *map) {
+void note_object(const struct link_map *map) {
+  if (!main_map) main_map = map;  // the first object of the base namespace
   if (!libc_map && map->l_name && after_prefix(base_name(map->l_name), "libc.so.")) libc_map = map;
+}
+
+// The program's live environment pointer. A program that names `environ` has it copied into its
+// own data (a copy relocation): libc then uses that copy, and setenv() changes only it, so the
+// program's definition comes before libc's own.
+static char ***environ_variable(void) {
+  const char *names[] = {"__environ", "environ"};
+  for (int i = 0; i < 2; ++i)
+    if (main_map && dynamic_symbol(main_map, names[i])) return dynamic_symbol(main_map, names[i]);
+  return libc_map ? dynamic_symbol(libc_map, "__environ") : 0;
 }
 
 char **current_environment(void) {
   if (secure_execution()) return 0;
   if (&environ) return environ;
-  static char ***libc_environ;
-  if (!libc_environ && libc_map) libc_environ = (char ***)dynamic_symbol(libc_map, "__environ");
-  if (libc_environ && *libc_environ) return *libc_environ;
+  static char ***live;
+  if (!live) live = environ_variable();
+  if (live && *live) return *live;
   return initial_environment();
 }
 

@@ -21,7 +21,8 @@ char **current_environment(void);
 char **initial_environment(void);
 const char *env_value(char **env, const char *name);
 
-// Under LD_AUDIT: the main namespace's libc, seen by la_objopen, where __environ is looked up.
-void note_libc(const struct link_map *map);
+// Under LD_AUDIT: each object of the main namespace, as la_objopen sees it; the program and its
+// libc are where the live environment pointer is looked up.
+void note_object(const struct link_map *map);
 
 #pragma GCC visibility pop

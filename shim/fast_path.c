@@ -93,7 +93,8 @@ static int trusted(const char *map, struct file_text *text) {
     return 0;
   if (!copy_text(path, sizeof path - 8, map)) return 0;
   append_text(path, sizeof path, text_len(path), ".decide");
-  const long fd = sys_retry(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO planted at the table's name must not hold the load (fstat then refuses it).
+  const long fd = sys_retry(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return 0;
   int ok = sys(SYS_fstat, fd, &table_st, 0) == 0 && S_ISREG(table_st.st_mode) &&
            table_st.st_uid == map_st.st_uid && !(table_st.st_mode & (S_IWGRP | S_IWOTH)) &&
@@ -207,6 +208,13 @@ static int system_pick(const char *table, const char *major, const char **pick) 
   return 0;
 }
 
+// Whether a main library's file is of that major: libcudnn.so.<major>, or .<major>.<minor>...
+static int of_major(const char *path, const char *major) {
+  const char *rest = after_prefix(base_name(path), "libcudnn.so.");
+  rest = rest ? after_prefix(rest, major) : 0;
+  return rest && (*rest == 0 || *rest == '.');
+}
+
 static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use) {
   unsigned long need[3] = {0, 0, 0}, cuda[3];
   int parts = 0, cuda_parts = 0;
@@ -249,6 +257,8 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
     if (lib.index != index) continue;
     const char *path = rest_of_line(lib.path);
     if (!path || !identify(path, &id, &st) || !same_identity(&id, &lib.id)) return FAST_UNKNOWN;
+    // A name that carries a major is served by that major only, whatever a table says.
+    if (!of_major(path, major)) return FAST_UNKNOWN;
     *use = path;
     return FAST_USE;
   }

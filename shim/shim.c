@@ -133,9 +133,14 @@ static char **engine_environment(char **env) {
   for (char **e = env; e && *e; ++e) ++n;
   char **out = arena_alloc((n + 1) * (long)sizeof *out);
   if (!out) return 0;
+  // Each entry read once, and the copy stops at n or at the first empty one: another thread's
+  // unsetenv() may have moved the list up since it was counted.
   long k = 0;
-  for (char **e = env; e && *e; ++e)
-    if (!after_prefix(*e, "LD_PRELOAD=") && !after_prefix(*e, "LD_AUDIT=")) out[k++] = *e;
+  for (long i = 0; i < n; ++i) {
+    char *entry = __atomic_load_n(&env[i], __ATOMIC_RELAXED);
+    if (!entry) break;
+    if (!after_prefix(entry, "LD_PRELOAD=") && !after_prefix(entry, "LD_AUDIT=")) out[k++] = entry;
+  }
   out[k] = 0;
   return out;
 }
@@ -376,7 +381,7 @@ EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *coo
   (void)cookie;
   if (lmid != LM_ID_BASE) return 0;
   if (!main_program) main_program = map;  // the first object of the base namespace
-  note_libc(map);
+  note_object(map);
   note_main_library(map->l_name);
   return 0;
 }

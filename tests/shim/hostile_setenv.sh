@@ -2,8 +2,8 @@
 # (the shim reads the environment), then calls setenv a thousand times, so libc moves and frees its
 # array, sets CUDNN_COMPAT_REQUIRE=5.1.3, and fills the heap. Its second request, for cuDNN 5,
 # neither crashes nor misses that requirement: FAKE 5.1.10 from the map, not 5.0.5 off the path.
-# The landed shim read the freed array (SIGSEGV). Under LD_AUDIT the shim sees only the environment
-# the process started with, so this is a preload scenario.
+# The landed shim read the freed array (SIGSEGV). Under LD_AUDIT the shim keeps no pointer of its
+# own to the list (setenv_copy_reloc.sh covers the audit side).
 source "$(dirname "$0")/common.sh"
 compile setenv_client <<C
 $load5_main

@@ -230,7 +230,8 @@ std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string 
 }
 
 std::optional<std::string> read_derived_file(const std::string &path, const FileStamp &map) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO planted at the name must not hold a job's load (fstat then refuses it).
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return std::nullopt;
   struct stat st {};
   std::optional<std::string> text;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,14 +43,30 @@ void close_fd(int &fd) {
   fd = -1;
 }
 
-// Reads both streams to their end or to the deadline; true when the deadline passed first.
-bool drain(Stream (&streams)[2], std::optional<Clock::time_point> deadline, std::size_t max) {
+// Reads what is in a stream now, without waiting for more.
+void read_ready(Stream &s, std::size_t max) {
+  if (s.fds[0] < 0) return;
+  fcntl(s.fds[0], F_SETFL, fcntl(s.fds[0], F_GETFL) | O_NONBLOCK);
+  char buf[4096];
+  for (ssize_t got; (got = read(s.fds[0], buf, sizeof buf)) > 0 || (got < 0 && errno == EINTR);)
+    if (got > 0 && s.into->size() < max) s.into->append(buf, std::size_t(got));
+  close_fd(s.fds[0]);
+}
+
+// Reads both streams to their end, or until the child has ended (child: its pidfd, or -1), or to
+// the deadline; true when the deadline passed first. A child's end ends the reading even while a
+// process it started holds the streams open (a probed library's constructor that forks): what the
+// child wrote is in the pipes by then.
+bool drain(Stream (&streams)[2], int child, std::optional<Clock::time_point> deadline,
+           std::size_t max) {
   for (;;) {
-    pollfd p[2];
+    pollfd p[3];
+    Stream *of[3] = {};
     nfds_t n = 0;
     for (Stream &s : streams)
-      if (s.fds[0] >= 0) p[n++] = {s.fds[0], POLLIN, 0};
+      if (s.fds[0] >= 0) of[n] = &s, p[n++] = {s.fds[0], POLLIN, 0};
     if (n == 0) return false;
+    if (child >= 0) p[n++] = {child, POLLIN, 0};
     int wait_ms = -1;
     if (deadline) {
       const auto left =
@@ -61,8 +78,13 @@ bool drain(Stream (&streams)[2], std::optional<Clock::time_point> deadline, std:
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) return false;
     if (ready == 0) return true;
-    for (Stream &s : streams) {
-      if (s.fds[0] < 0) continue;
+    if (child >= 0 && p[n - 1].revents) {
+      for (Stream &s : streams) read_ready(s, max);
+      return false;
+    }
+    for (nfds_t i = 0; i < n; ++i) {
+      if (!of[i] || !p[i].revents) continue;  // only a ready stream: a read must not block
+      Stream &s = *of[i];
       char buf[4096];
       const ssize_t got = read(s.fds[0], buf, sizeof buf);
       if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -129,7 +151,10 @@ SpawnResult spawn_process(const std::vector<std::string> &argv, const SpawnOptio
   r.started = true;
   std::optional<Clock::time_point> deadline;
   if (options.timeout_ms) deadline = Clock::now() + std::chrono::milliseconds(*options.timeout_ms);
-  r.timed_out = drain(streams, deadline, options.max_output);
+  // -1 on a kernel before 5.3: the streams are then read to their end, as before.
+  int child = int(syscall(SYS_pidfd_open, pid, 0));
+  r.timed_out = drain(streams, child, deadline, options.max_output);
+  close_fd(child);
   for (Stream &s : streams) close_fd(s.fds[0]);
   if (r.timed_out) kill(pid, SIGKILL);
   int status = 0;
