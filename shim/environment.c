@@ -67,10 +67,10 @@ void note_object(const struct link_map *map) {
 // own data (a copy relocation): libc then uses that copy, and setenv() changes only it, so the
 // program's definition comes before libc's own.
 static char ***environ_variable(void) {
-  const char *names[] = {"__environ", "environ"};
-  for (int i = 0; i < 2; ++i)
-    if (main_map && dynamic_symbol(main_map, names[i])) return dynamic_symbol(main_map, names[i]);
-  return libc_map ? dynamic_symbol(libc_map, "__environ") : 0;
+  char ***found = main_map ? dynamic_symbol(main_map, "__environ") : 0;
+  if (!found && main_map) found = dynamic_symbol(main_map, "environ");
+  if (!found && libc_map) found = dynamic_symbol(libc_map, "__environ");
+  return found;
 }
 
 char **current_environment(void) {

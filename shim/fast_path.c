@@ -208,13 +208,6 @@ static int system_pick(const char *table, const char *major, const char **pick) 
   return 0;
 }
 
-// Whether a main library's file is of that major: libcudnn.so.<major>, or .<major>.<minor>...
-static int of_major(const char *path, const char *major) {
-  const char *rest = after_prefix(base_name(path), "libcudnn.so.");
-  rest = rest ? after_prefix(rest, major) : 0;
-  return rest && (*rest == 0 || *rest == '.');
-}
-
 static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use) {
   unsigned long need[3] = {0, 0, 0}, cuda[3];
   int parts = 0, cuda_parts = 0;
@@ -258,7 +251,8 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
     const char *path = rest_of_line(lib.path);
     if (!path || !identify(path, &id, &st) || !same_identity(&id, &lib.id)) return FAST_UNKNOWN;
     // A name that carries a major is served by that major only, whatever a table says.
-    if (!of_major(path, major)) return FAST_UNKNOWN;
+    struct cudnn_name c;
+    if (!parse_cudnn_name(base_name(path), &c) || c.sub || c.major != r->major) return FAST_UNKNOWN;
     *use = path;
     return FAST_USE;
   }

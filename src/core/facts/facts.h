@@ -30,7 +30,7 @@ std::string write_job_caches(const MapLoad &load, const std::string &probe_helpe
 std::string write_job_caches(const MapLoad &load, const TableFacts &facts);  // facts gathered
 // The three removed (a map with errors must leave none that matches its stamp); empty, or why not.
 std::string remove_job_caches(const std::string &map_path);
-std::string write_fits_table(const MapLoad &load, const FileStamp &stamp);  // empty, or why not
+std::string write_hook_tables(const MapLoad &load, const FileStamp &stamp);  // empty, or why not
 
 TableFacts gather_table_facts(const Map &map, const ProbeOptions &options);
 

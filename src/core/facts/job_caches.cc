@@ -59,7 +59,7 @@ Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
   return {read, {}};
 }
 
-std::string write_fits_table(const MapLoad &load, const FileStamp &stamp) {
+std::string write_hook_tables(const MapLoad &load, const FileStamp &stamp) {
   if (!load.map) return "the map has errors";
   const std::string &path = load.map->path;
   std::string why =
@@ -75,7 +75,7 @@ std::string write_job_caches(const MapLoad &load, const TableFacts &facts) {
   const Parsed<FileStamp> stamp = settle_map_stamp(*load.map);
   if (!stamp) return stamp.error;
   std::string why = write_map_cache(load, *stamp);
-  if (why.empty()) why = write_fits_table(load, *stamp);
+  if (why.empty()) why = write_hook_tables(load, *stamp);
   if (why.empty())
     why = write_file_atomically(decision_table_path(load.map->path),
                                 format_decision_table(*load.map, *stamp, facts), load.map->path);

@@ -2,6 +2,7 @@
 #include "reports.h"
 #include "text.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace cudnn_compat {
@@ -21,6 +22,17 @@ std::string literal(const std::string &s, ModuleFormat f) {
 // The mark of a file this tool wrote, in its first comment: only such a file is replaced without
 // --force (a site's own modulefile of the same name carries what an admin wrote by hand).
 constexpr std::string_view kWrittenBy = "Written by `cudnn-compat modulefiles`";
+
+// One environment command of a modulefile: "setenv", "prepend-path" or "pushenv" as Tcl spells
+// it (Lua: prepend_path), the variable, and its value.
+std::string env_command(std::string_view verb, std::string_view var, const std::string &value,
+                        ModuleFormat f) {
+  if (f == ModuleFormat::tcl)
+    return std::string(verb) + " " + std::string(var) + " " + literal(value, f) + "\n";
+  std::string lua(verb);
+  std::replace(lua.begin(), lua.end(), '-', '_');
+  return lua + "(\"" + std::string(var) + "\", " + literal(value, f) + ")\n";
+}
 
 }  // namespace
 
@@ -81,11 +93,6 @@ Modulefile cudnn_modulefile(const Installed &e, ModuleFormat f, bool has_include
     if (!cuda_module.empty())
       t += "if not (isloaded(\"cuda\") or isloaded(\"CUDA\")) and isAvail(" + L(cuda_module) +
            ") then\n  depends_on(" + L(cuda_module) + ")\nend\n";
-    t += "setenv(\"CUDNN_ROOT\", " + L(root) + ")\n";
-    t += "prepend_path(\"CMAKE_PREFIX_PATH\", " + L(root) + ")\n";
-    t += "prepend_path(\"LD_LIBRARY_PATH\", " + L(e.lib) + ")\n";
-    t += "prepend_path(\"LIBRARY_PATH\", " + L(e.lib) + ")\n";
-    if (has_include) t += "prepend_path(\"CPATH\", " + L(include) + ")\n";
   } else {
     t = "#%Module1.0\n";
     t += "# " + std::string(kWrittenBy) + " from the version map; regenerate, do not edit.\n";
@@ -96,12 +103,12 @@ Modulefile cudnn_modulefile(const Installed &e, ModuleFormat f, bool has_include
     if (!cuda_module.empty())
       t += "if {![is-loaded cuda] && ![is-loaded CUDA] && [is-avail " + L(cuda_module) +
            "]} {\n  prereq " + L(cuda_module) + "\n}\n";
-    t += "setenv CUDNN_ROOT " + L(root) + "\n";
-    t += "prepend-path CMAKE_PREFIX_PATH " + L(root) + "\n";
-    t += "prepend-path LD_LIBRARY_PATH " + L(e.lib) + "\n";
-    t += "prepend-path LIBRARY_PATH " + L(e.lib) + "\n";
-    if (has_include) t += "prepend-path CPATH " + L(include) + "\n";
   }
+  t += env_command("setenv", "CUDNN_ROOT", root, f);
+  t += env_command("prepend-path", "CMAKE_PREFIX_PATH", root, f);
+  t += env_command("prepend-path", "LD_LIBRARY_PATH", e.lib, f);
+  t += env_command("prepend-path", "LIBRARY_PATH", e.lib, f);
+  if (has_include) t += env_command("prepend-path", "CPATH", include, f);
   return m;
 }
 
@@ -117,14 +124,12 @@ Modulefile shim_modulefile(const std::string &shim, const std::string &map, Modu
   if (f == ModuleFormat::lua) {
     m.text = "-- " + std::string(kWrittenBy) + "; regenerate, do not edit.\n";
     m.text += "whatis(" + L(what) + ")\n";
-    m.text += "prepend_path(\"LD_AUDIT\", " + L(shim) + ")\n";
-    m.text += "pushenv(\"CUDNN_COMPAT_MAP\", " + L(map) + ")\n";
   } else {
     m.text = "#%Module1.0\n# " + std::string(kWrittenBy) + "; regenerate, do not edit.\n";
     m.text += "module-whatis " + L(what) + "\n";
-    m.text += "prepend-path LD_AUDIT " + L(shim) + "\n";
-    m.text += "pushenv CUDNN_COMPAT_MAP " + L(map) + "\n";
   }
+  m.text += env_command("prepend-path", "LD_AUDIT", shim, f);
+  m.text += env_command("pushenv", "CUDNN_COMPAT_MAP", map, f);
   return m;
 }
 

@@ -43,13 +43,24 @@ void close_fd(int &fd) {
   fd = -1;
 }
 
-// Reads what is in a stream now, without waiting for more.
+// One read of a stream; at its end (or an error) the stream is closed. False when it would block.
+bool read_once(Stream &s, std::size_t max) {
+  char buf[4096];
+  const ssize_t got = read(s.fds[0], buf, sizeof buf);
+  if (got < 0 && (errno == EINTR || errno == EAGAIN)) return errno == EINTR;
+  if (got <= 0)
+    close_fd(s.fds[0]);
+  else if (s.into->size() < max)
+    s.into->append(buf, std::size_t(got));
+  return got > 0;
+}
+
+// Reads what is in a stream now, without waiting for more, and closes it.
 void read_ready(Stream &s, std::size_t max) {
   if (s.fds[0] < 0) return;
   fcntl(s.fds[0], F_SETFL, fcntl(s.fds[0], F_GETFL) | O_NONBLOCK);
-  char buf[4096];
-  for (ssize_t got; (got = read(s.fds[0], buf, sizeof buf)) > 0 || (got < 0 && errno == EINTR);)
-    if (got > 0 && s.into->size() < max) s.into->append(buf, std::size_t(got));
+  while (s.fds[0] >= 0 && read_once(s, max)) {
+  }
   close_fd(s.fds[0]);
 }
 
@@ -82,18 +93,8 @@ bool drain(Stream (&streams)[2], int child, std::optional<Clock::time_point> dea
       for (Stream &s : streams) read_ready(s, max);
       return false;
     }
-    for (nfds_t i = 0; i < n; ++i) {
-      if (!of[i] || !p[i].revents) continue;  // only a ready stream: a read must not block
-      Stream &s = *of[i];
-      char buf[4096];
-      const ssize_t got = read(s.fds[0], buf, sizeof buf);
-      if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-      if (got <= 0) {
-        close_fd(s.fds[0]);
-        continue;
-      }
-      if (s.into->size() < max) s.into->append(buf, std::size_t(got));
-    }
+    for (nfds_t i = 0; i < n; ++i)
+      if (of[i] && p[i].revents) read_once(*of[i], max);  // only a ready stream: no read blocks
   }
 }
 
