@@ -40,3 +40,30 @@ void say_parts(const char *const *parts) {
   for (; *parts; ++parts) n = append_text(line, sizeof line, n, *parts);
   say(line);
 }
+
+void errno_text(int error, char *out, long size) {
+  static const struct {
+    int number;
+    const char *text;
+  } known[] = {
+      {1, "EPERM: not permitted (a security policy?)"},
+      {2, "ENOENT: no such file"},
+      {7, "E2BIG: its arguments and environment are too large"},
+      {8, "ENOEXEC: not a program for this machine"},
+      {11, "EAGAIN: the limit on processes (ulimit -u, a cgroup's pids.max) is reached"},
+      {12, "ENOMEM: out of memory"},
+      {13, "EACCES: no permission to run it (its mode, or a noexec mount)"},
+      {23, "ENFILE: too many open files"},
+      {24, "EMFILE: too many open files"},
+      {26, "ETXTBSY: it is being written"},
+      {38, "ENOSYS: the kernel or a sandbox does not offer the system call"},
+  };
+  for (unsigned long i = 0; i < sizeof known / sizeof *known; ++i)
+    if (known[i].number == error) {
+      copy_text(out, size, known[i].text);
+      return;
+    }
+  char number[24];
+  append_text(out, size, append_text(out, size, 0, "errno "),
+              format_decimal((unsigned long)error, number));
+}

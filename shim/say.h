@@ -9,4 +9,8 @@ void say(const char *line);
 // say() of the concatenation of parts (0-terminated list), cut at 4 KiB.
 void say_parts(const char *const *parts);
 
+// "EAGAIN: the limit on processes ... is reached": an errno's name and what it usually means for
+// starting a program, into out (size bytes).
+void errno_text(int error, char *out, long size);
+
 #pragma GCC visibility pop
