@@ -308,11 +308,30 @@ struct requester {
   const void *who;
 };
 
+// Takes the lock for a decision; 0 when this load keeps its ordinary course instead. A signal
+// handler of the host that loads a library while its thread decides passes through (its thread
+// holds the lock: waiting would be forever), and a thread does not wait for another's decision
+// past that decision's deadline (its holder is stopped by something of the host's).
+static int enter(void) {
+  switch (lock()) {
+    case LOCK_TAKEN:
+      return 1;
+    case LOCK_TIMED_OUT:
+      say("cudnn-compat: another thread's decision has not ended by its deadline "
+          "(CUDNN_COMPAT_TIMEOUT); loading as usual\n");
+      return 0;
+    case LOCK_REENTERED:
+      break;
+  }
+  return 0;
+}
+
 // Returns the name to load: the same pointer when nothing changes. The caller has found that
 // name is a cuDNN library (c), so every other load never gets here.
 static const char *route(const char *name, const struct cudnn_name *c, const struct requester *q) {
-  lock();
+  if (!enter()) return name;
   const struct settings s = read_settings();
+  lock_deadline(s.deadline_ms + ENGINE_GRACE_MS);
   const char *result = name;
   if (s.disabled) goto done;
   // The directory the family comes from: this major's, or with no major in the name any known one.
@@ -364,7 +383,7 @@ done:
 static void note_main_library(const char *path) {
   struct cudnn_name c;
   if (!path || !parse_cudnn_name(base_name(path), &c) || c.sub || c.major < 0) return;
-  lock();
+  if (lock() != LOCK_TAKEN) return;  // a handler's load inside a decision: that one notes it
   struct family *f = family_of(c.major);
   static char dir[kPath];
   if (f && !f->dir && split_path(path, dir, sizeof dir) && *dir) f->dir = arena_strdup(dir);
