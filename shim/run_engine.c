@@ -69,6 +69,7 @@ static struct {
 static struct {
   int pid;    // 0: none
   int child;  // the host's own child, reaped here; else an orphan, ended when `alive` is 0
+  int owner;  // the process that made it: a child forked since has stacks no keeper uses
 } kept;
 static int keeper_alive;  // CLONE_CHILD_CLEARTID: the kernel clears it once the keeper has ended
 
@@ -210,6 +211,10 @@ static int start_orphan(void *unused) {
 // Whether the keeper of the last decision has ended (its stacks are free again).
 static int keeper_ended(void) {
   if (!kept.pid) return 1;
+  if (kept.owner != sys(SYS_getpid, 0, 0, 0)) {  // the kernel clears the word in the maker's memory
+    kept.pid = 0;
+    return 1;
+  }
   if (!kept.child && __atomic_load_n(&keeper_alive, __ATOMIC_SEQ_CST)) return 0;
   long r = 1;
   while (kept.child && (r = sys4(SYS_wait4, kept.pid, 0, WCLONE_ | WNOHANG_, 0)) == -EINTR_) {
@@ -292,7 +297,7 @@ static long start_engine(char *const *argv, char *const *envp, long deadline_ms,
   const long pid = start_keeper(pidfd);
   close_fd(job.host);  // the keeper has its copy
   close_fd(fds[1]);
-  if (pid > 0) kept.pid = (int)pid;
+  if (pid > 0) kept.pid = (int)pid, kept.owner = (int)sys(SYS_getpid, 0, 0, 0);
   return pid;
 }
 

@@ -21,8 +21,9 @@ fake_engine hang
 tf2016_setting
 export CUDNN_COMPAT_TIMEOUT=30
 
-# session SID: the names (comm) of the processes of session SID, one a line.
-session() { ps -o comm= -s "$1" || true; }
+# session SID: the names (comm) of the live processes of session SID, one a line (a zombie holds
+# no memory; whoever adopted it reaps it in its own time).
+session() { ps -o stat=,comm= -s "$1" | awk '$1 !~ /^Z/ { print $2 }' || true; }
 for mode in audit preload; do
   rm -f "$t/lib/cudnn-compat-select.fds"
   setsid env LD_${mode^^}=$SHIM "$t/big_host" </dev/null >"$t/output" 2>&1 &
