@@ -25,6 +25,7 @@
 #include "run_engine.h"
 
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <linux/sched.h>
 #include <poll.h>
 #include <signal.h>
@@ -63,6 +64,7 @@ static struct {
   long deadline_ms;  // the keeper keeps it too, so the engine ends even if the host is gone
   long keeper;       // the keeper's pid or -errno, as the intermediate made it
   int keeper_pidfd;  // where the kernel puts the keeper's pidfd (CLONE_PIDFD)
+  int released;      // the intermediate is reaped (a futex word)
 } job;
 
 // A keeper of ours that may not have ended yet: its stack is not free for the next decision.
@@ -170,6 +172,16 @@ static void reap_orphans(void) {
   }
 }
 
+// An intermediate counts against the user's process limit (ulimit -u) until the host has reaped
+// it: the keeper waits for that (a moment; at most 100 ms), so that the engine and its probes need
+// no more room than with a keeper that is the host's child.
+static void await_release(void) {
+  const struct { long sec, nsec; } ms = {0, 1000 * 1000};
+  for (long until = now_ms() + 100;
+       !__atomic_load_n(&job.released, __ATOMIC_SEQ_CST) && now_ms() < until;)
+    sys4(SYS_futex, &job.released, FUTEX_WAIT_PRIVATE, 0, &ms);
+}
+
 static int keeper(void *unused) {
   (void)unused;
   // A name of its own (ps, top, an epilog's check): it is not the host, whose memory it shares.
@@ -178,6 +190,7 @@ static int keeper(void *unused) {
   // ancestors, and marks the engine as having one only when it is created.
   sys(SYS_prctl, PR_SET_CHILD_SUBREAPER_, 1, 0);
   default_signals();
+  await_release();
   const long pid =
       shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0, 0);
   // Its copy of the answer pipe's write end tells it when the host no longer reads.
@@ -226,7 +239,7 @@ static int keeper_ended(void) {
 
 static long start_orphan_keeper(int *pidfd) {
   __atomic_store_n(&keeper_alive, 1, __ATOMIC_SEQ_CST);
-  job.keeper = -EINVAL_, job.keeper_pidfd = -1;
+  job.keeper = -EINVAL_, job.keeper_pidfd = -1, job.released = 0;
   // CLONE_FILES: the keeper's pidfd lands in the host's table.
   const long mid =
       shim_clone(CLONE_VM | CLONE_FILES, start_stack + kSmallStack, start_orphan, 0, 0, 0);
@@ -236,6 +249,8 @@ static long start_orphan_keeper(int *pidfd) {
   const long pid = mid > 0 ? job.keeper : mid;
   if (pid < 0) __atomic_store_n(&keeper_alive, 0, __ATOMIC_SEQ_CST);
   *pidfd = job.keeper_pidfd;
+  __atomic_store_n(&job.released, 1, __ATOMIC_SEQ_CST);
+  sys4(SYS_futex, &job.released, FUTEX_WAKE_PRIVATE, 1, 0);
   return pid;
 }
 
@@ -245,7 +260,7 @@ static long start_keeper(int *pidfd) {
   kept.child = !orphans_reaped();
   long pid = kept.child ? -EINVAL_ : start_orphan_keeper(pidfd);
   if (pid == -EINVAL_) {  // an orphan would not be reaped, or a kernel before pidfds (5.2)
-    kept.child = 1;
+    kept.child = 1, job.released = 1;
     pid = shim_clone(CLONE_VM | CLONE_PIDFD, keeper_stack + kStack, keeper, 0, pidfd, 0);
     if (pid == -EINVAL_) pid = shim_clone(CLONE_VM, keeper_stack + kStack, keeper, 0, 0, 0);
   }
