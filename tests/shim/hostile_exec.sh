@@ -7,9 +7,7 @@
 # PID namespace whose PID 1 is bash. Under a PID 1 that does not (a VM's init, a container without
 # one) the keeper stays the host's child, and no zombie of ours is left to PID 1.
 source "$(dirname "$0")/common.sh"
-namespace=(unshare --pid --fork --mount-proc)
-"${namespace[@]}" true 2>/dev/null || namespace=(unshare --user --map-root-user --pid --fork --mount-proc)
-"${namespace[@]}" true 2>/dev/null || skip "no PID namespace here: ${namespace[*]} failed"
+pid_namespace
 compile exec_host -pthread <<C
 $load5_main
 #include <errno.h>
@@ -54,7 +52,7 @@ tf2016_setting
 export CUDNN_COMPAT_TIMEOUT=30
 
 for mode in audit preload; do
-  expect_rc_files 0 timeout -k 2 60 "${namespace[@]}" bash -c '"$@"; exit $?' _ env LD_${mode^^}=$SHIM "$t/exec_host"
+  expect_rc_files 0 timeout -k 2 60 "${reaping_init[@]}" env LD_${mode^^}=$SHIM "$t/exec_host"
   [[ -e $t/lib/cudnn-compat-select.fds ]] || fail "$mode: the engine never ran"
   has "after exec: no child, SIGCHLD not pending"
   expect_gone "$t/lib"  # within 5 s of the host's end, the deadline 30 s away

@@ -4,9 +4,7 @@
 # in a PID namespace whose PID 1 (bash) reaps orphans, where the keeper is an orphan; a first cut
 # of the orphan keeper told the child "the engine is still busy" and kept its ordinary load.
 source "$(dirname "$0")/common.sh"
-namespace=(unshare --pid --fork --mount-proc)
-"${namespace[@]}" true 2>/dev/null || namespace=(unshare --user --map-root-user --pid --fork --mount-proc)
-"${namespace[@]}" true 2>/dev/null || skip "no PID namespace here: ${namespace[*]} failed"
+pid_namespace
 compile fork_host -pthread <<C
 $load5_main
 #include <pthread.h>
@@ -36,7 +34,7 @@ chmod +x "$t/lib/cudnn-compat-select"
 tf2016_setting
 
 for mode in audit preload; do
-  expect_rc_files 0 timeout -k 2 60 "${namespace[@]}" bash -c '"$@"; exit $?' _ env LD_${mode^^}=$SHIM "$t/fork_host"
+  expect_rc_files 0 timeout -k 2 60 "${reaping_init[@]}" env LD_${mode^^}=$SHIM "$t/fork_host"
   count "$redirected" 2  # the host and its child, each decided
   lacks "cudnn-compat:"
 done
