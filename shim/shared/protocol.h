@@ -17,6 +17,9 @@
  *   say TEXT     a line for stderr (at most one unless CUDNN_COMPAT_DEBUG=1)
  *   use PATH     load this file instead, or
  *   pass         keep the ordinary load
+ *   usage ...    the map's [usage] settings, and
+ *   record ...   the decision's fields of a usage record, when records are asked for (both in
+ *                shim/shared/usage_record.h; a shim that does not know them ignores them)
  *   end PROTOCOL the answer is complete; anything else before the deadline is "no answer".
  */
 #pragma once

@@ -5,6 +5,7 @@
 #include "decision_inputs.h"
 #include "protocol.h"
 #include "system.h"
+#include "usage_record.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -60,7 +61,19 @@ std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,
 
 SearchStep search_step(std::string_view arg, const std::string &requester);
 
-Selection decide(const Request &r, bool debug) {
+// The usage settings and the record's fields for the shim (shim/shared/usage_record.h), when the
+// map's [usage] or the job (CUDNN_COMPAT_USAGE) asks for records.
+std::vector<std::string> usage_lines(const Map *map, const SelectInputs &in, const Selection &s) {
+  const bool asked =
+      env(CUDNN_COMPAT_USAGE_ENV) == std::optional<std::string>(CUDNN_COMPAT_USAGE_REPORT_ONLY);
+  if (!(map && map->usage.given && map->usage.mode != UsageMode::off) && !asked) return {};
+  std::vector<std::string> lines;
+  if (map && map->usage.given) lines.push_back(usage_settings_text(map->usage, ' '));
+  lines.push_back(CUDNN_COMPAT_USAGE_FIELDS + usage_fields(in, s, is_conda_lib));
+  return lines;
+}
+
+Selection decide(const Request &r, bool debug, std::vector<std::string> &usage) {
   const std::string requester = r.requester.empty() ? real_path(r.executable) : r.requester;
   const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
   if (!requested) return {};
@@ -109,6 +122,7 @@ Selection decide(const Request &r, bool debug) {
   if (!map && load && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
     s.say.push_back("cudnn-compat: " + map_problem + "; the map is not used, loading " + r.name +
                     " as usual");
+  usage = usage_lines(map, in, s);
   return s;
 }
 
@@ -149,9 +163,10 @@ void default_signals() {
 int main(int argc, char **argv) {
   default_signals();
   Selection s;
+  std::vector<std::string> usage;
   try {
     if (const std::optional<Request> r = parse_request(argc, argv))
-      s = decide(*r, env("CUDNN_COMPAT_DEBUG") == std::optional<std::string>("1"));
+      s = decide(*r, env("CUDNN_COMPAT_DEBUG") == std::optional<std::string>("1"), usage);
     else
       s.say.push_back("cudnn-compat: the engine speaks protocol " CUDNN_COMPAT_PROTOCOL
                       " but was run otherwise (a shim of another install?); loading as usual");
@@ -159,6 +174,7 @@ int main(int argc, char **argv) {
     s = {{}, {std::string("cudnn-compat: internal error: ") + e.what() + "; loading as usual"}};
   }
   for (const std::string &line : s.say) std::cout << "say " << line << '\n';
+  for (const std::string &line : usage) std::cout << line << '\n';
   std::cout << (s.use ? "use " + *s.use : std::string("pass"))
             << "\nend " CUDNN_COMPAT_PROTOCOL "\n"
             << std::flush;

@@ -19,11 +19,15 @@ namespace cudnn_compat {
 // ---------------------------------------------------------------------------------------------
 // requirement.cc: what a process needs.
 
+// Where a need came from, as a usage record says it (shim/shared/usage_record.h: from).
+enum class NeedOrigin { none, asked, rule, name };  // asked: --require or CUDNN_COMPAT_REQUIRE
+
 struct Need {
   std::optional<Version> cudnn;  // the cuDNN it was built with
   std::optional<int> cuda_major;
   Rule rule = Rule::nvidia;
   std::string source;  // "--require", "CUDNN_COMPAT_REQUIRE", "map.toml:12 (/opt/apps/tf/*)", ...
+  NeedOrigin origin = NeedOrigin::none;
 };
 
 struct NeedInputs {
@@ -82,6 +86,7 @@ struct TableFacts {  // what only the file system and the libraries say, gathere
   std::vector<std::optional<FileStamp>> files;  // that file's identity when it was probed
   std::optional<FileStamp> ld_cache;            // /etc/ld.so.cache
   std::vector<std::pair<int, std::string>> system;  // per major: ld.so.cache and default dirs' file
+  std::vector<bool> conda;  // per map entry: its lib is a conda environment's (is_conda_lib)
 };
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
 // Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did
@@ -181,14 +186,38 @@ struct SelectInputs {
   bool debug = false;
 };
 
+// What a selection came to, as a usage record's verdict says it.
+enum class Outcome {
+  fit,         // the loader's own library fits
+  redirected,  // another is handed over
+  refused,     // none that fits was found: the ordinary load
+  undecided,   // no answer could be had (a library could not be checked): the ordinary load
+};
+std::string_view to_string(Outcome o);
+
 struct Selection {
   std::optional<std::string> use;  // load this file instead; nullopt keeps the ordinary load
   std::vector<std::string> say;    // lines for stderr: at most one unless debugging
+  Outcome outcome = Outcome::undecided;
+  std::optional<Version> loader_release = {};  // what the loader's own library reports
+  std::optional<Version> release = {};         // what `use` reports
 };
 
 Selection select_library(const SelectInputs &in, const SelectIo &io);
 // Whether a library that reports p serves need for major (its version, and its CUDA when both are
 // known), and why not.
 Verdict serves(const Need &need, std::optional<int> major, const Probe &p);
+
+// ---------------------------------------------------------------------------------------------
+// usage_fields.cc: what the engine tells the shim for a usage record (issue 21; the format is
+// shim/shared/usage_record.h), and where a place comes from.
+
+// module, wheel, conda, system or user: a place with a module is the module's; a wheel's
+// directory (<site-packages>/nvidia/cudnn/lib) is a wheel's; a conda environment's (is_conda: it
+// has conda-meta beside it) conda's; under /usr or /lib the system's; anything else a user's.
+std::string_view place_source(const std::string &dir, const std::string &module, bool is_conda);
+// The record's fields from need to verdict (" need=... verdict=..."), encoded.
+std::string usage_fields(const SelectInputs &in, const Selection &s,
+                         const std::function<bool(const std::string &dir)> &is_conda);
 
 }  // namespace cudnn_compat

@@ -99,6 +99,8 @@ std::string decision_table_path(const std::string &map_path) {
 
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts) {
   std::string out = "cudnn-compat-decide 1\t" + identity(stamp) + "\n";
+  // Second, where the shim looks for it first (shim/record.c): with records off, nothing more.
+  if (map.usage.given) out += usage_settings_text(map.usage, '\t') + "\n";
   out += "require\t" + std::to_string(map.require.size()) + "\n";
   out += "system\t" + (facts.ld_cache ? identity(*facts.ld_cache) : std::string("-")) + "\n";
   for (const auto &[major, file] : facts.system)
@@ -108,11 +110,20 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
   known.cudnn.clear();
   std::vector<std::size_t> index;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
-    if (!library_disagreement(map.cudnn[i], facts.probes[i]).empty() || !facts.files[i]) continue;
+    const Installed &e = map.cudnn[i];
+    if (!library_disagreement(e, facts.probes[i]).empty() || !facts.files[i]) continue;
+    known.cudnn.push_back(e);
+    index.push_back(i);
+    // A release that retires is ranked, but handed over or kept only by the engine, which knows
+    // the day: the shim finds no file of it here and asks.
+    if (!e.retire_after.empty()) continue;
     out += "lib\t" + std::to_string(i) + "\t" + identity(*facts.files[i]) + "\t" +
            facts.probes[i]->file + "\n";
-    known.cudnn.push_back(map.cudnn[i]);
-    index.push_back(i);
+    // What a usage record says of it (shim/record.c).
+    const bool conda = i < facts.conda.size() && facts.conda[i];
+    out += "rel\t" + std::to_string(i) + "\t" + to_string(e.version) + "\t" +
+           std::string(place_source(e.lib, e.module, conda)) + "\t" +
+           (e.module.empty() ? "-" : e.module) + "\n";
   }
   std::set<int> majors;
   for (const Installed &e : known.cudnn) majors.insert(e.version.major);

@@ -35,6 +35,11 @@ Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> majo
             words == Words::yes
                 ? "its lib \"" + e.lib + "\" is relative; skipped (see `cudnn-compat map validate`)"
                 : ""};
+  // Past its retire_after day the release is handed over no more (issue 21).
+  if (e.retired)
+    return {false, words == Words::yes ? "it retired on " + e.retire_after +
+                                             " (retire_after in the map); it is handed over no more"
+                                       : ""};
   Verdict v = fit(need, major, e.version, e.cuda, words);
   if (!v.compatible && words == Words::yes && need.cuda_major && !e.cuda &&
       (!major || e.version.major == *major))

@@ -15,6 +15,7 @@ Parsed<Need> derive_need(const NeedInputs &in, const Map *map) {
     if (!v) return Parsed<Need>::fail(in.require_source + ": " + v.error);
     need.cudnn = *v;
     need.source = in.require_source;
+    need.origin = NeedOrigin::asked;
   }
   if (in.cuda) {
     const Parsed<Version> v = parse_cuda(*in.cuda);
@@ -27,6 +28,7 @@ Parsed<Need> derive_need(const NeedInputs &in, const Map *map) {
         if (program.empty() || fnmatch(r.match.c_str(), program.c_str(), 0) != 0) continue;
         need.cudnn = r.cudnn;
         if (!need.cuda_major && r.cuda) need.cuda_major = r.cuda->major;
+        need.origin = NeedOrigin::rule;
         need.source = map->path + ":" + std::to_string(r.pos.line) + " ([[require]] match \"" +
                       r.match + "\" on " + program + ")";
         return {need, {}};
@@ -36,6 +38,7 @@ Parsed<Need> derive_need(const NeedInputs &in, const Map *map) {
   if (!need.cudnn && in.requested.version && in.requested.version->minor) {
     need.cudnn = *in.requested.version;
     need.source = "the version in the requested name";
+    need.origin = NeedOrigin::name;
   }
   return {need, {}};
 }

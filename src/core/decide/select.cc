@@ -51,7 +51,8 @@ std::optional<Selection> settled_early(const SelectInputs &in, const std::string
                      {kPrefix + in.name + ": " + need + ", but the program asks for cuDNN " +
                       asked + " by name, which only a cuDNN " + asked +
                       " can serve; loading as usual (the requirement should be the cuDNN " + asked +
-                      " release the program was built with)"}};
+                      " release the program was built with)"},
+                     Outcome::refused};
   }
   return std::nullopt;
 }
@@ -84,6 +85,7 @@ struct Search {
   std::vector<std::string> passed_over;  // releases that do not load, lie or do not fit
   std::string not_run;                   // why one of them could not be checked at all
   bool any_file = false;                 // a release of the map has its library here
+  std::optional<Version> chosen;         // what the one handed over reports
 };
 
 // The best fitting release that says so itself; a map that lies is passed over, and said so.
@@ -103,7 +105,10 @@ std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &
     }
     // The library's own CUDA where it tells (cuDNN 6 on), else the map's word for it.
     const Verdict v = fit(in.need, major, c.probe->version, c.probe->cuda ? c.probe->cuda : e.cuda);
-    if (v.compatible) return file;
+    if (v.compatible) {
+      s.chosen = c.probe->version;
+      return file;
+    }
     // A release that is what the map says but not built for the CUDA needed is no liar.
     s.passed_over.push_back(same_release(c.probe->version, e.version)
                                 ? *file + " (" + to_string(e.version) + "): " + v.reason
@@ -115,6 +120,20 @@ std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &
 
 }  // namespace
 
+std::string_view to_string(Outcome o) {
+  switch (o) {
+    case Outcome::fit:
+      return "fit";
+    case Outcome::redirected:
+      return "redirected";
+    case Outcome::refused:
+      return "refused";
+    case Outcome::undecided:
+      break;
+  }
+  return "undecided";
+}
+
 Verdict serves(const Need &need, std::optional<int> major, const Probe &p) {
   return fit(need, major, p.version, p.cuda);
 }
@@ -125,14 +144,22 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   Selection out;
   const LibraryCheck loaded = in.loader ? io.probe(in.loader->path) : LibraryCheck{};
   // The loader's own choice could not be asked: nothing is known, the ordinary load stands.
+  if (loaded.probe) out.loader_release = loaded.probe->version;
   if (in.loader && !loaded.probe && !loaded.not_run.empty())
     return {{},
             {kPrefix + in.name + ": " + need + ", but " + no_answer(in.loader->path, loaded) +
              "; loading as usual"}};
   const std::optional<std::string> loader_note = loader_misfit(in, loaded, need, out);
-  if (!loader_note) return out;
+  if (!loader_note) {
+    out.outcome = Outcome::fit;
+    return out;
+  }
   Search found;
   if (in.map) out.use = best_release(in, io, found);
+  out.release = found.chosen;
+  out.outcome = out.use                  ? Outcome::redirected
+                : found.not_run.empty() ? Outcome::refused
+                                         : Outcome::undecided;
   // No cuDNN at all, on the loader's path or in the map: the ordinary load fails on its own.
   if (!in.loader && !found.any_file) return out;
   if (!in.map) {

@@ -14,6 +14,7 @@ TableFacts gather_table_facts(const Map &map, const ProbeOptions &options) {
       file = find_library_file(e.lib, main_library(e.version.major), e.version.major);
     facts.probes.push_back(file ? probe_library(*file, options) : std::nullopt);
     facts.files.push_back(file ? stamp_file(*file) : std::nullopt);
+    facts.conda.push_back(is_conda_lib(e.lib));
     majors.insert(e.version.major);
   }
   facts.ld_cache = stamp_file("/etc/ld.so.cache");

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -175,9 +176,68 @@ struct Reader {
     return items;
   }
 
+  // [usage]: mode, to, sample (issue 21).
+  void read_usage(const toml::node &n, UsageSettings &u) {
+    constexpr std::string_view where = "[usage]";
+    const toml::table *t = n.as_table();
+    if (!t) return error(pos_of(n.source()), "'usage' must be a table: [usage]");
+    u.given = true;
+    unknown_keys(*t, where, {"mode", "to", "sample"});
+    if (const std::optional<std::string> m = string_at(*t, "mode", where, false)) {
+      if (const std::optional<UsageMode> mode = parse_usage_mode(*m))
+        u.mode = *mode;
+      else
+        error(pos_of(t->get("mode")->source()),
+              "mode in [usage] is \"" + *m + "\"; expected \"off\", \"record\" or \"report-only\"");
+    }
+    if (const std::optional<std::string> to = string_at(*t, "to", where, false)) {
+      if (*to == "syslog" || (to->starts_with('/') && !has_control(*to)))
+        u.to = *to;
+      else
+        error(pos_of(t->get("to")->source()),
+              "to in [usage] is \"" + *to +
+                  "\"; expected \"syslog\" or the absolute path of a spool directory");
+    }
+    if (const toml::node *s = t->get("sample")) {
+      const std::optional<double> v = s->is_integer()
+                                          ? std::optional<double>(double(*s->value<std::int64_t>()))
+                                          : s->value<double>();
+      if (v && *v >= 0 && *v <= 1)
+        u.sample = *v;
+      else
+        error(pos_of(s->source()), "sample in [usage] must be a fraction from 0 to 1 (0.1: one "
+                                   "process in ten records), not " +
+                                       std::string(v ? std::to_string(*v) : type_name(*s)));
+    }
+  }
+
+  // retire_after = "YYYY-MM-DD" or a TOML date (2025-06-30): "" when absent or wrong.
+  std::string retire_at(const toml::table &t, std::string_view where) {
+    const toml::node *n = t.get("retire_after");
+    if (!n) return "";
+    std::string text;
+    if (const auto *d = n->as_date()) {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", int(d->get().year), int(d->get().month),
+                    int(d->get().day));
+      text = buf;
+    } else if (const auto *s = n->as_string()) {
+      text = s->get();
+    }
+    if (day_start(text)) return text;
+    error(pos_of(n->source()), "retire_after in " + std::string(where) +
+                                   " must be a date, \"YYYY-MM-DD\" (the first day the shim no "
+                                   "longer hands the release over)");
+    return "";
+  }
+
+  static bool has_control(const std::string &s) {
+    return std::ranges::any_of(s, [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
+  }
+
   void read_cudnn(const toml::table &t, std::vector<Installed> &entries) {
     constexpr std::string_view where = "[[cudnn]]";
-    unknown_keys(t, where, {"version", "lib", "cuda", "module"});
+    unknown_keys(t, where, {"version", "lib", "cuda", "module", "retire_after"});
     const std::optional<Version> v =
         version_at(t, "version", where, true, parse_dotted, true,
                    "x.y.z or x.y.z.b, e.g. \"5.1.10\" (the exact release)");
@@ -190,9 +250,8 @@ struct Reader {
       error(pos_of(t.get("lib")->source()),
             "'lib' in [[cudnn]] is empty; expected the directory holding libcudnn.so.<major>");
     // The hooks' tables are lines of tab-separated fields, and no module system names a module so.
-    const bool odd_module = std::ranges::any_of(modules, [](const std::string &m) {
-      return std::ranges::any_of(m, [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
-    });
+    const bool odd_module = std::ranges::any_of(modules, has_control);
+    const std::string retire_after = retire_at(t, where);
     if (odd_module)
       error(pos_of(t.get("module")->source()),
             "'module' in [[cudnn]] holds a control character (a tab or a line break); expected "
@@ -201,7 +260,8 @@ struct Reader {
     // The n-th module adds the n-th directory; a shorter lib list repeats its last directory.
     for (std::size_t k = 0; k < std::max(libs->size(), modules.size()); ++k)
       entries.push_back({*v, (*libs)[std::min(k, libs->size() - 1)], cuda,
-                         k < modules.size() ? modules[k] : "", pos_of(t.source()), k > 0});
+                         k < modules.size() ? modules[k] : "", pos_of(t.source()), k > 0,
+                         retire_after});
   }
 
   void read_require(const toml::table &t, std::vector<RequireRule> &rules) {
@@ -350,7 +410,7 @@ MapLoad parse_map(std::string_view text, const std::string &path) {
   Map map;
   map.path = path;
 
-  r.unknown_keys(root, "the top level", {"schema", "policy", "cudnn", "require"});
+  r.unknown_keys(root, "the top level", {"schema", "policy", "usage", "cudnn", "require"});
   if (const toml::node *s = root.get("schema")) {
     const std::optional<std::int64_t> n = s->value<std::int64_t>();
     if (!s->is_integer())
@@ -364,6 +424,7 @@ MapLoad parse_map(std::string_view text, const std::string &path) {
     r.error({1, 1}, "missing 'schema = 1' at the top of the map");
   }
   if (const toml::node *p = root.get("policy")) r.read_policy(*p, map.policy);
+  if (const toml::node *u = root.get("usage")) r.read_usage(*u, map.usage);
   if (const toml::node *c = root.get("cudnn"))
     r.each_table(*c, "cudnn", [&](const toml::table &t) { r.read_cudnn(t, map.cudnn); });
   if (const toml::node *q = root.get("require"))
@@ -400,18 +461,25 @@ MapLoad read_map_text(const std::string &path) {
   return parse_map(text.str(), path);
 }
 
+// Which releases have retired is the clock's word, read as the map is.
+MapLoad retire_now(MapLoad load) {
+  if (load.map) mark_retired(*load.map, std::int64_t(std::time(nullptr)));
+  return load;
+}
+
 }  // namespace
 
 MapLoad load_map(const std::string &path) {
   if (std::optional<std::string> why = map_trust_problem(path)) return refused(path, *why);
   if (const std::optional<FileStamp> stamp = stamp_file(path))
-    if (std::optional<MapLoad> cached = read_map_cache(path, *stamp)) return std::move(*cached);
-  return read_map_text(path);
+    if (std::optional<MapLoad> cached = read_map_cache(path, *stamp))
+      return retire_now(std::move(*cached));
+  return retire_now(read_map_text(path));
 }
 
 MapLoad read_map_file(const std::string &path) {
   // Everything else the file says is still reported, for the admin who validates it.
-  MapLoad load = read_map_text(path);
+  MapLoad load = retire_now(read_map_text(path));
   if (std::optional<std::string> why = map_trust_problem(path)) {
     load.map.reset();
     load.diagnostics.insert(load.diagnostics.begin(), refused(path, *why).diagnostics.front());
@@ -426,6 +494,15 @@ std::string format_map(const Map &map) {
        (map.policy.prefer == Prefer::newest ? "\"newest\"" : "\"oldest\"") + "\n";
   s += std::string("on_module_mismatch = ") +
        (map.policy.on_module_mismatch == OnMismatch::warn ? "\"warn\"" : "\"error\"") + "\n";
+  if (map.usage.given) {
+    char sample[32];
+    std::snprintf(sample, sizeof sample, "%g", map.usage.sample);
+    s += "\n[usage]\nmode = " + quote(to_string(map.usage.mode)) + "\nto = " + quote(map.usage.to) +
+         "\nsample = " + (std::string(sample).find_first_of(".e") == std::string::npos
+                              ? std::string(sample) + ".0"
+                              : std::string(sample)) +
+         "\n";
+  }
   for (std::size_t i = 0, end = 0; i < map.cudnn.size(); i = end) {
     const Installed &e = map.cudnn[i];
     std::vector<std::string> libs{e.lib}, modules{e.module};
@@ -438,6 +515,7 @@ std::string format_map(const Map &map) {
          "\n";
     if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";
     if (!modules.empty()) s += "module = " + quote_list(modules) + "\n";
+    if (!e.retire_after.empty()) s += "retire_after = " + quote(e.retire_after) + "\n";
   }
   for (const RequireRule &q : map.require) {
     s += "\n[[require]]\nmatch = " + quote(q.match) + "\ncudnn = " + quote(to_string(q.cudnn)) +

@@ -30,6 +30,11 @@ struct Installed {
   std::string module;
   SourcePos pos;
   bool joined = false;  // a further place of the previous entry's release, in the same table
+  // retire_after = "YYYY-MM-DD" (issue 21): from that day on (00:00 local time) the shim hands the
+  // release over no more; "" when the map sets no date. `retired`: that day has come, as the
+  // clock said when the map was loaded (load_map, read_map_file).
+  std::string retire_after = {};
+  bool retired = false;
 };
 
 struct RequireRule {  // one [[require]] table
@@ -50,10 +55,20 @@ struct Policy {
   OnMismatch on_module_mismatch = OnMismatch::warn;
 };
 
+// [usage] (issue 21, docs/usage.md): whether the shim records each process's first cuDNN load.
+enum class UsageMode { off, record, report_only };
+struct UsageSettings {
+  bool given = false;  // the map has a [usage] table
+  UsageMode mode = UsageMode::off;
+  std::string to = "syslog";  // "syslog", or a spool directory (an absolute path)
+  double sample = 1.0;        // the fraction of processes that record
+};
+
 struct Map {
   std::string path;
   int schema = 1;
   Policy policy;
+  UsageSettings usage;
   std::vector<Installed> cudnn;
   std::vector<RequireRule> require;
 };
@@ -95,6 +110,19 @@ std::vector<std::pair<std::size_t, std::size_t>> modules_on_two_releases(
 void group_releases(std::vector<Installed> &cudnn);
 // How many releases the map lists: its places, less those joined to the place before them.
 std::size_t release_count(const Map &map);
+
+// ---------------------------------------------------------------------------------------------
+// map_usage.cc: the map's word on usage records and on retiring releases (issue 21).
+
+std::string_view to_string(UsageMode m);  // "off", "record", "report-only"
+std::optional<UsageMode> parse_usage_mode(std::string_view word);
+// The settings as the shim reads them, "usage MODE PPM TO" with fields split by sep (a tab in the
+// decision table, a space in the engine's answer): shim/shared/usage_record.h.
+std::string usage_settings_text(const UsageSettings &u, char sep);
+// 00:00 local time of a date "YYYY-MM-DD" in seconds since the epoch; nullopt unless it is one.
+std::optional<std::int64_t> day_start(std::string_view date);
+// Marks every place whose retire_after day has begun by `now` (seconds since the epoch) retired.
+void mark_retired(Map &map, std::int64_t now);
 
 // ---------------------------------------------------------------------------------------------
 // map_trust.cc: a map anyone but its owner can change, or owned by neither root nor the reader, is

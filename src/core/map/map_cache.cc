@@ -6,6 +6,8 @@
 #include "map.h"
 #include "text.h"
 
+#include <charconv>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,7 +15,7 @@
 namespace cudnn_compat {
 namespace {
 
-constexpr std::string_view kMagic = "cudnn-compat-map-cache 3";
+constexpr std::string_view kMagic = "cudnn-compat-map-cache 4";
 
 std::string escape(std::string_view s) {
   std::string out;
@@ -137,6 +139,21 @@ bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
     e.module = std::move(*module);
     return true;
   }
+  // "retire": the place before has a retire_after date
+  if (f[0] == "retire" && f.size() == 2 && !map.cudnn.empty() && day_start(f[1])) {
+    map.cudnn.back().retire_after = std::string(f[1]);
+    return true;
+  }
+  // mode, sample and where the records go
+  if (f[0] == "usage" && f.size() == 4) {
+    const std::optional<UsageMode> mode = parse_usage_mode(f[1]);
+    std::optional<std::string> to = unescape(f[3]);
+    double sample = 0;
+    const auto [end, ec] = std::from_chars(f[2].data(), f[2].data() + f[2].size(), sample);
+    if (!mode || !to || ec != std::errc() || end != f[2].data() + f[2].size()) return false;
+    map.usage = {true, *mode, std::move(*to), sample};
+    return true;
+  }
   if (f[0] == "require" && f.size() == 6) {
     RequireRule &q = map.require.emplace_back();
     std::optional<std::string> match = unescape(f[3]);
@@ -190,10 +207,18 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
   s.append(map.policy.prefer == Prefer::newest ? "\tnewest\t" : "\toldest\t");
   s.append(map.policy.on_module_mismatch == OnMismatch::warn ? "warn\t" : "error\t");
   s.append(std::to_string(map.cudnn.size())).append("\n");
-  for (const Installed &e : map.cudnn)
+  if (map.usage.given) {
+    char sample[32];
+    const auto [end, ec] = std::to_chars(sample, sample + sizeof sample, map.usage.sample);
+    s.append("usage\t").append(to_string(map.usage.mode)).append("\t");
+    s.append(sample, ec == std::errc() ? end : sample).append("\t" + escape(map.usage.to) + "\n");
+  }
+  for (const Installed &e : map.cudnn) {
     s.append((e.joined ? "place\t" : "cudnn\t") + pos_fields(e.pos) + '\t' + to_string(e.version) +
              '\t' + (e.cuda ? to_string(*e.cuda) : "") + '\t' + escape(e.lib) + '\t' +
              escape(e.module) + '\n');
+    if (!e.retire_after.empty()) s.append("retire\t" + e.retire_after + "\n");
+  }
   for (const RequireRule &q : map.require)
     s.append("require\t" + pos_fields(q.pos) + '\t' + escape(q.match) + '\t' + to_string(q.cudnn) +
              '\t' + (q.cuda ? to_string(*q.cuda) : "") + '\n');

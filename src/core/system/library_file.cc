@@ -35,4 +35,11 @@ std::optional<std::string> find_library_file(const std::string &dir, const Libra
   return best;
 }
 
+bool is_conda_lib(const std::string &dir) {
+  std::error_code ec;
+  std::filesystem::path lib = std::filesystem::path(dir).lexically_normal();
+  if (!lib.has_filename()) lib = lib.parent_path();  // "/env/lib/"
+  return !dir.empty() && std::filesystem::is_directory(lib.parent_path() / "conda-meta", ec);
+}
+
 }  // namespace cudnn_compat

@@ -38,6 +38,8 @@ bool holds_other_family(const std::string &entry, const std::string &dir, std::o
 // The file in dir that serves a request for `requested` (I/O: reads the directory).
 std::optional<std::string> find_library_file(const std::string &dir, const LibraryName &requested,
                                              int major);
+// dir is a conda environment's lib directory: conda-meta/ lies beside it.
+bool is_conda_lib(const std::string &dir);
 // The version a library reports itself, by loading it in a child (probe); nullopt when it does not
 // load - a header or a file name is no answer here.
 std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options);
