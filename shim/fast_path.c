@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "arena.h"
+#include "record.h"
 #include "shared/decision_key.h"
 #include "shim_text.h"
 #include "sys.h"
@@ -266,6 +267,7 @@ enum fast_answer fast_decide(const struct fast_request *r, const char **use) {
     return FAST_UNKNOWN;
   }
   const enum fast_answer a = decide(table.data, r, use);
+  record_table(table.data, r, a, *use);
   file_free(&table);
   return a;
 }

@@ -7,6 +7,7 @@
 #include "environment.h"
 #include "shim_text.h"
 #include "sys.h"
+#include "syslog_socket.h"
 
 // At most this much: a pipe that shows writable has at least one free page, so a line that fits
 // in it cannot block.
@@ -68,35 +69,11 @@ static void to_file(const char *path, const char *line) {
 // One datagram to the local syslog socket, as syslog(3) sends it (facility user, severity
 // warning, tagged cudnn-compat[pid]), never waited for; nothing when no syslog listens there.
 static void to_syslog(const char *line) {
-  const long fd = sys(SYS_socket, 1 /* AF_UNIX */, 2 /* SOCK_DGRAM */ | O_CLOEXEC | O_NONBLOCK, 0);
-  if (fd < 0) return;
-  char tag[48], pid[24];
-  long n = append_text(tag, sizeof tag, 0, "<12>cudnn-compat[");
-  n = append_text(tag, sizeof tag, n, format_decimal((unsigned long)sys(SYS_getpid, 0, 0, 0), pid));
-  n = append_text(tag, sizeof tag, n, "]: ");
   const char *text = after_prefix(line, "cudnn-compat: ") ? line + 14 : line;
   long length = text_len(text);
   if (length > kLine) length = kLine;
   if (length && text[length - 1] == '\n') --length;
-  struct {
-    unsigned short family;
-    char path[108];
-  } log = {1, "/dev/log"};
-  struct {
-    const void *base;
-    long length;
-  } parts[2] = {{tag, n}, {text, length}};
-  const struct {
-    void *name;
-    unsigned int name_length;
-    void *parts;
-    long count;
-    void *control;
-    long control_length;
-    int flags;
-  } message = {&log, sizeof log, parts, 2, 0, 0, 0};
-  sys(SYS_sendmsg, fd, &message, 0x40 /* MSG_DONTWAIT */);
-  sys(SYS_close, fd, 0, 0);
+  syslog_send(12, "cudnn-compat", text, length);
 }
 
 void say(const char *line) {

@@ -20,6 +20,7 @@
 #include "environment.h"
 #include "fast_path.h"
 #include "lock.h"
+#include "record.h"
 #include "run_engine.h"
 #include "say.h"
 #include "search_dirs.h"
@@ -228,6 +229,7 @@ static const char *consult_engine(const char *name, const char *requester,
     say_engine_failure(r, error, name, engine);
     return 0;
   }
+  record_answer(answer);
   if (!after_prefix(answer + text_len(answer) - text_len("end " CUDNN_COMPAT_PROTOCOL "\n"),
                     "end " CUDNN_COMPAT_PROTOCOL "\n")) {
     say("cudnn-compat: the engine beside the shim speaks another protocol (two installs mixed on "
@@ -339,7 +341,7 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
   struct family *f = family_of(c->major);
   const char *dir = f ? f->dir : 0;
   for (struct family *g = families; c->major < 0 && g && !dir; g = g->next) dir = g->dir;
-  if (dir && (c->sub || c->major >= 0)) {
+  if (dir && (c->sub || c->major >= 0) && !record_report_only()) {
     // Keep the family whole. A sub-library name D lacks is still sent to D when it carries a full
     // version (the cuDNN 9 dispatcher asks for libcudnn_ops.so.9.1.0 first, then falls back to
     // .so.9): loading another release's file is what breaks the family. For other names D lacks,
@@ -357,7 +359,8 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
   } else if (f && !c->sub) {
     static struct search_dirs dirs;
     q->dirs(q->who, &dirs);
-    const char *chosen = decide(name, c->major, q->name, &dirs, &s);
+    const char *chosen =
+        record_decision(name, c->major, q->name, decide(name, c->major, q->name, &dirs, &s));
     static char chosen_dir[kPath];
     const char *base = chosen ? split_path(chosen, chosen_dir, sizeof chosen_dir) : 0;
     const char *kept = base && *chosen_dir ? keep_path(chosen_dir, base) : 0;

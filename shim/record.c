@@ -1,0 +1,374 @@
+// Usage records: see record.h. Everything runs under the shim's lock, so the buffers are static (a
+// host thread's 16 KiB stack has no room for a record).
+#include "record.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "environment.h"
+#include "shared/usage_record.h"
+#include "shim_text.h"
+#include "sys.h"
+#include "syslog_socket.h"
+
+enum { kPath = 4096, kMillion = 1000000 };
+enum mode { MODE_OFF, MODE_RECORD, MODE_REPORT_ONLY };
+
+// What the current decision learned; forgotten by record_decision.
+static struct {
+  int known;  // the table or the engine said the settings
+  enum mode mode;
+  unsigned long ppm;
+  char to[kPath];
+  long fields;  // bytes of the engine's or the table's fields in text (0: none)
+  char text[CUDNN_COMPAT_USAGE_MAX];
+} note;
+
+static int report_only;                // sticky for the process
+static unsigned long recorded_majors;  // one bit per major recorded (63: any other)
+static int sampled = -1;               // this process is in the sample; -1 until asked
+
+// ---------------------------------------------------------------------------------------------
+// The settings: "usage MODE PPM TO", fields split by a tab (the table) or a space (the engine).
+
+static const char *word_end(const char *p) {
+  while (*p && *p != '\t' && *p != ' ' && *p != '\n') ++p;
+  return p;
+}
+
+static int read_settings(const char *p) {
+  const char *end = word_end(p);
+  const long n = end - p;
+  enum mode m;
+  if (n == 3 && after_prefix(p, "off"))
+    m = MODE_OFF;
+  else if (n == 6 && after_prefix(p, "record"))
+    m = MODE_RECORD;
+  else if (n == 11 && after_prefix(p, CUDNN_COMPAT_USAGE_REPORT_ONLY))
+    m = MODE_REPORT_ONLY;
+  else
+    return 0;
+  if (*end != '\t' && *end != ' ') return 0;
+  unsigned long ppm = 0;
+  for (p = end + 1; *p >= '0' && *p <= '9'; ++p) ppm = ppm * 10 + (unsigned long)(*p - '0');
+  if ((*p != '\t' && *p != ' ') || ppm > kMillion) return 0;
+  long k = 0;
+  for (++p; p[k] && p[k] != '\n' && k < kPath - 1; ++k) note.to[k] = p[k];
+  note.to[k] = 0;
+  note.known = 1, note.mode = m, note.ppm = ppm;
+  return 1;
+}
+
+static const char *next_line(const char *p) {
+  while (*p && *p != '\n') ++p;
+  return *p ? p + 1 : p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fields from the decision table's rows: "lib\tINDEX\tINO\tSIZE\tMTIME\tPATH", "rel\tINDEX\t
+// VERSION\tSOURCE\tMODULE" (written only when records are on), "sys\tMAJOR\tFILE".
+
+// The start of the n-th tab-separated field of the line at p, or 0.
+static const char *field(const char *p, int n) {
+  for (; n > 0; --n) {
+    while (*p && *p != '\t' && *p != '\n') ++p;
+    if (*p != '\t') return 0;
+    ++p;
+  }
+  return p;
+}
+
+static long field_len(const char *f) {
+  long n = 0;
+  while (f[n] && f[n] != '\t' && f[n] != '\n') ++n;
+  return n;
+}
+
+static int field_is(const char *f, const char *text, long n) {
+  if (field_len(f) != n) return 0;
+  for (long i = 0; i < n; ++i)
+    if (f[i] != text[i]) return 0;
+  return 1;
+}
+
+static unsigned long number_at(const char *f) {
+  unsigned long n = 0;
+  for (; *f >= '0' && *f <= '9'; ++f) n = n * 10 + (unsigned long)(*f - '0');
+  return n;
+}
+
+// The first row of kind (e.g. "rel\t") whose field 1 is key (n bytes), or 0.
+static const char *row(const char *table, const char *kind, const char *key, long n) {
+  for (const char *p = table; *p; p = next_line(p))
+    if (after_prefix(p, kind) && field_is(field(p, 1), key, n)) return p;
+  return 0;
+}
+
+// The lib row of a file: by its path, else by its identity (another spelling of the same path).
+static const char *lib_row(const char *table, const char *path) {
+  const long n = text_len(path);
+  for (const char *p = table; *p; p = next_line(p)) {
+    const char *f = after_prefix(p, "lib\t") ? field(p, 5) : 0;
+    if (f && field_is(f, path, n)) return p;
+  }
+  struct stat st;
+  if (sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) != 0) return 0;
+  const unsigned long mtime =
+      (unsigned long)st.st_mtim.tv_sec * 1000000000ul + (unsigned long)st.st_mtim.tv_nsec;
+  for (const char *p = table; *p; p = next_line(p))
+    if (after_prefix(p, "lib\t") && field(p, 5) && number_at(field(p, 2)) == st.st_ino &&
+        number_at(field(p, 3)) == (unsigned long)st.st_size && number_at(field(p, 4)) == mtime)
+      return p;
+  return 0;
+}
+
+static long put_value(char *out, long size, long at, const char *key, const char *value) {
+  return cudnn_compat_usage_put(out, size, at, key, value ? value : "",
+                                value ? text_len(value) : 0);
+}
+
+static long put(long at, const char *key, const char *value) {
+  return put_value(note.text, sizeof note.text, at, key, value);
+}
+
+// "KEY=path RELKEY=version SRCKEY=source MODKEY=module" of one file, from its table rows.
+static long put_file(long at, const char *table, const char *path, const char *const keys[4]) {
+  const char *lib = path ? lib_row(table, path) : 0;
+  const char *index = lib ? field(lib, 1) : 0;
+  const char *rel = index ? row(table, "rel\t", index, field_len(index)) : 0;
+  at = put(at, keys[0], path);
+  for (int i = 1; i < 4; ++i) {
+    const char *f = rel ? field(rel, i + 1) : 0;
+    const long n = f && !field_is(f, "-", 1) ? field_len(f) : 0;
+    at = cudnn_compat_usage_put(note.text, sizeof note.text, at, keys[i], n ? f : "", n);
+  }
+  return at;
+}
+
+// The loader's file when no directory before ld.so.cache holds one: the table's word for it.
+static const char *system_file(const char *table, int major) {
+  static char file[kPath];
+  char key[24];
+  format_decimal((unsigned long)major, key);
+  const char *sys_row = row(table, "sys\t", key, text_len(key));
+  const char *f = sys_row ? field(sys_row, 2) : 0;
+  long n = f ? field_len(f) : 0;
+  if (!n || n >= kPath) return 0;
+  for (long i = 0; i < n; ++i) file[i] = f[i];
+  file[n] = 0;
+  return file;
+}
+
+static int wanted(void) {
+  const char *word = env_value(current_environment(), CUDNN_COMPAT_USAGE_ENV);
+  return (note.known && note.mode != MODE_OFF) ||
+         (word && text_eq(word, CUDNN_COMPAT_USAGE_REPORT_ONLY));
+}
+
+void record_table(const char *table, const struct fast_request *r, enum fast_answer a,
+                  const char *use) {
+  const char *second = next_line(table);
+  note.known = 0;
+  if (after_prefix(second, CUDNN_COMPAT_USAGE_SETTINGS "\t"))
+    read_settings(second + sizeof CUDNN_COMPAT_USAGE_SETTINGS);
+  else
+    note.known = 1, note.mode = MODE_OFF, note.ppm = kMillion, copy_text(note.to, kPath, "syslog");
+  if (a == FAST_UNKNOWN || !wanted()) return;
+  static const char *const loader_keys[4] = {"loader", "lrel", "lsrc", "lmod"};
+  static const char *const got_keys[4] = {"got", "rel", "src", "mod"};
+  const char *loader = r->pick ? r->pick : system_file(table, r->major);
+  long at = put(0, "need", r->require);
+  at = put(at, "cuda", r->cuda);
+  at = put(at, "from", r->require ? "env" : 0);
+  at = put_file(at, table, loader, loader_keys);
+  at = put_file(at, table, a == FAST_USE ? use : loader, got_keys);
+  note.fields = put(at, "verdict", a == FAST_USE ? "redirected" : "fit");
+}
+
+void record_answer(const char *answer) {
+  for (const char *p = answer; p && *p; p = next_line(p)) {
+    if (after_prefix(p, CUDNN_COMPAT_USAGE_SETTINGS " "))
+      read_settings(p + sizeof CUDNN_COMPAT_USAGE_SETTINGS);
+    const char *fields = after_prefix(p, CUDNN_COMPAT_USAGE_FIELDS);
+    if (!fields || *fields != ' ') continue;
+    long n = 0;  // the engine encoded them: printable ASCII up to the line's end
+    while (fields[n] > 0x1f && fields[n] < 0x7f && n < (long)sizeof note.text - 1) ++n;
+    if (fields[n] != '\n' && fields[n]) continue;
+    for (long i = 0; i < n; ++i) note.text[i] = fields[i];
+    note.text[n] = 0;
+    note.fields = n;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The record, and where it goes.
+
+// One process in ppm per million records: decided once per process, from its pid and the clocks
+// (no getrandom: a seccomp filter that does not expect it may kill the host).
+static int in_sample(unsigned long ppm) {
+  if (ppm >= kMillion) return 1;
+  if (sampled < 0) {
+    struct {
+      long pid, real_sec, real_nsec, mono_sec, mono_nsec;
+    } seed = {sys(SYS_getpid, 0, 0, 0), 0, 0, 0, 0};
+    sys(SYS_clock_gettime, 0 /* CLOCK_REALTIME */, &seed.real_sec, 0);
+    sys(SYS_clock_gettime, 1 /* CLOCK_MONOTONIC */, &seed.mono_sec, 0);
+    sampled = cudnn_compat_usage_sum((const char *)&seed, sizeof seed) % kMillion < ppm;
+  }
+  return sampled;
+}
+
+static struct {
+  char sysname[65], nodename[65], release[65], version[65], machine[65], domain[65];
+} host;
+
+// The record's count of this user's dropped records: the drop file's size (record.h).
+static char drops_path[128];
+
+static const char *drops_file(void) {
+  char uid[24];
+  long n = append_text(drops_path, sizeof drops_path, 0, CUDNN_COMPAT_USAGE_DROPS_DIR "/");
+  n = append_text(drops_path, sizeof drops_path, n, CUDNN_COMPAT_USAGE_DROPS_FILE);
+  append_text(drops_path, sizeof drops_path, n,
+              format_decimal((unsigned long)sys(SYS_geteuid, 0, 0, 0), uid));
+  return drops_path;
+}
+
+// Opens path for appending, as the user's own regular file (never through a link, never one that
+// someone else made for us to write into), without waiting; -1 when it cannot be.
+static long open_own(const char *path) {
+  const long fd =
+      sys4(SYS_openat, AT_FDCWD, path,
+           O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+  struct stat st;
+  if (fd < 0) return -1;
+  if (sys(SYS_fstat, fd, &st, 0) == 0 && S_ISREG(st.st_mode) &&
+      (long)st.st_uid == sys(SYS_geteuid, 0, 0, 0))
+    return fd;
+  sys(SYS_close, fd, 0, 0);
+  return -1;
+}
+
+static void count_drop(void) {
+  const long fd = open_own(drops_file());
+  if (fd < 0) return;
+  sys_retry(SYS_write, fd, ".", 1);
+  sys(SYS_close, fd, 0, 0);
+}
+
+static int to_spool(const char *line, long n, const char *uid) {
+  static char path[kPath + 160];
+  long k = append_text(path, sizeof path, 0, note.to);
+  k = append_text(path, sizeof path, k, "/");
+  k = append_text(path, sizeof path, k, host.nodename);
+  k = append_text(path, sizeof path, k, ".");
+  k = append_text(path, sizeof path, k, uid);
+  k = append_text(path, sizeof path, k, CUDNN_COMPAT_USAGE_SPOOL_SUFFIX);
+  const long fd = k < (long)sizeof path - 1 ? open_own(path) : -1;
+  if (fd < 0) return 0;
+  const long written = sys_retry(SYS_write, fd, line, n);  // one write: whole among many writers
+  sys(SYS_close, fd, 0, 0);
+  return written == n;
+}
+
+// The Slurm job and step: the plugin's word (CUDNN_COMPAT_JOB), else Slurm's own variables.
+static const char *slurm_job(char **env) {
+  static char job[64];
+  const char *given = env_value(env, "CUDNN_COMPAT_JOB"), *id = env_value(env, "SLURM_JOB_ID");
+  if (given && *given) return given;
+  if (!id || !*id) return 0;
+  const char *step = env_value(env, "SLURM_STEP_ID");
+  long n = append_text(job, sizeof job, 0, id);
+  if (step && *step) append_text(job, sizeof job, append_text(job, sizeof job, n, "."), step);
+  return job;
+}
+
+// The fields the shim alone knows, then the decision's, then mode, drops and the sum.
+static long compose(char *line, long size, const char *name, const char *requester, int mode) {
+  static char exe[kPath], number[24];
+  static const char hex[] = "0123456789abcdef";
+  struct {
+    long sec, nsec;
+  } now = {0, 0};
+  sys(SYS_clock_gettime, 0 /* CLOCK_REALTIME */, &now, 0);
+  const long n = sys4(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  const long room = size - 16;  // " sum=" and its 8 digits always fit
+  long at = append_text(line, room, 0, CUDNN_COMPAT_USAGE_MAGIC);
+  at = put_value(line, room, at, "t", format_decimal((unsigned long)now.sec, number));
+  at = put_value(line, room, at, "host", host.nodename);
+  at = put_value(line, room, at, "uid",
+                 format_decimal((unsigned long)sys(SYS_getuid, 0, 0, 0), number));
+  at = put_value(line, room, at, "job", slurm_job(current_environment()));
+  at = put_value(line, room, at, "pid",
+                 format_decimal((unsigned long)sys(SYS_getpid, 0, 0, 0), number));
+  at = put_value(line, room, at, "exe", *exe ? exe : exec_path());
+  at = put_value(line, room, at, "by", requester);
+  at = put_value(line, room, at, "asked", name);
+  at = append_text(line, room, at, note.text);
+  at = put_value(line, room, at, "mode",
+                 mode == MODE_REPORT_ONLY ? CUDNN_COMPAT_USAGE_REPORT_ONLY : "record");
+  struct stat st;
+  const int dropped = sys4(SYS_newfstatat, AT_FDCWD, drops_file(), &st, 0) == 0 && st.st_size > 0;
+  at = put_value(line, room, at, "drops",
+                 dropped ? format_decimal((unsigned long)st.st_size, number) : 0);
+  const unsigned int sum = cudnn_compat_usage_sum(line, at);
+  at = append_text(line, size, at, " sum=");
+  for (int shift = 28; shift >= 0; shift -= 4) line[at++] = hex[(sum >> shift) & 15];
+  line[at] = 0;
+  return at;
+}
+
+// What an undecided decision knows: the process's own need, and nothing of the files.
+static void undecided_fields(void) {
+  char **env = current_environment();
+  const char *require = env_value(env, "CUDNN_COMPAT_REQUIRE");
+  static const char *const keys[] = {"loader", "lrel", "lsrc", "lmod", "got", "rel", "src", "mod"};
+  long at = put(0, "need", require);
+  at = put(at, "cuda", env_value(env, "CUDNN_COMPAT_CUDA"));
+  at = put(at, "from", require && *require ? "env" : 0);
+  for (unsigned long i = 0; i < sizeof keys / sizeof *keys; ++i) at = put(at, keys[i], 0);
+  note.fields = put(at, "verdict", "undecided");
+}
+
+static void send_record(const char *name, const char *requester, enum mode mode) {
+  static char line[CUDNN_COMPAT_USAGE_MAX + 2];
+  char uid[24];
+  sys(SYS_uname, &host, 0, 0);
+  if (!note.fields) undecided_fields();
+  long n = compose(line, CUDNN_COMPAT_USAGE_MAX + 1, name, requester, mode);
+  int sent;
+  if (text_eq(note.to, "syslog")) {
+    sent = syslog_send(CUDNN_COMPAT_USAGE_PRIORITY, CUDNN_COMPAT_USAGE_TAG, line, n) == 0;
+  } else {
+    line[n++] = '\n';
+    sent = note.to[0] == '/' &&
+           to_spool(line, n, format_decimal((unsigned long)sys(SYS_getuid, 0, 0, 0), uid));
+  }
+  if (!sent) count_drop();
+}
+
+const char *record_decision(const char *name, int major, const char *requester,
+                            const char *chosen) {
+  const char *word = env_value(current_environment(), CUDNN_COMPAT_USAGE_ENV);
+  enum mode mode = note.known ? note.mode : MODE_OFF;
+  if (word && text_eq(word, CUDNN_COMPAT_USAGE_REPORT_ONLY)) {
+    mode = MODE_REPORT_ONLY;
+    if (!note.known) note.ppm = kMillion, copy_text(note.to, kPath, "syslog");
+  }
+  const unsigned long bit = 1ul << (major >= 0 && major < 63 ? major : 63);
+  if (mode != MODE_OFF && !(recorded_majors & bit) && !secure_execution()) {
+    recorded_majors |= bit;
+    if (in_sample(note.ppm)) send_record(name, requester, mode);
+  }
+  note.known = 0, note.fields = 0, note.text[0] = 0;
+  if (mode != MODE_REPORT_ONLY) return chosen;
+  report_only = 1;
+  return 0;
+}
+
+int record_report_only(void) {
+  if (report_only) return 1;
+  const char *word = env_value(current_environment(), CUDNN_COMPAT_USAGE_ENV);
+  return word && text_eq(word, CUDNN_COMPAT_USAGE_REPORT_ONLY);
+}
