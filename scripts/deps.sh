@@ -19,7 +19,9 @@ packages=(
   dpkg-dev file rpm     # cpack's .deb (dpkg-shlibdeps) and .rpm (rpmbuild), tests/install
   slurm-wlm munge       # the real Slurm 22.05 and munged the tests/slurm cluster runs
   libslurm-dev          # slurm/spank.h, for the SPANK plugin
-  rsyslog               # tests/shim/log_syslog.sh: the shim's line sent to syslog (CUDNN_COMPAT_LOG)
+  rsyslog               # tests/shim/log_syslog.sh, usage_syslog.sh: the shim's lines sent to syslog
+  libsqlite3-dev        # cudnn-compat usage: the records' database (linked statically, libsqlite3.a)
+  sqlite3               # tests/cli/usage_*.sh look into that database as an admin would
 )
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)

@@ -50,7 +50,8 @@ void add_subcommands(CLI::App &app, Globals &g, int argc, char **argv) {
       {"modulefiles", add_modulefiles},
       {"scan", add_scan},
       {"explain", add_explain},
-      {"doctor", add_doctor}};
+      {"doctor", add_doctor},
+      {"usage", add_usage}};
   std::string_view named;
   for (int i = 1; i < argc && named.empty(); ++i)
     if (argv[i][0] != '-') named = argv[i];

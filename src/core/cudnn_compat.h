@@ -6,3 +6,4 @@
 #include "atomic_write.h"
 #include "facts.h"
 #include "reports.h"
+#include "usage.h"

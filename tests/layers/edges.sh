@@ -9,7 +9,7 @@ commands=$BUILD_DIR/compile_commands.json
 # The header of each layer, and the layers each may use besides itself.
 declare -A header=([lib/text]=text.h [lib/io]=atomic_write.h [model]=model.h [map]=map.h
                    [system]=system.h [decide]=decide.h [report]=reports.h [inputs]=decision_inputs.h
-                   [facts]=facts.h)
+                   [facts]=facts.h [usage]=usage.h)
 declare -A uses=(
   [lib/text]=""
   [lib/io]=""
@@ -20,6 +20,7 @@ declare -A uses=(
   [report]="lib/text model map decide"
   [inputs]="model map system decide"
   [facts]="lib/io lib/text model map system decide report inputs"
+  [usage]="lib/text model map decide"
 )
 
 # The compile command of the first file of a layer, with the file replaced by $t/probe.cc and

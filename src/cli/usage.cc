@@ -1,0 +1,359 @@
+// cudnn-compat usage ingest|report: the shim's usage records (issue 21, docs/usage.md) into an
+// SQLite database, and what they say.
+#include "cli.h"
+#include "diagnostics.h"
+
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+namespace cudnn_compat::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A line longer than this is no record (CUDNN_COMPAT_USAGE_MAX, and a syslog daemon's prefix):
+// it is skipped without being held in memory whole.
+constexpr std::size_t kLineMax = 64 * 1024;
+
+// One file to read: a syslog file, or a spool file of one host and user.
+struct Source {
+  std::string path;
+  LineOrigin origin;
+};
+
+// Calls line(text, too_long) for each complete line from offset on and returns the offset after
+// the last one: a last line without its line break is being written, and is read next time.
+template <class F>
+std::uint64_t each_line(int fd, std::uint64_t offset, F &&line) {
+  std::string pending;
+  bool skipping = false;  // inside a line already known to be too long
+  std::vector<char> block(1 << 20);
+  std::uint64_t done = offset;
+  for (ssize_t n; (n = pread(fd, block.data(), block.size(), off_t(offset))) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    offset += std::uint64_t(n);
+    for (std::string_view rest(block.data(), std::size_t(n)); !rest.empty();) {
+      const std::size_t eol = rest.find('\n');
+      const std::string_view part = rest.substr(0, eol);
+      if (!skipping && pending.size() + part.size() <= kLineMax)
+        pending.append(part);
+      else
+        skipping = true;
+      if (eol == std::string_view::npos) break;
+      line(std::string_view(pending), skipping);
+      done = offset - (rest.size() - eol - 1);
+      pending.clear(), skipping = false;
+      rest.remove_prefix(eol + 1);
+    }
+  }
+  return done;
+}
+
+// A spool file's line may hold the start of a record whose write was cut (a full disk) and the
+// next whole record after it: each "U1 t=" begins one.
+std::vector<std::string_view> records_in(std::string_view line, bool spool) {
+  std::vector<std::string_view> out;
+  for (std::size_t at = spool ? line.find("U1 t=", 1) : std::string_view::npos;
+       at != std::string_view::npos; at = line.find("U1 t=", 1)) {
+    out.push_back(line.substr(0, at));
+    line.remove_prefix(at);
+  }
+  out.push_back(line);
+  return out;
+}
+
+std::string user_name(std::int64_t uid) {
+  static std::map<std::int64_t, std::string> known;
+  auto [it, fresh] = known.try_emplace(uid);
+  if (fresh) {
+    struct passwd pw {
+    }, *found = nullptr;
+    std::vector<char> buf(16384);
+    getpwuid_r(uid_t(uid), &pw, buf.data(), buf.size(), &found);
+    it->second = found ? found->pw_name : "uid " + std::to_string(uid);
+  }
+  return it->second;
+}
+
+void count(IngestCounts &c, LineKind kind, std::string_view why, std::uint64_t line_number) {
+  std::int64_t *n = kind == LineKind::torn       ? &c.torn
+                    : kind == LineKind::forged   ? &c.forged
+                    : kind == LineKind::newer    ? &c.newer
+                    : kind == LineKind::too_long ? &c.too_long
+                                                 : &c.other;
+  ++*n;
+  if (kind != LineKind::other && c.examples.size() < 3)
+    c.examples.push_back("line " + std::to_string(line_number) + ": " +
+                         std::string(to_string(kind)) +
+                         (why.empty() ? "" : ": " + std::string(why)));
+}
+
+// Ingests one source in one transaction; false (and why) when the store failed.
+bool ingest_source(UsageStore &store, const Source &s, IngestCounts &c, std::string &why) {
+  const int fd = open(s.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat st {};
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    why = s.path + ": " + (fd < 0 ? std::strerror(errno) : "not a regular file") + "; not ingested";
+    if (fd >= 0) close(fd);
+    return false;
+  }
+  const std::optional<std::uint64_t> resume = store.resume_offset(s.path, st.st_ino);
+  const std::uint64_t from = resume && *resume <= std::uint64_t(st.st_size) ? *resume : 0;
+  if (!store.begin(s.path)) {
+    why = store.error(), close(fd);
+    return false;
+  }
+  bool ok = true;
+  std::uint64_t number = 0;
+  const std::uint64_t end = each_line(fd, from, [&](std::string_view line, bool too_long) {
+    ++c.lines, ++number;
+    if (!ok) return;
+    if (too_long) return count(c, LineKind::too_long, "longer than any record", number);
+    for (std::string_view text : records_in(line, s.origin.spool)) {
+      const LineRead r = read_usage_line(text, s.origin);
+      if (r.kind != LineKind::record) {
+        count(c, r.kind, r.why, number);
+        continue;
+      }
+      const bool added = store.add(r.record, user_name(r.record.uid));
+      ok = added || store.error().empty();
+      ++(added ? c.added : c.known);
+    }
+  });
+  close(fd);
+  if (!ok || !store.commit(s.path, st.st_ino, end, c)) {
+    why = store.error();
+    store.rollback();
+    return false;
+  }
+  return true;
+}
+
+// The spool files of a directory, each with the owner whose records it may hold. A directory that
+// someone other than root or this user owns, or that others may write without the sticky bit,
+// may hold any record in any name: refused whole.
+std::optional<std::vector<Source>> spool_files(const std::string &dir, std::string &why) {
+  struct stat st {};
+  if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    why = dir + ": not a directory; not ingested";
+    return std::nullopt;
+  }
+  if (st.st_uid != 0 && st.st_uid != geteuid()) {
+    why = "spool " + dir + " is owned by " + user_name(st.st_uid) +
+          ", who could have written any record in it; not ingested (chown root " + dir +
+          "; chmod 1733 " + dir + ")";
+    return std::nullopt;
+  }
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+    why = "spool " + dir +
+          " may be written by others without the sticky bit, so anyone could "
+          "replace anyone's records; not ingested (chmod 1733 " +
+          dir + ")";
+    return std::nullopt;
+  }
+  std::vector<Source> out;
+  std::error_code ec;
+  for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    struct stat f {};
+    if (!name.ends_with(".usage") || lstat(e.path().c_str(), &f) != 0 || !S_ISREG(f.st_mode))
+      continue;
+    Source s{e.path().string(), {}};
+    s.origin.spool = true;
+    s.origin.owner = std::int64_t(f.st_uid);
+    // HOST.UID.usage: the host is all before the last two dots' fields.
+    const std::string stem = name.substr(0, name.size() - 6);
+    s.origin.file_host = stem.substr(0, stem.rfind('.'));
+    out.push_back(std::move(s));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Source &a, const Source &b) { return a.path < b.path; });
+  return out;
+}
+
+nlohmann::json json_of(const IngestCounts &c) {
+  return {{"lines", c.lines}, {"added", c.added},       {"known", c.known},
+          {"other", c.other}, {"torn", c.torn},         {"forged", c.forged},
+          {"newer", c.newer}, {"too_long", c.too_long}, {"skipped", c.examples}};
+}
+
+void say_counts(const std::string &path, const IngestCounts &c) {
+  std::cout << path << ": " << c.lines << " lines: " << c.added << " records added, " << c.known
+            << " already in the database; skipped " << c.torn << " torn, " << c.forged
+            << " forged, " << c.newer << " of a newer format, " << c.too_long << " too long; "
+            << c.other << " other lines\n";
+  for (const std::string &e : c.examples) std::cout << "  " << e << '\n';
+}
+
+int ingest(const std::vector<std::string> &sources, const std::string &db, const Globals &g) {
+  UsageStore store(db, true);
+  if (!store.error().empty()) {
+    Error() << "usage ingest: " << store.error();
+    return kUsage;
+  }
+  int rc = kYes;
+  nlohmann::json done = nlohmann::json::array();
+  for (const std::string &arg : sources) {
+    std::string why;
+    std::vector<Source> files;
+    if (fs::is_directory(arg)) {
+      const std::optional<std::vector<Source>> spool = spool_files(arg, why);
+      if (spool) files = *spool;
+    } else {
+      files.push_back({arg, {}});
+      files.back().origin.spool = arg.ends_with(".usage");
+    }
+    for (Source &s : files) {
+      s.origin.now = std::int64_t(std::time(nullptr));
+      IngestCounts c;
+      if (!ingest_source(store, s, c, why)) break;
+      if (g.json)
+        done.push_back({{"source", s.path}, {"counts", json_of(c)}});
+      else
+        say_counts(s.path, c);
+    }
+    if (why.empty()) continue;
+    rc = kUsage;
+    if (!store.error().empty() && why == store.error()) {
+      Error() << "usage ingest: " << db << ": " << why << "; nothing of " << arg
+              << " was kept from the failed file on, and every record ingested before is intact"
+              << (why.find("full") != std::string::npos ? " (free some space and run it again)"
+                                                        : "");
+      rc = kNo;
+      break;
+    }
+    Error() << "usage ingest: " << why;
+  }
+  if (g.json) print_json({{"database", db}, {"sources", done}, {"ok", rc == kYes}});
+  return rc;
+}
+
+// "2025-06-01" -> its first second (UTC); nullopt unless a date.
+std::optional<std::int64_t> utc_day(const std::string &date) {
+  std::tm tm{};
+  const char *end = strptime(date.c_str(), "%Y-%m-%d", &tm);
+  if (!end || *end || date.size() != 10) return std::nullopt;
+  const std::int64_t t = std::int64_t(timegm(&tm));
+  if (utc_date(t) != date) return std::nullopt;  // 2025-02-30
+  return t;
+}
+
+nlohmann::json json_of(const UsageReport &r) {
+  nlohmann::json rows = nlohmann::json::array(), daily = nlohmann::json::array();
+  for (const UsageStore::Row &x : r.rows)
+    rows.push_back({{r.by, x.key.empty() ? nlohmann::json(nullptr) : nlohmann::json(x.key)},
+                    {"processes", x.records},
+                    {"users", x.users},
+                    {"jobs", x.jobs},
+                    {"last_used", utc_date(x.last)},
+                    {"redirected", x.redirected},
+                    {"instead_of", x.instead_of},
+                    {"report_only", x.report_only},
+                    {"would_hand_over", x.would},
+                    {"user_list", x.user_list},
+                    {"release_list", x.release_list}});
+  for (const auto &[day, release, n] : r.daily)
+    daily.push_back({{"date", utc_date(day)}, {"release", release}, {"processes", n}});
+  return {{"by", r.by},
+          {"since", r.since ? nlohmann::json(utc_date(r.since)) : nlohmann::json(nullptr)},
+          {"rows", rows},
+          {"daily", daily},
+          {"dropped", r.drops},
+          {"skipped", json_of(r.skipped)}};
+}
+
+int report(const std::string &db, const std::string &by, const std::string &since,
+           const std::string &html, const Globals &g) {
+  const std::optional<std::int64_t> from =
+      since.empty() ? std::optional<std::int64_t>(0) : utc_day(since);
+  if (!from) {
+    Error() << "usage report: --since " << since << ": expected a date, YYYY-MM-DD";
+    return kUsage;
+  }
+  UsageStore store(db, false);
+  if (!store.error().empty()) {
+    Error() << "usage report: " << store.error();
+    return kUsage;
+  }
+  UsageReport r{by,
+                *from,
+                store.summary(by, *from),
+                store.daily(*from),
+                store.drops_known(),
+                store.skipped_total()};
+  if (!html.empty()) {
+    const std::string why = write_file_atomically(html, report_html(r));
+    if (!why.empty()) {
+      Error() << "usage report: --html " << html << ": " << why;
+      return kNo;
+    }
+  }
+  if (g.json)
+    print_json(json_of(r));
+  else
+    std::cout << report_text(r) << (html.empty() ? "" : "page written: " + html + "\n");
+  return kYes;
+}
+
+}  // namespace
+
+void add_usage(CLI::App &app, Globals &g) {
+  CLI::App *usage = app.add_subcommand(
+      "usage", "Collect the shim's usage records into a database, and report on them");
+  usage->require_subcommand(1);
+  auto db = std::make_shared<std::string>();
+  auto sources = std::make_shared<std::vector<std::string>>();
+  CLI::App *in = usage->add_subcommand(
+      "ingest", "Read usage records from syslog files and spool directories into the database");
+  in->add_option("SOURCE", *sources, "A syslog file, or a spool directory ([usage] to = DIR)")
+      ->required()
+      ->type_name("PATH");
+  in->add_option("--db", *db, "The SQLite database (created when missing)")
+      ->required()
+      ->type_name("FILE");
+  in->footer(R"(
+Every record is added once, however often a line is read: ingest a growing log every night. A
+file read before is read on from where the last ingest stopped, while it is the same file (a
+rotated log is read again from its start, adding nothing twice). Lines that are not records are
+counted and skipped: torn (cut or changed on the way), forged (a record the shim cannot have written
+for its sender: another user's uid in a user's spool file, or a uid the syslog daemon did not see),
+of a newer format, too long. A spool directory is read only if root or you own it.
+
+Exit status: 0 every source ingested, 1 the database failed (a full disk: nothing of the failed
+file is kept, all ingested before is intact), 2 bad usage or input (a database of a newer schema or
+not ours, a source that cannot be read, a spool directory owned by another user).)");
+  in->callback([sources, db, &g] { g.exit_code = ingest(*sources, *db, g); });
+
+  auto by = std::make_shared<std::string>("release");
+  auto since = std::make_shared<std::string>(), html = std::make_shared<std::string>();
+  CLI::App *rep = usage->add_subcommand(
+      "report", "Which releases jobs used: by how many users and jobs, when last, instead of what");
+  rep->add_option("--db", *db, "The SQLite database usage ingest made")
+      ->required()
+      ->type_name("FILE");
+  rep->add_option("--by", *by, "Group by release (default), module, user or job")
+      ->check(CLI::IsMember({"release", "module", "user", "job"}));
+  rep->add_option("--since", *since, "Only records from this day on (UTC)")
+      ->type_name("YYYY-MM-DD");
+  rep->add_option("--html", *html, "Also write a page with a chart of use over time per release")
+      ->type_name("FILE");
+  rep->footer(R"(
+A process's release is what it loaded: the release the shim handed over, or the loader's own
+where that fit (or nothing better was found). INSTEAD OF lists what the loader would have given the
+processes the shim redirected; report-only processes are counted under what they loaded, and what
+the shim would have handed them over is listed below the table.
+
+Exit status: 0 reported, 1 the page could not be written, 2 bad usage or no such database.)");
+  rep->callback([db, by, since, html, &g] { g.exit_code = report(*db, *by, *since, *html, g); });
+}
+
+}  // namespace cudnn_compat::cli

@@ -1,0 +1,143 @@
+// Retiring a release: its replacement (the one decision's choice for the needs its users had), the
+// module systems' own stanzas, and the mark in the map that stops the shim handing it over.
+#include "usage.h"
+
+#include <algorithm>
+#include <regex>
+
+namespace cudnn_compat {
+namespace {
+
+// The release's users' needs as the decision takes them: "8.9" (or "" for any of its major).
+Need need_of(const Map &map, const std::string &text) {
+  Need n;
+  n.rule = map.policy.rule;
+  if (const Parsed<Version> v = parse_dotted(text)) n.cudnn = *v;
+  return n;
+}
+
+// What a program built against the release needs, when no record says more: its x.y.
+std::vector<std::pair<std::string, std::int64_t>> own_need(const Version &v) {
+  return {{std::to_string(v.major) + "." + std::to_string(v.minor.value_or(0)), 1}};
+}
+
+std::string module_or_version(const Installed &e) {
+  return e.module.empty() ? "cuDNN " + to_string(e.version) : e.module;
+}
+
+// Lua's pattern characters, escaped: Lmod matches an admin.list key with string.find.
+std::string lua_pattern(std::string_view s) {
+  std::string out = "^";
+  for (char c : s) {
+    if (std::string_view("^$()%.[]*+-?").find(c) != std::string_view::npos) out += '%';
+    out += c;
+  }
+  return out + "$";
+}
+
+// A Tcl word in braces: braces in it would end it early (module names and versions have none).
+std::string tcl_braced(std::string s) {
+  std::erase(s, '{');
+  std::erase(s, '}');
+  return "{" + s + "}";
+}
+
+std::string use_instead(const Retirement &r) {
+  if (!r.replacement) return "no other installed release fits what its users need; ask the admins";
+  return "use " + module_or_version(*r.replacement) + " (cuDNN " +
+         to_string(r.replacement->version) + ") instead";
+}
+
+}  // namespace
+
+Parsed<Retirement> plan_retirement(const Map &map, const Version &version,
+                                   const std::vector<std::pair<std::string, std::int64_t>> &needs,
+                                   const std::string &date) {
+  Retirement r;
+  r.date = date;
+  Map rest = map;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i)
+    if (same_release(map.cudnn[i].version, version)) {
+      if (!r.release) r.release = &map.cudnn[i];
+      rest.cudnn[i].retired = true;
+    }
+  if (!r.release)
+    return Parsed<Retirement>::fail("cuDNN " + to_string(version) + " is not in " + map.path +
+                                    " (`cudnn-compat map show` lists what it holds)");
+  const std::vector<std::pair<std::string, std::int64_t>> asked =
+      needs.empty() ? own_need(r.release->version) : needs;
+  const LibraryName requested{"", Version{r.release->version.major, {}, {}, {}}, false};
+  // Every need's fitting releases; the replacement fits all of them if one does, else the most
+  // records (needs are in order of records, most first).
+  std::vector<std::vector<std::size_t>> ranked;
+  for (const auto &[need, count] : asked) {
+    r.needs.push_back(need.empty() ? "any " + std::to_string(requested.version->major) : need);
+    ranked.push_back(rank(rest, need_of(map, need), requested));
+  }
+  for (std::size_t i : ranked.front())
+    if (std::ranges::all_of(
+            ranked, [&](const auto &list) { return std::ranges::find(list, i) != list.end(); })) {
+      r.replacement = &map.cudnn[i];
+      return {r, {}};
+    }
+  if (!ranked.front().empty()) r.replacement = &map.cudnn[ranked.front().front()];
+  for (std::size_t k = 0; k < ranked.size(); ++k)
+    if (!r.replacement ||
+        std::ranges::find(ranked[k], std::size_t(r.replacement - map.cudnn.data())) ==
+            ranked[k].end())
+      r.unmet += (r.unmet.empty() ? "" : ", ") + r.needs[k];
+  return {r, {}};
+}
+
+std::string lmod_admin_entry(const Retirement &r) {
+  return "# cudnn-compat retire " + to_string(r.release->version) + "\n" +
+         lua_pattern(r.release->module) + ": cuDNN " + to_string(r.release->version) + " (" +
+         r.release->module + ") retires on " + r.date +
+         ": from that day on jobs are no longer handed it; " + use_instead(r) + ".\n";
+}
+
+std::string envmodules_stanza(const Retirement &r) {
+  const std::string name = r.release->module, release = to_string(r.release->version);
+  const std::string nearly =
+      "cuDNN " + release + " (" + name + ") retires on " + r.date + "; " + use_instead(r);
+  const std::string gone =
+      "cuDNN " + release + " (" + name + ") retired on " + r.date + "; " + use_instead(r);
+  return "# cudnn-compat retire " + release + " (begin)\n" + "module-forbid --after " + r.date +
+         " --nearly-message " + tcl_braced(nearly) + " --message " + tcl_braced(gone) + " " +
+         tcl_braced(name) + "\n" +
+         "# module-warn: Environment Modules 5.5 and later, until the day\n" +
+         "if {[info commands module-warn] ne {}} {\n    module-warn --before " + r.date +
+         " --message " + tcl_braced(nearly) + " " + tcl_braced(name) + "\n}\n" +
+         "# cudnn-compat retire " + release + " (end)\n";
+}
+
+std::optional<std::string> mark_in_map_text(const std::string &text, const Installed &release,
+                                            const std::string &date) {
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = text.find('\n', at);
+    lines.push_back(text.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    at = end == std::string::npos ? text.size() : end + 1;
+  }
+  const std::size_t header = std::size_t(release.pos.line) - 1;
+  static const std::regex table_header(R"(^\s*\[\[\s*cudnn\s*\]\]\s*(#.*)?$)");
+  if (release.pos.line < 1 || header >= lines.size() ||
+      !std::regex_match(lines[header], table_header))
+    return std::nullopt;
+  static const std::regex key(R"(^\s*retire_after\s*=.*$)"), next_table(R"(^\s*\[.*$)");
+  const std::string line = "retire_after = \"" + date + "\"";
+  std::size_t i = header + 1;
+  for (; i < lines.size() && !std::regex_match(lines[i], next_table); ++i)
+    if (std::regex_match(lines[i], key)) {
+      lines[i] = line;
+      break;
+    }
+  if (i == lines.size() || std::regex_match(lines[i], next_table))
+    lines.insert(lines.begin() + std::ptrdiff_t(header) + 1, line);
+  std::string out;
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    out += lines[k] + (k + 1 < lines.size() ? "\n" : "");
+  return text.ends_with('\n') || text.empty() ? out + "\n" : out;
+}
+
+}  // namespace cudnn_compat

@@ -1,0 +1,345 @@
+// Usage records (issue 21): the format written by the shim's C encoder and read by the reader, the
+// map's [usage] and retire_after, the decision table's rows for the shim's records, the engine's
+// fields, the SQLite store, the report and the retirement stanzas.
+#include "cudnn_compat.h"
+#include "usage_record.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace cudnn_compat {
+namespace {
+
+// A record as the shim writes it, from key/value pairs.
+std::string record(const std::vector<std::pair<std::string, std::string>> &fields) {
+  char line[CUDNN_COMPAT_USAGE_MAX + 1] = CUDNN_COMPAT_USAGE_MAGIC;
+  long at = 2;
+  for (const auto &[k, v] : fields)
+    at = cudnn_compat_usage_put(line, sizeof line - 16, at, k.c_str(), v.data(), long(v.size()));
+  char sum[16];
+  std::snprintf(sum, sizeof sum, " sum=%08x", cudnn_compat_usage_sum(line, at));
+  return std::string(line, std::size_t(at)) + sum;
+}
+
+std::vector<std::pair<std::string, std::string>> fields(std::string uid = "1000") {
+  return {{"t", "1733081341"},  {"host", "node7"},
+          {"uid", uid},         {"job", "4242.0"},
+          {"pid", "81"},        {"exe", "/opt/my app/python%3"},
+          {"by", ""},           {"asked", "libcudnn.so.9"},
+          {"need", "9.1"},      {"cuda", "-"},
+          {"from", "env"},      {"loader", "/usr/lib/libcudnn.so.9"},
+          {"lrel", "9.0.0"},    {"lsrc", "system"},
+          {"lmod", ""},         {"got", "/opt/cudnn/9.1/lib/libcudnn.so.9"},
+          {"rel", "9.1.0"},     {"src", "module"},
+          {"mod", "cudnn/9.1"}, {"verdict", "redirected"},
+          {"mode", "record"},   {"drops", "3"}};
+}
+
+LineOrigin syslog_origin() {
+  return {};
+}
+
+TEST(UsageRecord, WhatTheShimEncodesReadsBackWhole) {
+  const std::string line =
+      "Dec  1 20:29:01 node7 " CUDNN_COMPAT_USAGE_TAG "[81]: " + record(fields());
+  EXPECT_EQ(line.find(' ', line.find("exe=")), line.find(" by="));  // the space is encoded
+  const LineRead r = read_usage_line(line, syslog_origin());
+  ASSERT_EQ(r.kind, LineKind::record) << r.why;
+  EXPECT_EQ(r.record.time, 1733081341);
+  EXPECT_EQ(r.record.exe, "/opt/my app/python%3");
+  EXPECT_EQ(r.record.by, "");
+  EXPECT_EQ(r.record.cuda, "-");  // a value that is "-" itself stays one
+  EXPECT_EQ(r.record.job, "4242.0");
+  EXPECT_EQ(r.record.loader_release, "9.0.0");
+  EXPECT_EQ(r.record.module, "cudnn/9.1");
+  EXPECT_EQ(r.record.verdict, "redirected");
+  EXPECT_EQ(r.record.drops, 3);
+}
+
+TEST(UsageRecord, ALongValueIsCutAndSaysSo) {
+  auto f = fields();
+  f[5].second = "/" + std::string(2000, 'x');
+  const LineRead r = read_usage_line(record(f), {true, {}, "", 0});
+  ASSERT_EQ(r.kind, LineKind::record) << r.why;
+  EXPECT_EQ(r.record.exe.size(), std::size_t(CUDNN_COMPAT_USAGE_VALUE_MAX) + 3);
+  EXPECT_TRUE(r.record.exe.ends_with("..."));
+}
+
+TEST(UsageRecord, TornForgedNewerAndOtherLinesAreToldApart) {
+  const std::string good = record(fields());
+  std::string changed = good;
+  changed[changed.find("node7")] = 'm';
+  EXPECT_EQ(read_usage_line(changed, {true, {}, "", 0}).kind, LineKind::torn);
+  EXPECT_EQ(read_usage_line(good.substr(0, good.size() - 20), {true, {}, "", 0}).kind,
+            LineKind::torn);
+  EXPECT_EQ(read_usage_line(good + " junk", {true, {}, "", 0}).kind, LineKind::torn);
+  // Another user's uid in a user's spool file, or another host in a host's.
+  EXPECT_EQ(read_usage_line(good, {true, 1001, "", 0}).kind, LineKind::forged);
+  EXPECT_EQ(read_usage_line(good, {true, 1000, "node8", 0}).kind, LineKind::forged);
+  EXPECT_EQ(read_usage_line(good, {true, 1000, "node7", 0}).kind, LineKind::record);
+  // The syslog daemon's own word on the sender.
+  const std::string tag = "node7 " CUDNN_COMPAT_USAGE_TAG "[81]: ";
+  EXPECT_EQ(read_usage_line(tag + "uid=0 " + good, syslog_origin()).kind, LineKind::forged);
+  EXPECT_EQ(read_usage_line(tag + "uid=1000 " + good, syslog_origin()).kind, LineKind::record);
+  // A verdict the shim never writes, and a record from the future.
+  auto f = fields();
+  f[19].second = "granted";
+  EXPECT_EQ(read_usage_line(record(f), {true, {}, "", 0}).kind, LineKind::forged);
+  EXPECT_EQ(read_usage_line(good, {true, {}, "", 1733081341 - 3 * 86400}).kind, LineKind::forged);
+  EXPECT_EQ(read_usage_line(tag + "U2 t=1 sum=00000000", syslog_origin()).kind, LineKind::newer);
+  EXPECT_EQ(read_usage_line("node7 sshd[2]: Accepted publickey", syslog_origin()).kind,
+            LineKind::other);
+  EXPECT_EQ(read_usage_line(tag + std::string(5000, 'U'), syslog_origin()).kind,
+            LineKind::too_long);
+}
+
+TEST(UsageMap, ReadsUsageAndRetireAfter) {
+  const MapLoad m = parse_map(R"(schema = 1
+[usage]
+mode = "report-only"
+to = "/var/spool/cudnn-compat"
+sample = 0.25
+[[cudnn]]
+version = "8.9.2"
+lib = "/a"
+retire_after = 2025-06-30
+[[cudnn]]
+version = "8.9.7"
+lib = "/b"
+retire_after = "2031-01-31"
+)",
+                              "map.toml");
+  ASSERT_TRUE(m.map) << (m.diagnostics.empty() ? "" : to_string(m.diagnostics[0]));
+  EXPECT_TRUE(m.map->usage.given);
+  EXPECT_EQ(m.map->usage.mode, UsageMode::report_only);
+  EXPECT_EQ(m.map->usage.to, "/var/spool/cudnn-compat");
+  EXPECT_EQ(m.map->usage.sample, 0.25);
+  EXPECT_EQ(m.map->cudnn[0].retire_after, "2025-06-30");
+  EXPECT_EQ(usage_settings_text(m.map->usage, '\t'),
+            "usage\treport-only\t250000\t/var/spool/cudnn-compat");
+  // format_map writes what it read.
+  const MapLoad again = parse_map(format_map(*m.map), "map.toml");
+  ASSERT_TRUE(again.map);
+  EXPECT_EQ(again.map->usage.sample, 0.25);
+  EXPECT_EQ(again.map->cudnn[1].retire_after, "2031-01-31");
+}
+
+TEST(UsageMap, BadSettingsAreErrorsAtTheirPlace) {
+  for (const char *bad : {"mode = \"on\"", "to = \"spool\"", "sample = 2", "sample = \"all\""}) {
+    const MapLoad m = parse_map(std::string("schema = 1\n[usage]\n") + bad + "\n", "map.toml");
+    ASSERT_FALSE(m.map) << bad;
+    EXPECT_EQ(m.diagnostics[0].pos.line, 3) << bad;
+  }
+  const MapLoad m = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.2\"\nlib = \"/a\"\nretire_after = \"2025-02-30\"\n",
+      "map.toml");
+  ASSERT_FALSE(m.map);
+  EXPECT_NE(m.diagnostics[0].message.find("YYYY-MM-DD"), std::string::npos);
+}
+
+TEST(UsageMap, TheCacheCarriesUsageAndRetirement) {
+  const MapLoad m = parse_map(
+      "schema = 1\n[usage]\nmode = \"record\"\nsample = 0.1\n[[cudnn]]\nversion = \"8.9.2\"\n"
+      "lib = \"/a\"\nretire_after = \"2025-06-30\"\n",
+      "map.toml");
+  ASSERT_TRUE(m.map);
+  const FileStamp stamp{1, 2, 3, 0};
+  const std::optional<MapLoad> back =
+      parse_map_cache(format_map_cache(*m.map, {}, stamp), "map.toml", stamp);
+  ASSERT_TRUE(back && back->map);
+  EXPECT_EQ(back->map->usage.mode, UsageMode::record);
+  EXPECT_EQ(back->map->usage.sample, 0.1);
+  EXPECT_EQ(back->map->usage.to, "syslog");
+  EXPECT_EQ(back->map->cudnn[0].retire_after, "2025-06-30");
+}
+
+Map retiring_map() {
+  return *parse_map(R"(schema = 1
+[[cudnn]]
+version = "8.9.2"
+lib = "/a"
+module = "cudnn/8.9.2"
+retire_after = "2025-06-30"
+[[cudnn]]
+version = "8.9.7"
+lib = "/b"
+module = "cuDNN/8.9.7.29-CUDA-12.2.0"
+[[cudnn]]
+version = "8.5.0"
+lib = "/c"
+module = "cudnn/8.5"
+)",
+                    "map.toml")
+              .map;
+}
+
+TEST(Retire, FromItsDayOnAReleaseFitsNothing) {
+  Map map = retiring_map();
+  const std::int64_t day = *day_start("2025-06-30");
+  Need need;
+  need.cudnn = Version{8, 9, 0, {}};
+  const LibraryName any8{"", Version{8, {}, {}, {}}, false};
+  mark_retired(map, day - 1);
+  EXPECT_EQ(rank(map, need, any8), (std::vector<std::size_t>{1, 0}));
+  mark_retired(map, day);
+  EXPECT_EQ(rank(map, need, any8), (std::vector<std::size_t>{1}));
+  EXPECT_NE(choose(map, need, any8).considered[0].why.find("retired on 2025-06-30"),
+            std::string::npos);
+}
+
+TEST(Retire, TheTableLeavesARetiringReleaseToTheEngineAndNamesReleasesForRecords) {
+  const Map map = retiring_map();
+  TableFacts f;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    f.probes.push_back(Probe{"/lib" + std::to_string(i) + "/libcudnn.so.8", map.cudnn[i].version,
+                             std::nullopt, ProbeSource::library, ""});
+    f.files.push_back(FileStamp{10 + i, 100, 1000, 0});
+  }
+  const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, f);
+  EXPECT_EQ(t.find("lib\t0\t"), std::string::npos) << t;
+  EXPECT_NE(t.find("lib\t1\t11\t100\t1000\t/lib1/libcudnn.so.8\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("rel\t1\t8.9.7\tmodule\tcuDNN/8.9.7.29-CUDA-12.2.0\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("\t1,0\n"), std::string::npos) << t;  // still ranked: 8.9.7, then 8.9.2
+  EXPECT_EQ(t.find("usage"), std::string::npos);         // no [usage]: no settings row
+  Map on = map;
+  on.usage = {true, UsageMode::record, "syslog", 1.0};
+  const std::string with = format_decision_table(on, FileStamp{1, 2, 3, 0}, f);
+  const std::size_t second = with.find('\n') + 1;
+  EXPECT_EQ(with.substr(second, with.find('\n', second) - second),
+            "usage\trecord\t1000000\tsyslog");
+}
+
+TEST(Retire, TheReplacementFitsEveryNeedTheRecordsShow) {
+  const Map map = retiring_map();
+  const Parsed<Retirement> r =
+      plan_retirement(map, Version{8, 9, 2, {}}, {{"8.9", 7}, {"8.5", 2}}, "2025-06-30");
+  ASSERT_TRUE(r) << r.error;
+  ASSERT_TRUE(r->replacement);
+  EXPECT_EQ(to_string(r->replacement->version), "8.9.7");  // 8.9.7 fits 8.9 and 8.5 (nvidia)
+  EXPECT_TRUE(r->unmet.empty());
+  const Parsed<Retirement> exact =
+      plan_retirement(map, Version{8, 9, 2, {}}, {{"8.9.2", 1}}, "2025-06-30");
+  ASSERT_TRUE(exact);
+  EXPECT_EQ(to_string(exact->replacement->version), "8.9.7");
+  EXPECT_FALSE(plan_retirement(map, Version{7, 6, 5, {}}, {}, "2025-06-30"));
+  // Lmod matches the key as a Lua pattern: anchored and escaped, it names this module only.
+  const std::string lmod = lmod_admin_entry(*r);
+  EXPECT_NE(lmod.find("\n^cudnn/8%.9%.2$: cuDNN 8.9.2"), std::string::npos) << lmod;
+  EXPECT_NE(lmod.find("use cuDNN/8.9.7.29-CUDA-12.2.0 (cuDNN 8.9.7) instead"), std::string::npos);
+  const std::string tcl = envmodules_stanza(*r);
+  EXPECT_NE(tcl.find("module-forbid --after 2025-06-30 --nearly-message {"), std::string::npos);
+  EXPECT_NE(tcl.find("} {cudnn/8.9.2}\n"), std::string::npos) << tcl;
+}
+
+TEST(Retire, TheMapGetsItsMarkAndKeepsEverythingElse) {
+  const std::string text =
+      "schema = 1  # ours\n\n[[cudnn]]  # old one\nversion = \"8.9.2\"\n"
+      "lib = \"/a\"\n\n[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/b\"\n";
+  const MapLoad m = parse_map(text, "map.toml");
+  ASSERT_TRUE(m.map);
+  const std::optional<std::string> marked = mark_in_map_text(text, m.map->cudnn[0], "2025-06-30");
+  ASSERT_TRUE(marked);
+  EXPECT_EQ(*marked,
+            "schema = 1  # ours\n\n[[cudnn]]  # old one\nretire_after = \"2025-06-30\"\n"
+            "version = \"8.9.2\"\nlib = \"/a\"\n\n[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/b\"\n");
+  const MapLoad again = parse_map(*marked, "map.toml");
+  ASSERT_TRUE(again.map);
+  const std::optional<std::string> moved =
+      mark_in_map_text(*marked, again.map->cudnn[0], "2025-07-31");
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->find("2025-06-30"), std::string::npos);
+  EXPECT_NE(moved->find("retire_after = \"2025-07-31\"\nversion"), std::string::npos);
+}
+
+TEST(UsageFields, TheEngineSaysWhatItDecided) {
+  const Map map = retiring_map();
+  SelectInputs in;
+  in.name = "libcudnn.so.8";
+  in.need.cudnn = Version{8, 9, {}, {}};
+  in.need.origin = NeedOrigin::asked;
+  in.loader = LoaderHit{"/c/libcudnn.so.8", "LD_LIBRARY_PATH"};
+  in.map = &map;
+  Selection s;
+  s.use = "/b/libcudnn.so.8";
+  s.outcome = Outcome::redirected;
+  s.loader_release = Version{8, 5, 0, {}};
+  s.release = Version{8, 9, 7, {}};
+  EXPECT_EQ(usage_fields(in, s, [](const std::string &) { return false; }),
+            " need=8.9 cuda=- from=env loader=/c/libcudnn.so.8 lrel=8.5.0 lsrc=module "
+            "lmod=cudnn/8.5 got=/b/libcudnn.so.8 rel=8.9.7 src=module "
+            "mod=cuDNN/8.9.7.29-CUDA-12.2.0 verdict=redirected");
+  EXPECT_EQ(place_source("/v/lib/python3.11/site-packages/nvidia/cudnn/lib", "", false), "wheel");
+  EXPECT_EQ(place_source("/opt/conda/envs/a/lib", "", true), "conda");
+  EXPECT_EQ(place_source("/usr/lib/x86_64-linux-gnu", "", false), "system");
+  EXPECT_EQ(place_source("/home/a/cudnn/lib", "", false), "user");
+}
+
+struct TempDb {
+  std::string path =
+      std::filesystem::temp_directory_path() / ("usage-test-" + std::to_string(getpid()) + ".db");
+  ~TempDb() { std::filesystem::remove(path); }
+};
+
+UsageRecord a_record(std::int64_t pid, const std::string &release, const std::string &job) {
+  UsageRecord r;
+  r.time = 1733081341, r.host = "node7", r.uid = 1000, r.pid = pid, r.asked = "libcudnn.so.8";
+  r.job = job, r.need = "8.9", r.got = "/b/libcudnn.so.8", r.release = release;
+  r.module = "cudnn/" + release, r.loader_release = "8.5.0", r.verdict = "redirected";
+  r.mode = "record";
+  return r;
+}
+
+TEST(UsageStore, IngestTwiceAddsNothingAndTheSummaryCounts) {
+  TempDb db;
+  for (int round = 0; round < 2; ++round) {
+    UsageStore s(db.path, true);
+    ASSERT_EQ(s.error(), "");
+    ASSERT_TRUE(s.begin("src"));
+    int added = 0;
+    for (int pid = 1; pid <= 3; ++pid) added += s.add(a_record(pid, "8.9.7", "42.0"), "alice");
+    added += s.add(a_record(9, "8.9.2", ""), "bob");
+    EXPECT_EQ(added, round == 0 ? 4 : 0);
+    ASSERT_TRUE(s.commit("src", 1, 100, {}));
+  }
+  UsageStore s(db.path, false);
+  const std::vector<UsageStore::Row> rows = s.summary("release", 0);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].key, "8.9.7");
+  EXPECT_EQ(rows[0].records, 3);
+  EXPECT_EQ(rows[0].users, 1);
+  EXPECT_EQ(rows[0].jobs, 1);
+  EXPECT_EQ(rows[0].instead_of, "8.5.0 (3)");
+  EXPECT_EQ(s.users_of("8.9.2").at(0).user, "bob");
+  EXPECT_EQ(s.needs_of("8.9.7").at(0), (std::pair<std::string, std::int64_t>{"8.9", 3}));
+  EXPECT_EQ(s.resume_offset("src", 1), std::optional<std::uint64_t>(100));
+  EXPECT_EQ(s.resume_offset("src", 2), std::nullopt);  // another file under the name: from 0
+  const std::string text = report_text({"release", 0, rows, s.daily(0), 0, {}});
+  EXPECT_NE(text.find("RELEASE  PROCESSES"), std::string::npos) << text;
+  EXPECT_NE(chart_svg(s.daily(0)).find("<title>8.9.2</title>"), std::string::npos);
+}
+
+TEST(UsageStore, ANewerSchemaOrAForeignFileIsRefusedUntouched) {
+  TempDb db;
+  { UsageStore s(db.path, true); }
+  sqlite3 *h = nullptr;
+  sqlite3_open(db.path.c_str(), &h);
+  sqlite3_exec(h, "PRAGMA user_version=2", nullptr, nullptr, nullptr);
+  sqlite3_close(h);
+  const UsageStore newer(db.path, true);
+  EXPECT_NE(newer.error().find("schema 2, written by a newer cudnn-compat"), std::string::npos)
+      << newer.error();
+  std::ofstream(db.path) << "not a database at all, but long enough to be read as one ..........";
+  const UsageStore foreign(db.path, true);
+  EXPECT_NE(foreign.error().find("is not an SQLite database"), std::string::npos)
+      << foreign.error();
+  EXPECT_NE(UsageStore(db.path + ".none", false).error().find("no usage database"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace cudnn_compat
