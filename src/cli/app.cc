@@ -51,7 +51,8 @@ void add_subcommands(CLI::App &app, Globals &g, int argc, char **argv) {
       {"scan", add_scan},
       {"explain", add_explain},
       {"doctor", add_doctor},
-      {"usage", add_usage}};
+      {"usage", add_usage},
+      {"retire", add_retire}};
   std::string_view named;
   for (int i = 1; i < argc && named.empty(); ++i)
     if (argv[i][0] != '-') named = argv[i];

@@ -44,6 +44,7 @@ void add_scan(CLI::App &app, Globals &g);
 void add_explain(CLI::App &app, Globals &g);
 void add_doctor(CLI::App &app, Globals &g);
 void add_usage(CLI::App &app, Globals &g);
+void add_retire(CLI::App &app, Globals &g);
 
 // --- doctor_nodes.cc: doctor --nodes (the table over every node of a Slurm allocation) and
 // doctor --node-report (one node's answer, a JSON line). Both return the exit code.

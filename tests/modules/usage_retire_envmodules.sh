@@ -1,0 +1,32 @@
+# Issue 21, item 4 on the real Environment Modules 5: the modulerc lines `retire --envmodules` writes
+# (module-forbid --after DATE --nearly-message ...) are applied by modulecmd.tcl: within 14 days of
+# the date a load warns, naming the replacement; from the date on the load is refused with the
+# message; other modules load as before.
+source "$(dirname "$0")/common.sh"
+[[ -f $modulecmd ]] || skip "no Environment Modules at $modulecmd (scripts/deps.sh unpacks it)"
+command -v tclsh8.6 >/dev/null || skip "no tclsh8.6"
+printf '[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\ncuda = "12.3"\nmodule = "cudnn/9.0"\n' \
+  "$FAKES/9.0.0/lib64" >>"$t/map.toml"
+cc map validate "$t/map.toml" >/dev/null
+# The one decision's choice for a 9.0 need, 9.0.0 set aside: the newest 9 (the real one when here).
+repl=cudnn/9.1 repl_version=9.1.0
+grep -q cudnn/9-real "$t/map.toml" && repl=cudnn/9-real repl_version=$(sed -n 's/^version = "\(9\.[1-9][0-9]*\..*\)"$/\1/p' "$t/map.toml" | tail -1)
+tcl_tree
+module() { tcl_module "$@"; }
+export MODULERCFILE=$t/modulerc
+printf '#%%Module\n' >"$t/modulerc"
+soon=$(date -u -d '+7 days' +%F)
+expect_rc 0 cc retire 9.0.0 --after "$soon" --envmodules "$t/modulerc"
+has "Environment Modules modulerc written: $t/modulerc"
+module load cudnn/9.0; msg
+has "cuDNN 9.0.0 (cudnn/9.0) retires on $soon; use $repl"
+[[ :$LOADEDMODULES: == *:cudnn/9.0:* ]] || fail "cudnn/9.0 did not load before its day"
+module purge
+expect_rc 0 cc retire 9.0.0 --after 2020-01-01 --envmodules "$t/modulerc"
+out=$(cat "$t/modulerc")
+count "module-forbid --after" 1
+module load cudnn/9.0 || true; msg
+has "cuDNN 9.0.0 (cudnn/9.0) retired on 2020-01-01; use $repl"
+[[ :${LOADEDMODULES:-}: != *:cudnn/9.0:* ]] || fail "cudnn/9.0 loaded after its day"
+module load cudnn/9.1; msg
+[[ :$LOADEDMODULES: == *:cudnn/9.1:* ]] || fail "cudnn/9.1 did not load: $out"

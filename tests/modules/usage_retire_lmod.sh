@@ -1,0 +1,38 @@
+# Issue 21, item 4 on the real Lmod: `retire 9.0.0 --after DATE --lmod admin.list` writes an entry
+# Lmod prints at `module load` (LMOD_ADMIN_FILE), naming the replacement the one decision chooses
+# (9.1.0, cudnn/9.1); a second retire replaces its own entry and keeps the admin's others; the map
+# gets retire_after, and once the day has come resolve hands 9.0.0 over no more.
+source "$(dirname "$0")/common.sh"
+[[ -x $lmod_cmd ]] || skip "no Lmod at $lmod_cmd (scripts/deps.sh installs lmod)"
+printf '[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\ncuda = "12.3"\nmodule = "cudnn/9.0"\n' \
+  "$FAKES/9.0.0/lib64" >>"$t/map.toml"
+cc map validate "$t/map.toml" >/dev/null
+# The one decision's choice for a 9.0 need, 9.0.0 set aside: the newest 9 (the real one when here).
+repl=cudnn/9.1 repl_version=9.1.0
+grep -q cudnn/9-real "$t/map.toml" && repl=cudnn/9-real repl_version=$(sed -n 's/^version = "\(9\.[1-9][0-9]*\..*\)"$/\1/p' "$t/map.toml" | tail -1)
+lmod_tree
+printf 'cudnn/5.0: the admins keep this line\n\n' >"$t/admin.list"
+expect_rc 0 cc retire 9.0.0 --after 2099-01-31 --lmod "$t/admin.list" --envmodules "$t/modulerc"
+has "replacement for the needs of its own x.y (9.0): cuDNN $repl_version ($repl)"
+has "Lmod admin.list written: $t/admin.list"
+has "retire_after = \"2099-01-31\""
+expect_rc 0 cc retire 9.0.0 --after 2099-02-01 --lmod "$t/admin.list"
+out=$(cat "$t/admin.list")
+count "# cudnn-compat retire 9.0.0" 1
+has "cudnn/5.0: the admins keep this line"
+export LMOD_ADMIN_FILE=$t/admin.list
+lmod_module load cudnn/9.0; msg
+has "cuDNN 9.0.0 (cudnn/9.0) retires on 2099-02-01"
+has "$repl"
+lmod_module purge
+lmod_module load cudnn/9.1; msg
+lacks "retires"
+out=$(cat "$t/map.toml")
+count 'retire_after = "2099-02-01"' 1
+
+# The day has come: the engine hands it over no more (the table leaves it to the engine).
+expect_rc 0 cc resolve libcudnn.so.9 --rule exact --require 9.0.0
+has "$FAKES/9.0.0/lib64"
+expect_rc 0 cc retire 9.0.0 --after 2020-01-01
+expect_rc 1 cc resolve libcudnn.so.9 --rule exact --require 9.0.0
+has "retired on 2020-01-01"
