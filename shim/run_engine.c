@@ -71,9 +71,7 @@ static void close_from_3(void) {
 // the engine behind the keeper's back. The copy of the handler table each child of ours has (no
 // CLONE_SIGHAND) is reset; the host's is untouched.
 static void default_signals(void) {
-  const struct {
-    unsigned long handler, flags, restorer, mask;
-  } dfl = {0, 0, 0, 0};  // SIG_DFL
+  const struct { unsigned long handler, flags, restorer, mask; } dfl = {0, 0, 0, 0};  // SIG_DFL
   for (long sig = 1; sig <= 64; ++sig) sys4(SYS_rt_sigaction, sig, &dfl, 0, 8);
 }
 

@@ -70,14 +70,30 @@ head -n "$line" "$t/misfits.saved" >"$t/map.toml.misfits"
 touch -r "$t/misfits.saved" "$t/map.toml.misfits"
 not_believed "cut short"
 cp -p "$t/misfits.saved" "$t/map.toml.misfits"
-cp -p "$t/map.toml" "$t/map.new" && mv "$t/map.new" "$t/map.toml"  # same size and mtime
-not_believed "another map file"
+# Another map of the same size and mtime: "5.0.5" became "5.0.6" (the tables are for the former).
+cp -p "$t/map.toml" "$t/map.saved"
+sed 's/"5\.0\.5"/"5.0.6"/' "$t/map.toml" >"$t/map.new" && touch -r "$t/map.toml" "$t/map.new"
+mv "$t/map.new" "$t/map.toml"
+rm -f "$t/started"
+module load cudnn/5.0 tensorflow/1.0 || true; msg
+has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.6"
+[[ -s $t/started ]] || fail "another map: the misfits table was believed"
+module purge
+mv "$t/map.saved" "$t/map.toml"
 validated
 mv "$t/map.toml" "$t/map.real" && ln -s map.real "$t/map.toml"
 not_believed "a linked map"
 rm "$t/map.toml" && mv "$t/map.real" "$t/map.toml"
-touch -d '+2 seconds' "$t/map.toml"
+echo '# edited' >>"$t/map.toml"
 not_believed "a stale table (the map changed since)"
+# A map touched but not changed keeps its tables (its content decides).
+validated
+touch -d '+2 seconds' "$t/map.toml"
+rm -f "$t/started"
+module load cudnn/5.0 tensorflow/1.0 || true; msg
+has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+[[ ! -e $t/started ]] || fail "a touched map lost its tables: $(cat "$t/started")"
+module purge
 
 # Advice that depends on the application's toolchain (an EasyBuild and a Spack release both fit):
 # module-check reads the application's modulefile.
