@@ -42,7 +42,8 @@ int main(int argc, char **argv) {
   using namespace cudnn_compat::cli;
   CLI::App app{"cudnn-compat - find, check and hand out compatible cuDNN releases on a cluster\n",
                "cudnn-compat"};
-  app.set_version_flag("--version", std::string("cudnn-compat ") + CUDNN_COMPAT_VERSION);
+  app.set_version_flag("--version", std::string("cudnn-compat ") + CUDNN_COMPAT_VERSION +
+                                        "\nLicensed under the MIT licence.");
   app.require_subcommand(1, 1);
   app.fallthrough();  // --json may follow the subcommand
   Globals g;
