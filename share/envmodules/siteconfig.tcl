@@ -79,6 +79,13 @@ proc cudnn_compat_loaded_needs {} {
    return $needs
 }
 
+# The loaded modules' names (LOADEDMODULES) or files (_LMFILES_), as the command leaves them: the
+# documented variables, not modulecmd.tcl's getLoadedModulePropertyList (renamed in 5.4).
+proc cudnn_compat_env_list {var} {
+   if {[catch {set value $::env($var)}] || $value eq {}} { return {} }
+   return [split $value :]
+}
+
 # The map, looked up in the engine's order.
 proc cudnn_compat_map {} {
    if {![catch {set map $::env(CUDNN_COMPAT_MAP)}] && $map ne {}} {
@@ -198,7 +205,7 @@ proc cudnn_compat_ask {loaded entries errors_var} {
    upvar $errors_var errors
    set cmd [list $::cudnn_compat_bin module-check --system envmodules]
    # The modulefile tells the application's toolchain (Compiler/GCC/12.3.0/...) to the advice.
-   foreach name $loaded file [getLoadedModulePropertyList file] {
+   foreach name $loaded file [cudnn_compat_env_list _LMFILES_] {
       # One word per option: Tcl's pipelines take a word starting with < or > as a redirection.
       lappend cmd --loaded=$name=$file
    }
@@ -232,7 +239,7 @@ proc cudnn_compat_check {args} {
    unset ::cudnn_compat_loaded
    set errors {}
    if {[catch {
-      set loaded [getLoadedModulePropertyList name]
+      set loaded [cudnn_compat_env_list LOADEDMODULES]
       set entries [cudnn_compat_loaded_needs]
       set needs {}
       foreach entry $entries {
