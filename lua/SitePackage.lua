@@ -22,11 +22,11 @@ local lfs = require("lfs")
 -- The installation this file belongs to, from the file's own path (share/cudnn-compat/lmod/ under
 -- the prefix): an installed tree that was moved keeps working. Its names, formats and layout come
 -- from the contract beside it (site_contract.lua, generated from cmake/SiteContract.cmake), its
--- tables are read by site_tables.lua.
+-- tables are read by site_tables.lua; both are loaded by the first command that checks a need, so
+-- every other module command costs what it did.
 local cudnn_compat_here = (debug.getinfo(1, "S").source:match("^@(.*)$") or "./SitePackage.lua")
   :match("^(.*)/[^/]*$") or "."
-local site = dofile(cudnn_compat_here .. "/site_contract.lua")
-local site_tables = loadfile(cudnn_compat_here .. "/site_tables.lua")(site)
+local site, site_tables, cudnn_compat_bin
 
 -- A path relative to this file's directory, its ".." taken off the directory ("" stays here).
 local function from_here(rel)
@@ -37,8 +37,14 @@ local function from_here(rel)
   end
   return dir
 end
-local cudnn_compat_bin = os.getenv("CUDNN_COMPAT_BIN") or
-  (from_here(site.prefix_from_here) .. "/" .. site.bindir .. "/cudnn-compat")
+
+local function load_contract()
+  if site then return end
+  site = dofile(cudnn_compat_here .. "/site_contract.lua")
+  site_tables = loadfile(cudnn_compat_here .. "/site_tables.lua")(site)
+  cudnn_compat_bin = os.getenv("CUDNN_COMPAT_BIN") or
+    (from_here(site.prefix_from_here) .. "/" .. site.bindir .. "/cudnn-compat")
+end
 local loads_seen = false
 
 -- An application's need travels as state the module system itself sets and undoes: a path-like
@@ -216,6 +222,9 @@ function cudnn_compat_finalize()
   if not loads_seen then return end
   loads_seen = false
   local ok, err = pcall(function()
+    local entries = loaded_needs()
+    if #entries == 0 then return end
+    load_contract()
     local mt = require("FrameStk"):singleton():mt()
     local argv, loaded, needs = {cudnn_compat_bin, "module-check", "--system", "lmod"}, {}, {}
     for _, m in ipairs(mt:list("fullName", "active")) do
@@ -224,16 +233,15 @@ function cudnn_compat_finalize()
       -- The modulefile tells the application's toolchain (Compiler/GCC/12.3.0/...) to the advice.
       argv[#argv + 1] = m.fullName .. "=" .. (m.fn or "")
     end
-    for _, entry in ipairs(loaded_needs()) do
+    for _, entry in ipairs(entries) do
       needs[#needs + 1] = entry:match("=(.*)$")
       argv[#argv + 1] = "--need"
       argv[#argv + 1] = entry
     end
-    if #needs == 0 then return end
     local t = fits_table()
     if t and all_fit(t, loaded, needs) then return end
     -- The misfits' messages, written in advance, need no process either.
-    local findings = t and table_findings(t, loaded, loaded_needs())
+    local findings = t and table_findings(t, loaded, entries)
     if findings then
       local errors = {}
       for _, f in ipairs(findings) do

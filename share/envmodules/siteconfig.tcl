@@ -26,13 +26,17 @@
 # (`file normalize` resolves links in every component but the last: the ".." makes this file one
 # of them, so a siteconfig.tcl reached through a link finds the prefix it belongs to.) Its names,
 # formats and layout come from the contract beside it (site_contract.tcl, generated from
-# cmake/SiteContract.cmake); its tables are read by site_tables.tcl.
+# cmake/SiteContract.cmake); its tables are read by site_tables.tcl. Both are sourced by the first
+# check of a need, so every other module command costs what it did.
 set cudnn_compat_here [file normalize [file join [info script] ..]]
-source [file join $cudnn_compat_here site_contract.tcl]
-source [file join $cudnn_compat_here site_tables.tcl]
-if {[catch {set cudnn_compat_bin $::env(CUDNN_COMPAT_BIN)}]} {
-   set cudnn_compat_bin [file join [file normalize [file join $cudnn_compat_here\
-      $cudnn_compat_site(prefix_from_here)]] $cudnn_compat_site(bindir) cudnn-compat]
+proc cudnn_compat_load_contract {} {
+   if {[info exists ::cudnn_compat_bin]} { return }
+   uplevel #0 [list source [file join $::cudnn_compat_here site_contract.tcl]]
+   uplevel #0 [list source [file join $::cudnn_compat_here site_tables.tcl]]
+   if {[catch {set ::cudnn_compat_bin $::env(CUDNN_COMPAT_BIN)}]} {
+      set ::cudnn_compat_bin [file join [file normalize [file join $::cudnn_compat_here\
+         $::cudnn_compat_site(prefix_from_here)]] $::cudnn_compat_site(bindir) cudnn-compat]
+   }
 }
 
 lappend modulefile_extra_cmds cudnn-requires cudnn-requires
@@ -245,6 +249,7 @@ proc cudnn_compat_check {args} {
       foreach entry $entries {
          lappend needs [string range $entry [expr {[string first = $entry] + 1}] end]
       }
+      if {[llength $needs] > 0} { cudnn_compat_load_contract }
       # The tables answer without a process: everything fits, or the misfits' messages.
       set tables [expr {[llength $needs] > 0 && [cudnn_compat_fits_table t] &&\
          ![cudnn_compat_unlisted t $loaded]}]
