@@ -230,7 +230,8 @@ void add_map(CLI::App &app, Globals &g) {
       ->add_option("--tables-dir", *tables_dir,
                    "Write the map's tables into DIR instead of beside the map (a read-only map "
                    "directory); put them beside the map's copies: they believe any copy of it")
-      ->check(CLI::ExistingDirectory);
+      ->check(CLI::ExistingDirectory.description(""))
+      ->type_name("DIR");
   validate->footer(R"(
 Errors (the map is refused, the shim falls back to the ordinary load): bad TOML, an unknown schema,
 missing or ill-typed keys, versions that do not parse, the same release listed twice, one module
