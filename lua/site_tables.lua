@@ -15,10 +15,10 @@ local function euid()
   end
 end
 
--- zlib's CRC-32 of a string. Lua 5.3's integer operators are written in a chunk of their own:
--- Lua 5.1's parser would reject the whole file. Without them (Lua 5.1, 5.2) there is no CRC, and a
--- copied map's tables are not believed here (the engine is asked instead).
-local crc32 = load and load([[
+-- zlib's CRC-32 of a string. Lua 5.3's integer operators are written in a chunk of their own,
+-- compiled only there: Lua 5.1's parser would reject the whole file. Without them (Lua 5.1, 5.2)
+-- there is no CRC, and a copied map's tables are not believed here (the engine is asked instead).
+local crc32 = _VERSION >= "Lua 5.3" and load([[
   local nibble = {[0] = 0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4,
     0x4db26158, 0x5005713c, 0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c, 0x9b64c2b0,
     0x86d3d2d4, 0xa00ae278, 0xbdbdf21c}
@@ -31,8 +31,7 @@ local crc32 = load and load([[
     end
     return c ~ 0xffffffff
   end
-]])
-crc32 = crc32 and _VERSION >= "Lua 5.3" and crc32() or nil
+]])() or nil
 
 -- Whether others than root, the reader and the trusted group may write an object (lfs attributes).
 local function untrusted(a, me, gid)
