@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include <iostream>
 
@@ -170,6 +171,12 @@ int validate_map(const std::string &file, bool do_probe, const std::string &tabl
     return kNo;
   }
   const bool writer = !tables_dir.empty() || may_write_tables(stamp_file(m.path), m);
+  std::error_code ec;
+  if (writer && std::filesystem::is_symlink(m.path, ec))
+    Note()
+        << m.path
+        << " is a symbolic link: jobs and hooks do not read the tables beside a link "
+           "(docs/contract.md); name the file it leads to, or put a copy there, to have them used";
   std::optional<TableFacts> facts;
   if (m.map && (writer || do_probe)) facts = gather_table_facts(*m.map, probe_options());
   const std::vector<Diagnostic> ds = all_diagnostics(m, facts, do_probe);
