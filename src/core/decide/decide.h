@@ -163,7 +163,7 @@ std::string format_misfits_table(const Map &map, const FileStamp &stamp);  // pu
 // select.cc: the shim's decision for one request of a cuDNN main library.
 
 struct SelectIo {  // the edges, injected so that the decision itself stays testable
-  std::function<std::optional<Probe>(const std::string &file)> probe;  // nullopt: did not load
+  std::function<LibraryCheck(const std::string &file)> probe;
   std::function<std::optional<std::string>(const std::string &dir, const LibraryName &requested,
                                            int major)>
       find_file;
