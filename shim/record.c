@@ -66,7 +66,7 @@ static const char *next_line(const char *p) {
 
 // ---------------------------------------------------------------------------------------------
 // The fields from the decision table's rows: "lib\tINDEX\tINO\tSIZE\tMTIME\tPATH", "rel\tINDEX\t
-// VERSION\tSOURCE\tMODULE" (written only when records are on), "sys\tMAJOR\tFILE".
+// VERSION\tSOURCE\tMODULE", "sys\tMAJOR\tFILE".
 
 // The start of the n-th tab-separated field of the line at p, or 0.
 static const char *field(const char *p, int n) {

@@ -148,9 +148,9 @@ TEST(UsageMap, TheCacheCarriesUsageAndRetirement) {
       "lib = \"/a\"\nretire_after = \"2025-06-30\"\n",
       "map.toml");
   ASSERT_TRUE(m.map);
-  const FileStamp stamp{1, 2, 3, 0};
+  const FileStamp stamp{2, 3, 4, 5, 6, 7};
   const std::optional<MapLoad> back =
-      parse_map_cache(format_map_cache(*m.map, {}, stamp), "map.toml", stamp);
+      parse_map_cache(format_map_cache(*m.map, {}, stamp), "map.toml");
   ASSERT_TRUE(back && back->map);
   EXPECT_EQ(back->map->usage.mode, UsageMode::record);
   EXPECT_EQ(back->map->usage.sample, 0.1);
