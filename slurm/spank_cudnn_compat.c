@@ -23,11 +23,12 @@
 
 SPANK_PLUGIN(cudnn_compat, 1);
 
-enum { OPT_CUDNN = 1, OPT_STRICT = 2 };
+enum { OPT_CUDNN = 1, OPT_STRICT = 2, OPT_REPORT_ONLY = 3 };
 
 static struct {
   int shim;            // plugin argument shim=on
   int strict;          // plugin argument strict, or --cudnn-strict
+  int report_only;     // --cudnn-report-only: the shim decides and records, the loads stay
   char map[PATH_MAX];  // plugin argument map=PATH, unexpanded
   char cudnn[64];      // --cudnn: a version, "off", or "" when not given
   enum node_fit fit;   // this node's answer (user_init), read in each task (task_init)
@@ -53,8 +54,8 @@ static int valid_version(const char *v) {
 
 static int option_cb(int val, const char *optarg, int remote) {
   (void)remote;
-  if (val == OPT_STRICT) {
-    st.strict = 1;
+  if (val == OPT_STRICT || val == OPT_REPORT_ONLY) {
+    *(val == OPT_STRICT ? &st.strict : &st.report_only) = 1;
     return 0;
   }
   if (!optarg || (strcmp(optarg, "off") != 0 && !valid_version(optarg))) {
@@ -77,6 +78,10 @@ static struct spank_option options[] = {
      "cudnn-compat: a node whose map has no cuDNN that fits --cudnn fails the step, instead of "
      "warning.",
      0, OPT_STRICT, option_cb},
+    {"cudnn-report-only", NULL,
+     "cudnn-compat: decide and record (docs/usage.md) what each task would be handed, but load "
+     "what it would load without the shim.",
+     0, OPT_REPORT_ONLY, option_cb},
 };
 
 static void parse_argument(const char *arg) {
@@ -210,6 +215,28 @@ static void check_node(spank_t sp, const char *dir, const char *map, const char 
              node, st.cudnn, said);
 }
 
+// Slurm's own log (slurmd's, through slurmstepd): one line per node check; and the job's ids and
+// its report-only word for the usage records of its tasks (docs/usage.md).
+static void log_and_mark(spank_t sp, const char *node, int checked) {
+  uint32_t job = 0, step = 0;
+  char ids[64], step_word[16];
+  spank_get_item(sp, S_JOB_ID, &job);
+  spank_get_item(sp, S_JOB_STEPID, &step);
+  snprintf(step_word, sizeof step_word, "%u", step);
+  const char *named = step == SLURM_BATCH_SCRIPT  ? "batch"
+                      : step == SLURM_EXTERN_CONT ? "extern"
+                                                  : step_word;
+  static const char *const verdict[] = {
+      [NODE_FITS] = "fits", [NODE_MISFIT] = "cannot serve", [NODE_UNCHECKED] = "could not check"};
+  if (checked)
+    slurm_info("cudnn-compat: job %u step %s node %s need %s verdict %s%s%s", job, named, node,
+               st.cudnn, verdict[st.fit], st.line[0] ? ": " : "",
+               st.line[0] ? st.line + strlen("cudnn-compat: ") : "");
+  snprintf(ids, sizeof ids, "%u.%s", job, named);
+  spank_setenv(sp, "CUDNN_COMPAT_JOB", ids, 1);
+  if (st.report_only) spank_setenv(sp, "CUDNN_COMPAT_USAGE", "report-only", 1);
+}
+
 // In slurmstepd, as the user, once per node and step, before any task exists.
 int slurm_spank_user_init(spank_t sp, int ac, char **av) {
   (void)ac, (void)av;
@@ -223,6 +250,7 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av) {
   node_name(sp, node, sizeof node);
   const char *map = node_map(node, mapbuf, sizeof mapbuf);
   if (requested) check_node(sp, dir, map, node);
+  log_and_mark(sp, node, requested);
   if (st.fit == NODE_UNCHECKED) return 0;
   snprintf(shim, sizeof shim, "%s/libcudnn-compat.so", dir);
   switch_shim_on(sp, shim);
