@@ -440,3 +440,17 @@ site_tcl() {
   export MODULEPATH=$t/site/tcl/Core:$t/site/tcl/spack:$t/site/tcl/Compiler/GCC/12.3.0
   export MODULES_SITECONFIG=$SHARE/envmodules/siteconfig.tcl
 }
+
+# retiring_release: FAKE 9.0.0 (cudnn/9.0) added to the map, and the one decision's replacement
+# for a 9.0 need with it set aside: $repl (module) and $repl_version (the newest 9; the real one
+# when here).
+retiring_release() {
+  printf '[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\ncuda = "12.3"\nmodule = "cudnn/9.0"\n' \
+    "$FAKES/9.0.0/lib64" >>"$t/map.toml"
+  cc map validate "$t/map.toml" >/dev/null
+  repl=cudnn/9.1 repl_version=9.1.0
+  if grep -q cudnn/9-real "$t/map.toml"; then
+    repl=cudnn/9-real
+    repl_version=$(sed -n 's/^version = "\(9\.[1-9][0-9]*\..*\)"$/\1/p' "$t/map.toml" | tail -1)
+  fi
+}

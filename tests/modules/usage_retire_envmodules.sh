@@ -5,12 +5,7 @@
 source "$(dirname "$0")/common.sh"
 [[ -f $modulecmd ]] || skip "no Environment Modules at $modulecmd (scripts/deps.sh unpacks it)"
 command -v tclsh8.6 >/dev/null || skip "no tclsh8.6"
-printf '[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\ncuda = "12.3"\nmodule = "cudnn/9.0"\n' \
-  "$FAKES/9.0.0/lib64" >>"$t/map.toml"
-cc map validate "$t/map.toml" >/dev/null
-# The one decision's choice for a 9.0 need, 9.0.0 set aside: the newest 9 (the real one when here).
-repl=cudnn/9.1 repl_version=9.1.0
-grep -q cudnn/9-real "$t/map.toml" && repl=cudnn/9-real repl_version=$(sed -n 's/^version = "\(9\.[1-9][0-9]*\..*\)"$/\1/p' "$t/map.toml" | tail -1)
+retiring_release
 tcl_tree
 module() { tcl_module "$@"; }
 export MODULERCFILE=$t/modulerc

@@ -4,12 +4,7 @@
 # gets retire_after, and once the day has come resolve hands 9.0.0 over no more.
 source "$(dirname "$0")/common.sh"
 [[ -x $lmod_cmd ]] || skip "no Lmod at $lmod_cmd (scripts/deps.sh installs lmod)"
-printf '[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\ncuda = "12.3"\nmodule = "cudnn/9.0"\n' \
-  "$FAKES/9.0.0/lib64" >>"$t/map.toml"
-cc map validate "$t/map.toml" >/dev/null
-# The one decision's choice for a 9.0 need, 9.0.0 set aside: the newest 9 (the real one when here).
-repl=cudnn/9.1 repl_version=9.1.0
-grep -q cudnn/9-real "$t/map.toml" && repl=cudnn/9-real repl_version=$(sed -n 's/^version = "\(9\.[1-9][0-9]*\..*\)"$/\1/p' "$t/map.toml" | tail -1)
+retiring_release
 lmod_tree
 printf 'cudnn/5.0: the admins keep this line\n\n' >"$t/admin.list"
 expect_rc 0 cc retire 9.0.0 --after 2099-01-31 --lmod "$t/admin.list" --envmodules "$t/modulerc"

@@ -268,3 +268,13 @@ pid_namespace() {
   "${namespace[@]}" true 2>/dev/null || skip "no PID namespace here: ${namespace[*]} failed"
   reaping_init=("${namespace[@]}" bash -c '"$@"; exit $?' _)
 }
+
+# syslog_namespace: rsyslogd (the real one) and namespace, a mount namespace of this test's own in
+# which it can listen on a /dev/log of its own; skips where either is missing.
+syslog_namespace() {
+  rsyslogd=/usr/sbin/rsyslogd
+  [[ -x $rsyslogd ]] || skip "no rsyslogd (scripts/deps.sh installs rsyslog)"
+  namespace=(unshare --mount --propagation private)
+  "${namespace[@]}" true 2>/dev/null || namespace=(unshare --user --map-root-user --mount --propagation private)
+  "${namespace[@]}" true 2>/dev/null || skip "no mount namespace here: ${namespace[*]} failed"
+}

@@ -2,11 +2,7 @@
 # tagged cudnn-compat[PID]) instead of fd 2, under both front ends. The real rsyslogd listens on a
 # /dev/log of this test's own (a private mount namespace with its own /dev), writing to a file.
 source "$(dirname "$0")/common.sh"
-rsyslogd=/usr/sbin/rsyslogd
-[[ -x $rsyslogd ]] || skip "no rsyslogd (scripts/deps.sh installs rsyslog)"
-namespace=(unshare --mount --propagation private)
-"${namespace[@]}" true 2>/dev/null || namespace=(unshare --user --map-root-user --mount --propagation private)
-"${namespace[@]}" true 2>/dev/null || skip "no mount namespace here: ${namespace[*]} failed"
+syslog_namespace
 tf2016_client
 fake_map 5.0.5 >"$t/map.toml"  # nothing fits 5.1: the shim has a line to say
 export LD_LIBRARY_PATH=$FAKES/5.0.5/lib64 CUDNN_COMPAT_REQUIRE=5.1.3 CUDNN_COMPAT_LOG=syslog

@@ -4,11 +4,7 @@
 # still loads as before, each record is dropped and counted (the size of
 # /var/tmp/cudnn-compat-usage-dropped.UID), and the next record sent carries the count (drops=).
 source "$(dirname "$0")/common.sh"
-rsyslogd=/usr/sbin/rsyslogd
-[[ -x $rsyslogd ]] || skip "no rsyslogd (scripts/deps.sh installs rsyslog)"
-namespace=(unshare --mount --propagation private)
-"${namespace[@]}" true 2>/dev/null || namespace=(unshare --user --map-root-user --mount --propagation private)
-"${namespace[@]}" true 2>/dev/null || skip "no mount namespace here: ${namespace[*]} failed"
+syslog_namespace
 tf2016_client
 fake_map 5.0.5 5.1.10 >"$t/map.toml"
 printf '[usage]\nmode = "record"\nto = "syslog"\n' >>"$t/map.toml"
