@@ -1,0 +1,260 @@
+// Usage records (issue 21): the first cuDNN load of a process with records on (a spool directory,
+// and syslog with nobody listening: the drop path) against records off, in the same run,
+// interleaved, from the fast path's table and from the engine; then `usage ingest` of 1,000,000
+// records (written with the shim's own encoder, shim/shared/usage_record.h) against reading the
+// same file (cat), and `usage report` over them.
+//
+//   usage_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md] [RECORDS]
+//   usage_bench --child NAME   (run by itself: dlopens NAME, prints the microseconds it took)
+#include "process.h"
+#include "report.h"
+#include "usage_record.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int child(const char *name) {
+  const auto start = Clock::now();
+  void *lib = dlopen(name, RTLD_NOW);
+  const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  std::printf("%f %d\n", us, lib != nullptr);
+  return 0;
+}
+
+std::string load_average() {
+  std::string one;
+  std::ifstream("/proc/loadavg") >> one;
+  return one.empty() ? "?" : one;
+}
+
+// One record as the shim writes it, for host h, process p, at time t: 200 processes a job, a job
+// one user's (50 users in turn).
+std::string record(int h, long p, long t, const std::string &fakes) {
+  char line[CUDNN_COMPAT_USAGE_MAX + 16];
+  const std::string host = "node" + std::to_string(h), pid = std::to_string(p),
+                    time = std::to_string(t), uid = std::to_string(1000 + (p / 200) % 50),
+                    job = std::to_string(4000 + p / 200) + ".0";
+  const bool moved = p % 3 != 0;
+  const std::string loader = fakes + "/5.0.5/lib64/libcudnn.so.5",
+                    got = moved ? fakes + "/5.1.10/lib64/libcudnn.so.5" : loader;
+  const std::pair<const char *, std::string> fields[] = {{"t", time},
+                                                         {"host", host},
+                                                         {"uid", uid},
+                                                         {"job", job},
+                                                         {"pid", pid},
+                                                         {"exe", "/opt/apps/tf/1.0/bin/python3"},
+                                                         {"by", ""},
+                                                         {"asked", "libcudnn.so.5"},
+                                                         {"need", moved ? "5.1.3" : "5.0.5"},
+                                                         {"cuda", ""},
+                                                         {"from", "env"},
+                                                         {"loader", loader},
+                                                         {"lrel", "5.0.5"},
+                                                         {"lsrc", "module"},
+                                                         {"lmod", "cudnn/5.0"},
+                                                         {"got", got},
+                                                         {"rel", moved ? "5.1.10" : "5.0.5"},
+                                                         {"src", "module"},
+                                                         {"mod", moved ? "cudnn/5.1" : "cudnn/5.0"},
+                                                         {"verdict", moved ? "redirected" : "fit"},
+                                                         {"mode", "record"},
+                                                         {"drops", ""}};
+  long at = 0;
+  for (const char *m = CUDNN_COMPAT_USAGE_MAGIC; *m; ++m) line[at++] = *m;
+  for (const auto &[key, value] : fields)
+    at = cudnn_compat_usage_put(line, sizeof line - 16, at, key, value.data(), long(value.size()));
+  char sum[24];
+  std::snprintf(sum, sizeof sum, " sum=%08x\n", cudnn_compat_usage_sum(line, at));
+  return std::string(line, std::size_t(at)) + sum;
+}
+
+struct Case {
+  std::vector<std::string> env;
+  std::vector<double> us;
+};
+
+void measure(const std::string &self, const std::string &name, std::vector<Case *> cases,
+             int rounds) {
+  for (Case *c : cases) c->us.clear();
+  for (int i = 0; i < rounds; ++i)
+    for (Case *c : cases) {
+      const Run r = spawn({self, "--child", name}, c->env);
+      if (r.out.find(" 1") == std::string::npos) {
+        std::fprintf(stderr, "usage_bench: the child did not load %s\n", name.c_str());
+        std::exit(1);
+      }
+      c->us.push_back(std::stod(r.out));
+    }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--child") == 0) return child(argv[2]);
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: usage_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md] [RECORDS]\n");
+    return 2;
+  }
+  std::error_code ec;
+  const std::string shim = argv[1], tool = argv[2], fakes = argv[3],
+                    self = fs::read_symlink("/proc/self/exe", ec).string();
+  const long records = argc > 5 ? std::atol(argv[5]) : 1000000;
+  const fs::path dir = fs::temp_directory_path() / "cudnn-compat-usage-bench";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "spool");
+  fs::create_directories(dir / "engine");
+  const std::string load_before = load_average();
+  // The real cuDNN's own version, as `cudnn-compat probe` reads it.
+  std::string real_entry;
+  {
+    const Run p = spawn({tool, "--json", "probe", "/usr/local/cuda/lib64"}, {});
+    const std::size_t at = p.out.find("\"version\": \"");
+    if (at != std::string::npos)
+      real_entry = "[[cudnn]]\nversion = \"" +
+                   p.out.substr(at + 12, p.out.find('"', at + 12) - at - 12) +
+                   "\"\nlib = \"/usr/local/cuda/lib64\"\n";
+  }
+
+  // The maps: the loader finds `first`, `need` is required, `best` is handed over.
+  struct Setup {
+    std::string first, best, best_version, need, name;
+  };
+  const bool real = fs::exists("/usr/local/cuda/lib64/libcudnn.so.9");
+  const Setup fake{fakes + "/5.0.5/lib64", fakes + "/5.1.10/lib64", "5.1.10", "5.1",
+                   "libcudnn.so.5"};
+  // The real cuDNN 9 (its version from the map validate probe is not needed: nvidia's rule only
+  // asks for 9.x, x >= 1).
+  const Setup real9{fakes + "/9.0.0/lib64", "/usr/local/cuda/lib64", "9.99.0", "9.1",
+                    "libcudnn.so.9"};
+  auto write_map = [&](const fs::path &path, const std::string &usage, const Setup &s) {
+    std::ofstream out(path);
+    out << "schema = 1\n"
+        << usage << "[[cudnn]]\nversion = \"" << (s.name == fake.name ? "5.0.5" : "9.0.0")
+        << "\"\nlib = \"" << s.first << "\"\n";
+    if (s.best_version != "9.99.0")
+      out << "[[cudnn]]\nversion = \"" << s.best_version << "\"\nlib = \"" << s.best << "\"\n";
+    else
+      out << real_entry;
+  };
+  const std::string spool =
+      "[usage]\nmode = \"record\"\nto = \"" + (dir / "spool").string() + "\"\n";
+  const std::string syslog = "[usage]\nmode = \"record\"\nto = \"syslog\"\n";
+  auto job = [&](const fs::path &map, const Setup &s) {
+    return std::vector<std::string>{"LD_LIBRARY_PATH=" + s.first, "CUDNN_COMPAT_REQUIRE=" + s.need,
+                                    "CUDNN_COMPAT_MAP=" + map.string(), "LD_AUDIT=" + shim};
+  };
+  // Each case: records off, to the spool, to syslog; from the table and from the engine.
+  struct Cases {
+    Case off, spool, syslog, engine_off, engine_spool;
+  };
+  auto run = [&](const Setup &s, const std::string &tag, int rounds) {
+    const fs::path off = dir / (tag + "off.toml"), on = dir / (tag + "spool.toml"),
+                   sys = dir / (tag + "syslog.toml"), eoff = dir / "engine" / (tag + "off.toml"),
+                   eon = dir / "engine" / (tag + "spool.toml");
+    write_map(off, "", s), write_map(on, spool, s), write_map(sys, syslog, s);
+    write_map(eoff, "", s), write_map(eon, spool, s);
+    for (const fs::path &m : {off, on, sys}) spawn({tool, "map", "validate", m.string()}, {});
+    Cases c{{job(off, s), {}},
+            {job(on, s), {}},
+            {job(sys, s), {}},
+            {job(eoff, s), {}},
+            {job(eon, s), {}}};
+    measure(self, s.name, {&c.off, &c.spool, &c.syslog}, rounds);
+    measure(self, s.name, {&c.engine_off, &c.engine_spool}, rounds / 2);
+    return c;
+  };
+  const bool devlog = fs::exists("/dev/log");
+  const Cases f = run(fake, "fake-", 40);
+  const std::optional<Cases> r =
+      real ? std::optional<Cases>(run(real9, "real-", 20)) : std::nullopt;
+  std::size_t spooled = 0;
+  for (const auto &e : fs::directory_iterator(dir / "spool")) {
+    std::ifstream in(e.path());
+    for (std::string line; std::getline(in, line);) ++spooled;
+  }
+
+  // Ingest and report.
+  const fs::path log = dir / "records.usage", db = dir / "usage.db";
+  {
+    std::ofstream out(log);
+    const long t0 = 1790000000;
+    for (long i = 0; i < records; ++i) out << record(int(i % 64), 100000 + i, t0 + i * 3, fakes);
+  }
+  const double bytes = double(fs::file_size(log));
+  const Run cat = spawn({"/bin/cat", log.string()}, {});
+  const Run ingest = spawn({tool, "usage", "ingest", log.string(), "--db", db.string()}, {});
+  const Run again = spawn({tool, "usage", "ingest", log.string(), "--db", db.string()}, {});
+  // A copy under another name: read whole again, every record already known.
+  const fs::path copy = dir / "copy.usage";
+  fs::copy_file(log, copy);
+  const Run known = spawn({tool, "usage", "ingest", copy.string(), "--db", db.string()}, {});
+  std::vector<double> report_us, user_us;
+  for (int i = 0; i < 5; ++i) {
+    report_us.push_back(spawn({tool, "usage", "report", "--db", db.string()}, {}).us);
+    user_us.push_back(spawn({tool, "usage", "report", "--db", db.string(), "--by", "user"}, {}).us);
+  }
+  const Run version = spawn({tool, "--version"}, {});
+  const double db_bytes = double(fs::file_size(db));
+  const std::string added = ingest.out.substr(0, ingest.out.find('\n'));
+  fs::remove_all(dir);
+
+  std::ostringstream s;
+  s << "## Usage records (issue 21)\n\n"
+    << "`bench/usage_bench`: the first cuDNN `dlopen` of a process under LD_AUDIT: the loader "
+       "finding FAKE 5.0.5, 5.1\nrequired, FAKE 5.1.10 handed over (a load of a few hundred "
+       "microseconds); and, where the machine has it, the\nloader finding FAKE 9.0.0, 9.1 "
+       "required, the real cuDNN 9 handed over. Records off against on, interleaved in the\n"
+       "same run (medians of 40 rounds from the table and 20 from the engine for the FAKE, 20 "
+       "and 10 for the real one).\nLoad average at the start and the end: "
+    << load_before << " and " << load_average() << " on " << std::thread::hardware_concurrency()
+    << " CPUs.\n\n| case | records off | records on | ratio | target |\n|---|---:|---:|---:|---|\n";
+  auto row = [&](const std::string &what, double base, double value, const std::string &target) {
+    s << "| " << what << " | " << fmt(base) << " us | " << fmt(value) << " us | "
+      << fmt(value / base) << "x | " << target << " |\n";
+  };
+  auto rows = [&](const Cases &c, const std::string &what) {
+    row(what + ", the table (no process), spool directory", median(c.off.us), median(c.spool.us),
+        "at most 1.05x");
+    row(what + ", the table, syslog (" +
+            (devlog ? "this machine's /dev/log" : "no /dev/log: dropped and counted") + ")",
+        median(c.off.us), median(c.syslog.us), "at most 1.05x");
+    row(what + ", the engine (a process), spool directory", median(c.engine_off.us),
+        median(c.engine_spool.us), "at most 1.05x");
+  };
+  rows(f, "FAKE 5.1.10 for 5.1");
+  if (r) rows(*r, "the real cuDNN 9 for 9.1");
+  s << "\nRecords in the spool after the run: " << spooled << " (one per process with records on: "
+    << f.spool.us.size() + f.engine_spool.us.size() +
+           (r ? r->spool.us.size() + r->engine_spool.us.size() : 0)
+    << ").\n\n"
+    << "`cudnn-compat usage ingest` of " << records << " records (" << fmt(bytes / 1e6)
+    << " MB, 64 hosts, 50 users) into a new\ndatabase, against `cat` of the same file; then the "
+       "same ingest again (everything known), and `usage report`\n(medians of 5) over them.\n\n"
+    << "| step | time | against | target |\n|---|---:|---:|---|\n"
+    << "| cat of the file (the floor of reading it) | " << fmt(cat.us / 1e6) << " s | | |\n"
+    << "| usage ingest, new database | " << fmt(ingest.us / 1e6) << " s | "
+    << fmt(ingest.us / cat.us) << "x cat | under 60 s |\n"
+    << "| usage ingest, the same file again (read on from its offset) | " << fmt(again.us / 1e6)
+    << " s | | |\n| usage ingest, a copy of it (read whole, every record known) | "
+    << fmt(known.us / 1e6) << " s | " << fmt(known.us / cat.us) << "x cat | |\n"
+    << "| usage report (by release) | " << fmt(median(report_us) / 1e3) << " ms | "
+    << fmt(median(report_us) / version.us) << "x `--version` | under 1 s |\n"
+    << "| usage report --by user | " << fmt(median(user_us) / 1e3) << " ms | | under 1 s |\n"
+    << "| `cudnn-compat --version` (the process's own start) | " << fmt(version.us / 1e3)
+    << " ms | | |\n\nDatabase size: " << fmt(db_bytes / 1e6) << " MB. Ingest said: `" << added
+    << "`\n";
+  std::fputs(s.str().c_str(), stdout);
+  if (argc > 4 && std::string(argv[4]) != "-") write_benchmarks_section(argv[4], "usage", s.str());
+  return 0;
+}
