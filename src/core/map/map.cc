@@ -220,9 +220,10 @@ struct Reader {
       if (v && *v >= 0 && *v <= 1)
         u.sample = *v;
       else
-        error(pos_of(s->source()), "sample in [usage] must be a fraction from 0 to 1 (0.1: one "
-                                   "process in ten records), not " +
-                                       std::string(v ? std::to_string(*v) : type_name(*s)));
+        error(pos_of(s->source()),
+              "sample in [usage] must be a fraction from 0 to 1 (0.1: one "
+              "process in ten records), not " +
+                  std::string(v ? std::to_string(*v) : type_name(*s)));
     }
   }
 
@@ -517,9 +518,9 @@ std::string format_map(const Map &map) {
     char sample[32];
     std::snprintf(sample, sizeof sample, "%g", map.usage.sample);
     s += "\n[usage]\nmode = " + quote(to_string(map.usage.mode)) + "\nto = " + quote(map.usage.to) +
-         "\nsample = " + (std::string(sample).find_first_of(".e") == std::string::npos
-                              ? std::string(sample) + ".0"
-                              : std::string(sample)) +
+         "\nsample = " +
+         (std::string(sample).find_first_of(".e") == std::string::npos ? std::string(sample) + ".0"
+                                                                       : std::string(sample)) +
          "\n";
   }
   for (std::size_t i = 0, end = 0; i < map.cudnn.size(); i = end) {
