@@ -9,6 +9,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <ctime>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -24,7 +26,21 @@ using Clock = std::chrono::steady_clock;
 struct Request {
   std::string name, executable, requester;
   Clock::time_point deadline;
+  std::string memo_entry, memo_key;              // "-": nothing to remember
   std::optional<std::vector<std::string>> dirs;  // the loader's, from the shim
+};
+
+// What a decision rests on besides the request and the variables it read: the memo keeps it only
+// while each of these files is as it was (shim/shared/memo_format.h).
+struct Grounds {
+  std::vector<std::pair<std::string, std::optional<FileIdentity>>> files;
+  bool keep = true;              // false: a probe ran out of time, or a file changed just now
+  std::uint64_t started_ns = 0;  // CLOCK_REALTIME, as file times are
+  void file(const std::string &path) {
+    const std::optional<FileIdentity> id = identify_file(path);
+    if (id && changed_lately(*id, started_ns)) keep = false;
+    files.emplace_back(path, id);
+  }
 };
 
 std::string self_dir() {
@@ -47,8 +63,13 @@ std::vector<KnownLibrary> known_libraries(const std::string &path, const FileSta
 }
 
 std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,
-                                             std::vector<KnownLibrary> &known) {
+                                             std::vector<KnownLibrary> &known, Grounds &grounds) {
   const std::optional<std::string> path = find_map_path();
+  // The search as it went: the map it found, and the places before it that held none.
+  for (const std::string &p : map_search_path()) {
+    grounds.file(p);
+    if (p == path) break;
+  }
   if (!path) return {nullptr, "none at " + map_search_path().back()};
   const std::optional<FileStamp> stamp = stamp_file(*path);
   load = load_map(*path);
@@ -60,13 +81,13 @@ std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,
 
 SearchStep search_step(std::string_view arg, const std::string &requester);
 
-Selection decide(const Request &r, bool debug) {
+Selection decide(const Request &r, bool debug, Grounds &grounds) {
   const std::string requester = r.requester.empty() ? real_path(r.executable) : r.requester;
   const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
   if (!requested) return {};
   std::optional<MapLoad> load;
   std::vector<KnownLibrary> known;
-  const auto [map, map_problem] = find_map(load, known);
+  const auto [map, map_problem] = find_map(load, known, grounds);
 
   // A [[require]] glob may name a program by the path it was started as or by its real path.
   std::error_code ec;
@@ -82,7 +103,10 @@ Selection decide(const Request &r, bool debug) {
     lc.before_cache.emplace();
     for (const std::string &d : *r.dirs) lc.before_cache->push_back(search_step(d, requester));
   }
-  SelectInputs in = select_inputs(r.name, *requested, *need, loader_search(r.name, lc), map);
+  const std::optional<LoaderHit> loader = loader_search(r.name, lc);
+  if (!loader || loader->from == "ld.so.cache" || loader->from == "the default directories")
+    grounds.file(lc.ld_cache);
+  SelectInputs in = select_inputs(r.name, *requested, *need, loader, map);
   in.map_problem = map_problem;
   in.debug = debug;
 
@@ -90,6 +114,7 @@ Selection decide(const Request &r, bool debug) {
   SelectIo io;
   // Only the library's own word counts, within what is left of the shim's deadline.
   io.probe = [&](const std::string &file) -> std::optional<Probe> {
+    grounds.file(file);
     const std::optional<FileStamp> id = map ? stamp_file(file) : std::nullopt;
     if (id)
       if (std::optional<Probe> p =
@@ -97,10 +122,15 @@ Selection decide(const Request &r, bool debug) {
         return p;
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
-    if (left.count() <= 0) return std::nullopt;
     // Half of what is left, so that one library that hangs leaves time for the next candidate.
     const long half = std::max<long>(left.count() / 2, std::min<long>(left.count(), 500));
-    return probe_library(file, {helper, int(half)});
+    const auto start = Clock::now();
+    std::optional<Probe> p =
+        left.count() > 0 ? probe_library(file, {helper, int(half)}) : std::nullopt;
+    // A probe that had no time, or used all it had, is no answer to remember: the next process
+    // may have more.
+    if (!p && Clock::now() - start >= std::chrono::milliseconds(half)) grounds.keep = false;
+    return p;
   };
   io.find_file = find_library_file;
   Selection s = select_library(in, io);
@@ -113,11 +143,11 @@ Selection decide(const Request &r, bool debug) {
 }
 
 std::optional<Request> parse_request(int argc, char **argv) {
-  if (argc < 6 || std::string_view(argv[1]) != CUDNN_COMPAT_PROTOCOL) return std::nullopt;
-  Request r{argv[2], argv[3], argv[4], Clock::now(), std::nullopt};
+  if (argc < 8 || std::string_view(argv[1]) != CUDNN_COMPAT_PROTOCOL) return std::nullopt;
+  Request r{argv[2], argv[3], argv[4], Clock::now(), argv[6], argv[7], std::nullopt};
   r.deadline += std::chrono::milliseconds(std::strtol(argv[5], nullptr, 10));
-  if (!(argc == 7 && std::string_view(argv[6]) == CUDNN_COMPAT_NO_DIRS))
-    r.dirs = std::vector<std::string>(argv + 6, argv + argc);
+  if (!(argc == 9 && std::string_view(argv[8]) == CUDNN_COMPAT_NO_DIRS))
+    r.dirs = std::vector<std::string>(argv + 8, argv + argc);
   return r;
 }
 
@@ -144,23 +174,57 @@ void default_signals() {
   sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
+std::string answer_text(const Selection &s) {
+  std::string out;
+  for (const std::string &line : s.say) out += "say " + line + '\n';
+  return out + (s.use ? "use " + *s.use : std::string("pass")) + '\n';
+}
+
+// The decision, remembered for the next process of this node where the shim asked for it.
+void remember(const Request &r, const Grounds &grounds, const std::vector<EnvRead> &read,
+              const std::string &answer) {
+  if (r.memo_entry == "-" || !grounds.keep) return;
+  MemoEntry e{r.memo_key, grounds.files, {}, answer};
+  std::error_code ec;
+  e.files.emplace_back(fs::read_symlink("/proc/self/exe", ec).string(), std::nullopt);
+  e.files.back().second =
+      identify_file(e.files.back().first);  // this engine: a new one decides anew
+  for (const EnvRead &v : read)
+    if (std::none_of(e.env.begin(), e.env.end(),
+                     [&](const EnvRead &w) { return w.first == v.first; }))
+      e.env.push_back(v);
+  write_memo_entry(r.memo_entry, e);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   default_signals();
   Selection s;
+  std::optional<Request> r;
+  Grounds grounds;
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  grounds.started_ns = std::uint64_t(now.tv_sec) * 1'000'000'000u + std::uint64_t(now.tv_nsec);
+  std::vector<EnvRead> read;
+  record_env_reads(&read);
   try {
-    if (const std::optional<Request> r = parse_request(argc, argv))
-      s = decide(*r, env("CUDNN_COMPAT_DEBUG") == std::optional<std::string>("1"));
+    if ((r = parse_request(argc, argv)))
+      s = decide(*r, env("CUDNN_COMPAT_DEBUG") == std::optional<std::string>("1"), grounds);
     else
       s.say.push_back("cudnn-compat: the engine speaks protocol " CUDNN_COMPAT_PROTOCOL
                       " but was run otherwise (a shim of another install?); loading as usual");
   } catch (const std::exception &e) {
     s = {{}, {std::string("cudnn-compat: internal error: ") + e.what() + "; loading as usual"}};
+    grounds.keep = false;
   }
-  for (const std::string &line : s.say) std::cout << "say " << line << '\n';
-  std::cout << (s.use ? "use " + *s.use : std::string("pass"))
-            << "\nend " CUDNN_COMPAT_PROTOCOL "\n"
-            << std::flush;
+  record_env_reads(nullptr);
+  const std::string answer = answer_text(s);
+  std::cout << answer << "end " CUDNN_COMPAT_PROTOCOL "\n" << std::flush;
+  // After the answer: the process that waits for it needs nothing of the memo.
+  if (r) try {
+      remember(*r, grounds, read, answer);
+    } catch (const std::exception &) {
+    }
   return 0;
 }

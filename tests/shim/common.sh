@@ -257,3 +257,33 @@ adopter_ran() {
   lacks "foreign process"
   has "below the host: 0 processes"
 }
+
+# --- For the memo scenarios (tests/shim/memo_*.sh; shim/memo.c): each scenario has a memo of its
+# own, so that no other test's or run's decision answers for it.
+mkdir -m 700 "$t/run"
+export XDG_RUNTIME_DIR=$t/run
+memo=$t/run/cudnn-compat
+# started MODE CMD...: runs CMD with the shim as LD_<MODE> (audit or preload) under strace -f, its
+# stdout+stderr in $out, and sets $started to the processes it started (clone, fork and vfork
+# calls, and execve calls after its own) and $trace to the trace.
+started() {
+  local mode=$1; shift
+  strace -f -qq -s 4096 -e trace=execve,clone,clone3,fork,vfork -o "$t/started.trace" \
+    env "LD_${mode^^}=$SHIM" "$@" >"$t/output" 2>&1 || true
+  out=$(<"$t/output")
+  trace=$(<"$t/started.trace")
+  started=$(($(grep -cE '(clone3?|v?fork)\(' <<<"$trace" || true) + $(grep -c 'execve(' <<<"$trace" || true) - 2))
+}
+# The racy rule (shim/shared/memo_format.h): a decision resting on a file changed within the last
+# second is not remembered. Scenarios that have just written their files wait it out.
+settle() { sleep 1.1; }
+# probe_counter: after own_shim, every probe the engine starts appends a line to $t/probes first
+# (after sleeping $PROBE_NAP seconds, default 0: a library that takes that long to load).
+probe_counter() {
+  mv "$t/lib/cudnn-compat-probe" "$t/lib/cudnn-compat-probe.real"
+  printf '#!/bin/sh\necho "probe $1" >>"%s/probes"\nsleep "${PROBE_NAP:-0}"\nexec "$0.real" "$@"\n' "$t" \
+    >"$t/lib/cudnn-compat-probe"
+  chmod +x "$t/lib/cudnn-compat-probe"
+  : >"$t/probes"
+}
+probes_run() { wc -l <"$t/probes"; }
