@@ -19,91 +19,109 @@ enum { kPath = 4096, kNapMaxMs = 8 };
 
 // One request at a time (callers hold the shim's lock).
 static struct {
-  struct file_text key;    // the request's key text
-  struct file_text entry;  // the entry read, its answer ended in place
-  unsigned long hash;
+  char key[CUDNN_COMPAT_MEMO_MAX_BYTES / 2];  // the request's key text
+  long key_len;
+  const char *pick;          // the loader's file, whose identity the key holds...
+  unsigned long pick_id[5];  // ...: dev, ino, size, mtime, ctime
+  struct file_text entry;    // the entry read, its answer ended in place
+  unsigned long hash, uid;
   int dir, lock;  // fds, -1 when not open
   int held;       // this process holds the request's lock
   char path[kPath];
-} m = {{0, 0, 0}, {0, 0, 0}, 0, -1, -1, 0, {0}};
+} m = {{0}, 0, 0, {0}, {0, 0, 0}, 0, 0, -1, -1, 0, {0}};
 
 static int add(const char *text) {
-  return text_append(&m.key, text, text_len(text));
+  m.key_len = append_text(m.key, sizeof m.key, m.key_len, text);
+  return m.key_len + 1 < (long)sizeof m.key;
 }
 
 static int add_line(const char *tag, const char *value) {
   return add(tag) && add("\t") && add(value) && add("\n");
 }
 
-static int add_number(unsigned long n) {
-  char digits[24];
-  return add(format_decimal(n, digits)) && add("\t");
-}
-
 static unsigned long nanoseconds(const struct timespec *t) {
   return (unsigned long)t->tv_sec * 1000000000ul + (unsigned long)t->tv_nsec;
+}
+
+// A file's identity as the memo writes it: dev, ino, size, mtime, ctime.
+static int identify(const char *path, unsigned long id[5]) {
+  struct stat st;
+  if (sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) != 0) return 0;
+  id[0] = st.st_dev, id[1] = st.st_ino, id[2] = (unsigned long)st.st_size;
+  id[3] = nanoseconds(&st.st_mtim), id[4] = nanoseconds(&st.st_ctim);
+  return 1;
+}
+
+static int relative(const char *path) {
+  return *path != '/';
 }
 
 // What the request is: the file the loader takes by its identity, not its name.
 static int make_key(const struct memo_request *r) {
   static char cwd[kPath];
-  struct stat st;
+  char digits[24];
   int ok = add(CUDNN_COMPAT_MEMO_FORMAT "\n") && add_line("name", r->name) &&
            add_line("program", r->executable) && add_line("requester", r->requester);
-  // A relative name or program means something else in another working directory.
-  if (ok && (*r->name != '/' || *r->executable != '/'))
-    ok = sys(SYS_getcwd, cwd, sizeof cwd, 0) > 0 && add_line("cwd", cwd);
+  // A relative path, program or directory means something else in another working directory.
+  int here = (base_name(r->name) != r->name && relative(r->name)) || relative(r->executable);
+  for (long i = 0; i < r->dirs->count; ++i) here = here || relative(r->dirs->dir[i] + 2);
+  if (ok && here) ok = sys(SYS_getcwd, cwd, sizeof cwd, 0) > 0 && add_line("cwd", cwd);
   for (long i = 0; ok && i < r->dirs->count; ++i) ok = add_line("dir", r->dirs->dir[i]);
-  if (ok && r->pick) {
-    ok = sys4(SYS_newfstatat, AT_FDCWD, r->pick, &st, 0) == 0 && add("pick\t") &&
-         add_number(st.st_dev) && add_number(st.st_ino) && add_number((unsigned long)st.st_size) &&
-         add_number(nanoseconds(&st.st_mtim)) && add_number(nanoseconds(&st.st_ctim)) &&
-         add(r->pick) && add("\n");
-  } else if (ok) {
-    ok = add("pick\t-\n");
-  }
+  m.pick = r->pick && identify(r->pick, m.pick_id) ? r->pick : 0;
+  ok = ok && (r->pick ? m.pick != 0 : 1) && add("pick");
+  for (int i = 0; ok && m.pick && i < 5; ++i)
+    ok = add("\t") && add(format_decimal(m.pick_id[i], digits));
+  ok = ok && add("\t") && add(m.pick ? m.pick : "-") && add("\n");
   static const char *const inputs[] = {"CUDNN_COMPAT_REQUIRE", "CUDNN_COMPAT_CUDA",
                                        "CUDNN_COMPAT_MAP"};
   for (unsigned i = 0; ok && i < sizeof inputs / sizeof *inputs; ++i) {
     const char *v = env_value(r->env, inputs[i]);
     if (v && *v) ok = add("env\t") && add(inputs[i]) && add("=") && add(v) && add("\n");
   }
-  return ok && m.key.size < CUDNN_COMPAT_MEMO_MAX_BYTES / 2;
+  return ok;
 }
 
-// The memo directory, checked through the open descriptor; created when asked to (0700).
-static int open_dir(char **env, int create) {
-  const char *runtime = env_value(env, "XDG_RUNTIME_DIR");
-  char uid[24];
-  const long me = sys(SYS_getuid, 0, 0, 0);
-  struct stat st;
-  struct statfs fs;
-  // The session's runtime directory where this node has it (a job may carry the variable from a
-  // login node that has one), else /tmp.
-  if (runtime && *runtime == '/' && sys4(SYS_newfstatat, AT_FDCWD, runtime, &st, 0) == 0 &&
-      S_ISDIR(st.st_mode) && (long)st.st_uid == me) {
-    if (!join_path(m.path, sizeof m.path - 32, runtime, CUDNN_COMPAT_MEMO_SUBDIR)) return -1;
-  } else {
-    append_text(m.path, sizeof m.path,
-                append_text(m.path, sizeof m.path, 0, CUDNN_COMPAT_MEMO_TMP_PREFIX),
-                format_decimal((unsigned long)me, uid));
-  }
+// The memo directory at m.path, checked through the open descriptor; -2 when there is none.
+static int open_checked(int create) {
   const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
   long fd = sys_retry(SYS_openat, AT_FDCWD, m.path, flags);
   if (fd == -2 /* ENOENT */ && create) {
     sys(SYS_mkdirat, AT_FDCWD, m.path, 0700);
     fd = sys_retry(SYS_openat, AT_FDCWD, m.path, flags);
   }
+  if (fd == -2) return -2;
+  struct stat st;
+  struct statfs fs;
   if (fd >= 0 && sys(SYS_fstat, fd, &st, 0) == 0 && sys(SYS_fstatfs, fd, &fs, 0) == 0 &&
-      cudnn_compat_memo_dir_ok(st.st_uid, st.st_mode, (unsigned long)me, (long)fs.f_type))
+      cudnn_compat_memo_dir_ok(st.st_uid, st.st_mode, m.uid, (long)fs.f_type))
     return (int)fd;
   if (fd >= 0) sys(SYS_close, fd, 0, 0);
   return -1;
 }
 
-static int entry_name(char *name) {
+// The session's runtime directory where this node has it (a job may carry the variable from a
+// login node that has one), else /tmp; created when asked to (0700).
+static int open_dir(char **env, int create) {
+  const char *runtime = env_value(env, "XDG_RUNTIME_DIR");
+  char uid[24];
+  struct stat st;
+  if (runtime && *runtime == '/' &&
+      join_path(m.path, sizeof m.path, runtime, CUDNN_COMPAT_MEMO_SUBDIR)) {
+    const int fd = open_checked(0);
+    if (fd != -2) return fd;
+    if (sys4(SYS_newfstatat, AT_FDCWD, runtime, &st, 0) == 0 && S_ISDIR(st.st_mode) &&
+        st.st_uid == m.uid)
+      return create ? open_checked(1) : -1;
+  }
+  append_text(m.path, sizeof m.path,
+              append_text(m.path, sizeof m.path, 0, CUDNN_COMPAT_MEMO_TMP_PREFIX),
+              format_decimal(m.uid, uid));
+  const int fd = open_checked(create);
+  return fd >= 0 ? fd : -1;
+}
+
+static void entry_name(char *name) {
   cudnn_compat_memo_name(m.hash, name);
-  return 1;
 }
 
 // Reads the entry (whole, bounded) into m.entry; 0 when there is none of ours.
@@ -118,7 +136,7 @@ static int read_entry(void) {
   static char block[4096];
   long n = 0;
   int ok = sys(SYS_fstat, fd, &st, 0) == 0 &&
-           cudnn_compat_memo_file_ok(st.st_uid, st.st_mode, sys(SYS_getuid, 0, 0, 0)) &&
+           cudnn_compat_memo_file_ok(st.st_uid, st.st_mode, m.uid) &&
            st.st_size <= CUDNN_COMPAT_MEMO_MAX_BYTES && text_append(&m.entry, "", 0);
   while (ok && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
     ok = m.entry.size + n <= CUDNN_COMPAT_MEMO_MAX_BYTES && text_append(&m.entry, block, n);
@@ -141,7 +159,8 @@ static const char *rest(const char *p) {
   return text;
 }
 
-// "file DEV INO SIZE MTIME CTIME PATH": the file at PATH is still that one.
+// "file DEV INO SIZE MTIME CTIME PATH": the file at PATH is still that one (the loader's file is
+// the one the key was made with a moment ago).
 static int file_holds(const char *p) {
   unsigned long want[5], have[5];
   for (int i = 0; i < 5; ++i) {
@@ -152,10 +171,11 @@ static int file_holds(const char *p) {
     want[i] = n;
   }
   const char *path = rest(p);
-  struct stat st;
-  if (!path || sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) != 0) return 0;
-  have[0] = st.st_dev, have[1] = st.st_ino, have[2] = (unsigned long)st.st_size;
-  have[3] = nanoseconds(&st.st_mtim), have[4] = nanoseconds(&st.st_ctim);
+  if (!path) return 0;
+  if (m.pick && text_eq(path, m.pick))
+    for (int i = 0; i < 5; ++i) have[i] = m.pick_id[i];
+  else if (!identify(path, have))
+    return 0;
   for (int i = 0; i < 5; ++i)
     if (want[i] != have[i]) return 0;
   return 1;
@@ -188,9 +208,9 @@ static const char *holds(char **env) {
   unsigned long n = 0;
   if (!p || *p < '0' || *p > '9') return 0;
   for (; *p >= '0' && *p <= '9'; ++p) n = n * 10 + (unsigned long)(*p - '0');
-  if (*p++ != '\n' || (long)n != m.key.size || p + n + 1 > m.entry.data + m.entry.size) return 0;
+  if (*p++ != '\n' || (long)n != m.key_len || p + n + 1 > m.entry.data + m.entry.size) return 0;
   for (unsigned long i = 0; i < n; ++i)
-    if (p[i] != m.key.data[i]) return 0;
+    if (p[i] != m.key[i]) return 0;
   if (p[n] != '\n') return 0;
   for (p += n + 1; *p; p = *line_end(p) ? line_end(p) + 1 : line_end(p)) {
     const char *q;
@@ -223,7 +243,7 @@ static int try_lock(void) {
     struct stat st;
     if (fd < 0) return -1;
     if (sys(SYS_fstat, fd, &st, 0) != 0 ||
-        !cudnn_compat_memo_file_ok(st.st_uid, st.st_mode, sys(SYS_getuid, 0, 0, 0))) {
+        !cudnn_compat_memo_file_ok(st.st_uid, st.st_mode, m.uid)) {
       sys(SYS_close, fd, 0, 0);
       return -1;
     }
@@ -260,17 +280,16 @@ static enum memo_result wait_turn(char **env, long deadline_ms, const char **ans
 
 enum memo_result memo_recall(const struct memo_request *r, long deadline_ms, const char **answer) {
   *answer = 0;
-  m.dir = m.lock = -1, m.held = 0;
-  m.key.data = 0, m.key.size = m.key.capacity = 0;
+  m.dir = m.lock = -1, m.held = 0, m.key_len = 0;
   m.entry.data = 0, m.entry.size = m.entry.capacity = 0;
+  m.uid = (unsigned long)sys(SYS_getuid, 0, 0, 0);
   // The memo is the real user's: a process whose ids differ (setuid, or one that changed them)
   // neither reads nor writes one.
-  if (!r || secure_execution() || sys(SYS_getuid, 0, 0, 0) != sys(SYS_geteuid, 0, 0, 0) ||
-      !make_key(r)) {
+  if (!r || secure_execution() || (long)m.uid != sys(SYS_geteuid, 0, 0, 0) || !make_key(r)) {
     memo_done();
     return MEMO_NONE;
   }
-  m.hash = cudnn_compat_memo_hash(m.key.data, m.key.size);
+  m.hash = cudnn_compat_memo_hash(m.key, m.key_len);
   if ((m.dir = open_dir(r->env, 0)) >= 0 && (*answer = lookup(r->env))) return MEMO_KNOWN;
   if (m.dir < 0 && (m.dir = open_dir(r->env, 1)) < 0) {
     memo_done();
@@ -290,7 +309,7 @@ const char *memo_entry(void) {
 }
 
 const char *memo_key(void) {
-  return m.held ? m.key.data : "-";
+  return m.held ? m.key : "-";
 }
 
 void memo_done(void) {
@@ -301,6 +320,5 @@ void memo_done(void) {
   if (m.lock >= 0) sys(SYS_close, m.lock, 0, 0);
   if (m.dir >= 0) sys(SYS_close, m.dir, 0, 0);
   m.dir = m.lock = -1, m.held = 0;
-  file_free(&m.key);
   file_free(&m.entry);
 }

@@ -258,21 +258,49 @@ adopter_ran() {
   has "below the host: 0 processes"
 }
 
-# --- For the memo scenarios (tests/shim/memo_*.sh; shim/memo.c): each scenario has a memo of its
-# own, so that no other test's or run's decision answers for it.
+# --- The memo (shim/memo.c). Each scenario has its own, and it is off - a file where its
+# directory would be, which the shim neither reads nor writes - so that every process decides as
+# the first of a node does (the racy rule would otherwise turn it on a second into a scenario).
+# The memo scenarios (memo_*.sh) turn it on.
 mkdir -m 700 "$t/run"
 export XDG_RUNTIME_DIR=$t/run
 memo=$t/run/cudnn-compat
+: >"$memo"
+memo_on() { rm -f "$memo"; }
+# memo_setting: the memo scenarios' site, the memo on. FAKE 9.0.0 and 9.1.0 in a validated map, the user's own
+# copy of FAKE 9.0.0 first on the path (no table knows it), 9.1 required, the family client built.
+memo_setting() {
+  memo_on
+  family_client
+  mkdir -p "$t/site"
+  fake_map 9.0.0 9.1.0 >"$t/site/map.toml"
+  export CUDNN_COMPAT_MAP=$t/site/map.toml
+  expect_rc 0 "$CUDNN_COMPAT" map validate "$CUDNN_COMPAT_MAP"
+  cp -a "$FAKES/9.0.0" "$t/own"
+  export LD_LIBRARY_PATH=$t/own/lib64 CUDNN_COMPAT_REQUIRE=9.1
+}
+# decided_right N: in memo_setting, the client under the shim as LD_<$mode> got the map's 9.1.0
+# without a line, and started N processes ("some": one or more); $case names the step.
+decided_right() {
+  started "$mode" "$t/family" libcudnn.so.9
+  has "loaded $FAKES/9.1.0/lib64/libcudnn.so.9"
+  lacks "cudnn-compat:"
+  if [[ $1 == some ]]; then
+    ((started > 0)) || fail "$mode, $case: the memo was used:"$'\n'"$trace"
+  else
+    [[ $started == "$1" ]] || fail "$mode, $case: $started processes, expected $1:"$'\n'"$trace"
+  fi
+}
 # started MODE CMD...: runs CMD with the shim as LD_<MODE> (audit or preload) under strace -f, its
 # stdout+stderr in $out, and sets $started to the processes it started (clone, fork and vfork
-# calls, and execve calls after its own) and $trace to the trace.
+# calls that make no thread, and execve calls after its own) and $trace to the trace.
 started() {
   local mode=$1; shift
   strace -f -qq -s 4096 -e trace=execve,clone,clone3,fork,vfork -o "$t/started.trace" \
     env "LD_${mode^^}=$SHIM" "$@" >"$t/output" 2>&1 || true
   out=$(<"$t/output")
   trace=$(<"$t/started.trace")
-  started=$(($(grep -cE '(clone3?|v?fork)\(' <<<"$trace" || true) + $(grep -c 'execve(' <<<"$trace" || true) - 2))
+  started=$(($(grep -E '(clone3?|v?fork)\(' <<<"$trace" | grep -vc CLONE_THREAD || true) + $(grep -c 'execve(' <<<"$trace" || true) - 2))
 }
 # The racy rule (shim/shared/memo_format.h): a decision resting on a file changed within the last
 # second is not remembered. Scenarios that have just written their files wait it out.

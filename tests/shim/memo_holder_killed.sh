@@ -5,14 +5,8 @@
 # deadline (20 s) and A's (12 s). Under LD_AUDIT and LD_PRELOAD. (The landed shim had B probe
 # at once, without waiting for A.)
 source "$(dirname "$0")/common.sh"
-family_client
+memo_setting
 own_shim
-mkdir "$t/site"
-fake_map 9.0.0 9.1.0 >"$t/site/map.toml"
-export CUDNN_COMPAT_MAP=$t/site/map.toml
-expect_rc 0 "$CUDNN_COMPAT" map validate "$CUDNN_COMPAT_MAP"
-cp -a "$FAKES/9.0.0" "$t/own"
-export LD_LIBRARY_PATH=$t/own/lib64 CUDNN_COMPAT_REQUIRE=9.1
 # The first probe of each round hangs; later ones log when they start and run the real probe.
 mv "$t/lib/cudnn-compat-probe" "$t/lib/cudnn-compat-probe.real"
 cat >"$t/lib/cudnn-compat-probe" <<SH

@@ -6,30 +6,12 @@
 # control (a good memo answers with no process) fails on the landed shim.
 source "$(dirname "$0")/common.sh"
 command -v strace >/dev/null || skip "strace is not installed (scripts/deps.sh installs it)"
-family_client
-mkdir "$t/site"
-fake_map 9.0.0 9.1.0 >"$t/site/map.toml"
-export CUDNN_COMPAT_MAP=$t/site/map.toml
-expect_rc 0 "$CUDNN_COMPAT" map validate "$CUDNN_COMPAT_MAP"
-cp -a "$FAKES/9.0.0" "$t/own"
-export LD_LIBRARY_PATH=$t/own/lib64 CUDNN_COMPAT_REQUIRE=9.1
+memo_setting
 settle
-
-# right N: the client got 9.1.0 without a line, and the decision started N processes ("some": >0).
-right() {
-  started $mode "$t/family" libcudnn.so.9
-  has "loaded $FAKES/9.1.0/lib64/libcudnn.so.9"
-  lacks "cudnn-compat:"
-  if [[ $1 == some ]]; then
-    ((started > 0)) || fail "$mode, $case: the memo was used:"$'\n'"$trace"
-  else
-    [[ $started == "$1" ]] || fail "$mode, $case: $started processes, expected $1:"$'\n'"$trace"
-  fi
-}
 
 for mode in audit preload; do
   rm -rf "$memo"
-  case="control" && right some && right 0
+  case="control" && decided_right some && decided_right 0
   entry=$(ls "$memo"/*.memo)
   [[ $(wc -l <<<"$entry") == 1 ]] || fail "$mode: more than one entry: $entry"
   cp -a "$memo" "$t/pristine"
@@ -48,8 +30,8 @@ for mode in audit preload; do
       truncated) head -c "$(($(stat -c %s "$entry") / 2))" "$t/pristine/${entry##*/}" >"$entry" ;;
       other-key) cp "$t/other-entry" "$entry" ;;
     esac
-    right some
-    right 0  # the next decision replaced it
+    decided_right some
+    decided_right 0  # the next decision replaced it
   done
   for case in dir-writable dir-link; do
     reset
@@ -57,8 +39,8 @@ for mode in audit preload; do
       dir-writable) chmod 777 "$memo" ;;
       dir-link) mv "$memo" "$t/memo-elsewhere" && ln -s "$t/memo-elsewhere" "$memo" ;;
     esac
-    right some
-    right some  # nothing written there either
+    decided_right some
+    decided_right some  # nothing written there either
     rm -rf "$t/memo-elsewhere"
   done
   rm -rf "$t/pristine"

@@ -7,13 +7,7 @@
 # every time; the control fails there.)
 source "$(dirname "$0")/common.sh"
 command -v strace >/dev/null || skip "strace is not installed (scripts/deps.sh installs it)"
-family_client
-mkdir "$t/site"
-fake_map 9.0.0 9.1.0 >"$t/site/map.toml"
-export CUDNN_COMPAT_MAP=$t/site/map.toml
-expect_rc 0 "$CUDNN_COMPAT" map validate "$CUDNN_COMPAT_MAP"
-cp -a "$FAKES/9.0.0" "$t/own"
-export LD_LIBRARY_PATH=$t/own/lib64 CUDNN_COMPAT_REQUIRE=9.1
+memo_setting
 lib=$t/own/lib64/libcudnn.so.9.0.0
 settle
 
