@@ -3,6 +3,8 @@
 // carries no libc, let alone toml++). It speaks shim/protocol.h: whatever goes wrong, the answer
 // is "pass", and every line meant for the user goes back to the shim, which prints it.
 #include "decision_inputs.h"
+#include "grounds.h"
+#include "probes.h"
 #include "protocol.h"
 #include "system.h"
 
@@ -30,24 +32,6 @@ struct Request {
   std::optional<std::vector<std::string>> dirs;  // the loader's, from the shim
 };
 
-// What a decision rests on besides the request and the variables it read: the memo keeps it only
-// while each of these files is as it was (shim/shared/memo_format.h).
-struct Grounds {
-  std::vector<std::pair<std::string, std::optional<FileIdentity>>> files;
-  bool keep = true;              // false: a probe ran out of time, or a file changed just now
-  std::uint64_t started_ns = 0;  // CLOCK_REALTIME, as file times are
-  void file(const std::string &path) {
-    const std::optional<FileIdentity> id = identify_file(path);
-    if (id && changed_lately(*id, started_ns)) keep = false;
-    files.emplace_back(path, id);
-  }
-};
-
-std::string self_dir() {
-  std::error_code ec;
-  return fs::read_symlink("/proc/self/exe", ec).parent_path().string();
-}
-
 std::string real_path(const std::string &path) {
   std::error_code ec;
   const fs::path real = fs::canonical(path, ec);
@@ -62,21 +46,43 @@ std::vector<KnownLibrary> known_libraries(const std::string &path, const FileSta
   return table_libraries(*table, stamp);
 }
 
-std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,
-                                             std::vector<KnownLibrary> &known, Grounds &grounds) {
+// The map the search finds, recorded with the places before it that held none, and what its
+// decision table knows.
+std::optional<std::string> map_path(Grounds &grounds, std::vector<KnownLibrary> &known,
+                                    std::optional<FileStamp> &stamp) {
   const std::optional<std::string> path = find_map_path();
-  // The search as it went: the map it found, and the places before it that held none.
   for (const std::string &p : map_search_path()) {
     grounds.file(p);
     if (p == path) break;
   }
+  if (path && (stamp = stamp_file(*path))) known = known_libraries(*path, *stamp);
+  return path;
+}
+
+std::pair<const Map *, std::string> load_found(const std::optional<std::string> &path,
+                                               const std::optional<FileStamp> &stamp,
+                                               std::optional<MapLoad> &out,
+                                               std::vector<KnownLibrary> &known) {
   if (!path) return {nullptr, "none at " + map_search_path().back()};
-  const std::optional<FileStamp> stamp = stamp_file(*path);
-  load = load_map(*path);
-  if (load->map && stamp) known = known_libraries(*path, *stamp);
-  if (load->map) return {&*load->map, ""};
+  out = load_map(*path);
+  // The map must still be the one the table was read for: an edit since is not known.
+  if (!out->map || !stamp || stamp_file(*path) != stamp) known.clear();
+  if (out->map) return {&*out->map, ""};
   return {nullptr,
-          load->diagnostics.empty() ? *path + " is invalid" : to_string(load->diagnostics.front())};
+          out->diagnostics.empty() ? *path + " is invalid" : to_string(out->diagnostics.front())};
+}
+
+// The file the loader takes from the directories the shim passed, or the path asked for: the one
+// the engine probes first, known before the map is read.
+std::optional<std::string> loader_file(const Request &r) {
+  std::error_code ec;
+  if (r.name.find('/') != std::string::npos)
+    return fs::is_regular_file(r.name, ec) ? std::optional(r.name) : std::nullopt;
+  for (const std::string &d : r.dirs.value_or(std::vector<std::string>{})) {
+    const fs::path f = fs::path(d.size() > 2 ? d.substr(2) : "") / r.name;
+    if (fs::is_regular_file(f, ec)) return f.string();
+  }
+  return std::nullopt;
 }
 
 SearchStep search_step(std::string_view arg, const std::string &requester);
@@ -85,9 +91,13 @@ Selection decide(const Request &r, bool debug, Grounds &grounds) {
   const std::string requester = r.requester.empty() ? real_path(r.executable) : r.requester;
   const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
   if (!requested) return {};
-  std::optional<MapLoad> load;
   std::vector<KnownLibrary> known;
-  const auto [map, map_problem] = find_map(load, known, grounds);
+  std::optional<FileStamp> stamp;
+  const std::optional<std::string> path = map_path(grounds, known, stamp);
+  Probes probes(r.deadline, grounds);
+  if (const std::optional<std::string> file = loader_file(r)) probes.start(*file, known);
+  std::optional<MapLoad> loaded;
+  const auto [map, map_problem] = load_found(path, stamp, loaded, known);
 
   // A [[require]] glob may name a program by the path it was started as or by its real path.
   std::error_code ec;
@@ -110,33 +120,14 @@ Selection decide(const Request &r, bool debug, Grounds &grounds) {
   in.map_problem = map_problem;
   in.debug = debug;
 
-  const std::string helper = self_dir() + "/cudnn-compat-probe";
+  probes.know(map, known, need->cuda_major.has_value());
   SelectIo io;
-  // Only the library's own word counts, within what is left of the shim's deadline.
-  io.probe = [&](const std::string &file) -> std::optional<Probe> {
-    grounds.file(file);
-    const std::optional<FileStamp> id = map ? stamp_file(file) : std::nullopt;
-    if (id)
-      if (std::optional<Probe> p =
-              remembered_probe(known, *map, file, *id, need->cuda_major.has_value()))
-        return p;
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
-    // Half of what is left, so that one library that hangs leaves time for the next candidate.
-    const long half = std::max<long>(left.count() / 2, std::min<long>(left.count(), 500));
-    const auto start = Clock::now();
-    std::optional<Probe> p =
-        left.count() > 0 ? probe_library(file, {helper, int(half)}) : std::nullopt;
-    // A probe that had no time, or used all it had, is no answer to remember: the next process
-    // may have more.
-    if (!p && Clock::now() - start >= std::chrono::milliseconds(half)) grounds.keep = false;
-    return p;
-  };
+  io.probe = [&](const std::string &file) { return probes(file); };
   io.find_file = find_library_file;
   Selection s = select_library(in, io);
   // A map that is there but refused (broken, or writable by others) is said once, even where the
   // ordinary load needs no map.
-  if (!map && load && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
+  if (!map && loaded && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
     s.say.push_back("cudnn-compat: " + map_problem + "; the map is not used, loading " + r.name +
                     " as usual");
   return s;
