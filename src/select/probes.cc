@@ -30,13 +30,13 @@ long Probes::budget_ms() const {
   return std::max<long>(left / 2, std::min<long>(left, 500));
 }
 
-// A probe that had no time, or used all it had, is no answer to remember: the next process may
-// have more.
-std::optional<Probe> Probes::judged(std::optional<Probe> p, Clock::time_point started,
-                                    long budget) {
-  if (!p && (budget <= 0 || Clock::now() - started >= std::chrono::milliseconds(budget)))
+// A check that could not run, or used all the time it had, is no answer to remember: the next
+// process may have more time, or room for a process.
+LibraryCheck Probes::judged(LibraryCheck c, Clock::time_point started, long budget) {
+  if (!c.probe &&
+      (!c.not_run.empty() || Clock::now() - started >= std::chrono::milliseconds(budget)))
     grounds_.keep = false;
-  return p;
+  return c;
 }
 
 void Probes::start(const std::string &file, const std::vector<KnownLibrary> &known) {
@@ -45,7 +45,7 @@ void Probes::start(const std::string &file, const std::vector<KnownLibrary> &kno
   grounds_.file(file);
   Early e{*id, {}, Clock::now(), budget_ms()};
   e.answer = std::async(std::launch::async, [helper = helper_, file, budget = e.budget_ms] {
-    return probe_library(file, {helper, int(budget)});
+    return check_library(file, {helper, int(budget)});
   });
   early_ = std::move(e);
 }
@@ -54,7 +54,7 @@ void Probes::know(const Map *map, std::vector<KnownLibrary> known, bool cuda_nee
   map_ = map, known_ = std::move(known), cuda_needed_ = cuda_needed;
 }
 
-std::optional<Probe> Probes::operator()(const std::string &file) {
+LibraryCheck Probes::operator()(const std::string &file) {
   grounds_.file(file);
   const std::optional<FileStamp> id = map_ ? stamp_file(file) : std::nullopt;
   if (id)
@@ -65,9 +65,9 @@ std::optional<Probe> Probes::operator()(const std::string &file) {
     return judged(e.answer.get(), e.started, e.budget_ms);
   }
   const long budget = budget_ms();
+  if (budget <= 0) return judged({std::nullopt, "no time was left of CUDNN_COMPAT_TIMEOUT"}, {}, 0);
   const auto started = Clock::now();
-  return judged(budget > 0 ? probe_library(file, {helper_, int(budget)}) : std::nullopt, started,
-                budget);
+  return judged(check_library(file, {helper_, int(budget)}), started, budget);
 }
 
 }  // namespace cudnn_compat

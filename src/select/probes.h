@@ -1,5 +1,6 @@
 // The engine's probes: the decision table's word for a library it knows, else the library's own,
-// within what is left of the shim's deadline.
+// within what is left of the shim's deadline. A check that could not run, or ran out of time, is
+// no ground for the memo.
 #pragma once
 
 #include "decide.h"
@@ -26,18 +27,18 @@ class Probes {
   void start(const std::string &file, const std::vector<KnownLibrary> &known);
   // What the table knew, once the map it belongs to is read.
   void know(const Map *map, std::vector<KnownLibrary> known, bool cuda_needed);
-  // The version file reports (nullopt: it did not load), the table's word where it has one.
-  std::optional<Probe> operator()(const std::string &file);
+  // What file reports, the table's word where it has one.
+  LibraryCheck operator()(const std::string &file);
 
  private:
   struct Early {
     FileStamp file;  // by identity: the loader's emulation may name it otherwise
-    std::future<std::optional<Probe>> answer;
+    std::future<LibraryCheck> answer;
     Clock::time_point started;
     long budget_ms = 0;
   };
   long budget_ms() const;
-  std::optional<Probe> judged(std::optional<Probe> p, Clock::time_point started, long budget);
+  LibraryCheck judged(LibraryCheck c, Clock::time_point started, long budget);
 
   Clock::time_point deadline_;
   Grounds &grounds_;
