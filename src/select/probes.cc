@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <system_error>
 
 namespace cudnn_compat {
 
@@ -44,9 +45,13 @@ void Probes::start(const std::string &file, const std::vector<KnownLibrary> &kno
   if (!id || table_knows(known, *id) || budget_ms() <= 0) return;
   grounds_.file(file);
   Early e{*id, {}, Clock::now(), budget_ms()};
-  e.answer = std::async(std::launch::async, [helper = helper_, file, budget = e.budget_ms] {
-    return check_library(file, {helper, int(budget)});
-  });
+  try {
+    e.answer = std::async(std::launch::async, [helper = helper_, file, budget = e.budget_ms] {
+      return check_library(file, {helper, int(budget)});
+    });
+  } catch (const std::system_error &) {
+    return;  // no thread to be had (ulimit -u): the probe runs when it is asked for
+  }
   early_ = std::move(e);
 }
 
