@@ -9,10 +9,10 @@
 //   --child GB NAME   touches GB gigabytes (page tables a fork would copy), then dlopens NAME
 //   --gated READY GATE NAME   writes a byte to READY, waits until GATE reads end-of-file (every
 //                     sibling released at once), then dlopens NAME
-//   --spawn PATH      starts PATH (posix_spawn) and waits for it
+//   --spawn PATH ARG...   starts PATH (posix_spawn) and waits for it (what it prints comes first)
 // Each prints one line: the microseconds that took, the version the library reports (0 when
-// loaded by path, or for --spawn), and the minor page faults of every process it started and
-// reaped (RUSAGE_CHILDREN: 0 when it started none).
+// loaded by path, or for --spawn), and the minor page faults and the CPU time (user and system,
+// microseconds) of every process it started and reaped (RUSAGE_CHILDREN: 0 when it started none).
 int load_child(int argc, char **argv);
 
 std::string self_path();

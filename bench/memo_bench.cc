@@ -39,13 +39,17 @@ constexpr int kRounds = 30, kCrowd = 64, kCrowds = 5;
 struct Sample {
   double us = 0;
   long descendant_faults = 0;  // > 0: the process started (and reaped) a process
+  double descendant_cpu_us = 0;
 };
 
-Sample parse(const std::string &line) {
+// The child's line: the last of what it printed (a program it ran may have printed first).
+Sample parse(const std::string &out) {
   Sample s;
-  std::istringstream in(line);
+  const std::size_t end = out.find_last_not_of('\n');
+  const std::size_t start = end == std::string::npos ? 0 : out.rfind('\n', end);
+  std::istringstream in(out.substr(start == std::string::npos ? 0 : start));
   std::size_t version = 0;
-  in >> s.us >> version >> s.descendant_faults;
+  in >> s.us >> version >> s.descendant_faults >> s.descendant_cpu_us;
   return s;
 }
 
@@ -133,10 +137,11 @@ Sample child(const Setting &s, const std::vector<std::string> &env) {
 
 // The figures of one kind of run, over the rounds.
 struct Series {
-  std::vector<double> us;
-  long started = 0;  // runs that started a process (their descendants' page faults)
+  std::vector<double> us, cpu_us;  // wall; the CPU of the processes it started
+  long started = 0;                // runs that started a process (their descendants' page faults)
   void add(const Sample &x) {
     us.push_back(x.us);
+    cpu_us.push_back(x.descendant_cpu_us);
     started += x.descendant_faults > 0;
   }
 };
@@ -160,14 +165,14 @@ void one_round(const Setting &s, Rounds &r) {
   r.listed_preload.add(child(s, with(s.listed, "LD_PRELOAD=" + s.shim)));
   // The floor's parts and what stands between, in the same round.
   r.static_start.add(parse(spawn({s.self, "--spawn", s.launch}, s.job).out));
-  const Run probe = spawn({s.probe, s.lib}, s.job);
-  r.probe_run.us.push_back(probe.us);
+  const Run probe = spawn({s.self, "--spawn", s.probe, s.lib}, s.job);
+  r.probe_run.add(parse(probe.out));
   r.probe_load.us.push_back(probe_load_us(probe.out));
   // The engine alone, as the shim runs it (nothing to remember), with its probe.
-  r.engine_run.us.push_back(spawn({s.engine, CUDNN_COMPAT_PROTOCOL, "libcudnn.so.9", s.self, "",
-                                   "10000", "-", "-", "L:" + s.lib_dir},
-                                  s.job)
-                                .us);
+  r.engine_run.add(parse(spawn({s.self, "--spawn", s.engine, CUDNN_COMPAT_PROTOCOL, "libcudnn.so.9",
+                                s.self, "", "10000", "-", "-", "L:" + s.lib_dir},
+                               s.job)
+                             .out));
 }
 
 Setting setting(const std::string &shim, const std::string &tool, const std::string &fakes,
@@ -306,6 +311,18 @@ std::string report(const Setting &s, const Rounds &r, bool real, const std::stri
       "the shim's own part in the first process (first LD_AUDIT - plain - engine: the keeper, "
       "the pipe, the memo)",
       first_a - plain - engine_run);
+  // Wall time on a busy machine is mostly waiting for a CPU; the CPU the processes use is not.
+  const double cpu_first = median(r.first_audit.cpu_us), cpu_static = median(r.static_start.cpu_us);
+  o << "\nThe same in CPU time (user and system, of the processes each started; medians of the "
+       "same rounds), which a busy machine's\nwaits for a CPU do not inflate:\n\n"
+    << "| part | CPU time |\n|---|---:|\n";
+  part("a static program's start", cpu_static);
+  part("the probe as a process", median(r.probe_run.cpu_us));
+  part("the engine as a process, with its probe", median(r.engine_run.cpu_us));
+  part("the first process's decision, LD_AUDIT (keeper, engine, probe)", cpu_first);
+  o << "| the first process's decision against the floor's processes (a static program's start "
+       "and the probe's own load) | "
+    << fmt(cpu_first / (cpu_static + probe_load)) << "x |\n";
   return o.str();
 }
 
