@@ -20,6 +20,7 @@
 #include "environment.h"
 #include "fast_path.h"
 #include "lock.h"
+#include "memo.h"
 #include "run_engine.h"
 #include "say.h"
 #include "search_dirs.h"
@@ -211,13 +212,14 @@ static const char *consult_engine(const char *name, const char *requester,
   }
   const long left = s->deadline_ms - now_ms();
   format_decimal(left > 0 ? (unsigned long)left : 0, deadline);
-  const long count = 6 + (dirs->complete ? dirs->count : 1);
+  const long count = 8 + (dirs->complete ? dirs->count : 1);
   const char **argv = arena_alloc((count + 1) * (long)sizeof *argv);
   char **envp = engine_environment(s->env);
   if (!argv || !envp) return 0;
   long a = 0;
   argv[a++] = engine, argv[a++] = CUDNN_COMPAT_PROTOCOL, argv[a++] = name;
   argv[a++] = executable(), argv[a++] = requester, argv[a++] = deadline;
+  argv[a++] = memo_entry(), argv[a++] = memo_key();
   if (!dirs->complete) argv[a++] = CUDNN_COMPAT_NO_DIRS;
   for (long i = 0; dirs->complete && i < dirs->count; ++i) argv[a++] = dirs->dir[i];
   argv[a] = 0;
@@ -294,7 +296,29 @@ static const char *decide(const char *name, int major, const char *requester_nam
         break;
     }
   }
-  return consult_engine(name, requester_name, dirs, s);
+  // What a process of this node decided before, or is deciding now (memo.c). Not while debugging:
+  // the engine says why.
+  const struct memo_request m = {name, executable(), requester_name, dirs, pick, s->env};
+  const char *known = 0;
+  const char *use = 0;
+  switch (memo_recall(!s->debug && (dirs->complete || path) ? &m : 0, s->deadline_ms, &known)) {
+    case MEMO_KNOWN:
+      use = read_answer(known);
+      break;
+    case MEMO_LATE:
+      say_parts((const char *const[]){"cudnn-compat: another process of this node is deciding ",
+                                      name,
+                                      " and has not finished within CUDNN_COMPAT_TIMEOUT; "
+                                      "loading as usual\n",
+                                      0});
+      break;
+    case MEMO_NONE:
+    case MEMO_ASK:
+      use = consult_engine(name, requester_name, dirs, s);
+      break;
+  }
+  memo_done();
+  return use;
 }
 
 // ---------------------------------------------------------------------------------------------

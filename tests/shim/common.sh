@@ -268,3 +268,61 @@ pid_namespace() {
   "${namespace[@]}" true 2>/dev/null || skip "no PID namespace here: ${namespace[*]} failed"
   reaping_init=("${namespace[@]}" bash -c '"$@"; exit $?' _)
 }
+
+# --- The memo (shim/memo.c). Each scenario has its own, and it is off - a file where its
+# directory would be, which the shim neither reads nor writes - so that every process decides as
+# the first of a node does (the racy rule would otherwise turn it on a second into a scenario).
+# The memo scenarios (memo_*.sh) turn it on.
+mkdir -m 700 "$t/run"
+export XDG_RUNTIME_DIR=$t/run
+memo=$t/run/cudnn-compat
+: >"$memo"
+memo_on() { rm -f "$memo"; }
+# memo_setting: the memo scenarios' site, the memo on. FAKE 9.0.0 and 9.1.0 in a validated map, the user's own
+# copy of FAKE 9.0.0 first on the path (no table knows it), 9.1 required, the family client built.
+memo_setting() {
+  memo_on
+  family_client
+  mkdir -p "$t/site"
+  fake_map 9.0.0 9.1.0 >"$t/site/map.toml"
+  export CUDNN_COMPAT_MAP=$t/site/map.toml
+  expect_rc 0 "$CUDNN_COMPAT" map validate "$CUDNN_COMPAT_MAP"
+  cp -a "$FAKES/9.0.0" "$t/own"
+  export LD_LIBRARY_PATH=$t/own/lib64 CUDNN_COMPAT_REQUIRE=9.1
+}
+# decided_right N: in memo_setting, the client under the shim as LD_<$mode> got the map's 9.1.0
+# without a line, and started N processes ("some": one or more); $case names the step.
+decided_right() {
+  started "$mode" "$t/family" libcudnn.so.9
+  has "loaded $FAKES/9.1.0/lib64/libcudnn.so.9"
+  lacks "cudnn-compat:"
+  if [[ $1 == some ]]; then
+    ((started > 0)) || fail "$mode, $case: the memo was used:"$'\n'"$trace"
+  else
+    [[ $started == "$1" ]] || fail "$mode, $case: $started processes, expected $1:"$'\n'"$trace"
+  fi
+}
+# started MODE CMD...: runs CMD with the shim as LD_<MODE> (audit or preload) under strace -f, its
+# stdout+stderr in $out, and sets $started to the processes it started (clone, fork and vfork
+# calls that make no thread, and execve calls after its own) and $trace to the trace.
+started() {
+  local mode=$1; shift
+  strace -f -qq -s 4096 -e trace=execve,clone,clone3,fork,vfork -o "$t/started.trace" \
+    env "LD_${mode^^}=$SHIM" "$@" >"$t/output" 2>&1 || true
+  out=$(<"$t/output")
+  trace=$(<"$t/started.trace")
+  started=$(($(grep -E '(clone3?|v?fork)\(' <<<"$trace" | grep -vc CLONE_THREAD || true) + $(grep -c 'execve(' <<<"$trace" || true) - 2))
+}
+# The racy rule (shim/shared/memo_format.h): a decision resting on a file changed within the last
+# second is not remembered. Scenarios that have just written their files wait it out.
+settle() { sleep 1.1; }
+# probe_counter: after own_shim, every probe the engine starts appends a line to $t/probes first
+# (after sleeping $PROBE_NAP seconds, default 0: a library that takes that long to load).
+probe_counter() {
+  mv "$t/lib/cudnn-compat-probe" "$t/lib/cudnn-compat-probe.real"
+  printf '#!/bin/sh\necho "probe $1" >>"%s/probes"\nsleep "${PROBE_NAP:-0}"\nexec "$0.real" "$@"\n' "$t" \
+    >"$t/lib/cudnn-compat-probe"
+  chmod +x "$t/lib/cudnn-compat-probe"
+  : >"$t/probes"
+}
+probes_run() { wc -l <"$t/probes"; }

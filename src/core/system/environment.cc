@@ -13,8 +13,9 @@ namespace cudnn_compat {
 // secure_getenv: in a setuid process the environment belongs to someone else.
 std::optional<std::string> env(const char *name) {
   const char *v = secure_getenv(name);
-  if (!v || !*v) return std::nullopt;
-  return std::string(v);
+  const std::optional<std::string> value = v && *v ? std::optional<std::string>(v) : std::nullopt;
+  note_env_read(name, value);
+  return value;
 }
 
 std::optional<std::string> prefix_of_program_dir(std::string_view dir) {

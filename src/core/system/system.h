@@ -4,11 +4,13 @@
 
 #include "model.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cudnn_compat {
@@ -107,5 +109,38 @@ ModuleScene module_scene_from_environment();
 // $CUDNN_COMPAT_MAP, <prefix>/etc/cudnn-compat/map.toml, /etc/cudnn-compat/map.toml.
 std::optional<std::string> find_map_path();
 std::vector<std::string> map_search_path();
+
+// ---------------------------------------------------------------------------------------------
+// memo.cc: the engine's side of the per-node memo of its decisions (shim/shared/memo_format.h).
+
+// A variable env() was asked for, and what it said (nullopt: unset or empty).
+using EnvRead = std::pair<std::string, std::optional<std::string>>;
+// From now on every env() call is appended to *into (nullptr: no longer): a remembered decision
+// holds only while the variables it read say the same.
+void record_env_reads(std::vector<EnvRead> *into);
+void note_env_read(const char *name, const std::optional<std::string> &value);
+
+// A file's identity on this node: its device is part of it (the memo is never shared).
+struct FileIdentity {
+  std::uint64_t dev = 0, ino = 0, size = 0, mtime_ns = 0, ctime_ns = 0;
+  friend bool operator==(const FileIdentity &, const FileIdentity &) = default;
+};
+std::optional<FileIdentity> identify_file(const std::string &path);  // stat, links followed
+// git's racy rule: changed so shortly before since_ns (CLOCK_REALTIME) that a change in the same
+// tick of its file system's clock would leave the identity as it is.
+bool changed_lately(const FileIdentity &id, std::uint64_t since_ns);
+
+struct MemoEntry {
+  std::string key;                                                         // the shim's, verbatim
+  std::vector<std::pair<std::string, std::optional<FileIdentity>>> files;  // nullopt: not there
+  std::vector<EnvRead> env;
+  std::string answer;  // shim/protocol.h's lines, each ended by a newline
+};
+// The entry's text (pure); nullopt when it cannot be written (a line break in a field, too large).
+std::optional<std::string> format_memo_entry(const MemoEntry &e);
+// Writes e at entry (DIR/<hash>.memo, as the shim named it) when DIR is the memo directory the
+// shim checks, and keeps DIR within its bound; empty, or why not (nobody is told: a memo that
+// cannot be written is only slower).
+std::string write_memo_entry(const std::string &entry, const MemoEntry &e);
 
 }  // namespace cudnn_compat
