@@ -147,3 +147,19 @@ int parse_cudnn_name(const char *base, struct cudnn_name *out) {
   for (int i = 0; i < CUDNN_NAME_PARTS; ++i) out->version[i] = version[i];
   return 1;
 }
+
+int is_wheel_cudnn_dir(const char *dir, long n) {
+  static const char tail[] = "/nvidia/cudnn/lib";
+  while (n > 1 && dir[n - 1] == '/') --n;
+  const long t = (long)sizeof tail - 1;
+  if (n < t) return 0;
+  for (long i = 0; i < t; ++i)
+    if (dir[n - t + i] != tail[i]) return 0;
+  // The component before "nvidia": site-packages or dist-packages.
+  long end = n - t, start = end;
+  while (start > 0 && dir[start - 1] != '/') --start;
+  const long len = end - start;
+  if (len != 13) return 0;
+  const char *c = dir + start;
+  return (after_prefix(c, "site-packages") || after_prefix(c, "dist-packages")) != 0;
+}

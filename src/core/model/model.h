@@ -112,6 +112,22 @@ struct ModuleScene {
   std::string app;                   // the application the advice is for (its module), or ""
 };
 
+// ---------------------------------------------------------------------------------------------
+// sources.cc: where an installed cuDNN came from. Every answer names it: resolve, doctor, the
+// shim's lines and its report.
+
+enum class Source {
+  module,  // an environment module's directory
+  wheel,   // a pip wheel: <site-packages>/nvidia/cudnn/lib (nvidia-cudnn-cu12, -cu13, ...)
+  conda,   // a conda package: <prefix>/lib, with conda-meta/cudnn-<version>-<build>.json
+  system,  // installed for the whole machine without a module (/usr/local/cuda, the OS's)
+  user,    // anywhere else: a user's own directory on LD_LIBRARY_PATH
+};
+std::string_view to_string(Source s);
+std::optional<Source> parse_source(std::string_view name);
+// The directory a cuDNN wheel installs its libraries into, by its path (the shim's C rule).
+bool is_wheel_dir(std::string_view dir);
+
 // Any of the forms above, told apart by their shape; an integer that could be either a cuDNN or
 // a CUDA number is read as cuDNN only where no cuDNN release could be meant otherwise.
 struct Decoded {
