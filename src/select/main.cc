@@ -60,13 +60,32 @@ std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,
 
 SearchStep search_step(std::string_view arg, const std::string &requester);
 
+// What the Python environment of the process adds: the pins of the frameworks in it (an
+// explicit requirement would win: not read then; the shim's keeper, the engine's parent, shares
+// the host's memory and so its maps), and the active environment's cuDNN as places beside the
+// map's, listed in it or not. nullopt: the map as it is.
+std::optional<Map> python_environment(const std::string &requester, const std::string &executable,
+                                      const Map *map, Asked &asked) {
+  if (!env("CUDNN_COMPAT_REQUIRE")) {
+    std::vector<std::string> files{requester};
+    for (std::string &f : mapped_files("/proc/" + std::to_string(getppid()) + "/maps"))
+      files.push_back(std::move(f));
+    asked.pins = pins_of_files(files);
+  }
+  return with_places(map, active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"),
+                                        {requester, real_path(executable)}));
+}
+
 Selection decide(const Request &r, bool debug) {
   const std::string requester = r.requester.empty() ? real_path(r.executable) : r.requester;
   const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
   if (!requested) return {};
   std::optional<MapLoad> load;
   std::vector<KnownLibrary> known;
-  const auto [map, map_problem] = find_map(load, known);
+  const std::pair<const Map *, std::string> found = find_map(load, known);
+  const Map *map = found.first;
+  const std::string &map_problem = found.second;
+  const Map *listed = map;  // the table's indices are the site map's
 
   // A [[require]] glob may name a program by the path it was started as or by its real path.
   std::error_code ec;
@@ -74,6 +93,8 @@ Selection decide(const Request &r, bool debug) {
   Asked asked;
   asked.programs = {started_as, real_path(r.executable), requester, real_path(requester)};
   asked.requested = *requested;
+  const std::optional<Map> seen = python_environment(requester, r.executable, map, asked);
+  if (seen) map = &*seen;
   const Parsed<Need> need = derive_need(need_inputs(asked, env), map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
 
@@ -90,10 +111,10 @@ Selection decide(const Request &r, bool debug) {
   SelectIo io;
   // Only the library's own word counts, within what is left of the shim's deadline.
   io.probe = [&](const std::string &file) -> std::optional<Probe> {
-    const std::optional<FileStamp> id = map ? stamp_file(file) : std::nullopt;
+    const std::optional<FileStamp> id = listed ? stamp_file(file) : std::nullopt;
     if (id)
       if (std::optional<Probe> p =
-              remembered_probe(known, *map, file, *id, need->cuda_major.has_value()))
+              remembered_probe(known, *listed, file, *id, need->cuda_major.has_value()))
         return p;
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
@@ -106,7 +127,7 @@ Selection decide(const Request &r, bool debug) {
   Selection s = select_library(in, io);
   // A map that is there but refused (broken, or writable by others) is said once, even where the
   // ordinary load needs no map.
-  if (!map && load && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
+  if (!listed && load && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
     s.say.push_back("cudnn-compat: " + map_problem + "; the map is not used, loading " + r.name +
                     " as usual");
   return s;
@@ -159,6 +180,7 @@ int main(int argc, char **argv) {
     s = {{}, {std::string("cudnn-compat: internal error: ") + e.what() + "; loading as usual"}};
   }
   for (const std::string &line : s.say) std::cout << "say " << line << '\n';
+  if (s.source) std::cout << "how " << to_string(*s.source) << ' ' << s.how << '\n';
   std::cout << (s.use ? "use " + *s.use : std::string("pass"))
             << "\nend " CUDNN_COMPAT_PROTOCOL "\n"
             << std::flush;

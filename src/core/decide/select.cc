@@ -13,8 +13,13 @@ std::string describe_need(const SelectInputs &in) {
     return major ? "any cuDNN " + std::to_string(*major) : "any cuDNN";
   }
   std::string s = "needs " + to_string(*in.need.cudnn);
+  if (in.need.below) s += " below " + to_string(*in.need.below);
   if (in.need.cuda_major) s += " for CUDA " + std::to_string(*in.need.cuda_major);
-  return s + " from " + in.need.source;
+  s += " from " + in.need.source;
+  for (const Need &other : in.need.also)
+    s += " and " + (other.cudnn ? to_string(*other.cudnn) : std::string("any")) + " from " +
+         other.source;
+  return s;
 }
 
 // At most `most` of items, then how many more: a site's thousand releases make no one-line message.
@@ -56,6 +61,14 @@ std::optional<Selection> settled_early(const SelectInputs &in, const std::string
   return std::nullopt;
 }
 
+// The need in short, for the report: "rule pytorch, the pin of torch 2.6.0: ...".
+std::string how(const SelectInputs &in) {
+  std::string s = "rule " + std::string(rule_name(in.need.rule));
+  if (in.need.cudnn) s += ", needs " + to_string(*in.need.cudnn) + " from " + in.need.source;
+  for (const Need &other : in.need.also) s += " and " + other.source;
+  return s;
+}
+
 // What the loader would take, probed: kept when it fits (its own major included: a
 // libcudnn.so.5 that is a cuDNN 6 does not fit a request for cuDNN 5). Returns why not otherwise.
 std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo &io,
@@ -66,18 +79,23 @@ std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo 
   const Verdict v = serves(in.need, wanted_major(in.need, in.requested), *p);
   if (!v.compatible)
     return to_string(p->version) + " on " + in.loader->from + " does not fit: " + v.reason;
+  out.source = in.loader_source;
+  out.how = how(in);
   if (in.debug)
     out.say.push_back(kPrefix + in.name + " -> " + in.loader->path + " as the loader finds it (" +
-                      need + "; " + to_string(p->version) + " on " + in.loader->from +
+                      need + "; " + to_string(p->version) + " (" +
+                      std::string(to_string(in.loader_source)) + ") on " + in.loader->from +
                       " fits: " + v.reason + ")");
   return std::nullopt;
 }
 
-// The best fitting release that says so itself; a map that lies is passed over, and said so.
-std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &io,
-                                        std::vector<std::string> &passed_over) {
-  const std::optional<int> major = wanted_major(in.need, in.requested);
-  for (std::size_t i : rank(*in.map, in.need, in.requested)) {
+// The best fitting release for need that says so itself; a map that lies is passed over, and
+// said so. `chosen` is its entry.
+std::optional<std::string> best_release(const SelectInputs &in, const Need &need,
+                                        const SelectIo &io, std::vector<std::string> &passed_over,
+                                        std::size_t &chosen) {
+  const std::optional<int> major = wanted_major(need, in.requested);
+  for (std::size_t i : rank(*in.map, need, in.requested)) {
     const Installed &e = in.map->cudnn[i];
     const std::optional<std::string> file =
         io.find_file(e.lib, in.requested, major.value_or(e.version.major));
@@ -88,8 +106,11 @@ std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &
       continue;
     }
     // The library's own CUDA where it tells (cuDNN 6 on), else the map's word for it.
-    const Verdict v = fit(in.need, major, p->version, p->cuda ? p->cuda : e.cuda);
-    if (v.compatible) return file;
+    const Verdict v = fit(need, major, p->version, p->cuda ? p->cuda : e.cuda);
+    if (v.compatible) {
+      chosen = i;
+      return file;
+    }
     // A release that is what the map says but not built for the CUDA needed is no liar.
     passed_over.push_back(same_release(p->version, e.version)
                               ? *file + " (" + to_string(e.version) + "): " + v.reason
@@ -97,6 +118,33 @@ std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &
                                     " reports " + to_string(p->version));
   }
   return std::nullopt;
+}
+
+// No release serves every consumer in the process (one family per process): the one that asks
+// now gets its own - the loader's pick when that serves it - and one line names both needs.
+Selection serve_own(const SelectInputs &in, const SelectIo &io, Selection out) {
+  SelectInputs own = in;
+  own.need.also.clear();
+  Selection mine = select_library(own, io);
+  const std::string where = mine.use ? *mine.use : in.loader ? in.loader->path : in.name;
+  out.use = mine.use;
+  out.source = mine.source;
+  out.how = how(in);
+  out.say = {kPrefix + in.name + " -> " + where + ": no installed cuDNN serves both " +
+             describe(own.need, std::nullopt) + " and " +
+             describe(in.need.also.front(), std::nullopt) +
+             " (one cuDNN family per process); took the one for the first"};
+  return out;
+}
+
+// Nothing fits: the ordinary load, and what to do about it.
+std::string nothing_fits(const SelectInputs &in, const std::string &need, const std::string &why) {
+  std::string line = kPrefix + in.name + ": " + need + ", but " + why +
+                     "; no installed cuDNN fits (installed: " + installed_list(*in.map) +
+                     "); loading as usual";
+  if (in.need.cudnn)
+    line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
+  return line;
 }
 
 }  // namespace
@@ -118,22 +166,22 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
     return out;
   }
   std::vector<std::string> passed_over;
-  out.use = best_release(in, io, passed_over);
+  std::size_t chosen = 0;
+  out.use = best_release(in, in.need, io, passed_over, chosen);
+  if (!out.use && !in.need.also.empty()) return serve_own(in, io, out);
   const std::string lies = passed_over.empty() ? "" : "; " + capped(passed_over, 3, "; ");
   if (out.use) {
+    const Installed &e = in.map->cudnn[chosen];
+    out.source = source_of(e);
+    out.how = how(in);
     if (in.debug || !lies.empty())
-      out.say.push_back(kPrefix + in.name + " -> " + *out.use + " (" + need + "; " + *loader_note +
-                        lies + (lies.empty() ? "" : "; run `cudnn-compat map validate --probe`") +
-                        ")");
+      out.say.push_back(kPrefix + in.name + " -> " + *out.use + " (" +
+                        std::string(to_string(source_of(e))) + " " + to_string(e.version) + "; " +
+                        need + "; " + *loader_note + lies +
+                        (lies.empty() ? "" : "; run `cudnn-compat map validate --probe`") + ")");
     return out;
   }
-  // Nothing fits: the ordinary load, and what to do about it.
-  std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies +
-                     "; no installed cuDNN fits (installed: " + installed_list(*in.map) +
-                     "); loading as usual";
-  if (in.need.cudnn)
-    line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
-  out.say.push_back(line);
+  out.say.push_back(nothing_fits(in, need, *loader_note + lies));
   return out;
 }
 
