@@ -163,3 +163,20 @@ int is_wheel_cudnn_dir(const char *dir, long n) {
   const char *c = dir + start;
   return (after_prefix(c, "site-packages") || after_prefix(c, "dist-packages")) != 0;
 }
+
+unsigned long cudnn_number_of(int major, int minor, int patch) {
+  return (unsigned long)major * (major >= 9 ? 10000ul : 1000ul) + (unsigned long)minor * 100ul +
+         (unsigned long)patch;
+}
+
+char *cudnn_number_text(unsigned long n, char *out) {
+  const int nine = n >= 90000;
+  const unsigned long major = nine ? n / 10000 : n / 1000;
+  const unsigned long minor = nine ? n / 100 % 100 : n / 100 % 10;
+  long at = text_len(format_decimal(major, out));
+  out[at++] = '.';
+  at += text_len(format_decimal(minor, out + at));
+  out[at++] = '.';
+  format_decimal(n % 100, out + at);
+  return out;
+}

@@ -33,6 +33,11 @@ const char *mapping_path(char *maps, uintptr_t address);
 // dist-packages), a trailing '/' allowed. The one rule of this shape: the engine asks it too.
 int is_wheel_cudnn_dir(const char *dir, long length);
 
+// cudnnGetVersion()'s number for a release, and back to "x.y.z" (out: 32 bytes; returns out):
+// major*1000+minor*100+patch up to 8.x, major*10000+minor*100+patch from 9 (FACTS.md section 1).
+unsigned long cudnn_number_of(int major, int minor, int patch);
+char *cudnn_number_text(unsigned long number, char *out);
+
 // A cuDNN library file name as the loader is asked for it (FACTS.md sections 1-2). The one
 // grammar of these names: the engine's parse_library_name reads Linux names through it.
 enum { CUDNN_NAME_PARTS = 4 };  // major.minor.patch.build, as release numbers go
