@@ -155,7 +155,7 @@ static const char *dir_source(const char *dir) {
   if (fast_place_of(map_file, dir, &number, &source)) return source;
   if (is_wheel_cudnn_dir(dir, text_len(dir))) return "wheel";
   if (has_parent_entry(dir, "conda-meta")) return "conda";
-  return after_prefix(dir, "/usr/") || after_prefix(dir, "/lib") ? "system" : "user";
+  return is_system_dir(dir) ? "system" : "user";
 }
 
 // Who chose a library: the shim (it handed the file over) or the loader (perhaps kept by the shim).

@@ -164,6 +164,10 @@ int is_wheel_cudnn_dir(const char *dir, long n) {
   return (after_prefix(c, "site-packages") || after_prefix(c, "dist-packages")) != 0;
 }
 
+int is_system_dir(const char *dir) {
+  return after_prefix(dir, "/usr/") || after_prefix(dir, "/lib");
+}
+
 unsigned long cudnn_number_of(int major, int minor, int patch) {
   return (unsigned long)major * (major >= 9 ? 10000ul : 1000ul) + (unsigned long)minor * 100ul +
          (unsigned long)patch;

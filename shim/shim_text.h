@@ -33,6 +33,10 @@ const char *mapping_path(char *maps, uintptr_t address);
 // dist-packages), a trailing '/' allowed. The one rule of this shape: the engine asks it too.
 int is_wheel_cudnn_dir(const char *dir, long length);
 
+// A directory of the machine's own installs, by its path: under /usr/ or /lib (/lib64 too).
+// A cuDNN there that no map lists is the system's. The engine asks it too.
+int is_system_dir(const char *dir);
+
 // cudnnGetVersion()'s number for a release, and back to "x.y.z" (out: 32 bytes; returns out):
 // major*1000+minor*100+patch up to 8.x, major*10000+minor*100+patch from 9 (FACTS.md section 1).
 unsigned long cudnn_number_of(int major, int minor, int patch);

@@ -149,6 +149,23 @@ sys.exit(0 if ctypes.CDLL(sys.argv[1]).framework_load(path) == 0 else 3)
 PY
 py_client() { "${python:-python3}" "$t/load.py" "$@"; }
 
+# redirected LIB BEFORE AFTER DIR N: without the shim LIB's cuDNN is BEFORE (a cudnnGetVersion
+# number); with it, from C and from ctypes under both front ends, it is AFTER, its N libraries
+# all from DIR.
+redirected() {
+  local lib=$1 before=$2 after=$3 dir=$4 n=$5 client mode
+  expect_rc 0 c_client "$lib"
+  has "version $before"
+  for client in c_client py_client; do
+    for mode in audit preload; do
+      expect_rc 0 $mode $client "$lib"
+      has "version $after"
+      count "loaded $dir/" "$n"
+      [[ $(dirs_loaded) == 1 ]] || fail "$mode $client: more than one directory:"$'\n'"$out"
+    done
+  done
+}
+
 # dirs_loaded: how many directories the libcudnn* lines of $out come from.
 dirs_loaded() { grep '^loaded ' <<<"$out" | sed 's|^loaded \(.*\)/[^/]*$|\1|' | sort -u | wc -l; }
 

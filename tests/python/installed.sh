@@ -15,22 +15,15 @@ wheel_cudnn "$site" 9.20.0
 framework "$site" torch 2.6.0 "nvidia-cudnn-cu12==9.20.0.48"
 lib=$site/torch/lib/libtorch_cuda.so wheel=$site/nvidia/cudnn/lib
 
+SHIM=$shim  # audit and preload run the moved one
 export LD_LIBRARY_PATH=$FAKES/9.0.0/lib64
-for client in "$t/client" "$python $t/load.py"; do
-  expect_rc 0 c_client "$lib"  # also builds $t/client
-  has "version 90000"
-  for front in LD_AUDIT LD_PRELOAD; do
-    expect_rc 0 env "$front=$shim" $client "$lib"
-    has "version 92000"
-    lacks "loaded $FAKES/9.0.0"
-  done
-done
+redirected "$lib" 90000 92000 "$wheel" 9
 
 wheel_cudnn "$site" 9.20.0 engines_tensor_ir
 rm "$wheel/libcudnn_engines_tensor_ir.so.9"
 export LD_LIBRARY_PATH=$FAKES/9.23.0/lib64
-for front in LD_AUDIT LD_PRELOAD; do
-  expect_rc 3 env "$front=$shim" "$t/client" "$lib" "$wheel/libcudnn.so.9"
+for mode in audit preload; do
+  expect_rc 3 $mode c_client "$lib" "$wheel/libcudnn.so.9"
   has "cudnn-compat: libcudnn_engines_tensor_ir.so.9 is not in $wheel"
   lacks "loaded $FAKES/9.23.0"
 done

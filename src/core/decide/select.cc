@@ -34,9 +34,10 @@ std::string capped(const std::vector<std::string> &items, std::size_t most, cons
 std::string installed_list(const Map &map) {
   std::vector<std::string> items;
   for (const Installed &e : map.cudnn) {
-    const std::string where = e.module.empty() ? "" : " (" + e.module + ")";
+    const std::string where =
+        " (" + (e.module.empty() ? std::string(to_string(source_of(e))) : e.module) + ")";
     if (e.joined && !items.empty())  // another place of the release before it
-      items.back() += where.empty() ? "" : where;
+      items.back() += where;
     else
       items.push_back(to_string(e.version) + where);
   }

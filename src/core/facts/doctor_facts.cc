@@ -64,10 +64,11 @@ void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &i
       }
 }
 
-Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io) {
+Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io, const Map *map) {
   Resolution r;
   r.major = major;
   r.hit = io.search("libcudnn.so." + std::to_string(major), lc);
+  if (r.hit) r.source = source_of_hit(*r.hit, map);
   if (r.hit) r.probe = io.probe_file(r.hit->path);
   if (r.hit && r.probe) find_foreign_subs(r, lc, io);
   return r;
@@ -103,8 +104,7 @@ void gather_frameworks(DoctorFacts &f, const Map *map, const DoctorIo &io) {
     v.need = need_of_pin(c.pins.front(), map ? map->policy.rule : Rule::nvidia);
     if (!c.library.empty()) {
       const int major = c.major ? *c.major : v.need && v.need->cudnn ? v.need->cudnn->major : 9;
-      v.resolved = follow(major, loader_context(f.program, c.library, io.env), io);
-      if (v.resolved.hit) v.source = source_of_hit(*v.resolved.hit, map);
+      v.resolved = follow(major, loader_context(f.program, c.library, io.env), io, map);
     }
     f.frameworks.push_back(std::move(v));
   }
@@ -175,7 +175,7 @@ DoctorFacts gather_doctor_facts(const std::string &program, const std::optional<
   f.path = probe_path(io.env("LD_LIBRARY_PATH").value_or(""), io);
   if (!program.empty()) f.program_needs = cudnn_needed(io.needed(program));
   const LoaderContext lc = loader_context(program, program, io.env);
-  for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io));
+  for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io, map));
   if (io.scene) f.scene = io.scene();
   cuda_of(f, io);
   f.shim = shim_mode(io.env("LD_AUDIT").value_or(""), io.env("LD_PRELOAD").value_or(""));

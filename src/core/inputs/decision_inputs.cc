@@ -76,8 +76,9 @@ Source source_of_hit(const LoaderHit &hit, const Map *map) {
   if (std::filesystem::path(dir).filename() == "lib" &&
       std::filesystem::is_directory(std::filesystem::path(dir).parent_path() / "conda-meta", ec))
     return Source::conda;
-  return hit.from == "ld.so.cache" || hit.from == "the default directories" ? Source::system
-                                                                            : Source::user;
+  const bool system =
+      hit.from == "ld.so.cache" || hit.from == "the default directories" || is_system_install(real);
+  return system ? Source::system : Source::user;
 }
 
 SelectInputs select_inputs(const std::string &name, const LibraryName &requested, const Need &need,

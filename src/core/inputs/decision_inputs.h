@@ -32,8 +32,8 @@ LoaderContext loader_context(const std::string &executable, const std::string &r
 // source. With no map, those places alone under the default policy; nullopt when neither.
 std::optional<Map> with_places(const Map *map, const std::vector<PythonPlace> &places);
 // Where the loader's own pick comes from: the place of the map that holds it, else a wheel or
-// conda environment by its directory, else the system (ld.so.cache, the default directories) or
-// the user (a directory on LD_LIBRARY_PATH, RPATH or RUNPATH).
+// conda environment by its directory, else the system (ld.so.cache, the default directories, a
+// directory under /usr or /lib) or the user (anywhere else on LD_LIBRARY_PATH, RPATH, RUNPATH).
 Source source_of_hit(const LoaderHit &hit, const Map *map);
 
 // The engine's inputs for a request of `name`, which parses as `requested`, by a process that

@@ -127,6 +127,8 @@ std::string_view to_string(Source s);
 std::optional<Source> parse_source(std::string_view name);
 // The directory a cuDNN wheel installs its libraries into, by its path (the shim's C rule).
 bool is_wheel_dir(std::string_view dir);
+// A directory of the machine's own installs (under /usr/ or /lib; the shim's C rule).
+bool is_system_install(const std::string &dir);
 
 // What a Python distribution (a wheel's dist-info) or a conda package (its conda-meta record)
 // requires of cuDNN: read by the system layer, turned into a need by the decisions.

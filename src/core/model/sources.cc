@@ -35,4 +35,8 @@ bool is_wheel_dir(std::string_view dir) {
   return is_wheel_cudnn_dir(dir.data(), long(dir.size())) != 0;
 }
 
+bool is_system_install(const std::string &dir) {
+  return is_system_dir(dir.c_str()) != 0;
+}
+
 }  // namespace cudnn_compat

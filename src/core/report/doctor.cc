@@ -49,8 +49,8 @@ void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Fi
 // The release a major resolves to, against the need; false when it does not fit.
 bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
   const std::string name = "libcudnn.so." + std::to_string(r.major);
-  std::string what = name + " resolves to " + r.hit->path + " (" + r.hit->from + "): cuDNN " +
-                     to_string(r.probe->version) +
+  std::string what = name + " resolves to " + r.hit->path + " (" + r.hit->from + ", " +
+                     std::string(to_string(r.source)) + "): cuDNN " + to_string(r.probe->version) +
                      (r.probe->cuda ? " for CUDA " + to_string(*r.probe->cuda) : "");
   if (f.need && f.need->cudnn && f.need->cudnn->major == r.major) {
     const Verdict v = serves(*f.need, r.major, *r.probe);
@@ -162,7 +162,7 @@ void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *ma
     return add(out, Severity3::problem, who + ": " + v.library + " finds no " + name,
                installed_fixes(map, v.need.value_or(Need{}), r.major, f.scene));
   std::string what = who + ": " + v.library + " loads " + name + " from " + dir_of(r.hit->path) +
-                     " (" + std::string(to_string(v.source)) + ", through " + why_there(v) + ")";
+                     " (" + std::string(to_string(r.source)) + ", through " + why_there(v) + ")";
   if (!r.probe) return add(out, Severity3::problem, what + ", which does not load");
   what += ": cuDNN " + to_string(r.probe->version);
   const Verdict fits = v.need ? serves(*v.need, r.major, *r.probe) : Verdict{true, ""};

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -239,14 +240,20 @@ FileEnvironment environment_of(const std::string &file) {
 
 std::vector<CudnnPin> pins_of_files(const std::vector<std::string> &files) {
   std::vector<CudnnPin> out;
-  std::set<std::string> asked, said;  // a package directory is asked once; a pin is said once
+  std::set<std::string> asked, said;       // a package directory is asked once; a pin is said once
+  std::map<std::string, bool> conda_libs;  // lib/ directories: in a conda prefix or not
   for (const std::string &file : files) {
     // One file of a package directory stands for all (torch/lib/*.so are all torch's); a conda
     // prefix's lib/ holds many packages' files, so there each file counts.
     const fs::path dir = fs::path(file).parent_path();
-    const bool conda_lib = dir.filename() == "lib" && is_dir(dir.parent_path() / "conda-meta");
     const bool wheel = file.find("/site-packages/") != std::string::npos ||
                        file.find("/dist-packages/") != std::string::npos;
+    bool conda_lib = false;
+    if (!wheel && dir.filename() == "lib") {
+      const auto [it, fresh] = conda_libs.try_emplace(dir.string(), false);
+      if (fresh) it->second = is_dir(dir.parent_path() / "conda-meta");
+      conda_lib = it->second;
+    }
     if ((!conda_lib && !wheel) || !asked.insert(conda_lib ? file : dir.string()).second) continue;
     for (CudnnPin &p : pins_of_file(file))
       if (said.insert(p.consumer + "\t" + p.text).second) out.push_back(std::move(p));
