@@ -83,22 +83,31 @@ bool lists(const std::vector<std::string> &paths, const std::string &rel) {
   return false;
 }
 
-// The dist-info whose RECORD lists rel. Those whose top_level.txt or own name names rel's first
-// component are read first; the others only when none of those lists it.
+bool record_lists(const fs::path &dist_info, const std::string &rel) {
+  const std::optional<std::string> record = read_text(dist_info / "RECORD");
+  return record && lists(parse_record(*record), rel);
+}
+
+// The dist-info whose RECORD lists rel. The one named like rel's first component is read first
+// (torch-2.6.0.dist-info for torch/lib/...: no other file read), then those whose top_level.txt
+// names it (jax_plugins/ is two distributions'), then the rest.
 std::optional<fs::path> owner_dist_info(const fs::path &site, const std::string &rel) {
   const std::string top = rel.substr(0, rel.find('/'));
+  std::vector<fs::path> infos;
+  for (const fs::path &p : entries(site))
+    if (is_dist_info(p)) infos.push_back(p);
+  for (const fs::path &p : infos)
+    if (dist_of(p) == normalize_dist_name(top) && record_lists(p, rel)) return p;
   std::vector<fs::path> first, rest;
-  for (const fs::path &p : entries(site)) {
-    if (!is_dist_info(p)) continue;
-    const std::optional<std::string> tops = read_text(p / "top_level.txt");
-    bool named = dist_of(p) == normalize_dist_name(top);
-    for (std::string_view t : split(tops.value_or(""), '\n')) named = named || trim(t) == top;
+  for (const fs::path &p : infos) {
+    bool named = false;
+    for (std::string_view t : split(read_text(p / "top_level.txt").value_or(""), '\n'))
+      named = named || trim(t) == top;
     (named ? first : rest).push_back(p);
   }
   first.insert(first.end(), rest.begin(), rest.end());
   for (const fs::path &p : first)
-    if (const std::optional<std::string> record = read_text(p / "RECORD"))
-      if (lists(parse_record(*record), rel)) return p;
+    if (dist_of(p) != normalize_dist_name(top) && record_lists(p, rel)) return p;
   return std::nullopt;
 }
 
