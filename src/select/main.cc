@@ -155,6 +155,13 @@ SearchStep search_step(std::string_view arg, const std::string &requester) {
   }
 }
 
+// A line of the answer as one line: a path or a distribution's metadata with a line break in it
+// must not end it early and pass the rest off as an answer line of its own ("use ...").
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
 // The shim starts this with every signal blocked and the host's ignored signals still ignored
 // (execve keeps both); a probe must see crashes as crashes, and a SIGCHLD the host ignores would
 // reap the probes before their status is read.
@@ -176,11 +183,19 @@ int main(int argc, char **argv) {
     else
       s.say.push_back("cudnn-compat: the engine speaks protocol " CUDNN_COMPAT_PROTOCOL
                       " but was run otherwise (a shim of another install?); loading as usual");
+    // The answer is lines: a file whose path holds a line break cannot be named in it.
+    if (s.use && s.use->find('\n') != std::string::npos) {
+      s.say = {
+          "cudnn-compat: the cuDNN to hand over is at a path with a line break, which the "
+          "shim's answer cannot carry; loading as usual"};
+      s.use.reset();
+      s.source.reset();
+    }
   } catch (const std::exception &e) {
     s = {{}, {std::string("cudnn-compat: internal error: ") + e.what() + "; loading as usual"}};
   }
-  for (const std::string &line : s.say) std::cout << "say " << line << '\n';
-  if (s.source) std::cout << "how " << to_string(*s.source) << ' ' << s.how << '\n';
+  for (const std::string &line : s.say) std::cout << "say " << one_line(line) << '\n';
+  if (s.source) std::cout << "how " << to_string(*s.source) << ' ' << one_line(s.how) << '\n';
   std::cout << (s.use ? "use " + *s.use : std::string("pass"))
             << "\nend " CUDNN_COMPAT_PROTOCOL "\n"
             << std::flush;
