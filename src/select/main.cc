@@ -110,7 +110,7 @@ Selection decide(const Request &r, bool debug) {
   const std::string helper = self_dir() + "/cudnn-compat-probe";
   SelectIo io;
   // Only the library's own word counts, within what is left of the shim's deadline.
-  io.probe = [&](const std::string &file) -> std::optional<Probe> {
+  io.probe = [&](const std::string &file) -> LibraryCheck {
     const std::optional<FileStamp> id = listed ? stamp_file(file) : std::nullopt;
     if (id)
       if (std::optional<Probe> p =
@@ -118,10 +118,10 @@ Selection decide(const Request &r, bool debug) {
         return p;
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
-    if (left.count() <= 0) return std::nullopt;
+    if (left.count() <= 0) return {std::nullopt, "no time was left of CUDNN_COMPAT_TIMEOUT"};
     // Half of what is left, so that one library that hangs leaves time for the next candidate.
     const long half = std::max<long>(left.count() / 2, std::min<long>(left.count(), 500));
-    return probe_library(file, {helper, int(half)});
+    return check_library(file, {helper, int(half)});
   };
   io.find_file = find_library_file;
   Selection s = select_library(in, io);

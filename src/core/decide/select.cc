@@ -62,7 +62,13 @@ std::optional<Selection> settled_early(const SelectInputs &in, const std::string
   return std::nullopt;
 }
 
-// The need in short, for the report: "rule pytorch, the pin of torch 2.6.0: ...".
+// Why a library is no answer, in a line's words: it does not load, or it could not be asked.
+std::string no_answer(const std::string &file, const LibraryCheck &c) {
+  return c.not_run.empty() ? file + " does not load"
+                           : file + " could not be checked (" + c.not_run + ")";
+}
+
+// The need in short, for the report: "rule pytorch, needs 9.1.0 from the pin of torch 2.6.0: ...".
 std::string how(const SelectInputs &in) {
   std::string s = "rule " + std::string(rule_name(in.need.rule));
   if (in.need.cudnn) s += ", needs " + to_string(*in.need.cudnn) + " from " + in.need.source;
@@ -70,53 +76,62 @@ std::string how(const SelectInputs &in) {
   return s;
 }
 
-// What the loader would take, probed: kept when it fits (its own major included: a
+// What the loader would take, probed (checked): kept when it fits (its own major included: a
 // libcudnn.so.5 that is a cuDNN 6 does not fit a request for cuDNN 5). Returns why not otherwise.
-std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo &io,
+std::optional<std::string> loader_misfit(const SelectInputs &in, const LibraryCheck &checked,
                                          const std::string &need, Selection &out) {
   if (!in.loader) return "the loader finds no " + in.name;
-  const std::optional<Probe> p = io.probe(in.loader->path);
-  if (!p) return in.loader->path + " (on " + in.loader->from + ") does not load";
-  const Verdict v = serves(in.need, wanted_major(in.need, in.requested), *p);
+  if (!checked.probe) return no_answer(in.loader->path, checked) + " (on " + in.loader->from + ")";
+  const Probe &p = *checked.probe;
+  const Verdict v = serves(in.need, wanted_major(in.need, in.requested), p);
   if (!v.compatible)
-    return to_string(p->version) + " on " + in.loader->from + " does not fit: " + v.reason;
+    return to_string(p.version) + " on " + in.loader->from + " does not fit: " + v.reason;
   out.source = in.loader_source;
   out.how = how(in);
   if (in.debug)
     out.say.push_back(kPrefix + in.name + " -> " + in.loader->path + " as the loader finds it (" +
-                      need + "; " + to_string(p->version) + " (" +
+                      need + "; " + to_string(p.version) + " (" +
                       std::string(to_string(in.loader_source)) + ") on " + in.loader->from +
                       " fits: " + v.reason + ")");
   return std::nullopt;
 }
 
+// What the search of the map's releases met besides the one it hands over.
+struct Search {
+  std::vector<std::string> passed_over;  // releases that do not load, lie or do not fit
+  std::string not_run;                   // why one of them could not be checked at all
+  bool any_file = false;                 // a release of the map has its library here
+  std::size_t chosen = 0;                // the entry of the one handed over
+};
+
 // The best fitting release for need that says so itself; a map that lies is passed over, and
-// said so. `chosen` is its entry.
+// said so.
 std::optional<std::string> best_release(const SelectInputs &in, const Need &need,
-                                        const SelectIo &io, std::vector<std::string> &passed_over,
-                                        std::size_t &chosen) {
+                                        const SelectIo &io, Search &s) {
   const std::optional<int> major = wanted_major(need, in.requested);
   for (std::size_t i : rank(*in.map, need, in.requested)) {
     const Installed &e = in.map->cudnn[i];
     const std::optional<std::string> file =
         io.find_file(e.lib, in.requested, major.value_or(e.version.major));
     if (!file) continue;
-    const std::optional<Probe> p = io.probe(*file);
-    if (!p) {
-      passed_over.push_back(*file + " does not load");
+    s.any_file = true;
+    const LibraryCheck c = io.probe(*file);
+    if (!c.probe) {
+      s.passed_over.push_back(no_answer(*file, c));
+      if (s.not_run.empty()) s.not_run = c.not_run;
       continue;
     }
     // The library's own CUDA where it tells (cuDNN 6 on), else the map's word for it.
-    const Verdict v = fit(need, major, p->version, p->cuda ? p->cuda : e.cuda);
+    const Verdict v = fit(need, major, c.probe->version, c.probe->cuda ? c.probe->cuda : e.cuda);
     if (v.compatible) {
-      chosen = i;
+      s.chosen = i;
       return file;
     }
     // A release that is what the map says but not built for the CUDA needed is no liar.
-    passed_over.push_back(same_release(p->version, e.version)
-                              ? *file + " (" + to_string(e.version) + "): " + v.reason
-                              : "the map says " + to_string(e.version) + " but " + *file +
-                                    " reports " + to_string(p->version));
+    s.passed_over.push_back(same_release(c.probe->version, e.version)
+                                ? *file + " (" + to_string(e.version) + "): " + v.reason
+                                : "the map says " + to_string(e.version) + " but " + *file +
+                                      " reports " + to_string(c.probe->version));
   }
   return std::nullopt;
 }
@@ -138,14 +153,19 @@ Selection serve_own(const SelectInputs &in, const SelectIo &io, Selection out) {
   return out;
 }
 
-// Nothing fits: the ordinary load, and what to do about it.
-std::string nothing_fits(const SelectInputs &in, const std::string &need, const std::string &why) {
-  std::string line = kPrefix + in.name + ": " + need + ", but " + why +
-                     "; no installed cuDNN fits (installed: " + installed_list(*in.map) +
-                     "); loading as usual";
-  if (in.need.cudnn)
-    line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
-  return line;
+// The file handed over, with its source and release: said when debugging or when the map lied.
+void handed_over(const SelectInputs &in, const std::string &need, const std::string &note,
+                 const Search &found, Selection &out) {
+  const Installed &e = in.map->cudnn[found.chosen];
+  out.source = source_of(e);
+  out.how = how(in);
+  const std::string lies =
+      found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
+  if (in.debug || !lies.empty())
+    out.say.push_back(kPrefix + in.name + " -> " + *out.use + " (" +
+                      std::string(to_string(source_of(e))) + " " + to_string(e.version) + "; " +
+                      need + "; " + note + lies +
+                      (lies.empty() ? "" : "; run `cudnn-compat map validate --probe`") + ")");
 }
 
 }  // namespace
@@ -158,31 +178,42 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   const std::string need = describe_need(in);
   if (std::optional<Selection> early = settled_early(in, need)) return *early;
   Selection out;
-  const std::optional<std::string> loader_note = loader_misfit(in, io, need, out);
+  const LibraryCheck loaded = in.loader ? io.probe(in.loader->path) : LibraryCheck{};
+  // The loader's own choice could not be asked: nothing is known, the ordinary load stands.
+  if (in.loader && !loaded.probe && !loaded.not_run.empty())
+    return {{},
+            {kPrefix + in.name + ": " + need + ", but " + no_answer(in.loader->path, loaded) +
+             "; loading as usual"}};
+  const std::optional<std::string> loader_note = loader_misfit(in, loaded, need, out);
   if (!loader_note) return out;
+  Search found;
+  if (in.map) out.use = best_release(in, in.need, io, found);
+  if (in.map && !out.use && !in.need.also.empty()) return serve_own(in, io, out);
+  // No cuDNN at all, on the loader's path or in the map: the ordinary load fails on its own.
+  if (!in.loader && !found.any_file) return out;
   if (!in.map) {
     out.say.push_back(kPrefix + in.name + ": " + need + ", but " + *loader_note +
                       "; no version map to find another (" + in.map_problem +
                       "); loading as usual");
     return out;
   }
-  std::vector<std::string> passed_over;
-  std::size_t chosen = 0;
-  out.use = best_release(in, in.need, io, passed_over, chosen);
-  if (!out.use && !in.need.also.empty()) return serve_own(in, io, out);
-  const std::string lies = passed_over.empty() ? "" : "; " + capped(passed_over, 3, "; ");
   if (out.use) {
-    const Installed &e = in.map->cudnn[chosen];
-    out.source = source_of(e);
-    out.how = how(in);
-    if (in.debug || !lies.empty())
-      out.say.push_back(kPrefix + in.name + " -> " + *out.use + " (" +
-                        std::string(to_string(source_of(e))) + " " + to_string(e.version) + "; " +
-                        need + "; " + *loader_note + lies +
-                        (lies.empty() ? "" : "; run `cudnn-compat map validate --probe`") + ")");
+    handed_over(in, need, *loader_note, found, out);
     return out;
   }
-  out.say.push_back(nothing_fits(in, need, *loader_note + lies));
+  const std::string lies =
+      found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
+  // Nothing fits: the ordinary load, and what to do about it - unless a release that may fit
+  // could not be checked, which is no reason to ask the admins for anything.
+  std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies;
+  if (!found.not_run.empty())
+    line += "; loading as usual";
+  else
+    line +=
+        "; no installed cuDNN fits (installed: " + installed_list(*in.map) + "); loading as usual";
+  if (in.need.cudnn && found.not_run.empty())
+    line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
+  out.say.push_back(line);
   return out;
 }
 
