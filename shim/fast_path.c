@@ -229,3 +229,87 @@ enum fast_answer fast_decide(const struct fast_request *r, const char **use) {
   file_free(&table);
   return a;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The table's places ("rel" rows: an entry's release number and source, joined to its "lib" row):
+// the family rule's other places of one release, and the report's sources.
+
+typedef int (*place_visit)(unsigned long number, const char *source, const char *dir, void *data);
+
+static int each_place(const char *map, place_visit visit, void *data) {
+  struct file_text table;
+  if (!map || !trusted(map, &table)) {
+    file_free(&table);
+    return 0;
+  }
+  static char dir[4096], source[16];
+  int stop = 0;
+  for (const char *p = table.data; !stop && (p = find(p, "rel\t")); p = next_line(p)) {
+    unsigned long f[2];
+    const char *q = p - 1;  // numbers() reads "\tN" fields
+    if (!numbers(&q, f, 2) || *q++ != '\t') continue;
+    long n = 0;
+    while (q[n] && q[n] != '\n' && n < (long)sizeof source - 1) source[n] = q[n], ++n;
+    source[n] = 0;
+    struct lib_row lib;
+    for (const char *r = table.data; next_lib(&r, &lib);) {
+      if (lib.index != f[0]) continue;
+      long k = 0;
+      while (lib.path[k] && lib.path[k] != '\n' && k < (long)sizeof dir - 1)
+        dir[k] = lib.path[k], ++k;
+      dir[k] = 0;
+      char *slash = 0;
+      for (char *c = dir; *c; ++c)
+        if (*c == '/') slash = c;
+      if (slash) *slash = 0, stop = visit(f[1], source, dir, data);
+      break;
+    }
+  }
+  file_free(&table);
+  return stop;
+}
+
+struct same_release {
+  unsigned long number;
+  const char *base, *not_dir, *found;
+};
+
+static int holds_base(unsigned long number, const char *source, const char *dir, void *data) {
+  (void)source;
+  struct same_release *w = data;
+  static char candidate[4096 + 256];
+  struct stat st;
+  if (number != w->number || text_eq(dir, w->not_dir) ||
+      !join_path(candidate, sizeof candidate, dir, w->base) ||
+      sys4(SYS_newfstatat, AT_FDCWD, candidate, &st, 0) != 0)
+    return 0;
+  w->found = arena_strdup(dir);
+  return 1;
+}
+
+const char *fast_same_release(const char *map, unsigned long number, const char *base,
+                              const char *not_dir) {
+  struct same_release w = {number, base, not_dir, 0};
+  each_place(map, holds_base, &w);
+  return w.found;
+}
+
+struct place_query {
+  const char *dir;
+  unsigned long number;
+  const char *source;
+};
+
+static int names_dir(unsigned long number, const char *source, const char *dir, void *data) {
+  struct place_query *w = data;
+  if (!text_eq(dir, w->dir)) return 0;
+  w->number = number, w->source = arena_strdup(source);
+  return 1;
+}
+
+int fast_place_of(const char *map, const char *dir, unsigned long *number, const char **source) {
+  struct place_query w = {dir, 0, 0};
+  if (!each_place(map, names_dir, &w)) return 0;
+  *number = w.number, *source = w.source;
+  return 1;
+}

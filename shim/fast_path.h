@@ -22,4 +22,12 @@ struct fast_request {
 
 enum fast_answer fast_decide(const struct fast_request *r, const char **use);
 
+// From the same trusted table, the places it lists (its "rel" rows): a directory other than
+// not_dir, of the release whose cudnnGetVersion() is number, that holds base; 0 when none.
+const char *fast_same_release(const char *map, unsigned long number, const char *base,
+                              const char *not_dir);
+// The release number and source ("module", "wheel", ...) of the place in dir; 0 when the table
+// does not list it.
+int fast_place_of(const char *map, const char *dir, unsigned long *number, const char **source);
+
 #pragma GCC visibility pop

@@ -19,6 +19,9 @@
  *   say TEXT     a line for stderr (at most one unless CUDNN_COMPAT_DEBUG=1)
  *   use PATH     load this file instead, or
  *   pass         keep the ordinary load
+ *   how SOURCE TEXT  where the file loaded comes from (module, wheel, conda, system, user) and
+ *                the need that chose it, for CUDNN_COMPAT_REPORT (a shim that does not know
+ *                the line ignores it)
  *   end PROTOCOL the answer is complete; anything else before the deadline is "no answer".
  */
 #pragma once

@@ -116,9 +116,12 @@ void print_text_report(const DoctorFacts &f, const std::string &map_path,
 
 int doctor(const Options &o, const Globals &g) {
   const LoadedMap m = load_site_map(o.map);
-  const Map *map = m.map ? &*m.map : nullptr;
   std::error_code ec;
   const std::string program = o.program.empty() ? "" : fs::absolute(o.program, ec).string();
+  // The active Python environment's cuDNN are places beside the map's.
+  const std::optional<Map> seen = with_places(
+      m.map ? &*m.map : nullptr, active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program}));
+  const Map *map = seen ? &*seen : nullptr;
   Asked asked{o.require, o.cuda, std::nullopt, {}, std::nullopt};
   if (!program.empty()) asked.programs = {program};
   const Parsed<Need> need = derive_need(need_inputs(asked, env), map);
@@ -160,6 +163,13 @@ void add_doctor(CLI::App &app, Globals &g) {
                 "print one table; exit 1 when a node misfits or the nodes' maps differ");
   cmd->add_flag("--node-report", o->node_report, "One node's answer for --nodes")->group("");
   cmd->footer(R"(
+Inside a Python environment (VIRTUAL_ENV, CONDA_PREFIX, or --for a program in one), each
+framework that pins cuDNN (torch's nvidia-cudnn-cu12==9.1.0.70, the JAX CUDA plugin's range, a
+conda package's depends) comes first: which copy its library will load and why (its RUNPATH to
+the wheel against LD_LIBRARY_PATH against the system), whether that fits its pin, and a family
+that would mix (a sub-library its directory lacks, taken from another release) before it happens.
+The wheels and conda envs of that environment count as places beside the map's.
+
 Reads the loaded modules (LOADEDMODULES, Lmod and Environment Modules alike), probes every
 directory on LD_LIBRARY_PATH that holds cuDNN for its true version, and follows the loader's real
 order (RPATH, LD_LIBRARY_PATH, RUNPATH of --for, ld.so.cache, default directories) to the file

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 struct Options {
   std::string modules = "auto", output, modulepath;
-  std::vector<std::string> search;
+  std::vector<std::string> search, python;
   bool merge = false, prune = false;
 };
 
@@ -70,6 +70,7 @@ ScanIo system_scan_io(bool progress, const Listed &listed) {
   io.holds_cudnn = dir_holds_cudnn;
   io.canonical = canonical;
   io.walk = find_cudnn_dirs;
+  io.python_walk = find_python_places;
   io.probe = [options](const std::string &dir) { return probe(dir, options); };
   io.progress = [progress](std::size_t i, std::size_t n, const std::string &dir) {
     if (progress && n > 20 && (i % 10 == 0 || i + 1 == n))
@@ -165,7 +166,8 @@ int scan(const Options &o, const Globals &g) {
   std::vector<std::string> problems;
   const std::optional<Listed> listed = modules_to_scan(o, problems);
   if (!listed) return kUsage;
-  ScanFound found = gather_scan(listed->modules, o.search, system_scan_io(!g.json, *listed));
+  ScanFound found =
+      gather_scan(listed->modules, o.search, system_scan_io(!g.json, *listed), o.python);
   problems.insert(problems.end(), found.problems.begin(), found.problems.end());
   MergeReport report;
   int exit_code = kYes;
@@ -199,6 +201,10 @@ void add_scan(CLI::App &app, Globals &g) {
   cmd->add_option("--search", o->search,
                   "Also walk this directory for cuDNN installed without a module (repeatable)")
       ->type_name("DIR");
+  cmd->add_option("--python", o->python,
+                  "Also find the cuDNN of the Python environments under this directory: pip "
+                  "wheels (site-packages/nvidia/cudnn/lib) and conda envs (repeatable)")
+      ->type_name("DIR");
   cmd->add_option("-o,--output", o->output, "Write the map here (default: print it)")
       ->type_name("FILE");
   cmd->add_flag("--merge", o->merge,
@@ -218,6 +224,13 @@ stderr, not dropped silently; a broken modulefile with the module system's own e
 installed in several places (an EasyBuild and a Spack module) is one [[cudnn]] entry whose lib
 and module are lists. --search follows symlinked directories at any depth, each directory once.
 
+--python DIR finds the Python environments under DIR (a virtualenv, a conda installation with its
+envs/, a directory of many): a wheel's cuDNN in <site-packages>/nvidia/cudnn/lib, its version from
+the nvidia_cudnn_cu<N>-<version>.dist-info/METADATA beside it, and a conda environment's in
+<prefix>/lib, its version from conda-meta/cudnn-<version>-<build>.json. Each is probed like any
+other directory and listed with source = "wheel" or "conda" (the package's own version, with its
+build number, where the library agrees with it).
+
 With --merge the old map is kept as FILE.bak and the changes are listed; the map and its cache are
 written atomically. A place of a release the old map already lists is reported, not added (the
 admin's entry says where that release lives). Entries whose module left the module tree are kept
@@ -227,6 +240,7 @@ Examples:
   cudnn-compat scan -o /etc/cudnn-compat/map.toml
   cudnn-compat scan --search /usr/local --search /opt --merge -o /etc/cudnn-compat/map.toml
   cudnn-compat scan --modules none --search /usr/local/cuda
+  cudnn-compat scan --python /opt/conda --python /shared/venvs --merge -o /etc/cudnn-compat/map.toml
 
 Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no such module system.)");
   cmd->callback([o, &g] { g.exit_code = scan(*o, g); });

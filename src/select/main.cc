@@ -72,6 +72,28 @@ std::pair<const Map *, std::string> load_found(const std::optional<std::string> 
           out->diagnostics.empty() ? *path + " is invalid" : to_string(out->diagnostics.front())};
 }
 
+// What the Python environment of the process adds: the pins of the frameworks in it (an
+// explicit requirement would win: not read then; the shim's keeper, the engine's parent, shares
+// the host's memory and so its maps), and the active environment's cuDNN as places beside the
+// map's, listed in it or not. nullopt: the map as it is. The memo keeps the decision while each
+// METADATA and conda record read is as it was, and only where the requester's own distribution
+// gave every pin: another framework mapped in this process is not a file it can watch.
+std::optional<Map> python_environment(const std::string &requester, const std::string &executable,
+                                      const Map *map, Asked &asked, Grounds &grounds) {
+  if (!env("CUDNN_COMPAT_REQUIRE")) {
+    std::vector<std::string> files{requester};
+    for (std::string &f : mapped_files("/proc/" + std::to_string(getppid()) + "/maps"))
+      files.push_back(std::move(f));
+    asked.pins = pins_of_files(files);
+    for (const CudnnPin &p : asked.pins) grounds.file(p.file);
+    if (asked.pins.size() != pins_of_file(requester).size()) grounds.keep = false;
+  }
+  const std::vector<PythonPlace> places =
+      active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {requester, real_path(executable)});
+  for (const PythonPlace &p : places) grounds.file(p.file);
+  return with_places(map, places);
+}
+
 // The file the loader takes from the directories the shim passed, or the path asked for: the one
 // the engine probes first, known before the map is read.
 std::optional<std::string> loader_file(const Request &r) {
@@ -97,7 +119,8 @@ Selection decide(const Request &r, bool debug, Grounds &grounds) {
   Probes probes(r.deadline, grounds);
   if (const std::optional<std::string> file = loader_file(r)) probes.start(*file, known);
   std::optional<MapLoad> loaded;
-  const auto [map, map_problem] = load_found(path, stamp, loaded, known);
+  const auto [listed, map_problem] = load_found(path, stamp, loaded, known);
+  const Map *map = listed;  // the table's indices are the site map's
 
   // A [[require]] glob may name a program by the path it was started as or by its real path.
   std::error_code ec;
@@ -105,6 +128,8 @@ Selection decide(const Request &r, bool debug, Grounds &grounds) {
   Asked asked;
   asked.programs = {started_as, real_path(r.executable), requester, real_path(requester)};
   asked.requested = *requested;
+  const std::optional<Map> seen = python_environment(requester, r.executable, map, asked, grounds);
+  if (seen) map = &*seen;
   const Parsed<Need> need = derive_need(need_inputs(asked, env), map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
 
@@ -120,14 +145,14 @@ Selection decide(const Request &r, bool debug, Grounds &grounds) {
   in.map_problem = map_problem;
   in.debug = debug;
 
-  probes.know(map, known, need->cuda_major.has_value());
+  probes.know(listed, known, need->cuda_major.has_value());
   SelectIo io;
   io.probe = [&](const std::string &file) { return probes(file); };
   io.find_file = find_library_file;
   Selection s = select_library(in, io);
   // A map that is there but refused (broken, or writable by others) is said once, even where the
   // ordinary load needs no map.
-  if (!map && loaded && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
+  if (!listed && loaded && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
     s.say.push_back("cudnn-compat: " + map_problem + "; the map is not used, loading " + r.name +
                     " as usual");
   return s;
@@ -165,9 +190,24 @@ void default_signals() {
   sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
-std::string answer_text(const Selection &s) {
+// A line of the answer as one line: a path or a distribution's metadata with a line break in it
+// must not end it early and pass the rest off as an answer line of its own ("use ...").
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+std::string answer_text(Selection s) {
+  // The answer is lines: a file whose path holds a line break cannot be named in it.
+  if (s.use && s.use->find('\n') != std::string::npos) {
+    s.say = {"cudnn-compat: the cuDNN to hand over is at a path with a line break, which the "
+             "shim's answer cannot carry; loading as usual"};
+    s.use.reset();
+    s.source.reset();
+  }
   std::string out;
-  for (const std::string &line : s.say) out += "say " + line + '\n';
+  for (const std::string &line : s.say) out += "say " + one_line(line) + '\n';
+  if (s.source) out += "how " + std::string(to_string(*s.source)) + ' ' + one_line(s.how) + '\n';
   return out + (s.use ? "use " + *s.use : std::string("pass")) + '\n';
 }
 

@@ -20,6 +20,7 @@ const std::string kMap = std::string(kExampleMap) + R"(
 version = "9.1.0"
 lib = "/opt/we\tird\\dir\nx"
 colour = "blue"
+source = "user"
 )";
 
 const FileStamp kStamp{2, 3, 4'000'000'005, 5, 0xcbf43926u, 1000};
@@ -33,6 +34,7 @@ TEST(MapCache, RoundTripsEverythingTheHotPathReads) {
   ASSERT_TRUE(back->map);
   EXPECT_EQ(format_map(*back->map), format_map(*m.map));
   EXPECT_EQ(back->map->cudnn[2].lib, "/opt/we\tird\\dir\nx");
+  EXPECT_EQ(source_of(back->map->cudnn[2]), Source::user);
   EXPECT_EQ(back->map->cudnn[1].pos.line, m.map->cudnn[1].pos.line);
   EXPECT_EQ(back->map->require[0].pos.line, 17);  // [[require]] in example_map.h
   ASSERT_EQ(back->diagnostics.size(), 1u);        // the unknown key's warning survives

@@ -53,6 +53,66 @@ TEST(Map, FormatQuotesAwkwardStrings) {
   EXPECT_EQ(back.map->cudnn[0].lib, "/opt/we\"ird\\dir\n");
 }
 
+// A place's source: written where it is not the default, read back, and in lists one per place.
+TEST(Map, SourceOfEachPlace) {
+  const MapLoad m = parse_map(R"(schema = 1
+[[cudnn]]
+version = "9.1.0"
+lib = "/venv/lib/python3.11/site-packages/nvidia/cudnn/lib"
+[[cudnn]]
+version = "9.2.0"
+lib = ["/conda/envs/a/lib", "/opt/cudnn/9.2.0/lib64", "/m/9.2.0/lib64"]
+module = ["", "", "cudnn/9.2"]
+source = ["conda", "system"]
+[[cudnn]]
+version = "9.3.0"
+lib = "/home/me/cudnn"
+source = "user"
+)",
+                              "m.toml");
+  ASSERT_TRUE(m.map) << (m.diagnostics.empty() ? "" : to_string(m.diagnostics[0]));
+  ASSERT_EQ(m.map->cudnn.size(), 5u);
+  EXPECT_EQ(source_of(m.map->cudnn[0]), Source::wheel);  // by the directory's shape
+  EXPECT_EQ(source_of(m.map->cudnn[1]), Source::conda);
+  EXPECT_EQ(source_of(m.map->cudnn[2]), Source::system);
+  EXPECT_EQ(source_of(m.map->cudnn[3]), Source::module);  // past the list: its default
+  EXPECT_EQ(source_of(m.map->cudnn[4]), Source::user);
+  const std::string text = format_map(*m.map);
+  EXPECT_EQ(text.find("source = \"wheel\""), std::string::npos) << text;  // the default
+  EXPECT_NE(text.find("source = [\"conda\", \"system\", \"module\"]"), std::string::npos) << text;
+  EXPECT_NE(text.find("source = \"user\""), std::string::npos) << text;
+  const MapLoad again = parse_map(text, "again.toml");
+  ASSERT_TRUE(again.map);
+  for (std::size_t i = 0; i < 5; ++i)
+    EXPECT_EQ(source_of(again.map->cudnn[i]), source_of(m.map->cudnn[i]));
+}
+
+TEST(Map, SchemaOneWithoutSourceReadsAsBefore) {
+  const MapLoad m = parse_map(kGood, "map.toml");
+  ASSERT_TRUE(m.map);
+  EXPECT_EQ(source_of(m.map->cudnn[0]), Source::module);
+  EXPECT_EQ(format_map(*m.map).find("source"), std::string::npos);
+}
+
+TEST(Map, UnknownSourceIsAnErrorAtItsPosition) {
+  const MapLoad m = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"9.1.0\"\nlib = \"/x\"\nsource = \"pip\"\n", "m.toml");
+  EXPECT_FALSE(m.map);
+  ASSERT_FALSE(m.diagnostics.empty());
+  EXPECT_EQ(to_string(m.diagnostics[0]),
+            "m.toml:5:10: error: 'source' in [[cudnn]] is \"pip\"; expected \"module\", "
+            "\"wheel\", \"conda\", \"system\" or \"user\"");
+}
+
+TEST(Map, WheelDirectoryShape) {
+  EXPECT_TRUE(is_wheel_dir("/v/lib/python3.11/site-packages/nvidia/cudnn/lib"));
+  EXPECT_TRUE(is_wheel_dir("/usr/lib/python3/dist-packages/nvidia/cudnn/lib/"));
+  EXPECT_FALSE(is_wheel_dir("/v/lib/python3.11/my-packages/nvidia/cudnn/lib"));
+  EXPECT_FALSE(is_wheel_dir("/opt/nvidia/cudnn/lib"));
+  EXPECT_FALSE(is_wheel_dir("/v/site-packages/nvidia/cudnn/lib64"));
+  EXPECT_FALSE(is_wheel_dir("nvidia/cudnn/lib"));
+}
+
 struct Bad {
   const char *name;
   const char *text;

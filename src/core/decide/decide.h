@@ -24,6 +24,8 @@ struct Need {
   std::optional<int> cuda_major;
   Rule rule = Rule::nvidia;
   std::string source;  // "--require", "CUDNN_COMPAT_REQUIRE", "map.toml:12 (/opt/apps/tf/*)", ...
+  std::optional<Version> below = std::nullopt;  // a pin's upper bound (<9.5): from it on, no fit
+  std::vector<Need> also = {};  // the other consumers in the process: a release fits them too
 };
 
 struct NeedInputs {
@@ -34,10 +36,30 @@ struct NeedInputs {
   std::optional<Rule> rule;           // --rule; else the map's policy
   std::vector<std::string> programs;  // the executable and the library that asks, for [[require]]
   LibraryName requested;
+  // What the Python distributions in the process require of cuDNN (pins.cc): the requester's
+  // own first, then those of the other consumers loaded beside it.
+  std::vector<CudnnPin> pins;
 };
 
-// Explicit requirement first, then the map's [[require]] rules, then the version in the name.
+// Explicit requirement first, then the frameworks' pins, then the map's [[require]] rules, then
+// the version in the name.
 Parsed<Need> derive_need(const NeedInputs &in, const Map *map);
+// "cuDNN 9.1.0 under rule pytorch (from ...)", "any cuDNN 9": a need in words; with `also`, each.
+std::string describe(const Need &need, std::optional<int> major);
+
+// ---------------------------------------------------------------------------------------------
+// pins.cc: a framework's pin of cuDNN (its wheel's Requires-Dist, its conda depends) as a need.
+
+// The rule of the framework a distribution or conda package belongs to: torch -> pytorch, jax,
+// jaxlib and the JAX CUDA plugins -> jax, tensorflow -> tensorflow, ...; nullopt when unknown.
+std::optional<Rule> framework_rule(std::string_view distribution);
+// The need a pin states, under its framework's rule (else `fallback`): the lower bound (an exact
+// pin's release, >=, ~=, a prefix) is the cuDNN it was built with, an upper bound within the major
+// is `below`; the CUDA of the wheel asked for is its CUDA. nullopt when it names no version.
+std::optional<Need> need_of_pin(const CudnnPin &pin, Rule fallback);
+// The needs of several consumers as one: the first, with the others that differ from it as
+// `also`.
+Need combined_need(const std::vector<Need> &needs);
 
 // ---------------------------------------------------------------------------------------------
 // resolve.cc: which installed release a request gets.
@@ -173,7 +195,8 @@ struct SelectInputs {
   std::string name;  // as the process asked for it
   LibraryName requested;
   Need need;
-  std::optional<LoaderHit> loader;  // what the loader would take without the shim
+  std::optional<LoaderHit> loader;      // what the loader would take without the shim
+  Source loader_source = Source::user;  // where that comes from
   const Map *map = nullptr;
   std::string map_problem;  // why there is no map, when map is null
   bool debug = false;
@@ -182,6 +205,10 @@ struct SelectInputs {
 struct Selection {
   std::optional<std::string> use;  // load this file instead; nullopt keeps the ordinary load
   std::vector<std::string> say;    // lines for stderr: at most one unless debugging
+  // For CUDNN_COMPAT_REPORT: where the file loaded comes from and the need that chose it
+  // ("rule pytorch, the pin of torch 2.6.0: ..."); empty when nothing was judged.
+  std::optional<Source> source = std::nullopt;
+  std::string how = "";
 };
 
 Selection select_library(const SelectInputs &in, const SelectIo &io);

@@ -103,6 +103,9 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
     if (!library_disagreement(map.cudnn[i], facts.probes[i]).empty() || !facts.files[i]) continue;
     out += "lib\t" + std::to_string(i) + "\t" + identity(*facts.files[i]) + "\t" +
            facts.probes[i]->file + "\n";
+    // The release and source of that place, for the shim's family rule and its report.
+    out += "rel\t" + std::to_string(i) + "\t" + std::to_string(cudnn_number(map.cudnn[i].version)) +
+           "\t" + std::string(to_string(source_of(map.cudnn[i]))) + "\n";
     known.cudnn.push_back(map.cudnn[i]);
     index.push_back(i);
   }

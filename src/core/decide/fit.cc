@@ -24,8 +24,20 @@ Verdict fit(const Need &need, std::optional<int> major, const Version &release,
       return "it is built for CUDA " + to_string(*cuda) + ", not CUDA " +
              std::to_string(*need.cuda_major);
     });
-  if (!need.cudnn) return {true, "same major, and no version was required"};
-  return judge(need.rule, release, *need.cudnn);
+  Verdict v = need.cudnn ? judge(need.rule, release, *need.cudnn)
+                         : Verdict{true, "same major, and no version was required"};
+  if (v.compatible && need.below && compare(release, *need.below) >= 0)
+    return no([&] {
+      return "it is not below " + to_string(*need.below) + " (from " + need.source + ")";
+    });
+  // Every consumer in the process must be served by the one family it can have.
+  for (const Need &other : need.also) {
+    if (!v.compatible) break;
+    const Verdict w = fit(other, major, release, cuda, words);
+    if (!w.compatible)
+      return no([&] { return v.reason + "; but for " + other.source + ": " + w.reason; });
+  }
+  return v;
 }
 
 Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major, Words words) {

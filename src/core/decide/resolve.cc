@@ -4,19 +4,18 @@
 #include <algorithm>
 
 namespace cudnn_compat {
-namespace {
 
 std::string describe(const Need &need, std::optional<int> major) {
   std::string s = need.cudnn ? "cuDNN " + to_string(*need.cudnn)
                   : major    ? "any cuDNN " + std::to_string(*major)
                              : "any cuDNN";
+  if (need.below) s += " below " + to_string(*need.below);
   if (need.cuda_major) s += " for CUDA " + std::to_string(*need.cuda_major);
   if (need.cudnn) s += " under rule " + std::string(rule_name(need.rule));
   if (!need.source.empty()) s += " (from " + need.source + ")";
+  for (const Need &other : need.also) s += " and " + describe(other, major);
   return s;
 }
-
-}  // namespace
 
 // A name that carries a major is only ever served by that major; a requirement of another major
 // then fits nothing.

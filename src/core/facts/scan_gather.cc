@@ -12,7 +12,10 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Candidate {
-  std::string dir, module;  // module empty for a search-root find
+  std::string dir, module;          // module empty for a search-root find
+  std::optional<Source> source;     // a wheel's or conda env's (scan --python)
+  std::optional<Version> declared;  // the version its package says (9.1.0.70)
+  std::string package;              // "nvidia-cudnn-cu12 9.1.0.70 (.../METADATA)"
 };
 
 // 1. The module system's cuDNN modules.
@@ -23,7 +26,7 @@ std::vector<Candidate> module_candidates(const std::vector<ScanModule> &modules,
     bool found = false;
     for (const std::string &d : m.lib_dirs)
       if (io.holds_cudnn(d)) {
-        candidates.push_back({d, m.name});
+        candidates.push_back({d, m.name, {}, {}, ""});
         found = true;
       }
     if (found || !m.cudnn) continue;  // most CUDA modules carry no cuDNN
@@ -37,13 +40,37 @@ std::vector<Candidate> module_candidates(const std::vector<ScanModule> &modules,
   return candidates;
 }
 
-// 2. Installs without a module.
+// 2. Python environments named by the admin, then installs without a module.
+void add_python_finds(const std::vector<std::string> &roots, const ScanIo &io,
+                      std::vector<Candidate> &candidates) {
+  std::set<std::string> seen;
+  for (const Candidate &c : candidates) seen.insert(io.canonical(c.dir));
+  for (const std::string &root : roots)
+    for (const PythonPlace &p : io.python_walk(root))
+      if (seen.insert(io.canonical(p.lib)).second)
+        candidates.push_back({p.lib, "", p.source, p.version, p.package + " (" + p.file + ")"});
+}
+
 void add_search_finds(const std::vector<std::string> &roots, const ScanIo &io,
                       std::vector<Candidate> &candidates) {
   std::set<std::string> seen;
   for (const Candidate &c : candidates) seen.insert(io.canonical(c.dir));
   for (const std::string &d : io.walk(roots))
-    if (seen.insert(d).second) candidates.push_back({d, ""});
+    if (seen.insert(d).second) candidates.push_back({d, "", {}, {}, ""});
+}
+
+// A place as probed: the package's own version where the library agrees (it carries the build
+// number the library does not report), its source where scan --python found it.
+Installed place(const Candidate &c, const Probe &p, ScanFound &out) {
+  Installed e{p.version, c.dir, p.cuda, c.module, {}};
+  e.source = c.source;
+  if (c.declared && same_release(*c.declared, p.version))
+    e.version = *c.declared;
+  else if (c.declared)
+    out.problems.push_back(c.dir + ": " + c.package + " says " + to_string(*c.declared) +
+                           " but the library reports " + to_string(p.version) +
+                           "; listed as the library says");
+  return e;
 }
 
 // What one probed library adds: an entry, a problem, or both.
@@ -56,7 +83,7 @@ void take_probe(const Candidate &c, const Probe &p, ScanFound &out) {
   if (p.source == ProbeSource::header)
     out.problems.push_back(p.file + ": version from its header, the library did not load (" +
                            p.note + ")");
-  out.scanned.push_back({p.version, c.dir, p.cuda, c.module, {}});
+  out.scanned.push_back(place(c, p, out));
 }
 
 // 3. Probe each directory once; modules that share a directory are places of its release.
@@ -72,8 +99,7 @@ void probe_candidates(const std::vector<Candidate> &candidates, const ScanIo &io
     if (again) {
       if (found)
         for (const Probe &p : *found)
-          if (p.source != ProbeSource::filename)
-            out.scanned.push_back({p.version, c.dir, p.cuda, c.module, {}});
+          if (p.source != ProbeSource::filename) out.scanned.push_back(place(c, p, out));
       continue;
     }
     if (!found) {
@@ -88,9 +114,11 @@ void probe_candidates(const std::vector<Candidate> &candidates, const ScanIo &io
 }  // namespace
 
 ScanFound gather_scan(const std::vector<ScanModule> &modules,
-                      const std::vector<std::string> &search_roots, const ScanIo &io) {
+                      const std::vector<std::string> &search_roots, const ScanIo &io,
+                      const std::vector<std::string> &python_roots) {
   ScanFound out;
   std::vector<Candidate> candidates = module_candidates(modules, io, out.problems);
+  if (!python_roots.empty()) add_python_finds(python_roots, io, candidates);
   add_search_finds(search_roots, io, candidates);
   probe_candidates(candidates, io, out);
   return out;

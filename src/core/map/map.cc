@@ -192,7 +192,7 @@ struct Reader {
 
   void read_cudnn(const toml::table &t, std::vector<Installed> &entries) {
     constexpr std::string_view where = "[[cudnn]]";
-    unknown_keys(t, where, {"version", "lib", "cuda", "module"});
+    unknown_keys(t, where, {"version", "lib", "cuda", "module", "source"});
     const std::optional<Version> v =
         version_at(t, "version", where, true, parse_dotted, true,
                    "x.y.z or x.y.z.b, e.g. \"5.1.10\" (the exact release)");
@@ -212,11 +212,35 @@ struct Reader {
       error(pos_of(t.get("module")->source()),
             "'module' in [[cudnn]] holds a control character (a tab or a line break); expected "
             "the name `module load` takes, e.g. \"cudnn/8.9.7\"");
-    if (!v || !libs || empty_lib || odd_module) return;
+    const std::optional<std::vector<Source>> sources = sources_at(t, where);
+    if (!v || !libs || empty_lib || odd_module || !sources) return;
     // The n-th module adds the n-th directory; a shorter lib list repeats its last directory.
-    for (std::size_t k = 0; k < std::max(libs->size(), modules.size()); ++k)
-      entries.push_back({*v, (*libs)[std::min(k, libs->size() - 1)], cuda,
-                         k < modules.size() ? modules[k] : "", pos_of(t.source()), k > 0});
+    for (std::size_t k = 0; k < std::max(libs->size(), modules.size()); ++k) {
+      Installed &e = entries.emplace_back(Installed{*v, (*libs)[std::min(k, libs->size() - 1)],
+                                                    cuda, k < modules.size() ? modules[k] : "",
+                                                    pos_of(t.source()), k > 0});
+      if (k < sources->size()) e.source = (*sources)[k];
+    }
+  }
+
+  // `source`: a name or a list of names, the n-th for the n-th place (schema 1 maps without it
+  // read as before: every place gets its default_source()).
+  std::optional<std::vector<Source>> sources_at(const toml::table &t, std::string_view where) {
+    if (!t.get("source")) return std::vector<Source>{};
+    const std::optional<std::vector<std::string>> names = strings_at(t, "source", where, false);
+    if (!names) return std::nullopt;
+    std::vector<Source> sources;
+    for (const std::string &n : *names) {
+      const std::optional<Source> s = parse_source(n);
+      if (!s) {
+        error(pos_of(t.get("source")->source()),
+              "'source' in [[cudnn]] is \"" + n +
+                  "\"; expected \"module\", \"wheel\", \"conda\", \"system\" or \"user\"");
+        return std::nullopt;
+      }
+      sources.push_back(*s);
+    }
+    return sources;
   }
 
   void read_require(const toml::table &t, std::vector<RequireRule> &rules) {
@@ -324,6 +348,12 @@ std::vector<std::pair<std::size_t, std::size_t>> modules_on_two_releases(
       out.push_back({i, it->second});
   }
   return out;
+}
+
+Source source_of(const Installed &e) {
+  if (e.source) return *e.source;
+  if (!e.module.empty()) return Source::module;
+  return is_wheel_dir(e.lib) ? Source::wheel : Source::system;
 }
 
 std::size_t release_count(const Map &map) {
@@ -448,16 +478,23 @@ std::string format_map(const Map &map) {
     s += "trusted_group = " + quote(map.policy.trusted_group) + "\n";
   for (std::size_t i = 0, end = 0; i < map.cudnn.size(); i = end) {
     const Installed &e = map.cudnn[i];
-    std::vector<std::string> libs{e.lib}, modules{e.module};
-    for (end = i + 1; end < map.cudnn.size() && map.cudnn[end].joined; ++end) {
-      libs.push_back(map.cudnn[end].lib);
-      modules.push_back(map.cudnn[end].module);
+    std::vector<std::string> libs, modules, sources;
+    bool defaults = true;  // every place's source is the one it has without `source`
+    for (end = i; end < map.cudnn.size() && (end == i || map.cudnn[end].joined); ++end) {
+      Installed place = map.cudnn[end];
+      libs.push_back(place.lib);
+      modules.push_back(place.module);
+      sources.emplace_back(to_string(source_of(place)));
+      const Source written = source_of(place);
+      place.source.reset();
+      defaults = defaults && written == source_of(place);
     }
     while (!modules.empty() && modules.back().empty()) modules.pop_back();
     s += "\n[[cudnn]]\nversion = " + quote(to_string(e.version)) + "\nlib = " + quote_list(libs) +
          "\n";
     if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";
     if (!modules.empty()) s += "module = " + quote_list(modules) + "\n";
+    if (!defaults) s += "source = " + quote_list(sources) + "\n";
   }
   for (const RequireRule &q : map.require) {
     s += "\n[[require]]\nmatch = " + quote(q.match) + "\ncudnn = " + quote(to_string(q.cudnn)) +

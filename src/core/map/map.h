@@ -30,7 +30,11 @@ struct Installed {
   std::string module;
   SourcePos pos;
   bool joined = false;  // a further place of the previous entry's release, in the same table
+  std::optional<Source> source = std::nullopt;  // where it came from, as the map's `source` says
 };
+// Where a place came from: its `source`, else the module's when it has one, a wheel's by its
+// directory's shape, else the system's.
+Source source_of(const Installed &e);
 
 struct RequireRule {  // one [[require]] table
   std::string match;

@@ -90,9 +90,9 @@ bool read_pos(std::string_view line, std::string_view column, SourcePos &pos) {
   return read_int(line, pos.line) && read_int(column, pos.column);
 }
 
-// The tab-separated fields of one line, without allocating; more than 7 is no record at all.
+// The tab-separated fields of one line, without allocating; more than 8 is no record at all.
 struct Fields {
-  std::string_view f[7];
+  std::string_view f[8];
   std::size_t n = 0;
   std::string_view operator[](std::size_t i) const { return f[i]; }
   std::size_t size() const { return n; }
@@ -114,10 +114,11 @@ bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
     return true;
   }
   // "place": a further place of the previous release (a [[cudnn]] table with several libs)
-  if ((f[0] == "cudnn" || (f[0] == "place" && !map.cudnn.empty())) && f.size() == 7) {
+  if ((f[0] == "cudnn" || (f[0] == "place" && !map.cudnn.empty())) && f.size() == 8) {
     Installed &e = map.cudnn.emplace_back();
     e.joined = f[0] == "place";
     std::optional<std::string> lib = unescape(f[5]), module = unescape(f[6]);
+    if (!f[7].empty() && !(e.source = parse_source(f[7]))) return false;
     if (!read_pos(f[1], f[2], e.pos) || !read_version(f[3], 3, e.version) ||
         !read_optional_cuda(f[4], e.cuda) || !lib || lib->empty() || !module)
       return false;
@@ -157,7 +158,7 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
   for (const Installed &e : map.cudnn)
     s.append((e.joined ? "place\t" : "cudnn\t") + pos_fields(e.pos) + '\t' + to_string(e.version) +
              '\t' + (e.cuda ? to_string(*e.cuda) : "") + '\t' + escape(e.lib) + '\t' +
-             escape(e.module) + '\n');
+             escape(e.module) + '\t' + (e.source ? std::string(to_string(*e.source)) : "") + '\n');
   for (const RequireRule &q : map.require)
     s.append("require\t" + pos_fields(q.pos) + '\t' + escape(q.match) + '\t' + to_string(q.cudnn) +
              '\t' + (q.cuda ? to_string(*q.cuda) : "") + '\n');
@@ -181,7 +182,7 @@ std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string 
     rest.remove_prefix(end + 1);
     Fields f;
     for (;;) {
-      if (f.n == 7) return std::nullopt;
+      if (f.n == 8) return std::nullopt;
       const std::size_t tab = line.find('\t');
       f.f[f.n++] = line.substr(0, tab);
       if (tab == std::string_view::npos) break;

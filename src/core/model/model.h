@@ -112,6 +112,45 @@ struct ModuleScene {
   std::string app;                   // the application the advice is for (its module), or ""
 };
 
+// ---------------------------------------------------------------------------------------------
+// sources.cc: where an installed cuDNN came from. Every answer names it: resolve, doctor, the
+// shim's lines and its report.
+
+enum class Source {
+  module,  // an environment module's directory
+  wheel,   // a pip wheel: <site-packages>/nvidia/cudnn/lib (nvidia-cudnn-cu12, -cu13, ...)
+  conda,   // a conda package: <prefix>/lib, with conda-meta/cudnn-<version>-<build>.json
+  system,  // installed for the whole machine without a module (/usr/local/cuda, the OS's)
+  user,    // anywhere else: a user's own directory on LD_LIBRARY_PATH
+};
+std::string_view to_string(Source s);
+std::optional<Source> parse_source(std::string_view name);
+// The directory a cuDNN wheel installs its libraries into, by its path (the shim's C rule).
+bool is_wheel_dir(std::string_view dir);
+// A directory of the machine's own installs (under /usr/ or /lib; the shim's C rule).
+bool is_system_install(const std::string &dir);
+
+// What a Python distribution (a wheel's dist-info) or a conda package (its conda-meta record)
+// requires of cuDNN: read by the system layer, turned into a need by the decisions.
+
+// One clause of a version requirement: "==9.1.0.70", ">=9.1", "<10.0", "~=9.1", "==9.*".
+struct VersionClause {
+  std::string op;  // ==, !=, >=, <=, >, <, ~=, ===
+  Version version;
+  bool wildcard = false;  // ==9.* (pip), 9.1.* or a bare 9.1 (conda): a prefix
+};
+
+struct CudnnPin {
+  std::string consumer;                // who asks: "torch", "jax-cuda12-plugin", conda's "pytorch"
+  std::string consumer_version;        // "2.6.0"
+  bool conda = false;                  // a conda package's depends, not a wheel's Requires-Dist
+  std::string package;                 // what it asks for: "nvidia-cudnn-cu12", conda's "cudnn"
+  std::vector<VersionClause> clauses;  // all of them hold
+  std::optional<int> cuda_major;       // the CUDA of the wheel asked for (nvidia-cudnn-cu12: 12)
+  std::string text;                    // the requirement as written
+  std::string file;                    // where it was read: .../torch-2.6.0.dist-info/METADATA
+};
+
 // Any of the forms above, told apart by their shape; an integer that could be either a cuDNN or
 // a CUDA number is read as cuDNN only where no cuDNN release could be meant otherwise.
 struct Decoded {

@@ -108,6 +108,16 @@ struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
   std::optional<Probe> probe;  // of hit, when it loads
   // Sub-libraries the dispatcher would get from somewhere else than its own directory.
   std::vector<std::pair<std::string, LoaderHit>> foreign_subs;
+  Source source = Source::user;  // where hit comes from
+};
+// A framework of the active Python environment and the cuDNN its library will load.
+struct FrameworkView {
+  std::string name;          // "torch 2.6.0"
+  std::string pin;           // "nvidia-cudnn-cu12==9.1.0.70", as its metadata says
+  std::string library;       // its library that loads cuDNN
+  std::optional<Need> need;  // the pin as a need, under the framework's rule
+  Resolution resolved;       // what libcudnn.so.<major> becomes for that library
+  bool runpath = false;      // the library's RUNPATH leads to a wheel's cuDNN
 };
 struct DoctorFacts {
   std::vector<std::string> modules;  // loaded, in order
@@ -122,6 +132,7 @@ struct DoctorFacts {
   std::vector<std::string> program_needs;  // its DT_NEEDED cuDNN libraries
   ModuleScene scene;                       // the same, for the fixes' module commands
   std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
+  std::vector<FrameworkView> frameworks;    // of the active Python environment
 };
 enum class Severity3 { ok, warning, problem };
 struct DoctorFinding {

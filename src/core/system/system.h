@@ -96,6 +96,96 @@ std::optional<LoaderHit> loader_search(const std::string &name, const LoaderCont
 bool dir_holds_cudnn(const std::string &dir);
 
 // ---------------------------------------------------------------------------------------------
+// python_metadata.cc: the files pip and conda write about what they installed, read (pure).
+
+// A wheel's METADATA (core metadata: "Key: value" headers up to the first blank line).
+struct DistMetadata {
+  std::string name, version;
+  std::vector<std::string> requires_dist;  // each Requires-Dist value as written
+};
+DistMetadata parse_dist_metadata(std::string_view text);
+// A dist-info RECORD (CSV: path,hash,size): the paths, relative to site-packages.
+std::vector<std::string> parse_record(std::string_view text);
+// A conda-meta/<name>-<version>-<build>.json record; nullopt when it is no such JSON object.
+struct CondaRecord {
+  std::string name, version, build;
+  std::vector<std::string> depends;  // match specs: "cudnn >=9.1.0.70,<10.0a0"
+  std::vector<std::string> files;    // relative to the prefix
+};
+std::optional<CondaRecord> parse_conda_record(std::string_view json);
+// PEP 503: lower case, runs of '-', '_' and '.' as one '-' (nvidia_cudnn_cu12 ->
+// nvidia-cudnn-cu12).
+std::string normalize_dist_name(std::string_view name);
+// The cuDNN wheel (nvidia-cudnn-cu<N>) a Requires-Dist value asks for, with its version clauses,
+// when its markers hold on Linux x86-64 (an `extra` counts as requested); nullopt for any other.
+std::optional<CudnnPin> cudnn_requirement(std::string_view requirement);
+// The cudnn a conda depends entry asks for ("cudnn >=8.9.2.26,<9.0a0", "cudnn 9.1.*").
+std::optional<CudnnPin> cudnn_depend(std::string_view depend);
+// The CUDA major a conda package is built for, from its depends (cuda-version, cudatoolkit).
+std::optional<int> conda_cuda_major(const std::vector<std::string> &depends);
+
+// ---------------------------------------------------------------------------------------------
+// python_env.cc: cuDNN installed by pip and conda, and the distributions that ask for it (I/O).
+
+struct PythonPlace {
+  std::string lib;  // <site-packages>/nvidia/cudnn/lib, or <prefix>/lib
+  Version version;  // as the wheel's METADATA or the conda record says (x.y.z.b)
+  std::optional<Version> cuda;
+  Source source = Source::wheel;  // wheel or conda
+  std::string package;            // "nvidia-cudnn-cu12 9.1.0.70", "cudnn 9.1.0.70 (conda)"
+  std::string file;               // the METADATA or conda-meta record it was read from
+};
+// The wheels' and conda environments' cuDNN under root: a virtualenv, a site-packages, a conda
+// prefix or installation (envs/ included), or a tree of them; each directory visited once.
+std::vector<PythonPlace> find_python_places(const std::string &root);
+// The cuDNN of one site-packages directory (a wheel's) and of one conda prefix.
+std::optional<PythonPlace> wheel_place(const std::string &site_packages);
+std::optional<PythonPlace> conda_place(const std::string &prefix);
+// The site-packages directories of a virtualenv or conda prefix (lib/python3.*/site-packages).
+std::vector<std::string> site_packages_of(const std::string &prefix);
+// The environment a file lives in: the site-packages (or Debian's dist-packages) directory above
+// it and the conda prefix above it (one holding conda-meta/); "" when none.
+struct FileEnvironment {
+  std::string site_packages, conda_prefix;
+};
+FileEnvironment environment_of(const std::string &file);
+// What the distribution that installed `file` requires of cuDNN: the wheel whose RECORD lists it
+// (top_level.txt tried first) and the conda package whose record lists it. Empty when neither
+// asks for cuDNN.
+std::vector<CudnnPin> pins_of_file(const std::string &file);
+// pins_of_file() of the files of a process (the requester first, then its mapped objects): the
+// pins of every consumer in it, each once, those of the first file first. Only files below a
+// site-packages or in a conda prefix's lib/ are looked at.
+std::vector<CudnnPin> pins_of_files(const std::vector<std::string> &files);
+// A framework installed in an environment and the library of it that loads cuDNN: one whose
+// DT_NEEDED names a cuDNN main library, or whose RUNPATH leads to a wheel's nvidia/cudnn/lib
+// (libtorch_cuda.so: $ORIGIN/../../nvidia/cudnn/lib).
+struct CudnnConsumer {
+  std::string name, version;   // "torch", "2.6.0"; a conda package's name and version
+  std::vector<CudnnPin> pins;  // what it requires of cuDNN
+  std::string library;         // its library that loads cuDNN
+  std::optional<int> major;    // the cuDNN major that library links, when it says
+  bool wheel_runpath = false;  // its RUNPATH (or RPATH) leads to a wheel's nvidia/cudnn/lib
+};
+// The consumers among the distributions of a site-packages directory and the packages of a
+// conda prefix (either may be ""): those that pin cuDNN, with their libraries read from
+// RECORD and the conda record.
+std::vector<CudnnConsumer> cudnn_consumers(const std::string &site_packages,
+                                           const std::string &conda_prefix);
+// The consumers of the active environment: $VIRTUAL_ENV, $CONDA_PREFIX and the environments of
+// the given files, as active_places() finds them.
+std::vector<CudnnConsumer> active_consumers(const std::optional<std::string> &virtual_env,
+                                            const std::optional<std::string> &conda_prefix,
+                                            const std::vector<std::string> &files);
+// The files a process has mapped, from its /proc/<pid>/maps (the libraries loaded in it).
+std::vector<std::string> mapped_files(const std::string &maps);
+// The places of the active environment: $VIRTUAL_ENV, $CONDA_PREFIX and the environments of the
+// given files (the program, the library asking for cuDNN), each once.
+std::vector<PythonPlace> active_places(const std::optional<std::string> &virtual_env,
+                                       const std::optional<std::string> &conda_prefix,
+                                       const std::vector<std::string> &files);
+
+// ---------------------------------------------------------------------------------------------
 // environment.cc: the edges where the environment is read.
 
 std::optional<std::string> env(const char *name);  // secure_getenv; empty counts as unset
