@@ -404,3 +404,103 @@ site_tcl() {
   export MODULEPATH=$t/site/tcl/Core:$t/site/tcl/spack:$t/site/tcl/Compiler/GCC/12.3.0
   export MODULES_SITECONFIG=$SHARE/envmodules/siteconfig.tcl
 }
+
+# hidden_site: issue 25 item 2's tree in $t/hid for $format (lua or tcl): cudnn/7.6 and cudnn/9.0
+# visible; cudnn/.9.1 hidden by its name and cudnn/8.9 hidden by the modulerc (Lmod hide_version,
+# Environment Modules module-hide), as sites withdraw builds; the applications app9/1.0 (built
+# with 9.0), app91/1.0 (9.1: only the hidden 9.1.0 fits) and app89/1.0 (8.9: only the hidden
+# 8.9.7 fits). MODULEPATH is the tree; the map is what scan makes of it.
+hidden_site() {
+  local h=$t/hid
+  mkdir -p "$h/cudnn" "$h/app9" "$h/app91" "$h/app89"
+  hmod() {  # hmod NAME FAKE-RELEASE
+    if [[ $format == lua ]]; then
+      printf 'family("cudnn")\nprepend_path("LD_LIBRARY_PATH", "%s")\n' "$FAKES/$2/lib64" >"$h/$1.lua"
+    else
+      printf '#%%Module\nconflict cudnn\nprepend-path LD_LIBRARY_PATH %s\n' "$FAKES/$2/lib64" >"$h/$1"
+    fi
+  }
+  happ() {  # happ NAME NEED
+    if [[ $format == lua ]]; then
+      printf 'cudnn_requires("%s")\n' "$2" >"$h/$1.lua"
+    else
+      printf '#%%Module\ncudnn-requires %s\n' "$2" >"$h/$1"
+    fi
+  }
+  hmod cudnn/7.6 7.6.5
+  hmod cudnn/9.0 9.0.0
+  hmod cudnn/.9.1 9.1.0
+  hmod cudnn/8.9 8.9.7
+  if [[ $format == lua ]]; then
+    echo 'hide_version("cudnn/8.9")' >"$h/cudnn/.modulerc.lua"
+  else
+    printf '#%%Module4.6\nmodule-hide cudnn/8.9\n' >"$h/cudnn/.modulerc"
+  fi
+  happ app9/1.0 9.0
+  happ app91/1.0 9.1
+  happ app89/1.0 8.9
+  export MODULEPATH=$h
+}
+
+# check_hidden: scan marks the hidden modules' places (hand_out = false) and --merge keeps the
+# mark; resolve, the shim (decision table and engine alike) and the module advice all hand out the
+# visible 9.0.0, never the newer hidden 9.1.0; where only a hidden one fits, the warning says so
+# instead of "no installed module fits"; a user who loads a hidden module keeps it.
+check_hidden() {
+  expect_rc 0 env MODULES_CMD="$modulecmd" "$CUDNN_COMPAT" scan --modules "$system" -o "$t/map.toml"
+  out=$(cat "$t/map.toml"); count "hand_out = false" 2
+  grep -A4 'version = "9.1.0"' "$t/map.toml" | grep -q 'hand_out = false' || fail "9.1.0 not withheld: $(cat "$t/map.toml")"
+  grep -A4 'version = "8.9.7"' "$t/map.toml" | grep -q 'hand_out = false' || fail "8.9.7 not withheld: $(cat "$t/map.toml")"
+  expect_rc 0 env MODULES_CMD="$modulecmd" "$CUDNN_COMPAT" scan --modules "$system" --merge -o "$t/map.toml"
+  out=$(cat "$t/map.toml"); count "hand_out = false" 2
+
+  expect_rc 0 cc resolve libcudnn.so.9 --require 9.0
+  has "libcudnn.so.9 -> $FAKES/9.0.0/lib64/libcudnn.so.9"
+  has "the map does not hand it out"
+
+  # CUDA 12: the real cuDNN 9 of this machine, which ld.so.cache may hold, is built for CUDA 13 and
+  # does not fit, so the loader's pick is replaced by what the map hands out.
+  local shim; shim=$(cc shim-path)
+  compile_family
+  for debug in 0 1; do  # with CUDNN_COMPAT_DEBUG=1 the engine always decides
+    expect_rc 0 env CUDNN_COMPAT_REQUIRE=9.0 CUDNN_COMPAT_CUDA=12 CUDNN_COMPAT_DEBUG=$debug \
+      LD_AUDIT="$shim" "$t/family" libcudnn.so.9
+    has "version 90000"
+  done
+
+  module load cudnn/7.6 app9/1.0 || true; msg
+  has "Use: module $swap cudnn/7.6 cudnn/9.0 (9.0.0)"
+  lacks "cudnn/.9.1"
+  module purge
+  module load cudnn/7.6 app91/1.0 || true; msg
+  has "No cuDNN module the site hands out fits: cudnn/.9.1 (9.1.0) would, but the map withholds it"
+  lacks "No installed cuDNN module fits"
+  module purge
+  module load cudnn/7.6 app89/1.0 || true; msg
+  has "No cuDNN module the site hands out fits: cudnn/8.9 (8.9.7) would"
+  lacks "module $swap cudnn/7.6 cudnn/8.9"
+  module purge
+
+  # Loaded by hand, the hidden build is the user's own choice: kept where it fits.
+  module load cudnn/.9.1; msg
+  expect_rc 0 env CUDNN_COMPAT_REQUIRE=9.0 CUDNN_COMPAT_CUDA=12 LD_AUDIT="$shim" "$t/family" libcudnn.so.9
+  has "version 90100"
+  module purge
+}
+# compile_family: a client that dlopens argv[1] and prints the cuDNN version it got, into
+# $t/family.
+compile_family() {
+  "$CC" -o "$t/family" -x c - -ldl <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  void *lib = dlopen(argv[1], RTLD_NOW);
+  if (!lib) {
+    printf("dlopen: %s\n", dlerror());
+    return 1;
+  }
+  printf("version %zu\n", ((size_t (*)(void))dlsym(lib, "cudnnGetVersion"))());
+  return 0;
+}
+C
+}

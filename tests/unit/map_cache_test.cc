@@ -38,6 +38,33 @@ TEST(MapCache, RoundTripsEverythingTheHotPathReads) {
   EXPECT_EQ(to_string(back->diagnostics[0]), to_string(m.diagnostics[0]));
 }
 
+// hand_out = false (a hidden module's place) travels through the cache: jobs read the cache.
+TEST(MapCache, CarriesWhichPlacesAreWithheld) {
+  const MapLoad m = parse_map(R"(schema = 1
+[[cudnn]]
+version = "9.1.0"
+lib = ["/a", "/b"]
+module = ["cudnn/9.1", "cudnn/9.1-debug"]
+hand_out = [true, false]
+[[cudnn]]
+version = "9.2.0"
+lib = "/c"
+module = "cudnn/.9.2"
+)",
+                              "map.toml");
+  ASSERT_TRUE(m.map);
+  ASSERT_EQ(m.map->cudnn.size(), 3u);
+  EXPECT_TRUE(m.map->cudnn[0].hand_out);
+  EXPECT_FALSE(m.map->cudnn[1].hand_out);
+  EXPECT_FALSE(m.map->cudnn[2].hand_out);  // a hidden module's default
+  const std::optional<MapLoad> back =
+      parse_map_cache(format_map_cache(*m.map, m.diagnostics, kStamp), "map.toml", kStamp);
+  ASSERT_TRUE(back && back->map);
+  EXPECT_EQ(format_map(*back->map), format_map(*m.map));
+  EXPECT_FALSE(back->map->cudnn[1].hand_out);
+  EXPECT_FALSE(back->map->cudnn[2].hand_out);
+}
+
 TEST(MapCache, RefusesAnotherStampOrAnyDamage) {
   const MapLoad m = parse_map(kMap, "map.toml");
   const std::string text = format_map_cache(*m.map, m.diagnostics, kStamp);
@@ -67,7 +94,9 @@ struct TempMap {
     std::filesystem::last_write_time(
         path, std::filesystem::last_write_time(path) - std::chrono::seconds(2));
   }
-  std::string write_cache(const MapLoad &load) const { return write_map_cache(load, *stamp_file(path)); }
+  std::string write_cache(const MapLoad &load) const {
+    return write_map_cache(load, *stamp_file(path));
+  }
 };
 
 TEST(MapCache, LoadMapReadsACurrentCacheAndIgnoresAStaleOne) {
@@ -100,7 +129,8 @@ TEST(MapCache, ACacheNotYoungerThanItsMapIsNotTrusted) {
   ASSERT_EQ(t.write_cache(fresh), "");
   EXPECT_EQ(load_map(t.path).map->cudnn[1].lib, "/from/the/cache");
   // Made in the map's own tick: an edit of that tick would not show in the stamp.
-  std::filesystem::last_write_time(map_cache_path(t.path), std::filesystem::last_write_time(t.path));
+  std::filesystem::last_write_time(map_cache_path(t.path),
+                                   std::filesystem::last_write_time(t.path));
   EXPECT_EQ(load_map(t.path).map->cudnn[1].lib, "/opt/cudnn/8.9.2/lib64");
 }
 

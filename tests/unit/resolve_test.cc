@@ -147,6 +147,20 @@ TEST(DeriveNeed, ExplicitThenMapRuleThenName) {
   EXPECT_FALSE(derive_need(by_name, &m)->cudnn);
 }
 
+TEST(Choose, AWithheldPlaceIsNeverChosenButSaysWhy) {
+  Map m = fake_map();
+  m.cudnn[5].hand_out = false;  // 9.1.0, as for a hidden module
+  const Choice c = choose(m, need("9.0"), lib("libcudnn.so.9"));
+  EXPECT_TRUE(c.ranked.empty());
+  EXPECT_FALSE(c.considered[5].fits);
+  EXPECT_NE(c.considered[5].why.find("the map does not hand it out (hand_out = false)"),
+            std::string::npos)
+      << c.considered[5].why;
+  m.cudnn[5].module = "cudnn/.9.1.0";
+  EXPECT_NE(choose(m, need("9.0"), lib("libcudnn.so.9")).considered[5].why.find("a hidden module"),
+            std::string::npos);
+}
+
 TEST(DeriveNeed, BadInputSaysWhereItCameFrom) {
   NeedInputs in;
   in.requested = lib("libcudnn.so.5");

@@ -20,6 +20,25 @@ std::vector<std::size_t> advice(const Map &map, const AppNeed &a, Toolchain tool
                           LibraryName{}, toolchain);
 }
 
+// What to say when no module the map hands out fits a: a hidden module that would (the site
+// withdrew it), else that the map lists none (a release installed since the last scan is not in
+// it), and what to ask the admins for.
+std::string no_module_fits(const Map &map, const AppNeed &a) {
+  const Need need{a.cudnn, a.cuda_major, map.policy.rule, a.module};
+  std::string held;
+  for (const Installed &e : map.cudnn)
+    if (!e.hand_out && !e.module.empty() &&
+        entry_fits(e, need, a.cudnn.major, Words::no).compatible)
+      held += (held.empty() ? "" : ", ") + e.module + " (" + to_string(e.version) + ")";
+  const std::string ask =
+      "ask the admins for cuDNN " + acceptable_releases(map.policy.rule, a.cudnn);
+  if (!held.empty())
+    return "No cuDNN module the site hands out fits: " + held +
+           " would, but the map withholds it (a hidden module: withdrawn); " + ask;
+  return "No cuDNN module in the version map fits; " + ask +
+         " (or, if one is installed, to add it to the map: cudnn-compat scan --merge)";
+}
+
 // A warning names this many fixes at most: a site with 100 modules of one release would otherwise
 // print a hundred.
 constexpr std::size_t kAdvised = 3;
@@ -40,10 +59,7 @@ std::string fix_text(const Map &map, const AppNeed &a, const std::vector<std::si
            " more fit (`cudnn-compat resolve --require " + to_string(a.cudnn) +
            (a.cuda_major ? " --cuda " + std::to_string(*a.cuda_major) : "") + " libcudnn.so." +
            std::to_string(a.cudnn.major) + "` lists them)";
-  if (out.empty())
-    out = "No installed cuDNN module fits; ask the admins for cuDNN " +
-          acceptable_releases(map.policy.rule, a.cudnn);
-  return out;
+  return out.empty() ? no_module_fits(map, a) : out;
 }
 
 // Why release e does not serve application a under the map's rule; nullopt when it does. The

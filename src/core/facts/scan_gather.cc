@@ -13,6 +13,7 @@ namespace fs = std::filesystem;
 
 struct Candidate {
   std::string dir, module;  // module empty for a search-root find
+  bool hidden = false;      // its module is hidden: the map does not hand the place out
 };
 
 // 1. The module system's cuDNN modules.
@@ -23,7 +24,7 @@ std::vector<Candidate> module_candidates(const std::vector<ScanModule> &modules,
     bool found = false;
     for (const std::string &d : m.lib_dirs)
       if (io.holds_cudnn(d)) {
-        candidates.push_back({d, m.name});
+        candidates.push_back({d, m.name, m.hidden});
         found = true;
       }
     if (found || !m.cudnn) continue;  // most CUDA modules carry no cuDNN
@@ -46,6 +47,10 @@ void add_search_finds(const std::vector<std::string> &roots, const ScanIo &io,
     if (seen.insert(d).second) candidates.push_back({d, ""});
 }
 
+Installed place(const Candidate &c, const Probe &p) {
+  return {p.version, c.dir, p.cuda, c.module, {}, false, !c.hidden};
+}
+
 // What one probed library adds: an entry, a problem, or both.
 void take_probe(const Candidate &c, const Probe &p, ScanFound &out) {
   if (p.source == ProbeSource::filename) {
@@ -56,7 +61,7 @@ void take_probe(const Candidate &c, const Probe &p, ScanFound &out) {
   if (p.source == ProbeSource::header)
     out.problems.push_back(p.file + ": version from its header, the library did not load (" +
                            p.note + ")");
-  out.scanned.push_back({p.version, c.dir, p.cuda, c.module, {}});
+  out.scanned.push_back(place(c, p));
 }
 
 // 3. Probe each directory once; modules that share a directory are places of its release.
@@ -72,8 +77,7 @@ void probe_candidates(const std::vector<Candidate> &candidates, const ScanIo &io
     if (again) {
       if (found)
         for (const Probe &p : *found)
-          if (p.source != ProbeSource::filename)
-            out.scanned.push_back({p.version, c.dir, p.cuda, c.module, {}});
+          if (p.source != ProbeSource::filename) out.scanned.push_back(place(c, p));
       continue;
     }
     if (!found) {

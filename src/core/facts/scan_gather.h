@@ -14,6 +14,7 @@ struct ScanModule {  // a cuDNN module (or a CUDA module that may carry one), as
   std::string name;
   std::vector<std::string> lib_dirs;  // what it adds to LD_LIBRARY_PATH
   bool cudnn = true;                  // named as a cuDNN module: finding none there is a problem
+  bool hidden = false;                // the module system hides it: its places are not handed out
 };
 
 struct ScanIo {

@@ -96,6 +96,8 @@ Parsed<ModuleName> parse_module_name(std::string_view text);
 // Spack's short hash in a module name (cudnn/8.9.7.29-12-abcdefg): 7 of [a-z0-9], a letter among
 // them.
 bool is_spack_hash(std::string_view token);
+// A name with a component that starts with '.' (cudnn/.5.1): Lmod and Environment Modules hide it.
+bool hidden_module(std::string_view name);
 
 // The module system a user is in and what it has loaded: the environment shows it (system layer),
 // the advice is decided from it (decide layer).
