@@ -504,3 +504,30 @@ int main(int argc, char **argv) {
 }
 C
 }
+
+# check_major_need: issue 25 item 7. An application built against a major alone
+# (cudnn_requires("5"): any 5.x) is a valid need: silent beside a 5.x module, decided by the fits
+# table without starting module-check, and beside another major warned with the 5.x to load.
+check_major_need() {
+  printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$t/started" "$CUDNN_COMPAT" >"$t/counted"
+  chmod +x "$t/counted"
+  module load major5/1.0 cudnn/5.0; msg
+  [[ -z $out ]] || fail "a major alone was refused beside cudnn/5.0: $out"
+  module purge
+  CUDNN_COMPAT_BIN=$t/counted module load major5/1.0 cudnn/5.1; msg
+  [[ -z $out ]] || fail "a major alone was refused beside cudnn/5.1: $out"
+  [[ ! -e $t/started ]] || fail "module-check was started for a fitting major: $(cat "$t/started")"
+  module purge
+  module load major5/1.0 cudnn/9.1 || true; msg
+  has "major5/1.0 was built with cuDNN 5 but cudnn/9.1 provides 9.1.0"
+  has "Use: module $swap cudnn/9.1 cudnn/5.1 (5.1.10)"
+  module purge
+}
+major_apps() {
+  mkdir -p "$t/$format/major5"
+  if [[ $format == lua ]]; then
+    echo 'cudnn_requires("5")' >"$t/lua/major5/1.0.lua"
+  else
+    printf '#%%Module1.0\ncudnn-requires 5\n' >"$t/tcl/major5/1.0"
+  fi
+}

@@ -101,7 +101,7 @@ INSTANTIATE_TEST_SUITE_P(Table, MapDiagnostics, testing::Values(
   Bad{"cudnn_table", "schema = 1\n[cudnn]\nversion = \"5.1.10\"\n", 2, 1, "array of tables", Severity::error},
   Bad{"duplicate", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/a\"\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/b\"\n", 5, 1, "listed twice (first at line 2)", Severity::error},
   Bad{"require_no_match", "schema = 1\n[[require]]\ncudnn = \"5.1\"\n", 2, 1, "missing key 'match'", Severity::error},
-  Bad{"require_bad", "schema = 1\n[[require]]\nmatch = \"*\"\ncudnn = \"5\"\n", 4, 9, "e.g. \"5.1\"", Severity::error},
+  Bad{"require_bad", "schema = 1\n[[require]]\nmatch = \"*\"\ncudnn = \"5.x\"\n", 4, 9, "e.g. \"5.1\"", Severity::error},
   Bad{"unknown_top", "schema = 1\nshcema = 2\n", 2, 1, "unknown key 'shcema'", Severity::warning},
   Bad{"unknown_entry", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/x\"\nmodul = \"cudnn/5.1\"\n", 5, 1, "unknown key 'modul'", Severity::warning}),
   [](const testing::TestParamInfo<Bad> &i) { return std::string(i.param.name); });

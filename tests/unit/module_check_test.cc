@@ -97,6 +97,24 @@ TEST(ModuleCheck, OnlyAWithheldModuleFitsAndTheWarningSaysSo) {
   EXPECT_EQ(f[0].message.find("module swap"), std::string::npos) << f[0].message;
 }
 
+TEST(ModuleCheck, AMajorAloneIsANeedForAnyReleaseOfIt) {
+  const Map m = site();
+  EXPECT_TRUE(check_loaded_modules(m, {*parse_app_need("app/1=5")}, loaded({"cudnn/5.0"})).empty());
+  const std::vector<ModuleFinding> f =
+      check_loaded_modules(m, {*parse_app_need("app/1=8")}, loaded({"cudnn/5.0"}));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("app/1 was built with cuDNN 8 but cudnn/5.0 provides 5.0.5"),
+            std::string::npos)
+      << f[0].message;
+  EXPECT_NE(f[0].message.find("module swap cudnn/5.0 cuDNN/8.9.7.29-CUDA-12.2.0"),
+            std::string::npos)
+      << f[0].message;
+  // The hooks' table decides a major alone in advance.
+  EXPECT_NE(format_fits_table(m, {}).find("\nF\tcudnn/5.0\t5\n"), std::string::npos);
+}
+
+// The advice is the command that works in the user's module system, never a hidden module, and
+// the application's own toolchain first (issue 12 item 5).
 TEST(ModuleCheck, AdvisesTheCommandThatWorks) {
   Map m = site();
   m.cudnn.push_back({*parse_dotted("9.0.0"),

@@ -161,6 +161,18 @@ TEST(Choose, AWithheldPlaceIsNeverChosenButSaysWhy) {
             std::string::npos);
 }
 
+TEST(DeriveNeed, AMajorAloneIsANeed) {
+  NeedInputs in;
+  in.requested = lib("libcudnn.so.9");
+  in.require = "9";
+  in.require_source = "--require";
+  const Parsed<Need> n = derive_need(in, nullptr);
+  ASSERT_TRUE(n) << n.error;
+  EXPECT_EQ(*n->cudnn, (Version{9, {}, {}, {}}));
+  const Map m = fake_map();
+  EXPECT_EQ(rank(m, *n, in.requested), std::vector<std::size_t>{5});
+}
+
 TEST(DeriveNeed, BadInputSaysWhereItCameFrom) {
   NeedInputs in;
   in.requested = lib("libcudnn.so.5");

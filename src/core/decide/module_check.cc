@@ -146,12 +146,13 @@ std::string misfit_lines(const Map &map, const std::vector<std::string> &groups,
   return out;
 }
 
-// The needs decided in advance, as the hooks spell them ("5.1", "8.9,cuda=12"): each release's
-// x.y and full version, with and without its CUDA major.
+// The needs decided in advance, as the hooks spell them ("5.1", "8.9,cuda=12", "9"): each
+// release's major alone, x.y and full version, with and without its CUDA major.
 std::vector<std::pair<std::string, AppNeed>> decided_needs(const Map &map) {
   std::vector<std::pair<std::string, AppNeed>> needs;
   for (const Installed &e : map.cudnn) {
-    for (const Version &v : {Version{e.version.major, e.version.minor, {}, {}}, e.version}) {
+    for (const Version &v : {Version{e.version.major, {}, {}, {}},
+                             Version{e.version.major, e.version.minor, {}, {}}, e.version}) {
       needs.push_back({to_string(v), {"", v, std::nullopt}});
       if (e.cuda)
         needs.push_back(
@@ -189,7 +190,7 @@ Parsed<AppNeed> parse_app_need(std::string_view text) {
   AppNeed a;
   a.module = std::string(trim(text.substr(0, eq)));
   const std::vector<std::string_view> parts = split(text.substr(eq + 1), ',');
-  const Parsed<Version> v = parse_dotted(parts[0]);
+  const Parsed<Version> v = parse_required(parts[0]);
   if (!v) return Parsed<AppNeed>::fail(a.module + ": " + v.error);
   a.cudnn = *v;
   for (std::size_t i = 1; i < parts.size(); ++i) {

@@ -234,8 +234,9 @@ struct Reader {
     unknown_keys(t, where, {"match", "cudnn", "cuda"});
     const std::optional<std::string> match = string_at(t, "match", where, true);
     const std::optional<Version> v =
-        version_at(t, "cudnn", where, true, parse_dotted, false,
-                   "the cuDNN the program was built with, e.g. \"5.1\" or \"5.1.3\"");
+        version_at(t, "cudnn", where, true, parse_required, false,
+                   "the cuDNN the program was built with, e.g. \"5.1\", \"5.1.3\" or \"9\" "
+                   "(any 9.x)");
     const std::optional<Version> cuda = cuda_at(t, where);
     if (match && v) rules.push_back({*match, *v, cuda, pos_of(t.source())});
   }
