@@ -531,3 +531,46 @@ major_apps() {
     printf '#%%Module1.0\ncudnn-requires 5\n' >"$t/tcl/major5/1.0"
   fi
 }
+
+# check_portable_need: issue 25 item 9. The lines `modulefiles --requires` prints are the
+# application's need in standard commands: the modulefile loads without the site package and
+# leaves the need set, and with it a misfit is warned; a warning leaves `module load`'s exit
+# status 0 (a `bash -e` job script goes on) and keeps the advised command on one line; a need
+# the check cannot read is answered in the author's own language.
+check_portable_need() {
+  mkdir -p "$t/$format/portable"
+  local file=$t/$format/portable/1.0 hooks=${!site}
+  [[ $format == lua ]] && file+=.lua || echo '#%Module1.0' >"$file"
+  cc modulefiles --format "$format" --requires 5.1 >>"$file"
+  unset "$site"
+  module load portable/1.0 cudnn/5.0; msg
+  [[ -z $out ]] || fail "the portable form printed without the site package: $out"
+  [[ $CUDNN_COMPAT_NEEDS == portable/1.0=5.1 && $CUDNN_COMPAT_REQUIRE == 5.1 ]] ||
+    fail "the portable form set '${CUDNN_COMPAT_NEEDS:-}' / '${CUDNN_COMPAT_REQUIRE:-}'"
+  module purge
+  export "$site=$hooks"
+  local rc=0
+  module load portable/1.0 cudnn/5.0 || rc=$?
+  [[ $rc == 0 ]] || fail "a warning made module load exit $rc"
+  grep -qF "Use: module $swap cudnn/5.0 cudnn/5.1" "$t/msg" ||
+    fail "the advised command is not on one line: $(cat "$t/msg")"
+  msg; has "portable/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+  module purge
+  # A job script under bash -e: a separate shell, so that -e holds inside it.
+  bash -e -c "$(declare -p t lmod_cmd modulecmd; declare -f lmod_module tcl_module module)
+    module load portable/1.0 cudnn/5.0
+    echo went on >\"\$t/went-on\"" || true
+  [[ -e $t/went-on ]] || fail "a bash -e script stopped at a warning"
+  module purge
+  mkdir -p "$t/$format/oddneed"
+  if [[ $format == lua ]]; then
+    echo 'cudnn_requires("9.x")' >"$t/lua/oddneed/1.0.lua"
+  else
+    printf '#%%Module1.0\ncudnn-requires 9.x\n' >"$t/tcl/oddneed/1.0"
+  fi
+  module load oddneed/1.0 cudnn/5.0 || true; msg
+  has "cannot check oddneed/1.0: '9.x' is not a version"
+  if [[ $format == lua ]]; then has 'cudnn_requires("8.9")'; lacks 'cudnn-requires 8.9'
+  else has 'cudnn-requires 8.9'; lacks 'cudnn_requires('; fi
+  module purge
+}

@@ -36,6 +36,10 @@ Modulefile cudnn_modulefile(const Installed &e, ModuleFormat format, bool has_in
 Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat format);
 // Whether a modulefile's first lines (head) carry the mark of the files written above.
 bool written_by_modulefiles(std::string_view head);
+// The lines an application's modulefile carries to say which cuDNN it was built with: what
+// cudnn_requires / cudnn-requires do, in standard commands only, so the modulefile loads with or
+// without cudnn-compat's site package (another site, a spider cache built without it).
+std::string need_lines(const Version &cudnn, std::optional<int> cuda_major, ModuleFormat format);
 
 // ---------------------------------------------------------------------------------------------
 // explain*.cc: the messages frameworks, cuDNN, build tools and the loader print, read back (pure):
