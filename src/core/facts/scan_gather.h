@@ -36,8 +36,9 @@ struct ScanFound {
 ScanFound gather_scan(const std::vector<ScanModule> &modules,
                       const std::vector<std::string> &search_roots, const ScanIo &io);
 
-// Library directories under the roots at any depth, through symlinked directories too; each
-// directory is entered once (by device and inode), so a symlink loop ends (I/O).
+// Library directories under the roots at any depth, through symlinked directories too, each by
+// the path it was reached by (links kept, not resolved); each directory is entered once (by device
+// and inode), so a symlink loop ends (I/O).
 std::vector<std::string> find_cudnn_dirs(const std::vector<std::string> &roots);
 
 }  // namespace cudnn_compat
