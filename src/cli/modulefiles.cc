@@ -50,7 +50,7 @@ struct Options {
 };
 
 // -o DIR: a modulefile per map entry, and the shim's module.
-void write_tree(const Options &o, ModuleFormat format, Globals &g) {
+void write_modulefiles(const Options &o, ModuleFormat format, Globals &g) {
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {
     report_unusable_map(m);
@@ -101,12 +101,14 @@ void add_modulefiles(CLI::App &app, Globals &g) {
       app.add_subcommand("modulefiles", "Write a modulefile per map entry and the shim's module");
   cmd->add_option("--format", o->format, "lua (Lmod) or tcl (Environment Modules)")
       ->check(CLI::IsMember({"lua", "tcl"}));
-  cmd->add_option("-o,--output", o->out, "The module tree to write into");
+  cmd->add_option("-o,--output", o->out, "The module tree to write into")->type_name("DIR");
   cmd->add_option("--requires", o->built_with,
                   "Instead: print the lines an application's modulefile needs to say it was built "
-                  "with this cuDNN (5.1, 8.9.7, or a major alone: 9)");
-  cmd->add_option("--cuda", o->cuda, "With --requires: the CUDA major it was built for");
-  cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+                  "with this cuDNN (5.1, 8.9.7, or a major alone: 9)")
+      ->type_name("VERSION");
+  cmd->add_option("--cuda", o->cuda, "With --requires: the CUDA major it was built for")
+      ->type_name("N");
+  add_map_option(cmd, o->map);
   cmd->add_flag("--force", o->force, "Also replace modulefiles this command did not write");
   cmd->add_option("--cuda-module", o->cuda_module,
                   "The CUDA module each cuDNN module depends on, {cuda} standing for the CUDA "
@@ -146,7 +148,7 @@ usage.)");
       Error() << "modulefiles needs -o DIR (the module tree to write into), or --requires VERSION";
       g.exit_code = kUsage;
     } else {
-      write_tree(*o, format, g);
+      write_modulefiles(*o, format, g);
     }
   });
 }
