@@ -176,21 +176,22 @@ need_tcl_apps() {
   printf '#%%Module1.0\nset built_with 5.1\ncudnn-requires $built_with\n' >"$t/tcl/byvar/1.0"
 }
 
-# check_standard_form: issue 12 item 7. An application modulefile written only with standard
-# commands (path-like CUDNN_COMPAT_NEEDS and CUDNN_COMPAT_REQUIRE) loads where the site's hooks are
-# absent, and is checked where they are. $site is the variable that names the hooks.
+# check_standard_form [APP]: issue 12 item 7. An application modulefile written only with standard
+# commands (path-like CUDNN_COMPAT_NEEDS and CUDNN_COMPAT_REQUIRE; APP, plain/1.0 by default,
+# built with 5.1) loads where the site's hooks are absent, and is checked where they are. $site is
+# the variable that names the hooks.
 check_standard_form() {
-  local hooks=${!site}
+  local app=${1:-plain/1.0} hooks=${!site}
   unset "$site"
-  module load plain/1.0 cudnn/5.0; msg
+  module load "$app" cudnn/5.0; msg
   [[ -z $out ]] || fail "the standard form printed without the hooks: $out"
-  [[ $CUDNN_COMPAT_NEEDS == plain/1.0=5.1 && $CUDNN_COMPAT_REQUIRE == 5.1 ]] ||
-    fail "the standard form set '$CUDNN_COMPAT_NEEDS' / '${CUDNN_COMPAT_REQUIRE:-}'"
+  [[ $CUDNN_COMPAT_NEEDS == $app=5.1 && $CUDNN_COMPAT_REQUIRE == 5.1 ]] ||
+    fail "the standard form set '${CUDNN_COMPAT_NEEDS:-}' / '${CUDNN_COMPAT_REQUIRE:-}'"
   module purge
   [[ -z ${CUDNN_COMPAT_NEEDS:-}${CUDNN_COMPAT_REQUIRE:-} ]] || fail "purge left the need"
   export "$site=$hooks"
-  module load plain/1.0 cudnn/5.0 || true; msg
-  has "plain/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+  module load "$app" cudnn/5.0 || true; msg
+  has "$app was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
   module purge
 }
 
@@ -405,6 +406,24 @@ site_tcl() {
   export MODULES_SITECONFIG=$SHARE/envmodules/siteconfig.tcl
 }
 
+# use_system lmod|envmodules: the scenario runs on that module system, skipped where it is not
+# here: $system, $format, $swap and $site for it, its tree of generated modules (lmod_tree,
+# tcl_tree) and module().
+use_system() {
+  system=$1
+  if [[ $1 == lmod ]]; then
+    [[ -x $lmod_cmd ]] || skip "no Lmod at $lmod_cmd (scripts/deps.sh installs it)"
+    format=lua swap=swap site=LMOD_PACKAGE_PATH
+    lmod_tree
+    module() { lmod_module "$@"; }
+  else
+    [[ -f $modulecmd ]] || skip "no Environment Modules at $modulecmd (scripts/deps.sh unpacks it)"
+    format=tcl swap=switch site=MODULES_SITECONFIG
+    tcl_tree
+    module() { tcl_module "$@"; }
+  fi
+}
+
 # hidden_site: issue 25 item 2's tree in $t/hid for $format (lua or tcl): cudnn/7.6 and cudnn/9.0
 # visible; cudnn/.9.1 hidden by its name and cudnn/8.9 hidden by the modulerc (Lmod hide_version,
 # Environment Modules module-hide), as sites withdraw builds; the applications app9/1.0 (built
@@ -534,21 +553,15 @@ major_apps() {
 
 # check_portable_need: issue 25 item 9. The lines `modulefiles --requires` prints are the
 # application's need in standard commands: the modulefile loads without the site package and
-# leaves the need set, and with it a misfit is warned; a warning leaves `module load`'s exit
-# status 0 (a `bash -e` job script goes on) and keeps the advised command on one line; a need
-# the check cannot read is answered in the author's own language.
+# leaves the need set, and with it a misfit is warned (check_standard_form); a warning leaves
+# `module load`'s exit status 0 (a `bash -e` job script goes on) and keeps the advised command on
+# one line; a need the check cannot read is answered in the author's own language.
 check_portable_need() {
   mkdir -p "$t/$format/portable"
-  local file=$t/$format/portable/1.0 hooks=${!site}
+  local file=$t/$format/portable/1.0
   [[ $format == lua ]] && file+=.lua || echo '#%Module1.0' >"$file"
   cc modulefiles --format "$format" --requires 5.1 >>"$file"
-  unset "$site"
-  module load portable/1.0 cudnn/5.0; msg
-  [[ -z $out ]] || fail "the portable form printed without the site package: $out"
-  [[ $CUDNN_COMPAT_NEEDS == portable/1.0=5.1 && $CUDNN_COMPAT_REQUIRE == 5.1 ]] ||
-    fail "the portable form set '${CUDNN_COMPAT_NEEDS:-}' / '${CUDNN_COMPAT_REQUIRE:-}'"
-  module purge
-  export "$site=$hooks"
+  check_standard_form portable/1.0
   local rc=0
   module load portable/1.0 cudnn/5.0 || rc=$?
   [[ $rc == 0 ]] || fail "a warning made module load exit $rc"

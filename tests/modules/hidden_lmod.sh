@@ -1,9 +1,6 @@
-# Hidden modules are withdrawn builds: not handed out, by any front end (issue 25 item 2; see
-# check_hidden in common.sh), on the real Lmod.
+# Hidden modules are withdrawn builds, handed out by no front end, on the real Lmod (issue 25
+# item 2; see check_hidden in common.sh).
 source "$(dirname "$0")/common.sh"
-[[ -x $lmod_cmd ]] || skip "no Lmod at $lmod_cmd (scripts/deps.sh installs it)"
-format=lua system=lmod swap=swap
-lmod_tree
+use_system lmod
 hidden_site
-module() { lmod_module "$@"; }
 check_hidden

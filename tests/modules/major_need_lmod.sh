@@ -1,8 +1,6 @@
-# A major alone is a need (issue 25 item 7; see check_major_need in common.sh).
+# A major alone is a need, on the real Lmod (issue 25 item 7; see check_major_need in
+# common.sh).
 source "$(dirname "$0")/common.sh"
-[[ -x $lmod_cmd ]] || skip "no Lmod at $lmod_cmd (scripts/deps.sh installs it)"
-format=lua swap=swap
-lmod_tree
+use_system lmod
 major_apps
-module() { lmod_module "$@"; }
 check_major_need

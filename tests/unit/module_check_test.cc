@@ -5,6 +5,13 @@
 namespace cudnn_compat {
 namespace {
 
+// A place of the map that is not handed out (hand_out = false).
+Installed withheld(const char *version, const char *lib, Version cuda, const char *module) {
+  Installed e{*parse_dotted(version), lib, cuda, module, {}};
+  e.hand_out = false;
+  return e;
+}
+
 Map site() {
   Map m;
   m.path = "map.toml";
@@ -80,13 +87,8 @@ TEST(ModuleCheck, CudaAndNothingInstalled) {
 
 TEST(ModuleCheck, OnlyAWithheldModuleFitsAndTheWarningSaysSo) {
   Map m = site();
-  m.cudnn.push_back({*parse_dotted("8.9.8"),
-                     "/opt/8.9.8/lib64",
-                     Version{11, 8, {}, {}},
-                     "cudnn/8.9.8-debug",
-                     {},
-                     false,
-                     false});
+  m.cudnn.push_back(
+      withheld("8.9.8", "/opt/8.9.8/lib64", Version{11, 8, {}, {}}, "cudnn/8.9.8-debug"));
   std::vector<ModuleFinding> f = check_loaded_modules(
       m, {*parse_app_need("pytorch/2.1=8.9,cuda=11")}, loaded({"cuDNN/8.9.7.29-CUDA-12.2.0"}));
   ASSERT_EQ(f.size(), 1u);
@@ -128,13 +130,7 @@ TEST(ModuleCheck, AdvisesTheCommandThatWorks) {
                      "cudnn/9.1.0.70-12-abcdefg",
                      {}});
   // A hidden module: the map's parser withholds it by default (hand_out = false).
-  m.cudnn.push_back({*parse_dotted("9.2.0"),
-                     "/opt/9.2.0/lib64",
-                     Version{12, 4, {}, {}},
-                     "cudnn/.9.2",
-                     {},
-                     false,
-                     false});
+  m.cudnn.push_back(withheld("9.2.0", "/opt/9.2.0/lib64", Version{12, 4, {}, {}}, "cudnn/.9.2"));
   const auto advice = [&](const char *need, ModuleScene s) {
     const std::vector<ModuleFinding> f = check_loaded_modules(m, {*parse_app_need(need)}, s);
     if (f.empty()) return std::string("(fits)");

@@ -161,11 +161,17 @@ TEST(Choose, AWithheldPlaceIsNeverChosenButSaysWhy) {
             std::string::npos);
 }
 
-TEST(DeriveNeed, AMajorAloneIsANeed) {
+// What a request asks for and the requirement given, with where it came from.
+NeedInputs asked(const char *name, const char *require, const char *source) {
   NeedInputs in;
-  in.requested = lib("libcudnn.so.9");
-  in.require = "9";
-  in.require_source = "--require";
+  in.requested = lib(name);
+  in.require = require;
+  in.require_source = source;
+  return in;
+}
+
+TEST(DeriveNeed, AMajorAloneIsANeed) {
+  const NeedInputs in = asked("libcudnn.so.9", "9", "--require");
   const Parsed<Need> n = derive_need(in, nullptr);
   ASSERT_TRUE(n) << n.error;
   EXPECT_EQ(*n->cudnn, (Version{9, {}, {}, {}}));
@@ -174,10 +180,7 @@ TEST(DeriveNeed, AMajorAloneIsANeed) {
 }
 
 TEST(DeriveNeed, BadInputSaysWhereItCameFrom) {
-  NeedInputs in;
-  in.requested = lib("libcudnn.so.5");
-  in.require = "five";
-  in.require_source = "CUDNN_COMPAT_REQUIRE";
+  NeedInputs in = asked("libcudnn.so.5", "five", "CUDNN_COMPAT_REQUIRE");
   const Parsed<Need> n = derive_need(in, nullptr);
   ASSERT_FALSE(n);
   EXPECT_EQ(n.error.rfind("CUDNN_COMPAT_REQUIRE: ", 0), 0u) << n.error;
