@@ -136,7 +136,7 @@ and the hooks and the shim read it the same way.
 Examples:
   cudnn-compat modulefiles --format lua -o /opt/modulefiles
   cudnn-compat modulefiles --format tcl -o /etc/environment-modules/modulefiles
-  cudnn-compat modulefiles --format lua --requires 8.9 --cuda 12 >> /opt/modulefiles/pytorch/2.1.lua
+  cudnn-compat modulefiles --format lua --requires 8.9 --cuda 12   # lines for pytorch/2.1.lua
 
 Exit status: 0 written (or printed), 1 no map or a file could not be written or was kept, 2 bad
 usage.)");
