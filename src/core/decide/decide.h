@@ -71,6 +71,9 @@ std::optional<int> wanted_major(const Need &need, const LibraryName &requested);
 std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested);
 // rank() with a reason for every entry, for people.
 Choice choose(const Map &map, const Need &need, const LibraryName &requested);
+// The places (indices into Map::cudnn) that fit need for major but that the map does not hand out
+// (hidden modules): what a "nothing fits" must not hide.
+std::vector<std::size_t> withheld_fits(const Map &map, const Need &need, std::optional<int> major);
 
 // ---------------------------------------------------------------------------------------------
 // decision_table.cc: `map.toml.decide`, the engine's own decisions compiled for the shim, which

@@ -24,11 +24,10 @@ std::vector<std::size_t> advice(const Map &map, const AppNeed &a, Toolchain tool
 // withdrew it), else that the map lists none (a release installed since the last scan is not in
 // it), and what to ask the admins for.
 std::string no_module_fits(const Map &map, const AppNeed &a) {
-  const Need need{a.cudnn, a.cuda_major, map.policy.rule, a.module};
   std::string held;
-  for (const Installed &e : map.cudnn)
-    if (!e.hand_out && !e.module.empty() &&
-        entry_fits(e, need, a.cudnn.major, Words::no).compatible)
+  for (std::size_t i :
+       withheld_fits(map, Need{a.cudnn, a.cuda_major, map.policy.rule, a.module}, a.cudnn.major))
+    if (const Installed &e = map.cudnn[i]; !e.module.empty())
       held += (held.empty() ? "" : ", ") + e.module + " (" + to_string(e.version) + ")";
   const std::string ask =
       "ask the admins for cuDNN " + acceptable_releases(map.policy.rule, a.cudnn);

@@ -41,6 +41,14 @@ std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryNam
   return ranked;
 }
 
+std::vector<std::size_t> withheld_fits(const Map &map, const Need &need, std::optional<int> major) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i)
+    if (!map.cudnn[i].hand_out && entry_fits(map.cudnn[i], need, major, Words::no).compatible)
+      out.push_back(i);
+  return out;
+}
+
 Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
   const std::optional<int> major = wanted_major(need, requested);
   Choice choice;
@@ -55,9 +63,15 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
     choice.considered.push_back({i, v.compatible, v.reason});
   }
   if (choice.ranked.empty()) {
-    choice.reason = "no installed cuDNN fits " + describe(need, major) + "; " +
-                    std::to_string(map.cudnn.size()) + " release" +
+    const std::vector<std::size_t> held = withheld_fits(map, need, major);
+    choice.reason = (held.empty() ? "no installed cuDNN fits " : "no cuDNN the map hands out fits ") +
+                    describe(need, major) + "; " + std::to_string(map.cudnn.size()) + " release" +
                     (map.cudnn.size() == 1 ? " is" : "s are") + " in " + map.path;
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      const Installed &e = map.cudnn[held[i]];
+      choice.reason += (i ? ", " : "; it withholds one that fits (hand_out = false): ") +
+                       to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")");
+    }
     return choice;
   }
   const Installed &e = map.cudnn[choice.ranked.front()];

@@ -127,10 +127,15 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
                         ")");
     return out;
   }
-  // Nothing fits: the ordinary load, and what to do about it.
-  std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies +
-                     "; no installed cuDNN fits (installed: " + installed_list(*in.map) +
-                     "); loading as usual";
+  // Nothing fits: the ordinary load, and what to do about it. A place the map withholds that would
+  // fit is named: "nothing installed fits" would not be the truth.
+  std::string held;
+  for (std::size_t i : withheld_fits(*in.map, in.need, wanted_major(in.need, in.requested)))
+    held += (held.empty() ? "; the map withholds " : ", ") + to_string(in.map->cudnn[i].version);
+  std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies + "; no " +
+                     (held.empty() ? "installed cuDNN" : "cuDNN the map hands out") +
+                     " fits (installed: " + installed_list(*in.map) + held +
+                     (held.empty() ? "" : ", which would") + "); loading as usual";
   if (in.need.cudnn)
     line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
   out.say.push_back(line);
