@@ -79,7 +79,7 @@ static const char *find(const char *p, const char *prefix) {
   return 0;
 }
 
-// x.y or x.y.z, digits only; anything else is left to the engine's parser.
+// x, x.y or x.y.z, digits only; anything else is left to the engine's parser.
 static int parse_need(const char *s, unsigned long v[3], int *parts) {
   *parts = 0;
   for (;;) {
@@ -171,8 +171,7 @@ static int system_pick(const char *table, const char *major, const char **pick) 
 static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use) {
   unsigned long need[3] = {0, 0, 0}, cuda[3];
   int parts = 0, cuda_parts = 0;
-  if (r->require &&
-      (!parse_need(r->require, need, &parts) || parts < 2 || need[0] != (unsigned long)r->major))
+  if (r->require && (!parse_need(r->require, need, &parts) || need[0] != (unsigned long)r->major))
     return FAST_UNKNOWN;  // another form, or another major: the engine says why
   if (r->cuda && (!parse_need(r->cuda, cuda, &cuda_parts) || cuda_parts > 2)) return FAST_UNKNOWN;
   unsigned long rules;
@@ -184,8 +183,9 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
   const char *pick = r->pick;
   if (!pick && !system_pick(table, major, &pick)) return FAST_UNKNOWN;
 
+  // A major alone accepts every release of it, as no required version does: the same row.
   const unsigned long key =
-      r->require ? cudnn_compat_decision_key(need[1], parts == 3, need[2]) : 0;
+      r->require && parts > 1 ? cudnn_compat_decision_key(need[1], parts == 3, need[2]) : 0;
   if (r->cuda) format_decimal(cuda[0], cuda_class);
   const char *row =
       r->cuda ? fit_row(table, major, cuda_class, key) : fit_row(table, major, "-", key);

@@ -57,7 +57,7 @@ std::optional<Listed> modules_to_scan(const Options &o, std::vector<std::string>
     for (const ModuleLibs &m : mods ? *mods.value : std::vector<ModuleLibs>{}) {
       out.in_tree->insert(m.name);
       out.as_listed->emplace(m.name, m);
-      out.modules.push_back({m.name, m.lib_dirs, is_cudnn_module(m.name)});
+      out.modules.push_back({m.name, m.lib_dirs, is_cudnn_module(m.name), m.hidden});
     }
   }
   return out;
@@ -138,7 +138,8 @@ bool write_out(const Options &o, const Globals &g, const std::string &text) {
 }
 
 void print_report(const Options &o, const Globals &g, const Map &map, const MergeReport &report,
-                  const std::vector<std::string> &problems, const std::string &asked) {
+                  const std::vector<std::string> &problems, const std::string &asked,
+                  const nlohmann::json &system_command) {
   if (g.json) {
     nlohmann::json entries = nlohmann::json::array();
     for (const Installed &e : map.cudnn) entries.push_back(json_of(e));
@@ -150,7 +151,8 @@ void print_report(const Options &o, const Globals &g, const Map &map, const Merg
                 {"gone", report.gone},
                 {"left_out", report.left_out},
                 {"problems", problems},
-                {"system", asked}});
+                {"system", asked},
+                {"system_command", system_command}});
     return;
   }
   for (const std::string &s : report.added) std::cerr << "scan: added " << s << '\n';
@@ -162,10 +164,24 @@ void print_report(const Options &o, const Globals &g, const Map &map, const Merg
             << (o.output.empty() ? "" : " " + o.output) << '\n';
 }
 
+// Which module system was asked, and how: with --modules auto it is the shell's own (or the first
+// found), and an admin who has both must be able to tell which tree became the map.
+void say_system(const Options &o, const Listed &listed) {
+  if (o.modules == "none") return;
+  if (!listed.system)
+    std::cerr << "scan: no module system found (no $LMOD_DIR/spider, $MODULES_CMD or Debian's "
+                 "modulecmd.tcl); only --search directories are scanned\n";
+  else
+    std::cerr << "scan: asked " << (listed.system->kind == "lmod" ? "Lmod" : "Environment Modules")
+              << " (" << listed.system->command << ") about MODULEPATH=" << listed.modulepath
+              << '\n';
+}
+
 int scan(const Options &o, const Globals &g) {
   std::vector<std::string> problems;
   const std::optional<Listed> listed = modules_to_scan(o, problems);
   if (!listed) return kUsage;
+  if (!g.json) say_system(o, *listed);
   ScanFound found =
       gather_scan(listed->modules, o.search, system_scan_io(!g.json, *listed), o.python);
   problems.insert(problems.end(), found.problems.begin(), found.problems.end());
@@ -185,7 +201,9 @@ int scan(const Options &o, const Globals &g) {
     return kNo;
   }
   if (!write_out(o, g, text)) return kNo;
-  print_report(o, g, *map, report, problems, listed->asked);
+  print_report(o, g, *map, report, problems, listed->asked,
+               listed->system && listed->asked != "none" ? nlohmann::json(listed->system->command)
+                                                         : nlohmann::json(nullptr));
   return map->cudnn.empty() ? kNo : kYes;
 }
 

@@ -200,8 +200,9 @@ std::string one_line(std::string text) {
 std::string answer_text(Selection s) {
   // The answer is lines: a file whose path holds a line break cannot be named in it.
   if (s.use && s.use->find('\n') != std::string::npos) {
-    s.say = {"cudnn-compat: the cuDNN to hand over is at a path with a line break, which the "
-             "shim's answer cannot carry; loading as usual"};
+    s.say = {
+        "cudnn-compat: the cuDNN to hand over is at a path with a line break, which the "
+        "shim's answer cannot carry; loading as usual"};
     s.use.reset();
     s.source.reset();
   }

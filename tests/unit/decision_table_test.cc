@@ -50,6 +50,18 @@ std::string row_for(const std::string &table, const std::string &cuda, unsigned 
   return found;
 }
 
+// A place the map withholds (a hidden module) is neither an answer nor a library the table knows:
+// never handed over, and a process whose loader finds it is left to the engine, which keeps it
+// where it fits.
+TEST(DecisionTable, LeavesOutAWithheldPlace) {
+  Map map = two_releases();
+  map.cudnn[1].hand_out = false;
+  const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, facts_for(map));
+  EXPECT_EQ(t.find("lib\t1\t"), std::string::npos) << t;
+  EXPECT_EQ(row_for(t, "-", 0), "0");
+  EXPECT_EQ(row_for(t, "-", cudnn_compat_decision_key(1, false, 0)), "");  // 5.1: none handed out
+}
+
 TEST(DecisionTable, RowsAreRankAnswers) {
   const Map map = two_releases();
   const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, facts_for(map));

@@ -58,6 +58,33 @@ TEST(MapCache, TheStampReadsBack) {
   EXPECT_EQ(site_crc32(0, "123456789", 9), 0xcbf43926u) << "zlib's CRC-32 check value";
 }
 
+// hand_out = false (a hidden module's place) travels through the cache: jobs read the cache.
+TEST(MapCache, CarriesWhichPlacesAreWithheld) {
+  const MapLoad m = parse_map(R"(schema = 1
+[[cudnn]]
+version = "9.1.0"
+lib = ["/a", "/b"]
+module = ["cudnn/9.1", "cudnn/9.1-debug"]
+hand_out = [true, false]
+[[cudnn]]
+version = "9.2.0"
+lib = "/c"
+module = "cudnn/.9.2"
+)",
+                              "map.toml");
+  ASSERT_TRUE(m.map);
+  ASSERT_EQ(m.map->cudnn.size(), 3u);
+  EXPECT_TRUE(m.map->cudnn[0].hand_out);
+  EXPECT_FALSE(m.map->cudnn[1].hand_out);
+  EXPECT_FALSE(m.map->cudnn[2].hand_out);  // a hidden module's default
+  const std::optional<MapLoad> back =
+      parse_map_cache(format_map_cache(*m.map, m.diagnostics, kStamp), "map.toml", kStamp);
+  ASSERT_TRUE(back && back->map);
+  EXPECT_EQ(format_map(*back->map), format_map(*m.map));
+  EXPECT_FALSE(back->map->cudnn[1].hand_out);
+  EXPECT_FALSE(back->map->cudnn[2].hand_out);
+}
+
 TEST(MapCache, RefusesAnyDamage) {
   const MapLoad m = parse_map(kMap, "map.toml");
   const std::string text = format_map_cache(*m.map, m.diagnostics, kStamp);

@@ -161,7 +161,7 @@ INSTANTIATE_TEST_SUITE_P(Table, MapDiagnostics, testing::Values(
   Bad{"cudnn_table", "schema = 1\n[cudnn]\nversion = \"5.1.10\"\n", 2, 1, "array of tables", Severity::error},
   Bad{"duplicate", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/a\"\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/b\"\n", 5, 1, "listed twice (first at line 2)", Severity::error},
   Bad{"require_no_match", "schema = 1\n[[require]]\ncudnn = \"5.1\"\n", 2, 1, "missing key 'match'", Severity::error},
-  Bad{"require_bad", "schema = 1\n[[require]]\nmatch = \"*\"\ncudnn = \"5\"\n", 4, 9, "e.g. \"5.1\"", Severity::error},
+  Bad{"require_bad", "schema = 1\n[[require]]\nmatch = \"*\"\ncudnn = \"5.x\"\n", 4, 9, "e.g. \"5.1\"", Severity::error},
   Bad{"unknown_top", "schema = 1\nshcema = 2\n", 2, 1, "unknown key 'shcema'", Severity::warning},
   Bad{"unknown_entry", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/x\"\nmodul = \"cudnn/5.1\"\n", 5, 1, "unknown key 'modul'", Severity::warning}),
   [](const testing::TestParamInfo<Bad> &i) { return std::string(i.param.name); });
@@ -291,6 +291,38 @@ TEST(Map, OneReleaseInSeveralPlaces) {
   group_releases(two);
   EXPECT_TRUE(two[1].joined);
   EXPECT_FALSE(parse_map("schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = []\n", "m").map);
+}
+
+// hand_out: which places the shim, resolve and the advice may hand out. A hidden module's place is
+// withheld by default, and the printed map says so; a wrong value is an error at its position.
+TEST(Map, HandOutPerPlaceWithAHiddenModulesDefault) {
+  const MapLoad load = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.8\"\nlib = \"/a\"\nmodule = \"cuDNN/.8.9.8\"\n"
+      "[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/b\"\nmodule = \"cuDNN/8.9.7\"\n"
+      "[[cudnn]]\nversion = \"9.0.0\"\nlib = \"/c\"\nhand_out = false\n"
+      "[[cudnn]]\nversion = \"9.1.0\"\nlib = \"/d\"\nmodule = \"cudnn/.9.1\"\nhand_out = true\n",
+      "m.toml");
+  ASSERT_TRUE(load.map);
+  EXPECT_FALSE(load.map->cudnn[0].hand_out);
+  EXPECT_TRUE(load.map->cudnn[1].hand_out);
+  EXPECT_FALSE(load.map->cudnn[2].hand_out);
+  EXPECT_TRUE(load.map->cudnn[3].hand_out);  // the admin hands a hidden module out
+  const std::string text = format_map(*load.map);
+  EXPECT_NE(text.find("module = \"cuDNN/.8.9.8\"\nhand_out = false\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("module = \"cudnn/.9.1\"\nhand_out = true\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("module = \"cuDNN/8.9.7\"\nhand_out"), std::string::npos) << text;
+  const MapLoad again = parse_map(text, "m.toml");
+  ASSERT_TRUE(again.map);
+  EXPECT_EQ(format_map(*again.map), text);
+
+  const MapLoad bad = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = [\"/a\", \"/b\"]\nhand_out = [true]\n",
+      "m.toml");
+  EXPECT_FALSE(bad.map);
+  ASSERT_FALSE(bad.diagnostics.empty());
+  EXPECT_EQ(bad.diagnostics[0].pos.line, 5);
+  EXPECT_NE(bad.diagnostics[0].message.find("a list of one per place (2 here"), std::string::npos)
+      << bad.diagnostics[0].message;
 }
 
 // One module name on two releases: the hooks would advise the module that is loaded. A map says

@@ -88,10 +88,14 @@ Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> majo
 
 // The major a request is for: the required version's, else the one in the requested name.
 std::optional<int> wanted_major(const Need &need, const LibraryName &requested);
-// The fitting entries (indices into Map::cudnn), best first: the decision without the words.
+// The fitting entries the map hands out (indices into Map::cudnn), best first: the decision
+// without the words. A place with hand_out = false is never among them.
 std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested);
 // rank() with a reason for every entry, for people.
 Choice choose(const Map &map, const Need &need, const LibraryName &requested);
+// The places (indices into Map::cudnn) that fit need for major but that the map does not hand out
+// (hidden modules): what a "nothing fits" must not hide.
+std::vector<std::size_t> withheld_fits(const Map &map, const Need &need, std::optional<int> major);
 
 // ---------------------------------------------------------------------------------------------
 // decision_table.cc: `map.toml.decide`, the engine's own decisions compiled for the shim, which
@@ -127,8 +131,6 @@ std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, co
 // module_advice.cc: the one decision of which module command fixes a need, in the user's module
 // system (pure; the CLI gathers the scene, the hooks pass theirs to module-check).
 
-// A name with a component that starts with '.' (cudnn/.5.1): Lmod and Environment Modules hide it.
-bool hidden_module(std::string_view name);
 // Whose build a release is: EasyBuild (cuDNN/8.9.2.26-CUDA-12.1.1), Spack (a hash in the name).
 Toolchain release_toolchain(const Installed &e);
 // Whose build an application module is: its modulefile's tree (Compiler/GCC/12.3.0/, a Spack
@@ -141,8 +143,8 @@ std::string loaded_cudnn_module(const ModuleScene &scene, const Map *map, std::o
 // when old_module is "".
 std::string module_command(const ModuleScene &scene, const std::string &old_module,
                            const std::string &module);
-// The releases to advise, best first: rank()'s fitting ones that have a module users can see,
-// those of the application's toolchain first.
+// The releases to advise, best first: rank()'s fitting ones (the map hands them out: no hidden
+// module) that have a module, those of the application's toolchain first.
 std::vector<std::size_t> advised_releases(const Map &map, const Need &need,
                                           const LibraryName &requested, Toolchain app);
 

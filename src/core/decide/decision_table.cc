@@ -95,12 +95,16 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
   out += "system\t" + (facts.ld_cache ? identity(*facts.ld_cache) : std::string("-")) + "\n";
   for (const auto &[major, file] : facts.system)
     out += "sys\t" + std::to_string(major) + "\t" + file + "\n";
-  // The map as rank() sees it, but only the releases whose library says what the map says.
+  // The map as rank() sees it, but only the releases whose library says what the map says. A
+  // place the map does not hand out is left to the engine too: it is never handed over, and a
+  // process whose loader finds it keeps it when it fits, which only the engine tells apart.
   Map known = map;
   known.cudnn.clear();
   std::vector<std::size_t> index;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
-    if (!library_disagreement(map.cudnn[i], facts.probes[i]).empty() || !facts.files[i]) continue;
+    if (!map.cudnn[i].hand_out || !library_disagreement(map.cudnn[i], facts.probes[i]).empty() ||
+        !facts.files[i])
+      continue;
     out += "lib\t" + std::to_string(i) + "\t" + identity(*facts.files[i]) + "\t" +
            facts.probes[i]->file + "\n";
     // The release and source of that place, for the shim's family rule and its report.

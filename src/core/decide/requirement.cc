@@ -11,7 +11,7 @@ Parsed<Need> derive_need(const NeedInputs &in, const Map *map) {
   need.rule = in.rule ? *in.rule : map ? map->policy.rule : Rule::nvidia;
 
   if (in.require) {
-    const Parsed<Version> v = parse_dotted(*in.require);
+    const Parsed<Version> v = parse_required(*in.require);
     if (!v) return Parsed<Need>::fail(in.require_source + ": " + v.error);
     need.cudnn = *v;
     need.source = in.require_source;

@@ -14,6 +14,7 @@ struct ScanModule {  // a cuDNN module (or a CUDA module that may carry one), as
   std::string name;
   std::vector<std::string> lib_dirs;  // what it adds to LD_LIBRARY_PATH
   bool cudnn = true;                  // named as a cuDNN module: finding none there is a problem
+  bool hidden = false;                // the module system hides it: its places are not handed out
 };
 
 struct ScanIo {
@@ -40,8 +41,9 @@ ScanFound gather_scan(const std::vector<ScanModule> &modules,
                       const std::vector<std::string> &search_roots, const ScanIo &io,
                       const std::vector<std::string> &python_roots = {});
 
-// Library directories under the roots at any depth, through symlinked directories too; each
-// directory is entered once (by device and inode), so a symlink loop ends (I/O).
+// Library directories under the roots at any depth, through symlinked directories too, each by
+// the path it was reached by (links kept, not resolved); each directory is entered once (by device
+// and inode), so a symlink loop ends (I/O).
 std::vector<std::string> find_cudnn_dirs(const std::vector<std::string> &roots);
 
 }  // namespace cudnn_compat

@@ -190,9 +190,28 @@ struct Reader {
     return items;
   }
 
+  // hand_out: one boolean for every place, or a list of one per place; nullopt when absent (or
+  // wrong, with a diagnostic: then `bad` is set).
+  std::optional<std::vector<bool>> hand_out_at(const toml::table &t, std::size_t places,
+                                               bool &bad) {
+    const toml::node *n = t.get("hand_out");
+    if (!n) return std::nullopt;
+    if (const auto *b = n->as_boolean()) return std::vector<bool>(places, b->get());
+    std::vector<bool> each;
+    if (const toml::array *a = n->as_array())
+      for (const toml::node &item : *a)
+        if (const auto *b = item.as_boolean()) each.push_back(b->get());
+    if (!each.empty() && each.size() == places && n->as_array()->size() == places) return each;
+    bad = true;
+    error(pos_of(n->source()),
+          "'hand_out' in [[cudnn]] must be true or false, or a list of one per place (" +
+              std::to_string(places) + " here: one per lib or module)");
+    return std::nullopt;
+  }
+
   void read_cudnn(const toml::table &t, std::vector<Installed> &entries) {
     constexpr std::string_view where = "[[cudnn]]";
-    unknown_keys(t, where, {"version", "lib", "cuda", "module", "source"});
+    unknown_keys(t, where, {"version", "lib", "cuda", "module", "source", "hand_out"});
     const std::optional<Version> v =
         version_at(t, "version", where, true, parse_dotted, true,
                    "x.y.z or x.y.z.b, e.g. \"5.1.10\" (the exact release)");
@@ -212,13 +231,17 @@ struct Reader {
       error(pos_of(t.get("module")->source()),
             "'module' in [[cudnn]] holds a control character (a tab or a line break); expected "
             "the name `module load` takes, e.g. \"cudnn/8.9.7\"");
+    const std::size_t places = std::max(libs ? libs->size() : 1, modules.size());
+    bool bad_hand_out = false;
+    const std::optional<std::vector<bool>> hand_out = hand_out_at(t, places, bad_hand_out);
     const std::optional<std::vector<Source>> sources = sources_at(t, where);
-    if (!v || !libs || empty_lib || odd_module || !sources) return;
+    if (!v || !libs || empty_lib || odd_module || bad_hand_out || !sources) return;
     // The n-th module adds the n-th directory; a shorter lib list repeats its last directory.
-    for (std::size_t k = 0; k < std::max(libs->size(), modules.size()); ++k) {
-      Installed &e = entries.emplace_back(Installed{*v, (*libs)[std::min(k, libs->size() - 1)],
-                                                    cuda, k < modules.size() ? modules[k] : "",
-                                                    pos_of(t.source()), k > 0});
+    for (std::size_t k = 0; k < places; ++k) {
+      const std::string module = k < modules.size() ? modules[k] : "";
+      Installed &e = entries.emplace_back(
+          Installed{*v, (*libs)[std::min(k, libs->size() - 1)], cuda, module, pos_of(t.source()),
+                    k > 0, hand_out ? (*hand_out)[k] : !hidden_module(module)});
       if (k < sources->size()) e.source = (*sources)[k];
     }
   }
@@ -248,8 +271,9 @@ struct Reader {
     unknown_keys(t, where, {"match", "cudnn", "cuda"});
     const std::optional<std::string> match = string_at(t, "match", where, true);
     const std::optional<Version> v =
-        version_at(t, "cudnn", where, true, parse_dotted, false,
-                   "the cuDNN the program was built with, e.g. \"5.1\" or \"5.1.3\"");
+        version_at(t, "cudnn", where, true, parse_required, false,
+                   "the cuDNN the program was built with, e.g. \"5.1\", \"5.1.3\" or \"9\" "
+                   "(any 9.x)");
     const std::optional<Version> cuda = cuda_at(t, where);
     if (match && v) rules.push_back({*match, *v, cuda, pos_of(t.source())});
   }
@@ -304,6 +328,23 @@ std::string quote(std::string_view s) {
     }
   }
   return out + '"';
+}
+
+// The hand_out line of the table of places [from, to): none when every place is handed out and
+// none is a hidden module (whose default is false); else written out, so an admin reading the map
+// sees which places are withheld. One boolean when they agree, else one per place.
+std::string format_hand_out(const std::vector<Installed> &cudnn, std::size_t from, std::size_t to) {
+  bool plain = true, same = true;
+  std::string list;
+  for (std::size_t k = from; k < to; ++k) {
+    const Installed &e = cudnn[k];
+    plain = plain && e.hand_out && !hidden_module(e.module);
+    same = same && e.hand_out == cudnn[from].hand_out;
+    list += (k == from ? "[" : ", ") + std::string(e.hand_out ? "true" : "false");
+  }
+  if (plain) return "";
+  return "hand_out = " +
+         (same ? std::string(cudnn[from].hand_out ? "true" : "false") : list + "]") + "\n";
 }
 
 // One string as itself, several as a TOML list.
@@ -495,6 +536,7 @@ std::string format_map(const Map &map) {
     if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";
     if (!modules.empty()) s += "module = " + quote_list(modules) + "\n";
     if (!defaults) s += "source = " + quote_list(sources) + "\n";
+    s += format_hand_out(map.cudnn, i, end);
   }
   for (const RequireRule &q : map.require) {
     s += "\n[[require]]\nmatch = " + quote(q.match) + "\ncudnn = " + quote(to_string(q.cudnn)) +

@@ -30,6 +30,10 @@ struct Installed {
   std::string module;
   SourcePos pos;
   bool joined = false;  // a further place of the previous entry's release, in the same table
+  // Whether the shim, resolve and the advice may hand this place out to a process that did not
+  // choose it (`hand_out` in the map; false by default for a hidden module, the way a site
+  // withdraws a build). A process whose loader takes it anyway keeps it when it fits.
+  bool hand_out = true;
   std::optional<Source> source = std::nullopt;  // where it came from, as the map's `source` says
 };
 // Where a place came from: its `source`, else the module's when it has one, a wheel's by its
@@ -193,9 +197,10 @@ struct MergeIo {  // what only the file system knows, injected
   bool prune = false;  // drop the entries whose module left the tree
 };
 // Keeps old's policy, [[require]] rules and every entry the scan did not find whose lib still
-// holds cuDNN; updates the entries it found again (the same directory, symlinks resolved) and
-// appends the new ones. A new place of a release the map already lists is left out: the admin's
-// map says where that release lives (a place removed by hand is not put back).
+// holds cuDNN; updates the entries it found again (the same directory, symlinks resolved; a place
+// the old map or the scan withholds is withheld) and appends the new ones. A new place of a release
+// the map already lists is left out: the admin's map says where that release lives (a place removed
+// by hand is not put back).
 Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const MergeIo &io,
                MergeReport &report);
 // Every place whose module an earlier place lists for another release, removed and reported one

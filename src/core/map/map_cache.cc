@@ -126,10 +126,15 @@ bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
     e.module = std::move(*module);
     return true;
   }
+  // "hold": the place before is not handed out (hand_out = false)
+  if (f[0] == "hold" && f.size() == 1 && !map.cudnn.empty()) {
+    map.cudnn.back().hand_out = false;
+    return true;
+  }
   if (f[0] == "require" && f.size() == 6) {
     RequireRule &q = map.require.emplace_back();
     std::optional<std::string> match = unescape(f[3]);
-    if (!read_pos(f[1], f[2], q.pos) || !match || !read_version(f[4], 2, q.cudnn) ||
+    if (!read_pos(f[1], f[2], q.pos) || !match || !read_version(f[4], 1, q.cudnn) ||
         !read_optional_cuda(f[5], q.cuda))
       return false;
     q.match = std::move(*match);
@@ -158,7 +163,8 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
   for (const Installed &e : map.cudnn)
     s.append((e.joined ? "place\t" : "cudnn\t") + pos_fields(e.pos) + '\t' + to_string(e.version) +
              '\t' + (e.cuda ? to_string(*e.cuda) : "") + '\t' + escape(e.lib) + '\t' +
-             escape(e.module) + '\t' + (e.source ? std::string(to_string(*e.source)) : "") + '\n');
+             escape(e.module) + '\t' + (e.source ? std::string(to_string(*e.source)) : "") + '\n' +
+             (e.hand_out ? "" : "hold\n"));
   for (const RequireRule &q : map.require)
     s.append("require\t" + pos_fields(q.pos) + '\t' + escape(q.match) + '\t' + to_string(q.cudnn) +
              '\t' + (q.cuda ? to_string(*q.cuda) : "") + '\n');

@@ -58,8 +58,11 @@ std::int64_t tensorflow_compat_number(const Version &v);
 Parsed<Version> parse_cudart_number(std::string_view digits);
 
 Parsed<Version> parse_dotted(std::string_view text);  // 5.1, 5.1.10, 8.9.2.26, v8.9.7
-Parsed<Version> parse_cuda(std::string_view text);    // a CUDA version as people write it: 12, 12.2
-Parsed<Version> parse_tuple(std::string_view text);   // PyTorch's (8, 9, 2)
+// The cuDNN a program was built with, as a need: a major alone (9: any 9.x the rule accepts) or
+// a dotted version.
+Parsed<Version> parse_required(std::string_view text);
+Parsed<Version> parse_cuda(std::string_view text);   // a CUDA version as people write it: 12, 12.2
+Parsed<Version> parse_tuple(std::string_view text);  // PyTorch's (8, 9, 2)
 
 // ---------------------------------------------------------------------------------------------
 // names.cc: library file names and module names.
@@ -96,6 +99,8 @@ Parsed<ModuleName> parse_module_name(std::string_view text);
 // Spack's short hash in a module name (cudnn/8.9.7.29-12-abcdefg): 7 of [a-z0-9], a letter among
 // them.
 bool is_spack_hash(std::string_view token);
+// A name with a component that starts with '.' (cudnn/.5.1): Lmod and Environment Modules hide it.
+bool hidden_module(std::string_view name);
 
 // The module system a user is in and what it has loaded: the environment shows it (system layer),
 // the advice is decided from it (decide layer).
@@ -193,6 +198,7 @@ struct Verdict {
   bool compatible = false;
   std::string reason;  // one sentence, versions as x.y.z
 };
+// A built_with without a minor (a major alone) accepts any release of that major the rule takes.
 Verdict judge(Rule rule, const Version &runtime, const Version &built_with);
 // The releases a rule accepts for a build, in words: "5.1.x", "7.6 or a newer 7.x", "8.9.7".
 std::string acceptable_releases(Rule rule, const Version &built_with);

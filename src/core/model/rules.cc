@@ -164,15 +164,26 @@ std::string_view rule_name(Rule r) {
 }
 
 Verdict judge(Rule rule, const Version &runtime, const Version &built_with) {
-  for (const Version *v : {&runtime, &built_with})
-    if (!v->minor)
-      return no("cannot judge cuDNN " + to_string(*v) +
-                " without its minor version; give at least major.minor");
-  return judge_known(rule, runtime, built_with);
+  if (!runtime.minor)
+    return no("cannot judge cuDNN " + to_string(runtime) +
+              " without its minor version; give at least major.minor");
+  if (built_with.minor) return judge_known(rule, runtime, built_with);
+  // A major alone ("built with cuDNN 9", ONNX Runtime's "Require cuDNN 9.*") is a need for any
+  // release of that major the rule accepts: judged as if built with the runtime's own minor, or
+  // with x.0 for another major (the rules that take a newer major compare whole numbers).
+  Version b = runtime;
+  b.major = built_with.major;
+  if (b.major != runtime.major) b = Version{built_with.major, 0, {}, {}};
+  b.build.reset();
+  const Verdict v = judge_known(rule, runtime, b);
+  if (!v.compatible || b.major != runtime.major) return v;
+  return yes("built with cuDNN " + std::to_string(b.major) + " without a minor version: any " +
+             std::to_string(b.major) + ".x serves");
 }
 
 std::string acceptable_releases(Rule rule, const Version &b) {
   const std::string major = std::to_string(b.major);
+  if (!b.minor) return major + ".x";
   const std::string minor = b.minor ? mm(b) : major;
   std::string full = to_string(b);
   const bool newer_minor_ok = b.major >= 7;

@@ -93,6 +93,16 @@ Parsed<Version> parse_dotted(std::string_view text) {
   return {v, {}};
 }
 
+Parsed<Version> parse_required(std::string_view text) {
+  std::string_view s = trim(text);
+  if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.remove_prefix(1);
+  if (all_digits(s) && s.size() <= 3) return {Version{int(*parse_uint(s)), {}, {}, {}}, {}};
+  if (Parsed<Version> v = parse_dotted(s)) return v;
+  return Parsed<Version>::fail(quoted(text) +
+                               " is not a version: expected a major, or major.minor[.patch], "
+                               "e.g. 9, 5.1 or 5.1.10");
+}
+
 Parsed<Version> parse_cuda(std::string_view text) {
   const std::string_view s = trim(text);
   if (all_digits(s) && s.size() <= 3) return {Version{int(*parse_uint(s)), {}, {}, {}}, {}};

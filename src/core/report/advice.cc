@@ -90,7 +90,7 @@ std::vector<std::string> every_module(const Map *map, const ModuleScene &scene) 
   std::vector<std::string> out;
   if (map)
     for (const Installed &e : map->cudnn)
-      if (!e.module.empty() && !hidden_module(e.module))
+      if (!e.module.empty() && e.hand_out)
         out.push_back(
             module_command(scene, loaded_cudnn_module(scene, map, std::nullopt), e.module) +
             "   # cuDNN " + to_string(e.version));

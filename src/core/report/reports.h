@@ -36,6 +36,10 @@ Modulefile cudnn_modulefile(const Installed &e, ModuleFormat format, bool has_in
 Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat format);
 // Whether a modulefile's first lines (head) carry the mark of the files written above.
 bool written_by_modulefiles(std::string_view head);
+// The lines an application's modulefile carries to say which cuDNN it was built with: what
+// cudnn_requires / cudnn-requires do, in standard commands only, so the modulefile loads with or
+// without cudnn-compat's site package (another site, a spider cache built without it).
+std::string need_lines(const Version &cudnn, std::optional<int> cuda_major, ModuleFormat format);
 
 // ---------------------------------------------------------------------------------------------
 // explain*.cc: the messages frameworks, cuDNN, build tools and the loader print, read back (pure):
@@ -141,5 +145,26 @@ struct DoctorFinding {
   std::vector<std::string> fixes;
 };
 std::vector<DoctorFinding> diagnose(const DoctorFacts &facts, const Map *map);
+
+// ---------------------------------------------------------------------------------------------
+// node_table.cc: `doctor --nodes`, every node's answer lined up and judged together (pure).
+
+struct NodeRow {  // what one node said (`doctor --node-report`)
+  std::string node;
+  std::optional<std::string> plugin;  // the SPANK plugin its steps load; nullopt: none
+  std::string map;                    // the map its jobs get; "" when none was found
+  std::optional<std::string> map_digest;
+  std::optional<std::string> file;  // what libcudnn.so.<major> resolves to there, shim on
+  std::optional<bool> fits;
+  std::string verdict = "ok";  // "ok", or every problem of the node in words
+};
+// Adds what only the whole allocation shows to each node's verdict: a map whose content differs
+// from most nodes' that read the same path (a copy that drifted; nodes given maps of their own,
+// map=.../%n.toml, are judged by their answers), a node without the plugin where others have it
+// (--cudnn does nothing there). Notes for the whole table go to notes. True when every node is ok.
+bool judge_nodes(std::vector<NodeRow> &rows, std::vector<std::string> &notes);
+// A table cell of at most width characters: a longer text cut, marked with "...", its end kept
+// for a path (where the file name is), its start for words.
+std::string table_cell(std::string_view text, std::size_t width);
 
 }  // namespace cudnn_compat
