@@ -12,14 +12,16 @@ namespace cudnn_compat {
 namespace {
 
 constexpr std::size_t kMaxLine = 8192;  // longer lines are read up to here, and said so
+constexpr std::size_t kReach = 8;  // a traceback's last line is this close to the call it failed in
 
 using namespace explain;
 
-std::optional<Finding> read_line(std::string_view line, std::string_view next) {
+std::optional<Finding> read_line(std::string_view line, std::string_view next, bool in_build) {
+  if (std::optional<Finding> f = read_gpu(line)) return f;
   if (std::optional<Finding> f = read_framework(line, next)) return f;
   if (std::optional<Finding> f = read_loader(line)) return f;
   if (std::optional<Finding> f = read_build(line)) return f;
-  return read_general(line);
+  return read_general(line, in_build);
 }
 
 // Lines end at \n, \r\n or a bare \r: progress bars redraw with \r and would otherwise hide the
@@ -39,13 +41,53 @@ std::vector<std::string_view> lines_of(std::string_view log, std::vector<std::st
 }
 
 // Every message the readers know says "dnn" in some case (cuDNN, libcudnn, CUDNN_STATUS, "DNN
-// library", Theano's "dnn version") or names cuDNN's zlib DLL: a cheap test that spares the
-// readers the noise that is most of a log.
+// library", Theano's "dnn version"), names cuDNN's zlib DLL, or is about the GPU's architecture or
+// the driver: a cheap test that spares the readers the noise that is most of a log.
 bool worth_reading(std::string_view line) {
   for (std::size_t i = 0; i + 2 < line.size(); ++i)
     if ((line[i] | 0x20) == 'd' && (line[i + 1] | 0x20) == 'n' && (line[i + 2] | 0x20) == 'n')
       return true;
-  return line.find("zlibwapi") != std::string_view::npos;
+  for (std::string_view w : {"zlibwapi", "kernel image", "apability", "driver", "DRIVER"})
+    if (line.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
+// How much a finding says: a reading that names more is the better one.
+int weight(const Finding &f) {
+  return int(f.runtime.has_value()) + int(f.built_with.has_value()) + int(f.required.has_value()) +
+         int(!f.library.empty()) + int(!f.missing.empty()) + int(f.windows_error.has_value()) +
+         int(!f.status.empty()) + int(f.gpu.has_value()) + int(f.recognized);
+}
+
+// The lines after `last`, for messages that continue there (at most a few): a view of the log
+// itself, line ends as they were.
+std::string_view lines_after(std::string_view log, const std::vector<std::string_view> &lines,
+                             std::size_t last) {
+  if (last + 1 >= lines.size()) return {};
+  const std::string_view end = lines[std::min(lines.size(), last + 6) - 1];
+  const std::size_t from = std::size_t(lines[last + 1].data() - log.data());
+  return log.substr(from, std::size_t(end.data() + end.size() - lines[last + 1].data()));
+}
+
+// The reading of line i: the line as a console or a page wrapped it, or the line alone, whichever
+// says more; `used` is the last physical line it took.
+std::optional<Finding> read_at(std::string_view log, const std::vector<std::string_view> &lines,
+                               std::size_t i, std::size_t width, const Context &ctx,
+                               std::size_t &used) {
+  const bool in_build = near_build(ctx, i + 1);
+  const Logical whole = logical_line(lines, i, width);
+  std::optional<Finding> alone, joined;
+  if (worth_reading(lines[i])) alone = read_line(lines[i], lines_after(log, lines, i), in_build);
+  if (whole.last > whole.first && worth_reading(whole.text()))
+    joined = read_line(whole.text(), lines_after(log, lines, whole.last), in_build);
+  used = i;
+  if (joined && (!alone || weight(*joined) > weight(*alone))) {
+    used = whole.last;
+    joined->text = std::string(trim(whole.text()));
+    return joined;
+  }
+  if (alone) alone->text = std::string(trim(lines[i]));
+  return alone;
 }
 
 bool same(const Finding &a, const Finding &b) {
@@ -111,6 +153,10 @@ std::string_view to_string(FindingKind k) {
       return "dependency-not-found";
     case FindingKind::outdated:
       return "outdated";
+    case FindingKind::arch_mismatch:
+      return "arch-mismatch";
+    case FindingKind::driver_too_old:
+      return "driver-too-old";
     case FindingKind::unknown:
       break;
   }
@@ -120,28 +166,36 @@ std::string_view to_string(FindingKind k) {
 ExplainScan scan_log(std::string_view log) {
   ExplainScan scan;
   const std::vector<std::string_view> lines = lines_of(log, scan.cut);
+  const std::size_t width = wrap_width(lines);
+  // What the whole log says first (its build tools, banners, traces), then each line read.
+  Context ctx;
+  for (std::size_t i = 0; i < lines.size(); ++i) note_context(lines[i], i + 1, ctx);
   std::vector<Finding> &out = scan.findings;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (!worth_reading(lines[i])) continue;
-    // The lines after this one, for messages that continue there (at most a few): a view of the
-    // log itself, line ends as they were.
-    std::string_view next;
-    if (i + 1 < lines.size()) {
-      const std::string_view last = lines[std::min(lines.size(), i + 6) - 1];
-      const std::size_t from = std::size_t(lines[i + 1].data() - log.data());
-      next = log.substr(from, std::size_t(last.data() + last.size() - lines[i + 1].data()));
+    std::size_t used = i;
+    std::optional<Finding> f = read_at(log, lines, i, width, ctx, used);
+    const std::size_t named = cudnn_named_before(ctx, i + 1, kReach);
+    if (!f && named && (f = bare_windows_error(lines[i]))) {
+      f->text = std::string(trim(lines[i]));
+      f->note = "the lines before it were loading cuDNN (line " + std::to_string(named) + ")";
     }
-    std::optional<Finding> f = read_line(lines[i], next);
     if (!f) continue;
     f->line = i + 1;
-    f->text = std::string(trim(lines[i]));
+    i = used;
     if (!f->recognized) {
-      point_back(out, *f, i + 1);
+      point_back(out, *f, f->line);
       continue;
     }
     if (!out.empty() && fold_into(out.back(), *f)) continue;
     out.push_back(std::move(*f));
   }
+  if (std::optional<Finding> mixed = mixed_family(ctx.trace)) {
+    mixed->text = std::string(trim(lines[mixed->line - 1]));
+    out.insert(std::upper_bound(out.begin(), out.end(), *mixed,
+                                [](const Finding &a, const Finding &b) { return a.line < b.line; }),
+               std::move(*mixed));
+  }
+  apply_context(ctx, out);
   return scan;
 }
 

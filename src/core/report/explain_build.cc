@@ -33,27 +33,55 @@ std::optional<Version> quoted_version_after(std::string_view s, std::string_view
   return version_of(token(t));
 }
 
+// The header a compiler could not open, as gcc, clang, nvcc and MSVC name it: "fatal error:
+// cudnn.h: No such file or directory", "fatal error: 'cudnn.h' file not found", "cannot open
+// include file: 'cudnn.h'", "could not open source file \"cudnn.h\"" - the one named next to the
+// words, not another header on the line ("cudnn.h:57:10: fatal error: cuda_runtime.h: ...").
+std::string missing_header(std::string_view line) {
+  const std::string low = folded(line);
+  for (std::string_view words : {": no such file", "file not found"}) {
+    std::size_t end = low.find(words);
+    if (end == std::string::npos) continue;
+    while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\'' || line[end - 1] == '"'))
+      --end;
+    return std::string(basename_of(word_before(line, end)));
+  }
+  for (std::string_view words : {"cannot open include file: '", "could not open source file \"",
+                                 "cannot open source file \""})
+    if (const std::size_t at = low.find(words); at != std::string::npos) {
+      const std::string_view rest = line.substr(at + words.size());
+      return std::string(basename_of(rest.substr(0, rest.find_first_of("'\""))));
+    }
+  return {};
+}
+
 // cudnn.h, cudnn_version.h: a compiler that cannot find cuDNN's headers.
 std::optional<Finding> read_header(std::string_view line) {
-  for (std::string_view header : {"cudnn_version.h", "cudnn.h"}) {
-    const std::size_t at = line.find(header);
-    if (at == std::string_view::npos) continue;
-    const std::string low = folded(line);
-    bool missing = false;
-    for (std::string_view words : {"no such file", "file not found", "cannot open include file",
-                                   "could not find", "cannot find", "can't find", "not found"})
-      missing = missing || low.find(words) != std::string::npos;
-    if (!missing || line.substr(at + header.size()).starts_with("pp")) continue;  // cudnn.hpp
-    Finding f = at_build(FindingKind::library_not_found);
-    f.library = std::string(header);
-    if (auto r = after(line, "matching version '")) f.required = version_of(token(*r));
-    return f;
+  const std::string header = missing_header(line);
+  if (!header.starts_with("cudnn") || !header.ends_with(".h")) return std::nullopt;
+  Finding f = at_build(FindingKind::library_not_found);
+  f.library = header;
+  if (auto r = after(line, "matching version '")) f.required = version_of(token(*r));
+  return f;
+}
+
+// ld's "cannot find -lcudnn" in any language: "/usr/bin/ld : ne peut trouver -lcudnn", macOS's
+// "ld: library not found for -lcudnn" - ld's name and a colon shortly before the flag, and no
+// other flag between (a command line names many).
+bool linker_refuses_lcudnn(std::string_view line) {
+  for (std::size_t at = line.find("-lcudnn"); at != std::string_view::npos;
+       at = line.find("-lcudnn", at + 1)) {
+    const std::size_t from = at > 60 ? at - 60 : 0;
+    const std::string_view before = line.substr(from, at - from);
+    const std::size_t ld = before.rfind("ld");
+    if (ld == std::string_view::npos || before.find(':', ld) == std::string_view::npos) continue;
+    if (before.substr(ld).find(" -") == std::string_view::npos) return true;
   }
-  return std::nullopt;
+  return false;
 }
 
 std::optional<Finding> read_linker(std::string_view line) {
-  if (after(line, "cannot find -lcudnn")) {
+  if (after(line, "cannot find -lcudnn") || linker_refuses_lcudnn(line)) {
     Finding f = at_build(FindingKind::library_not_found);
     f.library = "libcudnn.so";
     f.note = "the linker's -lcudnn asks for libcudnn.so, the development link";
@@ -73,18 +101,62 @@ std::optional<Finding> read_linker(std::string_view line) {
                   "release that lacks this function");
 }
 
+// Names a cuDNN major removed: the algorithm "Get" calls and their preferences went in 8.0 (their
+// _v7 and Find forms stayed); the legacy RNN and algorithm-descriptor APIs went in 9.0 (checked
+// against the cuDNN 9.19 headers). A source that uses one needs a cuDNN older than that major.
+struct Removed {
+  std::string_view name;
+  int in_major;
+};
+// clang-format off
+constexpr Removed kRemoved[] = {
+    {"cudnngetconvolutionforwardalgorithm", 8}, {"cudnngetconvolutionbackwarddataalgorithm", 8},
+    {"cudnngetconvolutionbackwardfilteralgorithm", 8}, {"_prefer_fastest", 8},
+    {"_specify_workspace_limit", 8}, {"_no_workspace", 8}, {"preference_t", 8},
+    {"cudnnsetrnndescriptor_v5", 8},
+    {"cudnnsetrnndescriptor_v6", 9}, {"cudnngetrnndescriptor_v6", 9},
+    {"cudnnrnnforwardinference", 9}, {"cudnnrnnforwardtraining", 9},
+    {"cudnnrnnbackwarddata", 9}, {"cudnnrnnbackwardweights", 9},
+    {"cudnngetrnnworkspacesize", 9}, {"cudnngetrnntrainingreservesize", 9},
+    {"cudnngetrnnparamssize", 9}, {"cudnngetrnnlinlayer", 9}, {"cudnnsetrnnmatrixmathtype", 9},
+    {"persistentrnnplan", 9}, {"algorithmdescriptor", 9}, {"algorithmperformance", 9},
+    {"cudnnsavealgorithm", 9}, {"cudnnrestorealgorithm", 9}, {"cudnnopsinferversioncheck", 9},
+    {"cudnncnninferversioncheck", 9}, {"cudnnadvinferversioncheck", 9}};
+// clang-format on
+
+// The major that removed an API the line names, when it is one of them. The _v7 and _v8 forms
+// and cudnnGetConvolutionForwardAlgorithmMaxCount stayed.
+std::optional<int> removed_in(std::string_view low) {
+  for (const Removed &r : kRemoved)
+    for (std::size_t at = low.find(r.name); at != std::string_view::npos;
+         at = low.find(r.name, at + 1)) {
+      const std::string_view rest = low.substr(at + r.name.size());
+      if (!rest.starts_with("_v") && !rest.starts_with("maxcount")) return r.in_major;
+    }
+  return std::nullopt;
+}
+
 // The compiler meets a cuDNN API other than the one the source was written for.
 std::optional<Finding> read_api_change(std::string_view line) {
   const std::string low = folded(line);
   if (!after(low, "error") || !after(low, "cudnn")) return std::nullopt;
-  return when_any(low,
-                  {"too few arguments to function", "too many arguments to function",
-                   "was not declared in this scope", "is undefined", "has not been declared",
-                   "undeclared identifier", "use of undeclared", "has no member named",
-                   "undeclared (first use", "unknown type name", "does not name a type"},
-                  FindingKind::version_mismatch,
-                  "the source was written for another cuDNN API than the cudnn.h it compiles "
-                  "against");
+  std::optional<Finding> f = when_any(
+      low,
+      {"too few arguments to function", "too many arguments to function",
+       "was not declared in this scope", "is undefined", "has not been declared",
+       "undeclared identifier", "use of undeclared", "has no member named", "undeclared (first use",
+       "unknown type name", "does not name a type", "identifier not found", "is not a member of"},
+      FindingKind::version_mismatch,
+      "the source was written for another cuDNN API than the cudnn.h it compiles against");
+  if (!f) return f;
+  if (const std::optional<int> major = removed_in(low)) {
+    f->older_than = Version{*major, {}, {}, {}};
+    f->note = "the source calls an API that cuDNN " + std::to_string(*major) +
+              " removed: it was written for cuDNN " + std::to_string(*major - 1) +
+              " or older, and the cudnn.h it compiles against is " + std::to_string(*major) +
+              " or newer";
+  }
+  return f;
 }
 
 std::optional<Finding> read_configure(std::string_view line) {

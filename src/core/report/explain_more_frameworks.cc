@@ -11,13 +11,6 @@
 namespace cudnn_compat::explain {
 namespace {
 
-std::optional<int> windows_code(std::string_view s) {
-  for (int code : {126, 127})
-    for (std::string_view form : {"error code is ", "Error ", "error ", "WinError "})
-      if (s.find(std::string(form) + std::to_string(code)) != std::string_view::npos) return code;
-  return std::nullopt;
-}
-
 // cudnn.torch: "'libcudnn (R5) not found in library path." - its next lines name the file.
 std::optional<Finding> read_torch7(std::string_view line, std::string_view next) {
   auto r = after(line, "libcudnn (R");

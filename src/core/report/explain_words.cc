@@ -130,6 +130,22 @@ std::string canonical_library(std::string_view word) {
   return is_cudnn_library_name(plain) ? plain : std::string();
 }
 
+std::optional<int> windows_code(std::string_view s) {
+  for (int code : {126, 127})
+    for (std::string_view form :
+         {"WinError ", "error code is ", "Error code ", "error code ", "Error ", "error "})
+      if (s.find(std::string(form) + std::to_string(code)) != std::string_view::npos) return code;
+  return std::nullopt;
+}
+
+bool cudnn_dependency(std::string_view name) {
+  const std::string low = folded(basename_of(name));
+  for (std::string_view dep : {"libnvrtc", "nvrtc64", "libcublas", "cublas64", "cublaslt64",
+                               "zlibwapi", "libz.so", "libcudart", "cudart64", "libcuda.so"})
+    if (low.starts_with(dep)) return true;
+  return false;
+}
+
 bool names_cudnn_library(std::string_view word) {
   return !canonical_library(word).empty();
 }

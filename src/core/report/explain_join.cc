@@ -1,0 +1,180 @@
+// Lines a console or a web page wrapped, put back together before they are read. Two kinds of
+// wrap leave different traces:
+//
+// - a terminal cuts at its width, anywhere, even mid-word ("Loaded runtime CuDNN l" / "ibrary:
+//   5005"), and keeps every character: the cut line is exactly as long as the widest line of the
+//   text, and the pieces join with nothing between them;
+// - a web page, an editor or a mail client wraps at spaces and drops the space: the pieces join
+//   with one, unless the seam falls inside a word the readers know ("CuDNN l" / "ibrary") or a
+//   file name ("cudnn_cnn_in" / "fer64_8.dll").
+//
+// A piece never continues a line when it starts a record of its own: a timestamp, a log level
+// prefix, a bracketed tag, an exception's name, a traceback.
+#include "explain_read.h"
+#include "text.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace cudnn_compat::explain {
+namespace {
+
+constexpr std::size_t kMaxPieces = 6;      // a DLL path spread over three lines is the worst seen
+constexpr std::size_t kMinWrapWidth = 60;  // narrower "widths" are ordinary short lines
+// Terminal widths common enough that one cut line at one of them is taken as a cut.
+constexpr std::array<std::size_t, 6> kCommonWidths{80, 100, 120, 132, 160, 200};
+
+bool alpha(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
+bool digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool word_char(char c) {
+  return alpha(c) || digit(c) || c == '_';
+}
+
+// Digits, then '-', '/' or ':' and more digits: 2019-12-24, 15:29:16, 06/11/2024; or a process id
+// and a colon (LD_DEBUG's "5580:").
+bool timestamp_start(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && digit(s[n])) ++n;
+  if (n == 0 || n >= s.size()) return false;
+  if (s[n] == ':' && (n + 1 == s.size() || s[n + 1] == ' ' || s[n + 1] == '\t')) return true;
+  return (s[n] == '-' || s[n] == '/' || s[n] == ':') && n + 1 < s.size() && digit(s[n + 1]);
+}
+
+// A line that begins a record of its own rather than continuing the one before.
+bool starts_record(std::string_view s) {
+  if (s.empty()) return true;
+  if (timestamp_start(s) || s[0] == '[' || s[0] == '#' || s[0] == '>' || s[0] == '$' ||
+      s[0] == '*' || s[0] == '@' || s[0] == '+' || s.starts_with("--") || s.starts_with("... "))
+    return true;
+  // glog and absl: E0605 01:44:46, W0000 00:00; TensorFlow 1.x: "E tensorflow/...".
+  if (std::isupper(static_cast<unsigned char>(s[0])) && s.size() > 1 &&
+      ((s[1] == ' ' && s.size() > 2 && s[2] != ' ') ||
+       (s.size() > 5 && digit(s[1]) && digit(s[2]) && digit(s[3]) && digit(s[4]))))
+    return true;
+  // "RuntimeError:", "error:", "Caused by:", "Traceback (most recent call last):".
+  const std::size_t space = s.find(' ');
+  const std::string_view first = s.substr(0, space);
+  if (first.size() > 1 && first.back() == ':' && first.find('/') == std::string_view::npos &&
+      first.find('\\') == std::string_view::npos)
+    return true;
+  for (std::string_view w : {"Traceback", "During handling", "The above exception", "Caused by",
+                             "Exception", "In file included", "Call Stack", "CMake ", "make",
+                             "collect2", "ninja", "Scanning", "Building", "Linking"})
+    if (s.starts_with(w)) return true;
+  return false;
+}
+
+// Words the readers look for, which a wrap at a space-less seam may have cut in two.
+bool known_word(std::string_view w) {
+  static constexpr std::array words{
+      "library",        "libraries",       "version",      "versions",     "compatibility",
+      "compatible",     "incompatibility", "incompatible", "compiled",     "runtime",
+      "loaded",         "source",          "cudnn",        "found",        "against",
+      "mismatch",       "dependencies",    "dependency",   "dynamic",      "shared",
+      "object",         "directory",       "specified",    "module",       "major",
+      "minor",          "higher",          "matching",     "installation", "initialize",
+      "initialization", "supported",       "capability",   "insufficient", "available",
+      "execution",      "device",          "kernel",       "image",        "procedure",
+      "could",          "cannot",          "loading",      "locate",       "install",
+      "installed",      "upgrade",         "requires",     "required",     "binary",
+      "configuration",  "specified",       "sublibrary",   "precompiled",  "heuristic"};
+  const std::string low = folded(w);
+  return std::any_of(words.begin(), words.end(), [&](const char *k) { return low == k; });
+}
+
+// The word that a space-less seam makes: "l" + "ibrary", "cudnn_cnn_in" + "fer64_8.dll".
+bool seam_is_one_word(std::string_view prev, std::string_view next) {
+  std::size_t a = prev.size();
+  while (a > 0 && (word_char(prev[a - 1]) || prev[a - 1] == '.' || prev[a - 1] == '-')) --a;
+  std::size_t b = 0;
+  while (b < next.size() && (word_char(next[b]) || next[b] == '.' || next[b] == '-')) ++b;
+  const std::string_view tail = prev.substr(a), head = next.substr(0, b);
+  if (tail.empty() || head.empty()) return false;
+  const std::string joined = std::string(tail) + std::string(head);
+  const std::string low = folded(joined);
+  if (low.find("dnn") != std::string::npos || low.find(".dll") != std::string::npos ||
+      low.find(".so") != std::string::npos)
+    return true;
+  // Both halves whole words of their own ("library" + "is") keep their space.
+  std::string_view word = joined;
+  while (!word.empty() && !alpha(word.back())) word.remove_suffix(1);
+  return known_word(word) && !known_word(tail);
+}
+
+// Inside an unfinished path or quotation: `Error loading "C:\...\torch\lib\cudnn_cn`.
+bool open_path(std::string_view prev) {
+  const std::size_t space = prev.find_last_of(" \t");
+  const std::string_view last = space == std::string_view::npos ? prev : prev.substr(space + 1);
+  const bool path =
+      last.find('\\') != std::string_view::npos || last.find('/') != std::string_view::npos;
+  return path && std::count(prev.begin(), prev.end(), '"') % 2 == 1;
+}
+
+enum class Seam { none, tight, space };
+
+Seam seam(std::string_view prev, std::string_view next, std::size_t width) {
+  if (prev.empty() || next.empty()) return Seam::none;
+  // A terminal's cut: every character kept, so the pieces join with nothing between them.
+  if (width && prev.size() == width && !starts_record(trim(next))) return Seam::tight;
+  if (open_path(prev) && next[0] != ' ' && next[0] != '\t') return Seam::tight;
+  // CMake indents the text of a message(): "CMake Error at x.cmake:31 (message):" then "  Can
+  // not find CuDNN Library".
+  const std::string_view body = trim(next);
+  if (prev.ends_with("(message):") && next.starts_with("  ") && !body.empty()) return Seam::space;
+  if (next[0] == ' ' || next[0] == '\t' || starts_record(next)) return Seam::none;
+  const char last = prev.back();
+  if (last == '.' || last == '!' || last == '?' || last == ';' || last == ')' || last == ']')
+    return Seam::none;
+  // Soft wraps break before a word that starts in lower case, a number or a path's rest.
+  const char first = next[0];
+  if (!(std::islower(static_cast<unsigned char>(first)) || digit(first) || first == '.' ||
+        first == '_' || first == '\\' || first == '/' || first == '"' || first == '\''))
+    return Seam::none;
+  if (prev.size() < 20) return Seam::none;  // a short line is a line, not a wrapped one
+  return seam_is_one_word(prev, next) ? Seam::tight : Seam::space;
+}
+
+}  // namespace
+
+std::size_t wrap_width(const std::vector<std::string_view> &lines) {
+  std::size_t widest = 0;
+  for (std::string_view l : lines) widest = std::max(widest, l.size());
+  if (widest < kMinWrapWidth) return 0;
+  // Two different cut lines of the same length (a repeated message is one line printed twice),
+  // or one at a width terminals commonly have.
+  std::string_view first_widest;
+  bool two = false;
+  for (std::string_view l : lines) {
+    if (l.size() != widest) continue;
+    if (first_widest.empty())
+      first_widest = l;
+    else if (l != first_widest)
+      two = true;
+  }
+  const bool common =
+      std::find(kCommonWidths.begin(), kCommonWidths.end(), widest) != kCommonWidths.end();
+  return two || common ? widest : 0;
+}
+
+Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, std::size_t width) {
+  Logical out;
+  out.first = out.last = i;
+  out.alone = lines[i];
+  while (out.last + 1 < lines.size() && out.last + 1 - i < kMaxPieces) {
+    const std::string_view prev = lines[out.last], next = lines[out.last + 1];
+    const Seam s = seam(prev, next, width);
+    if (s == Seam::none) break;
+    if (out.joined.empty()) out.joined = std::string(lines[i]);
+    if (s == Seam::space) out.joined += ' ';
+    out.joined += s == Seam::space ? trim(next) : next;
+    ++out.last;
+  }
+  return out;
+}
+
+}  // namespace cudnn_compat::explain
