@@ -59,8 +59,14 @@ bool starts_record(std::string_view s) {
   // "RuntimeError:", "error:", "Caused by:", "Traceback (most recent call last):".
   const std::size_t space = s.find(' ');
   const std::string_view first = s.substr(0, space);
-  if (first.size() > 1 && first.back() == ':' && first.find('/') == std::string_view::npos &&
-      first.find('\\') == std::string_view::npos)
+  // A lower-case word and a colon ("library: 7.1.4") may be a sentence's rest; a name, a program
+  // ("g++.exe:", "ld:") or a level ("error:") starts a record.
+  const bool named = std::isupper(static_cast<unsigned char>(first[0])) ||
+                     first.find_first_of(".+-_0123456789") != std::string_view::npos ||
+                     first == "error:" || first == "warning:" || first == "note:" ||
+                     first == "fatal:" || first == "ld:" || first == "gcc:" || first == "nvcc:";
+  if (named && first.size() > 1 && first.back() == ':' &&
+      first.find('/') == std::string_view::npos && first.find('\\') == std::string_view::npos)
     return true;
   for (std::string_view w : {"Traceback", "During handling", "The above exception", "Caused by",
                              "Exception", "In file included", "Call Stack", "CMake ", "make",
@@ -115,6 +121,17 @@ bool open_path(std::string_view prev) {
   return path && std::count(prev.begin(), prev.end(), '"') % 2 == 1;
 }
 
+// A sentence a page wrapped with a hanging indent: " E cuda_dnn.cc:363] Loaded runtime CuDNN" then
+// "    library: 7.1.4 but source ...". Not a traceback's frame and the code line under it.
+bool hanging_indent(std::string_view prev, std::string_view next) {
+  const std::string_view p = trim(prev), n = trim(next);
+  if (p.size() < 40 || n.empty() || p.starts_with("File ") || p.starts_with("at ")) return false;
+  const std::size_t indent = std::size_t(n.data() - next.data());
+  const std::size_t prev_indent = std::size_t(p.data() - prev.data());
+  return indent > prev_indent && (alpha(p.back()) || digit(p.back())) &&
+         std::islower(static_cast<unsigned char>(n[0])) && !starts_record(n);
+}
+
 enum class Seam { none, tight, space };
 
 Seam seam(std::string_view prev, std::string_view next, std::size_t width) {
@@ -126,6 +143,7 @@ Seam seam(std::string_view prev, std::string_view next, std::size_t width) {
   // not find CuDNN Library".
   const std::string_view body = trim(next);
   if (prev.ends_with("(message):") && next.starts_with("  ") && !body.empty()) return Seam::space;
+  if (hanging_indent(prev, next)) return Seam::space;
   if (next[0] == ' ' || next[0] == '\t' || starts_record(next)) return Seam::none;
   const char last = prev.back();
   if (last == '.' || last == '!' || last == '?' || last == ';' || last == ')' || last == ']')
@@ -170,7 +188,11 @@ Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, 
     const Seam s = seam(prev, next, width);
     if (s == Seam::none) break;
     if (out.joined.empty()) out.joined = std::string(lines[i]);
-    if (s == Seam::space) out.joined += ' ';
+    if (s == Seam::space) {
+      while (!out.joined.empty() && (out.joined.back() == ' ' || out.joined.back() == '\t'))
+        out.joined.pop_back();
+      out.joined += ' ';
+    }
     out.joined += s == Seam::space ? trim(next) : next;
     ++out.last;
   }

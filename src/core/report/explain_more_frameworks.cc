@@ -117,9 +117,30 @@ std::optional<Finding> read_cupy(std::string_view line, std::string_view next) {
   return f;
 }
 
+// cudnn.torch's own version check (ffi.lua): "These bindings are for CUDNN 5.x (5005 <=
+// cudnn.version > 6000) , while the loaded CuDNN is version: 6021", and R4's "These bindings are
+// for version 4005 or above, while the loaded CuDNN is version: 4004".
+std::optional<Finding> read_torch7_bindings(std::string_view line) {
+  auto r = after(line, "These bindings are for ");
+  if (!r) return std::nullopt;
+  const std::optional<Version> loaded = version_after(line, "the loaded CuDNN is version: ");
+  if (auto v = after(*r, "version "); v && after(*v, "or above")) {
+    Finding f = found(FindingKind::outdated, "torch7");
+    f.runtime = loaded;
+    f.required = version_of(token(*v));
+    f.note = raw_numbers(line);
+    return f;
+  }
+  return mismatch(
+      "torch7", Rule::exact, loaded, version_after(*r, "CUDNN "),
+      "cudnn.torch's bindings accept one cuDNN major (their branch R" +
+          std::string(token(r->substr(std::min(r->size(), r->find_first_of("0123456789"))))) + ")");
+}
+
 }  // namespace
 
 std::optional<Finding> read_other_framework(std::string_view line, std::string_view next) {
+  if (std::optional<Finding> f = read_torch7_bindings(line)) return f;
   if (std::optional<Finding> f = read_torch7(line, next)) return f;
   if (std::optional<Finding> f = read_paddle(line)) return f;
   if (std::optional<Finding> f = read_onnxruntime(line)) return f;
