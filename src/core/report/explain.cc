@@ -81,7 +81,7 @@ std::optional<Finding> read_at(std::string_view log, const std::vector<std::stri
   if (whole.last > whole.first && worth_reading(whole.text()))
     joined = read_line(whole.text(), lines_after(log, lines, whole.last), in_build);
   used = i;
-  if (joined && (!alone || weight(*joined) > weight(*alone))) {
+  if (joined && (!alone || weight(*joined) >= weight(*alone))) {
     used = whole.last;
     joined->text = std::string(trim(whole.text()));
     return joined;
@@ -100,9 +100,9 @@ bool same(const Finding &a, const Finding &b) {
 // 9.*" after its "which is missing"), or a named one right after an unnamed one (CuPy's "cuDNN
 // library could not be loaded." then its reason: the finding keeps the first line and takes the
 // file). True when f was folded.
-bool fold_into(Finding &prev, Finding &f) {
+bool fold_into(Finding &prev, std::size_t prev_end, Finding &f) {
   if (same(prev, f)) return true;
-  const bool near = prev.line + 3 >= f.line;
+  const bool near = prev_end + 3 >= f.line;
   const bool one_tool =
       prev.build_time == f.build_time &&
       (prev.framework.empty() || f.framework.empty() || prev.framework == f.framework);
@@ -169,8 +169,13 @@ ExplainScan scan_log(std::string_view log) {
   const std::size_t width = wrap_width(lines);
   // What the whole log says first (its build tools, banners, traces), then each line read.
   Context ctx;
-  for (std::size_t i = 0; i < lines.size(); ++i) note_context(lines[i], i + 1, ctx);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const Logical whole = logical_line(lines, i, width);
+    note_context(whole.text(), i + 1, ctx);
+    i = whole.last;
+  }
   std::vector<Finding> &out = scan.findings;
+  std::size_t last_end = 0;  // the last physical line of out.back()'s message
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::size_t used = i;
     std::optional<Finding> f = read_at(log, lines, i, width, ctx, used);
@@ -186,8 +191,9 @@ ExplainScan scan_log(std::string_view log) {
       point_back(out, *f, f->line);
       continue;
     }
-    if (!out.empty() && fold_into(out.back(), *f)) continue;
-    out.push_back(std::move(*f));
+    const bool folded = !out.empty() && fold_into(out.back(), last_end, *f);
+    last_end = used + 1;
+    if (!folded) out.push_back(std::move(*f));
   }
   if (std::optional<Finding> mixed = mixed_family(ctx.trace)) {
     mixed->text = std::string(trim(lines[mixed->line - 1]));

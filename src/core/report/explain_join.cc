@@ -20,7 +20,10 @@
 namespace cudnn_compat::explain {
 namespace {
 
-constexpr std::size_t kMaxPieces = 6;      // a DLL path spread over three lines is the worst seen
+// A paragraph a page wrapped at 72 columns takes a dozen lines; past that, or past 4 KiB, the
+// pieces are more likely two messages than one.
+constexpr std::size_t kMaxPieces = 12;
+constexpr std::size_t kMaxJoined = 4096;
 constexpr std::size_t kMinWrapWidth = 60;  // narrower "widths" are ordinary short lines
 // Terminal widths common enough that one cut line at one of them is taken as a cut.
 constexpr std::array<std::size_t, 6> kCommonWidths{80, 100, 120, 132, 160, 200};
@@ -45,16 +48,22 @@ bool timestamp_start(std::string_view s) {
   return (s[n] == '-' || s[n] == '/' || s[n] == ':') && n + 1 < s.size() && digit(s[n + 1]);
 }
 
+// A line a logger stamped: a timestamp, a bracketed tag, a prompt, glog's and absl's "E0605
+// 01:44:46" and TensorFlow 1.x's "E tensorflow/...". Even a terminal's cut never starts one.
+bool stamped(std::string_view s) {
+  if (s.empty()) return true;
+  if (timestamp_start(s) || s[0] == '[' || s[0] == '$' || s.starts_with(">>>") ||
+      s.starts_with("Traceback"))
+    return true;
+  return std::isupper(static_cast<unsigned char>(s[0])) && s.size() > 1 &&
+         ((s[1] == ' ' && s.size() > 2 && s[2] != ' ') ||
+          (s.size() > 5 && digit(s[1]) && digit(s[2]) && digit(s[3]) && digit(s[4])));
+}
+
 // A line that begins a record of its own rather than continuing the one before.
 bool starts_record(std::string_view s) {
-  if (s.empty()) return true;
-  if (timestamp_start(s) || s[0] == '[' || s[0] == '#' || s[0] == '>' || s[0] == '$' ||
-      s[0] == '*' || s[0] == '@' || s[0] == '+' || s.starts_with("--") || s.starts_with("... "))
-    return true;
-  // glog and absl: E0605 01:44:46, W0000 00:00; TensorFlow 1.x: "E tensorflow/...".
-  if (std::isupper(static_cast<unsigned char>(s[0])) && s.size() > 1 &&
-      ((s[1] == ' ' && s.size() > 2 && s[2] != ' ') ||
-       (s.size() > 5 && digit(s[1]) && digit(s[2]) && digit(s[3]) && digit(s[4]))))
+  if (stamped(s) || s[0] == '#' || s[0] == '>' || s[0] == '*' || s[0] == '@' || s[0] == '+' ||
+      s.starts_with("--") || s.starts_with("... "))
     return true;
   // "RuntimeError:", "error:", "Caused by:", "Traceback (most recent call last):".
   const std::size_t space = s.find(' ');
@@ -68,6 +77,11 @@ bool starts_record(std::string_view s) {
   if (named && first.size() > 1 && first.back() == ':' &&
       first.find('/') == std::string_view::npos && first.find('\\') == std::string_view::npos)
     return true;
+  // A compiler's diagnostic: "src/conv.cu:3:10: fatal error:", "conv.cu(178): error:".
+  const std::size_t colon = first.find(':');
+  if (colon != std::string_view::npos && colon > 0 && colon + 1 < first.size() &&
+      (digit(first[colon + 1]) || first[colon - 1] == ')'))
+    return true;
   for (std::string_view w : {"Traceback", "During handling", "The above exception", "Caused by",
                              "Exception", "In file included", "Call Stack", "CMake ", "make",
                              "collect2", "ninja", "Scanning", "Building", "Linking"})
@@ -75,20 +89,29 @@ bool starts_record(std::string_view s) {
   return false;
 }
 
-// Words the readers look for, which a wrap at a space-less seam may have cut in two.
+// Words of the messages the readers know, and the common words around them: a seam between two
+// of them is a space a wrap took away; a seam that makes one of them cut a word in two.
 bool known_word(std::string_view w) {
+  // clang-format off
   static constexpr std::array words{
-      "library",        "libraries",       "version",      "versions",     "compatibility",
-      "compatible",     "incompatibility", "incompatible", "compiled",     "runtime",
-      "loaded",         "source",          "cudnn",        "found",        "against",
-      "mismatch",       "dependencies",    "dependency",   "dynamic",      "shared",
-      "object",         "directory",       "specified",    "module",       "major",
-      "minor",          "higher",          "matching",     "installation", "initialize",
-      "initialization", "supported",       "capability",   "insufficient", "available",
-      "execution",      "device",          "kernel",       "image",        "procedure",
-      "could",          "cannot",          "loading",      "locate",       "install",
-      "installed",      "upgrade",         "requires",     "required",     "binary",
-      "configuration",  "specified",       "sublibrary",   "precompiled",  "heuristic"};
+      "a", "an", "and", "are", "as", "at", "be", "but", "by", "can", "could", "did", "do", "does",
+      "for", "from", "has", "have", "if", "in", "into", "is", "it", "its", "make", "may", "must",
+      "need", "needs", "no", "not", "of", "on", "one", "or", "please", "should", "so", "such",
+      "sure", "than", "that", "the", "their", "then", "there", "these", "this", "to", "try",
+      "use", "using", "was", "were", "when", "which", "while", "will", "with", "you", "your",
+      "library", "libraries", "version", "versions", "compatibility", "compatible",
+      "incompatibility", "incompatible", "compiled", "compile", "runtime", "loaded", "load",
+      "source", "cudnn", "cuda", "found", "find", "against", "mismatch", "dependencies",
+      "dependency", "dynamic", "shared", "object", "file", "files", "directory", "specified",
+      "module", "major", "minor", "higher", "lower", "matching", "match", "installation",
+      "install", "installed", "initialize", "initialization", "supported", "support",
+      "capability", "insufficient", "available", "execution", "device", "kernel", "image",
+      "procedure", "cannot", "loading", "locate", "upgrade", "requires", "required", "require",
+      "binary", "configuration", "sublibrary", "precompiled", "heuristic", "error", "errors",
+      "failed", "failure", "warning", "path", "driver", "built", "build", "header", "symbol",
+      "undefined", "reference", "defined", "missing", "open", "program", "process", "status",
+      "check", "newer", "older", "equal", "minimum", "installed", "invalid", "handle"};
+  // clang-format on
   const std::string low = folded(w);
   return std::any_of(words.begin(), words.end(), [&](const char *k) { return low == k; });
 }
@@ -134,26 +157,68 @@ bool hanging_indent(std::string_view prev, std::string_view next) {
 
 enum class Seam { none, tight, space };
 
-Seam seam(std::string_view prev, std::string_view next, std::size_t width) {
+// Columns a terminal gives a line: UTF-8 continuation bytes take none.
+std::size_t columns(std::string_view s) {
+  return std::size_t(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+// A line as wide as the widest: a terminal's cut, which keeps every character (join tight), or a
+// page's wrap that happened to fill the line (join with a space). A word the readers know, a
+// number or a space kept at the seam says a cut; two whole words say a wrap.
+Seam cut_seam(std::string_view prev, std::string_view next) {
+  if (prev.back() == ' ' || next[0] == ' ' || seam_is_one_word(prev, next)) return Seam::tight;
+  // A word against a number ("compiled with" / "4007") is two tokens either way.
+  if ((std::isalpha(static_cast<unsigned char>(prev.back())) && digit(next[0])) ||
+      (digit(prev.back()) && std::isalpha(static_cast<unsigned char>(next[0]))))
+    return Seam::space;
+  std::size_t a = prev.size();
+  while (a > 0 && std::isalpha(static_cast<unsigned char>(prev[a - 1]))) --a;
+  std::size_t b = 0;
+  while (b < next.size() && std::isalpha(static_cast<unsigned char>(next[b]))) ++b;
+  const bool two_words = a < prev.size() && b > 0 && known_word(prev.substr(a)) &&
+                         known_word(next.substr(0, b)) && (a == 0 || !word_char(prev[a - 1])) &&
+                         (b == next.size() || !word_char(next[b]));
+  return two_words ? Seam::space : Seam::tight;
+}
+
+// so_far: the message up to prev, whose length says whether it is a line or a wrapped piece.
+Seam seam(std::string_view prev, std::string_view so_far, std::string_view next,
+          std::size_t width) {
   if (prev.empty() || next.empty()) return Seam::none;
   // A terminal's cut: every character kept, so the pieces join with nothing between them.
-  if (width && prev.size() == width && !starts_record(trim(next))) return Seam::tight;
+  // A cut right after punctuation, before what starts a record, is more likely a line's end.
+  const bool ends_clause = !word_char(prev.back()) && starts_record(trim(next));
+  if (width && columns(prev) == width && !stamped(trim(next)) && !ends_clause)
+    return cut_seam(prev, next);
   if (open_path(prev) && next[0] != ' ' && next[0] != '\t') return Seam::tight;
   // CMake indents the text of a message(): "CMake Error at x.cmake:31 (message):" then "  Can
   // not find CuDNN Library".
   const std::string_view body = trim(next);
   if (prev.ends_with("(message):") && next.starts_with("  ") && !body.empty()) return Seam::space;
   if (hanging_indent(prev, next)) return Seam::space;
-  if (next[0] == ' ' || next[0] == '\t' || starts_record(next)) return Seam::none;
+  // "CMake Error at <file>:<line> (message):", which a page may spread over three lines.
+  if (so_far.starts_with("CMake ") && so_far.find("):") == std::string_view::npos &&
+      next[0] != ' ' && !stamped(next))
+    return Seam::space;
+  if (next[0] == ' ' || next[0] == '\t') return Seam::none;
+  // "... Error:" then its reason: "libcudnn_ops_infer.so.8: cannot open shared object file".
+  const std::string_view lead = next.substr(0, next.find(' '));
+  const bool names_a_file =
+      lead.find(".so") != std::string_view::npos || lead.find(".dll") != std::string_view::npos;
+  if (prev.back() == ':' && so_far.size() >= 20 && !stamped(next) &&
+      (names_a_file || !starts_record(next)))
+    return Seam::space;
+  if (starts_record(next)) return Seam::none;
   const char last = prev.back();
-  if (last == '.' || last == '!' || last == '?' || last == ';' || last == ')' || last == ']')
-    return Seam::none;
+  if (last == '.' || last == '!' || last == '?' || last == ';') return Seam::none;
   // Soft wraps break before a word that starts in lower case, a number or a path's rest.
   const char first = next[0];
   if (!(std::islower(static_cast<unsigned char>(first)) || digit(first) || first == '.' ||
-        first == '_' || first == '\\' || first == '/' || first == '"' || first == '\''))
+        first == '_' || first == '\\' || first == '/' || first == '"' || first == '\'' ||
+        first == '('))
     return Seam::none;
-  if (prev.size() < 20) return Seam::none;  // a short line is a line, not a wrapped one
+  if (so_far.size() < 20) return Seam::none;  // a short line is a line, not a wrapped one
   return seam_is_one_word(prev, next) ? Seam::tight : Seam::space;
 }
 
@@ -161,14 +226,14 @@ Seam seam(std::string_view prev, std::string_view next, std::size_t width) {
 
 std::size_t wrap_width(const std::vector<std::string_view> &lines) {
   std::size_t widest = 0;
-  for (std::string_view l : lines) widest = std::max(widest, l.size());
+  for (std::string_view l : lines) widest = std::max(widest, columns(l));
   if (widest < kMinWrapWidth) return 0;
   // Two different cut lines of the same length (a repeated message is one line printed twice),
   // or one at a width terminals commonly have.
   std::string_view first_widest;
   bool two = false;
   for (std::string_view l : lines) {
-    if (l.size() != widest) continue;
+    if (columns(l) != widest) continue;
     if (first_widest.empty())
       first_widest = l;
     else if (l != first_widest)
@@ -183,9 +248,11 @@ Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, 
   Logical out;
   out.first = out.last = i;
   out.alone = lines[i];
-  while (out.last + 1 < lines.size() && out.last + 1 - i < kMaxPieces) {
+  while (out.last + 1 < lines.size() && out.last + 1 - i < kMaxPieces &&
+         out.joined.size() < kMaxJoined) {
     const std::string_view prev = lines[out.last], next = lines[out.last + 1];
-    const Seam s = seam(prev, next, width);
+    const Seam s =
+        seam(prev, out.joined.empty() ? prev : std::string_view(out.joined), next, width);
     if (s == Seam::none) break;
     if (out.joined.empty()) out.joined = std::string(lines[i]);
     if (s == Seam::space) {

@@ -56,7 +56,7 @@ std::optional<Finding> read_could_not_load(std::string_view line) {
   Finding f = found(FindingKind::library_not_found);
   f.library = library_at(*r);
   if (auto e = after(*r, "Error")) {
-    const std::string dep = library_at(e->substr(e->find_first_not_of(": ")));
+    const std::string dep = library_at(e->substr(std::min(e->size(), e->find_first_not_of(": "))));
     const bool a_library = mentions(dep, ".so") || mentions(dep, ".dll");
     if (dependency_symbol(*e) && a_library && !names_cudnn_library(dep)) {
       f.kind = FindingKind::dependency_not_found;  // found, but of another CUDA release
