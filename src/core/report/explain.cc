@@ -34,7 +34,7 @@ std::vector<std::string_view> lines_of(std::string_view log, std::vector<std::st
     if (end - at > kMaxLine)
       cut.push_back("line " + std::to_string(lines.size() + 1) + " is " + std::to_string(end - at) +
                     " bytes long; only its first " + std::to_string(kMaxLine) + " were read");
-    lines.push_back(log.substr(at, std::min(end - at, kMaxLine)));
+    lines.push_back(unquoted(log.substr(at, std::min(end - at, kMaxLine))));
     at = end + (end + 1 < log.size() && log[end] == '\r' && log[end + 1] == '\n' ? 2 : 1);
   }
   return lines;
@@ -163,8 +163,10 @@ std::string_view to_string(FindingKind k) {
   return "unknown";
 }
 
-ExplainScan scan_log(std::string_view log) {
+ExplainScan scan_log(std::string_view pasted) {
   ExplainScan scan;
+  const std::string restored_text = restored(pasted);
+  const std::string_view log = restored_text.empty() ? pasted : std::string_view(restored_text);
   const std::vector<std::string_view> lines = lines_of(log, scan.cut);
   const std::size_t width = wrap_width(lines);
   // What the whole log says first (its build tools, banners, traces), then each line read.

@@ -52,6 +52,14 @@ std::string missing_header(std::string_view line) {
       const std::string_view rest = line.substr(at + words.size());
       return std::string(basename_of(rest.substr(0, rest.find_first_of("'\""))));
     }
+  // Configure steps: TensorFlow's "Could not find any cudnn.h, cudnn_version.h matching version
+  // '8'", "Auto-Configuration Error: Cannot find cudnn.h at /usr/include/cudnn.h".
+  for (std::string_view words : {"could not find any ", "cannot find ", "can't find "})
+    if (const std::size_t at = low.find(words); at != std::string::npos) {
+      const std::string_view rest = line.substr(at + words.size());
+      const std::string_view name = rest.substr(0, rest.find_first_of(" ,"));
+      if (name.ends_with(".h")) return std::string(basename_of(name));
+    }
   return {};
 }
 

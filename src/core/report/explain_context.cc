@@ -46,13 +46,14 @@ bool compiler_diagnostic(std::string_view low) {
 
 // CMake, make, ninja, compilers and linkers.
 bool build_tool_line(std::string_view s, std::string_view low) {
-  return s.starts_with("-- ") || s.starts_with("CMake ") || s.starts_with("make[") ||
-         s.starts_with("make: ") || s.starts_with("ninja: ") || s.starts_with("FAILED: ") ||
-         (s.starts_with("[") && s.size() > 5 && s[4] == '%') || has(low, "collect2") ||
-         has(low, "/ld: ") || has(low, "ld returned") || has(low, "nvcc fatal") ||
-         has(low, "#pragma message") || has(low, "compilation terminated") ||
-         has(low, "building cxx") || has(low, "building nvcc") || has(low, "linking cxx") ||
-         has(low, "cmakelists.txt") || compiler_diagnostic(low);
+  return s.starts_with("-- ") || s.starts_with("CMake ") || s.ends_with("(message):") ||
+         s.starts_with("make[") || s.starts_with("make: ") || s.starts_with("ninja: ") ||
+         s.starts_with("FAILED: ") || (s.starts_with("[") && s.size() > 5 && s[4] == '%') ||
+         has(low, "collect2") || has(low, "/ld: ") || has(low, "ld returned") ||
+         has(low, "nvcc fatal") || has(low, "#pragma message") ||
+         has(low, "compilation terminated") || has(low, "building cxx") ||
+         has(low, "building nvcc") || has(low, "linking cxx") || has(low, "cmakelists.txt") ||
+         compiler_diagnostic(low);
 }
 
 bool a_version_kind(FindingKind k) {
@@ -85,7 +86,7 @@ std::size_t cudnn_named_before(const Context &ctx, std::size_t line, std::size_t
 
 void note_context(std::string_view line, std::size_t number, Context &ctx) {
   const std::string low = folded(line);
-  if (build_tool_line(trim(line), low)) ctx.build_lines.push_back(number);
+  if (build_tool_line(trim(body_of(line)), low)) ctx.build_lines.push_back(number);
   if (std::optional<TraceHit> hit = has(low, "cudnn") ? trace_hit(line, number) : std::nullopt)
     ctx.trace.push_back(std::move(*hit));
   if (has(low, "cuda version:") && has(low, "driver version"))  // nvidia-smi's banner

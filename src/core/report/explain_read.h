@@ -15,7 +15,7 @@ namespace cudnn_compat::explain {
 
 // --- explain_words.cc: the small pieces every reader is made of.
 
-// The text after the first occurrence of marker, or nullopt.
+// The text after the first occurrence of marker, in any case, or nullopt.
 std::optional<std::string_view> after(std::string_view s, std::string_view marker);
 // The leading version-like token of s ("5103", "7.6.0", "(8, 9, 2)"), trimmed of the punctuation
 // that ends sentences.
@@ -55,6 +55,16 @@ Finding mismatch(std::string framework, Rule rule, std::optional<Version> runtim
 // mismatch() with the raw numbers of the line explained.
 Finding mismatch_in(std::string_view line, std::string framework, Rule rule,
                     std::optional<Version> runtime, std::optional<Version> built);
+
+// --- explain_text.cc: the text as pasted, back to the text the tools printed.
+
+// The log with HTML entities decoded and a Python repr's escaped line breaks broken; "" when it
+// needs neither.
+std::string restored(std::string_view log);
+// A line without a mail's "> ", Markdown's backticks and bold, docker compose's "name  | ".
+std::string_view unquoted(std::string_view line);
+// A line without the stamp its logger put first: timestamps, levels, glog's prefix, [tags].
+std::string_view body_of(std::string_view line);
 
 // --- explain_join.cc: lines a console or a web page wrapped, put back together.
 

@@ -2,6 +2,7 @@
 #include "explain_read.h"
 #include "text.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace cudnn_compat::explain {
@@ -25,9 +26,14 @@ bool name_end(char c) {
 }  // namespace
 
 std::optional<std::string_view> after(std::string_view s, std::string_view marker) {
-  const std::size_t i = s.find(marker);
-  if (i == std::string_view::npos) return std::nullopt;
-  return s.substr(i + marker.size());
+  // Case aside: tools and their releases capitalise the same words differently.
+  const auto same = [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  };
+  const auto it = std::search(s.begin(), s.end(), marker.begin(), marker.end(), same);
+  if (it == s.end()) return std::nullopt;
+  return s.substr(std::size_t(it - s.begin()) + marker.size());
 }
 
 std::string_view token(std::string_view s) {
