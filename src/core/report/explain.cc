@@ -26,16 +26,23 @@ std::optional<Finding> read_line(std::string_view line, std::string_view next, b
 
 // Lines end at \n, \r\n or a bare \r: progress bars redraw with \r and would otherwise hide the
 // message that follows them on the same "line".
-std::vector<std::string_view> lines_of(std::string_view log, std::vector<std::string> &cut) {
+// number[i]: the line of the file lines[i] is on, as an editor, less and wc -l count them (a
+// progress bar's \r starts a piece, not a line).
+std::vector<std::string_view> lines_of(std::string_view log, std::vector<std::string> &cut,
+                                       std::vector<std::size_t> &number) {
   std::vector<std::string_view> lines;
+  std::size_t line = 1;
   for (std::size_t at = 0; at < log.size();) {
     std::size_t end = log.find_first_of("\r\n", at);
     if (end == std::string_view::npos) end = log.size();
     if (end - at > kMaxLine)
-      cut.push_back("line " + std::to_string(lines.size() + 1) + " is " + std::to_string(end - at) +
+      cut.push_back("line " + std::to_string(line) + " is " + std::to_string(end - at) +
                     " bytes long; only its first " + std::to_string(kMaxLine) + " were read");
     lines.push_back(unquoted(log.substr(at, std::min(end - at, kMaxLine))));
-    at = end + (end + 1 < log.size() && log[end] == '\r' && log[end + 1] == '\n' ? 2 : 1);
+    number.push_back(line);
+    const bool crlf = end + 1 < log.size() && log[end] == '\r' && log[end + 1] == '\n';
+    if (end < log.size() && (log[end] == '\n' || crlf)) ++line;
+    at = end + (crlf ? 2 : 1);
   }
   return lines;
 }
@@ -72,9 +79,9 @@ std::string_view lines_after(std::string_view log, const std::vector<std::string
 // The reading of line i: the line as a console or a page wrapped it, or the line alone, whichever
 // says more; `used` is the last physical line it took.
 std::optional<Finding> read_at(std::string_view log, const std::vector<std::string_view> &lines,
-                               std::size_t i, std::size_t width, const Context &ctx,
-                               std::size_t &used) {
-  const bool in_build = near_build(ctx, i + 1);
+                               std::size_t i, std::size_t number, std::size_t width,
+                               const Context &ctx, std::size_t &used) {
+  const bool in_build = near_build(ctx, number);
   const Logical whole = logical_line(lines, i, width);
   std::optional<Finding> alone, joined;
   if (worth_reading(lines[i])) alone = read_line(lines[i], lines_after(log, lines, i), in_build);
@@ -167,38 +174,40 @@ ExplainScan scan_log(std::string_view pasted) {
   ExplainScan scan;
   const std::string restored_text = restored(pasted);
   const std::string_view log = restored_text.empty() ? pasted : std::string_view(restored_text);
-  const std::vector<std::string_view> lines = lines_of(log, scan.cut);
+  std::vector<std::size_t> number;
+  const std::vector<std::string_view> lines = lines_of(log, scan.cut, number);
   const std::size_t width = wrap_width(lines);
   // What the whole log says first (its build tools, banners, traces), then each line read.
   Context ctx;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const Logical whole = logical_line(lines, i, width);
-    note_context(whole.text(), i + 1, ctx);
+    note_context(whole.text(), number[i], ctx);
     i = whole.last;
   }
   std::vector<Finding> &out = scan.findings;
   std::size_t last_end = 0;  // the last physical line of out.back()'s message
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::size_t used = i;
-    std::optional<Finding> f = read_at(log, lines, i, width, ctx, used);
-    const std::size_t named = cudnn_named_before(ctx, i + 1, kReach);
+    std::optional<Finding> f = read_at(log, lines, i, number[i], width, ctx, used);
+    const std::size_t named = cudnn_named_before(ctx, number[i], kReach);
     if (!f && named && (f = bare_windows_error(lines[i]))) {
       f->text = std::string(trim(lines[i]));
       f->note = "the lines before it were loading cuDNN (line " + std::to_string(named) + ")";
     }
     if (!f) continue;
-    f->line = i + 1;
+    f->line = number[i];
     i = used;
     if (!f->recognized) {
       point_back(out, *f, f->line);
       continue;
     }
     const bool folded = !out.empty() && fold_into(out.back(), last_end, *f);
-    last_end = used + 1;
+    last_end = number[used];
     if (!folded) out.push_back(std::move(*f));
   }
   if (std::optional<Finding> mixed = mixed_family(ctx.trace)) {
-    mixed->text = std::string(trim(lines[mixed->line - 1]));
+    const auto at = std::lower_bound(number.begin(), number.end(), mixed->line);
+    mixed->text = std::string(trim(lines[std::size_t(at - number.begin())]));
     out.insert(std::upper_bound(out.begin(), out.end(), *mixed,
                                 [](const Finding &a, const Finding &b) { return a.line < b.line; }),
                std::move(*mixed));

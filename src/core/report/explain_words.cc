@@ -12,6 +12,10 @@ bool digit(char c) {
   return c >= '0' && c <= '9';
 }
 
+char fold(char c) {
+  return c >= 'A' && c <= 'Z' ? char(c + ('a' - 'A')) : c;
+}
+
 bool hex(char c) {
   return digit(c) || (c >= 'a' && c <= 'f');
 }
@@ -26,14 +30,17 @@ bool name_end(char c) {
 }  // namespace
 
 std::optional<std::string_view> after(std::string_view s, std::string_view marker) {
-  // Case aside: tools and their releases capitalise the same words differently.
-  const auto same = [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) ==
-           std::tolower(static_cast<unsigned char>(b));
-  };
-  const auto it = std::search(s.begin(), s.end(), marker.begin(), marker.end(), same);
-  if (it == s.end()) return std::nullopt;
-  return s.substr(std::size_t(it - s.begin()) + marker.size());
+  // Case aside: tools and their releases capitalise the same words differently. ASCII folding
+  // inline: a job log's lines are offered to every marker of every reader.
+  if (marker.empty() || marker.size() > s.size()) return std::nullopt;
+  const char first = fold(marker[0]);
+  for (std::size_t i = 0; i + marker.size() <= s.size(); ++i) {
+    if (fold(s[i]) != first) continue;
+    std::size_t k = 1;
+    while (k < marker.size() && fold(s[i + k]) == fold(marker[k])) ++k;
+    if (k == marker.size()) return s.substr(i + marker.size());
+  }
+  return std::nullopt;
 }
 
 std::string_view token(std::string_view s) {
@@ -176,7 +183,7 @@ std::vector<std::string> file_names(std::string_view line) {
 
 std::string folded(std::string_view line) {
   std::string s(line);
-  for (char &c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  for (char &c : s) c = fold(c);
   return s;
 }
 
