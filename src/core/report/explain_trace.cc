@@ -69,16 +69,20 @@ std::optional<Finding> mixed_family(const std::vector<TraceHit> &hits) {
   std::set<std::string> seen;
   for (const TraceHit &h : hits)
     if (seen.insert(h.dir + '/' + h.file).second) ++dirs[h.major][h.dir];
-  for (const auto &[major, by_dir] : dirs) {
+  for (const auto &family : dirs) {
+    const int major = family.first;
+    const std::map<std::string, int> &by_dir = family.second;
     if (by_dir.size() < 2) continue;
     // The family's own place: where most of it came from (the dispatcher's, on a tie).
     std::string home;
     int most = 0;
-    for (const auto &[dir, n] : by_dir) {
+    for (const auto &place : by_dir) {
+      const std::string &dir = place.first;
       const bool dispatcher = std::any_of(hits.begin(), hits.end(), [&](const TraceHit &h) {
         return h.dir == dir && h.file.starts_with("libcudnn.so");
       });
-      if (n > most || (n == most && dispatcher)) home = dir, most = n;
+      if (place.second > most || (place.second == most && dispatcher))
+        home = dir, most = place.second;
     }
     const auto odd = std::find_if(hits.begin(), hits.end(), [&](const TraceHit &h) {
       return h.major == major && h.dir != home;
