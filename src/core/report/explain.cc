@@ -107,9 +107,25 @@ bool same(const Finding &a, const Finding &b) {
 // 9.*" after its "which is missing"), or a named one right after an unnamed one (CuPy's "cuDNN
 // library could not be loaded." then its reason: the finding keeps the first line and takes the
 // file). True when f was folded.
+bool link_error(const Finding &f) {
+  return f.build_time && (f.text.find("undefined reference") != std::string::npos ||
+                          f.text.find("unresolved external") != std::string::npos);
+}
+
+// A linker's block of undefined references is one message. Where it names functions every cuDNN
+// has, no cuDNN was linked at all, and a removed API among them says nothing about releases.
+bool fold_link_errors(Finding &prev, Finding &f) {
+  if (!link_error(prev) || !link_error(f)) return false;
+  if (prev.older_than && !f.older_than) {
+    prev.kind = f.kind, prev.older_than.reset(), prev.note = f.note;
+  }
+  return true;
+}
+
 bool fold_into(Finding &prev, std::size_t prev_end, Finding &f) {
   if (same(prev, f)) return true;
   const bool near = prev_end + 3 >= f.line;
+  if (near && fold_link_errors(prev, f)) return true;
   const bool one_tool =
       prev.build_time == f.build_time &&
       (prev.framework.empty() || f.framework.empty() || prev.framework == f.framework);

@@ -73,42 +73,6 @@ std::optional<Finding> read_header(std::string_view line) {
   return f;
 }
 
-// ld's "cannot find -lcudnn" in any language: "/usr/bin/ld : ne peut trouver -lcudnn", macOS's
-// "ld: library not found for -lcudnn" - ld's name and a colon shortly before the flag, and no
-// other flag between (a command line names many).
-bool linker_refuses_lcudnn(std::string_view line) {
-  for (std::size_t at = line.find("-lcudnn"); at != std::string_view::npos;
-       at = line.find("-lcudnn", at + 1)) {
-    const std::size_t from = at > 60 ? at - 60 : 0;
-    const std::string_view before = line.substr(from, at - from);
-    const std::size_t ld = before.rfind("ld");
-    if (ld == std::string_view::npos || before.find(':', ld) == std::string_view::npos) continue;
-    if (before.substr(ld).find(" -") == std::string_view::npos) return true;
-  }
-  return false;
-}
-
-std::optional<Finding> read_linker(std::string_view line) {
-  if (after(line, "cannot find -lcudnn") || linker_refuses_lcudnn(line)) {
-    Finding f = at_build(FindingKind::library_not_found);
-    f.library = "libcudnn.so";
-    f.note = "the linker's -lcudnn asks for libcudnn.so, the development link";
-    return f;
-  }
-  if (auto r = after(line, "cannot open input file '")) {
-    const std::string lib = library_at(*r);
-    if (lower(lib).starts_with("cudnn") && lib.ends_with(".lib")) {
-      Finding f = at_build(FindingKind::library_not_found);
-      f.library = lib;
-      return f;
-    }
-  }
-  return when_any(line, {"undefined reference to `cudnn", "unresolved external symbol cudnn"},
-                  FindingKind::library_not_found,
-                  "the link did not include cuDNN (-lcudnn and its directory), or took a cuDNN "
-                  "release that lacks this function");
-}
-
 // Names a cuDNN major removed: the algorithm "Get" calls and their preferences went in 8.0 (their
 // _v7 and Find forms stayed); the legacy RNN and algorithm-descriptor APIs went in 9.0 (checked
 // against the cuDNN 9.19 headers). A source that uses one needs a cuDNN older than that major.
@@ -144,6 +108,56 @@ std::optional<int> removed_in(std::string_view low) {
   return std::nullopt;
 }
 
+// An API a cuDNN major removed: the code was written for an older one than the build takes.
+void older_api(Finding &f, int major, std::string_view against) {
+  f.kind = FindingKind::version_mismatch;
+  f.older_than = Version{major, {}, {}, {}};
+  f.note = "the source calls an API that cuDNN " + std::to_string(major) +
+           " removed: it was written for cuDNN " + std::to_string(major - 1) +
+           " or older, and the " + std::string(against) + " against is " + std::to_string(major) +
+           " or newer";
+}
+
+// ld's "cannot find -lcudnn" in any language: "/usr/bin/ld : ne peut trouver -lcudnn", macOS's
+// "ld: library not found for -lcudnn" - ld's name and a colon shortly before the flag, and no
+// other flag between (a command line names many).
+bool linker_refuses_lcudnn(std::string_view line) {
+  for (std::size_t at = line.find("-lcudnn"); at != std::string_view::npos;
+       at = line.find("-lcudnn", at + 1)) {
+    const std::size_t from = at > 60 ? at - 60 : 0;
+    const std::string_view before = line.substr(from, at - from);
+    const std::size_t ld = before.rfind("ld");
+    if (ld == std::string_view::npos || before.find(':', ld) == std::string_view::npos) continue;
+    if (before.substr(ld).find(" -") == std::string_view::npos) return true;
+  }
+  return false;
+}
+
+std::optional<Finding> read_linker(std::string_view line) {
+  if (after(line, "cannot find -lcudnn") || linker_refuses_lcudnn(line)) {
+    Finding f = at_build(FindingKind::library_not_found);
+    f.library = "libcudnn.so";
+    f.note = "the linker's -lcudnn asks for libcudnn.so, the development link";
+    return f;
+  }
+  if (auto r = after(line, "cannot open input file '")) {
+    const std::string lib = library_at(*r);
+    if (lower(lib).starts_with("cudnn") && lib.ends_with(".lib")) {
+      Finding f = at_build(FindingKind::library_not_found);
+      f.library = lib;
+      return f;
+    }
+  }
+  std::optional<Finding> f =
+      when_any(line, {"undefined reference to `cudnn", "unresolved external symbol cudnn"},
+               FindingKind::library_not_found,
+               "the link did not include cuDNN (-lcudnn and its directory), or took a cuDNN "
+               "release that lacks this function");
+  if (const std::optional<int> major = f ? removed_in(folded(line)) : std::nullopt)
+    older_api(*f, *major, "cuDNN it links");
+  return f;
+}
+
 // The compiler meets a cuDNN API other than the one the source was written for.
 std::optional<Finding> read_api_change(std::string_view line) {
   const std::string low = folded(line);
@@ -157,13 +171,8 @@ std::optional<Finding> read_api_change(std::string_view line) {
       FindingKind::version_mismatch,
       "the source was written for another cuDNN API than the cudnn.h it compiles against");
   if (!f) return f;
-  if (const std::optional<int> major = removed_in(low)) {
-    f->older_than = Version{*major, {}, {}, {}};
-    f->note = "the source calls an API that cuDNN " + std::to_string(*major) +
-              " removed: it was written for cuDNN " + std::to_string(*major - 1) +
-              " or older, and the cudnn.h it compiles against is " + std::to_string(*major) +
-              " or newer";
-  }
+  if (const std::optional<int> major = removed_in(low))
+    older_api(*f, *major, "cudnn.h it compiles");
   return f;
 }
 

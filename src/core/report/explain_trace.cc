@@ -37,7 +37,8 @@ std::string same_place(std::string_view dir) {
 }  // namespace
 
 std::optional<TraceHit> trace_hit(std::string_view line, std::size_t number) {
-  if (has(line, "trying file=")) return std::nullopt;  // a path tried, maybe absent
+  // A path tried (maybe absent), or ldconfig's cache listing what is installed, not loaded.
+  if (has(line, "trying file=") || has(line, "(libc6")) return std::nullopt;
   std::size_t at = std::string_view::npos;
   for (std::string_view marker : {"calling init: ", "file=", "=> "})
     if (const std::size_t m = line.find(marker); m != std::string_view::npos) {
