@@ -34,6 +34,7 @@ std::string field(const Finding &f, const std::string &key) {
   if (key == "missing") return f.missing;
   if (key == "stage") return f.build_time ? "build" : "run";
   if (key == "gpu") return str(f.gpu);
+  if (key == "driver") return str(f.driver_cuda);
   return "?";
 }
 
@@ -45,7 +46,7 @@ bool version_kind(FindingKind k) {
 bool matches(const nlohmann::json &ex, const Finding &f) {
   if (to_string(f.kind) != ex["kind"].get<std::string>()) return false;
   for (const char *key :
-       {"runtime", "built_with", "required", "library", "missing", "stage", "gpu"})
+       {"runtime", "built_with", "required", "library", "missing", "stage", "gpu", "driver"})
     if (ex.contains(key) && ex[key].is_string() && field(f, key) != ex[key].get<std::string>())
       return false;
   return true;

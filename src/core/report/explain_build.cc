@@ -208,6 +208,12 @@ std::optional<Finding> read_configure(std::string_view line) {
       if (words == "invalid path to cudnn") f.required = version_of(token(*r));
       return f;
     }
+  // dlib's configure step compiles a test program against the cuDNN it found; when that fails
+  // it says "Found cuDNN, but it looks like the wrong version" (cmake_utils/test_for_cudnn).
+  if (after(low, "found cudnn, but it looks like the wrong version"))
+    return at_build(FindingKind::version_mismatch,
+                    "dlib's test program did not compile against the cuDNN it found: that "
+                    "release's API is not the one this dlib was written for");
   return std::nullopt;
 }
 

@@ -126,8 +126,19 @@ bool seam_is_one_word(std::string_view prev, std::string_view next) {
   if (tail.empty() || head.empty()) return false;
   const std::string joined = std::string(tail) + std::string(head);
   const std::string low = folded(joined);
-  if (low.find("dnn") != std::string::npos || low.find(".dll") != std::string::npos ||
-      low.find(".so") != std::string::npos)
+  // A file name cut in two ("cudnn_cnn_in" / "fer64_8.dll"), not a whole one and the next word.
+  const std::string whole = folded(tail);
+  const std::size_t so = whole.rfind(".so");
+  const bool tail_is_a_file = whole.ends_with(".dll") || whole.ends_with(".h") ||
+                              (so != std::string::npos &&
+                               whole.find_first_not_of(".0123456789", so + 3) == std::string::npos);
+  // The seam inside "dnn", ".dll" or ".so", or before the rest of a file name's extension.
+  for (std::string_view mark : {"dnn", ".dll", ".so"})
+    for (std::size_t at = low.find(mark); at != std::string::npos; at = low.find(mark, at + 1))
+      if (at < tail.size() && at + mark.size() > tail.size()) return true;
+  const std::string head_low = folded(head);
+  if (!tail_is_a_file &&
+      (head_low.find(".dll") != std::string::npos || head_low.find(".so") != std::string::npos))
     return true;
   // Both halves whole words of their own ("library" + "is") keep their space.
   std::string_view word = joined;
