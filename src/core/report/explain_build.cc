@@ -159,20 +159,74 @@ std::optional<Finding> read_linker(std::string_view line) {
 }
 
 // The compiler meets a cuDNN API other than the one the source was written for.
+// Functions a cuDNN major gave another list of parameters: cudnnSetConvolution2dDescriptor took
+// a compute type in 6, the pooling and filter descriptors a NaN option and a format in 5,
+// cudnnSetRNNDescriptor a handle and an algorithm in 7 (the old forms became *_v5), the
+// activation calls a descriptor in 5.
+struct Reshaped {
+  std::string_view name;
+  int in_major;
+};
+constexpr Reshaped kReshaped[] = {
+    {"cudnnsetconvolution2ddescriptor", 6}, {"cudnnsetpooling2ddescriptor", 5},
+    {"cudnnsetfilter4ddescriptor", 5},      {"cudnnsetrnndescriptor", 7},
+    {"cudnnactivationforward", 5},          {"cudnnactivationbackward", 5}};
+
+std::optional<int> reshaped_in(std::string_view low) {
+  for (const Reshaped &r : kReshaped)
+    if (const std::size_t at = low.find(r.name);
+        at != std::string_view::npos && !low.substr(at + r.name.size()).starts_with("_"))
+      return r.in_major;
+  return std::nullopt;
+}
+
+// A call whose arguments fit another release's signature: too few, the code is older than the
+// header; too many, newer.
+void reshaped_call(Finding &f, std::string_view low) {
+  const bool too_few = has(low, "too few arguments"), too_many = has(low, "too many arguments");
+  const bool converts = has(low, "cannot convert") || has(low, "incompatible with parameter");
+  const std::optional<int> major = reshaped_in(low);
+  if (!major || !(too_few || too_many || converts)) return;
+  if (too_many) {
+    f.kind = FindingKind::outdated;
+    f.required = Version{*major, {}, {}, {}};
+    f.note = "the source calls a function with the parameters cuDNN " + std::to_string(*major) +
+             " gave it: it needs cuDNN " + std::to_string(*major) +
+             " or newer, and the cudnn.h it compiles against is older";
+    return;
+  }
+  f.older_than = Version{*major, {}, {}, {}};
+  f.note = "the source calls a function with the parameters it had before cuDNN " +
+           std::to_string(*major) + ": it was written for cuDNN " + std::to_string(*major - 1) +
+           " or older, and the cudnn.h it compiles against is " + std::to_string(*major) +
+           " or newer";
+}
+
 std::optional<Finding> read_api_change(std::string_view line) {
   const std::string low = folded(line);
   if (!after(low, "error") || !after(low, "cudnn")) return std::nullopt;
+  // gcc's "too few arguments to function 'cudnnStatus_t cudnnSet...(...)'", nvcc's "too few
+  // arguments in function call" (in a cudnn.hpp) and "argument of type "void *" is incompatible
+  // with parameter of type "cudnnConvolutionBwdDataAlgo_t"".
   std::optional<Finding> f = when_any(
       low,
       {"too few arguments to function", "too many arguments to function",
+       "too few arguments in function call", "too many arguments in function call",
        "was not declared in this scope", "is undefined", "has not been declared",
        "undeclared identifier", "use of undeclared", "has no member named", "undeclared (first use",
-       "unknown type name", "does not name a type", "identifier not found", "is not a member of"},
+       "unknown type name", "does not name a type", "identifier not found", "is not a member of",
+       "incompatible with parameter of type \"cudnn", "cannot convert"},
       FindingKind::version_mismatch,
       "the source was written for another cuDNN API than the cudnn.h it compiles against");
+  // The source's own check of the header: '#error "CuDNN version not supported"'.
+  if (!f && has(low, "#error") && has(low, "version"))
+    f = at_build(FindingKind::version_mismatch,
+                 "the source's own check refused the version of the cudnn.h it compiles against");
   if (!f) return f;
   if (const std::optional<int> major = removed_in(low))
     older_api(*f, *major, "cudnn.h it compiles");
+  else
+    reshaped_call(*f, low);
   return f;
 }
 
@@ -180,7 +234,11 @@ std::optional<Finding> read_configure(std::string_view line) {
   const std::string low = folded(line);
   // CMake's own capitals: "Could NOT find CUDNN (missing: ...)"; TensorFlow's Windows self-check
   // says "Could not find cuDNN." at run time.
-  const std::optional<std::string_view> cmake = after(line, "Could NOT find ");
+  // after() ignores case: the capitals are looked for as written.
+  const std::size_t at = line.find("Could NOT find ");
+  const std::optional<std::string_view> cmake =
+      at == std::string_view::npos ? std::nullopt
+                                   : std::optional<std::string_view>(line.substr(at + 15));
   if (auto r = cmake ? std::optional<std::string>(folded(*cmake)) : std::nullopt;
       r && r->starts_with("cudnn")) {
     Finding f = at_build(FindingKind::library_not_found);
