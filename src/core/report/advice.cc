@@ -8,7 +8,8 @@ namespace cudnn_compat {
 namespace {
 
 std::string who(const Finding &f) {
-  return f.framework.empty() ? "the program" : f.framework;
+  if (f.framework.empty()) return f.build_time ? "the code being built" : "the program";
+  return f.framework;
 }
 
 std::string nowhere(const Map *map) {
@@ -64,8 +65,12 @@ void advise_older(const Finding &f, const Map *map, const ModuleScene &scene, Ad
     a.fixes.push_back("ask the admins for cuDNN " + std::to_string(major) + nowhere(map));
   if (f.build_time)
     for (std::string &fix : a.fixes) fix += ", then configure and build again";
-  a.fixes.push_back("or port the code to the cuDNN " + to_string(*f.older_than) +
-                    " API (its release notes name each removed call's replacement)");
+  if (!f.framework.empty())
+    a.fixes.push_back("or update " + f.framework + " to a release written for cuDNN " +
+                      to_string(*f.older_than));
+  else
+    a.fixes.push_back("or port the code to the cuDNN " + to_string(*f.older_than) +
+                      " API (its release notes name each removed call's replacement)");
 }
 
 void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,
@@ -87,12 +92,25 @@ void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleSc
              (f.required->minor ? " or newer" : "") +
              (f.runtime ? " but found cuDNN " + to_string(*f.runtime) : std::string());
     fixes_for(*f.required, Rule::nvidia, map, scene, to_string(*f.required) + " or newer", a);
+    if (f.build_time)
+      for (std::string &fix : a.fixes)
+        if (!fix.starts_with("cudnn-compat")) fix += ", then configure and build again";
     return;
   }
   if (f.built_with) {
     a.what = who(f) + " was built with cuDNN " + to_string(*f.built_with) +
              " and refuses the cuDNN it loaded (the message does not name it)";
     fixes_for(*f.built_with, rule, map, scene, acceptable_releases(rule, *f.built_with), a);
+    return;
+  }
+  if (f.build_time && !f.runtime) {
+    a.what = who(f) + " and the cudnn.h it compiles against come from different cuDNN releases";
+    a.fixes.push_back(
+        "build against the cuDNN release the code was written for (its README or "
+        "build files name it): CMAKE_PREFIX_PATH or CPATH to that release");
+    a.fixes.push_back(
+        "or port the code to the API of the cuDNN it found (cuDNN's release notes "
+        "name each changed call)");
     return;
   }
   a.what = f.status.empty() ? who(f) + " and the cuDNN it loaded come from different releases"

@@ -9,15 +9,12 @@
 #include "text.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace cudnn_compat::explain {
 namespace {
 
 constexpr std::size_t kBuildReach = 5;  // lines either side of a build tool's line
-
-bool has(std::string_view s, std::string_view what) {
-  return s.find(what) != std::string_view::npos;
-}
 
 // The version after marker, quoted or not, with or without a v: 7402, "7.6.5", v8.9.2.
 std::optional<Version> version_near(std::string_view low, std::string_view marker) {
@@ -31,6 +28,26 @@ std::optional<Version> version_near(std::string_view low, std::string_view marke
   const std::optional<Version> v = version_of(token(t));
   if (!v || v->major < 2 || v->major > 30) return std::nullopt;
   return v;
+}
+
+// A line that only reports the cuDNN a run uses: Theano's "Using gpu device 0: Tesla K40m (CNMeM
+// is disabled, CuDNN 5004)", darknet's "CUDA-version: 11070 (11070), cuDNN: 8.4.1", a script's
+// "cudnn version 8902". Not a line of trouble, nor one of a build or a requirement, nor a package
+// name ("libcudnn8", "nvidia-cudnn-cu12").
+std::optional<Version> plain_report(std::string_view low) {
+  for (std::string_view word :
+       {"error",   "fail", "not ",    "mismatch", "warn",     "built",   "compiled", "against",
+        "require", "need", "expect",  "support",  "found",    "missing", "unable",   "cannot",
+        "header",  "too ", "install", "upgrad",   "downgrad", "newest",  "cuda_",    "version of"})
+    if (has(low, word)) return std::nullopt;
+  for (std::size_t at = low.find("cudnn"); at != std::string_view::npos;
+       at = low.find("cudnn", at + 1)) {
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(low[at - 1])) || low[at - 1] == '-' ||
+                   low[at - 1] == '_' || low[at - 1] == '/'))
+      continue;
+    if (std::optional<Version> v = version_near(low.substr(at), "cudnn")) return v;
+  }
+  return std::nullopt;
 }
 
 // A compiler's diagnostic: "conv.cc:12:5: error:", "conv.cu(178): error:", "x.h:9:198: note:".
@@ -110,11 +127,26 @@ void note_context(std::string_view line, std::size_t number, Context &ctx) {
       ctx.build_found = v, ctx.build_line = number;
       return;
     }
+  if (std::optional<Version> v = plain_report(low)) ctx.banner = v, ctx.banner_line = number;
+}
+
+// A bare major ("CuDNN v5 found, but need at least CuDNN v6") made exact by the release the log
+// names elsewhere ("-- Found cuDNN: v5.1.10"), when that is of the same major.
+void sharpen(const std::optional<Version> &named, std::size_t line, Finding &f) {
+  if (!f.runtime || f.runtime->minor || !named || !named->minor || named->major != f.runtime->major)
+    return;
+  f.runtime = named;
+  f.note += std::string(f.note.empty() ? "" : "; ") + "cuDNN " + to_string(*named) +
+            " exactly (line " + std::to_string(line) + ")";
 }
 
 void apply_context(const Context &ctx, std::vector<Finding> &findings) {
   for (Finding &f : findings) {
     lend_banner(ctx, f);
+    if (f.build_time || !ctx.banner)
+      sharpen(ctx.build_found, ctx.build_line, f);
+    else
+      sharpen(ctx.banner, ctx.banner_line, f);
     // In a build, the cuDNN the configure step found is the one there (reported as runtime).
     if (f.build_time && a_version_kind(f.kind) && !f.runtime && ctx.build_found &&
         ctx.build_line <= f.line) {
@@ -126,6 +158,8 @@ void apply_context(const Context &ctx, std::vector<Finding> &findings) {
       f.note += std::string(f.note.empty() ? "" : "; ") +
                 "CMake found cuDNN but not its version (\"v?\"): cuDNN 8 and later keep it in "
                 "cudnn_version.h, which older FindCUDNN scripts do not read";
+    // "Needs a cuDNN older than 8" of a run that loaded 7.4.2 says nothing: the bound was met.
+    if (f.older_than && f.runtime && compare(*f.runtime, *f.older_than) < 0) f.older_than.reset();
     if (f.kind == FindingKind::arch_mismatch && !f.gpu) f.gpu = ctx.gpu;
     if ((f.kind == FindingKind::arch_mismatch || f.kind == FindingKind::driver_too_old) &&
         !f.driver_cuda)

@@ -28,10 +28,6 @@ struct Mention {
   bool foreign = false;  // the version of another product the line names (CUDA 12.1, cuFFT 11.0)
 };
 
-bool has(std::string_view s, std::string_view what) {
-  return s.find(what) != std::string_view::npos;
-}
-
 bool digit(char c) {
   return c >= '0' && c <= '9';
 }
@@ -298,6 +294,14 @@ bool trouble(std::string_view low) {
                  "newer than", "fatal",   "exception", "abort",       "differ",     "expect"});
 }
 
+// The release found is newer than the code was written for ("Your cuDNN version is more recent
+// than Theano"), not a minimum it misses ("requires cuDNN newer than 8.5").
+bool too_new(std::string_view low) {
+  return any_of(low,
+                {"more recent than", "more recent then", "newer than", "too new", "too recent"}) &&
+         !any_of(low, {"require", "need", "must be", "should be", "at least"});
+}
+
 struct Framework {
   std::string_view word, name;
   Rule rule;
@@ -355,6 +359,15 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
       any_of(low, {"mismatch", "incompatib", "not compatible", "does not match", "doesn't match",
                    "mixed dnn", "mixed version", "mixed release", "unmatched", "not match"});
   const Framework fw = framework_of(low);
+  if (too_new(low) && !built && (runtime || has(low, "version"))) {
+    // "Your cuDNN version is newer than ...; try downgrading cuDNN to a version >= v5": the
+    // release found is newer than the code knows, whatever minimum the advice beside it names.
+    Finding f = mismatch_in(line, std::string(fw.name), fw.rule,
+                            runtime ? runtime : first(m, Role::none), std::nullopt);
+    f.kind = FindingKind::version_mismatch;
+    f.rule.reset();
+    return f;
+  }
   if (built && runtime) {
     if (*built == *runtime && !says_mismatch) return std::nullopt;  // a report, not an error
     Finding f = mismatch_in(line, std::string(fw.name), fw.rule, runtime, built);

@@ -17,10 +17,6 @@ bool digit(char c) {
   return c >= '0' && c <= '9';
 }
 
-bool has(std::string_view s, std::string_view what) {
-  return s.find(what) != std::string_view::npos;
-}
-
 // A compute capability written as sm_86, 8.6, "7 0", (7, 0) or darknet's 860.
 std::optional<Version> capability_token(std::string_view s) {
   s = s.substr(std::min(s.size(), s.find_first_not_of(" \t:=(\"'")));

@@ -166,7 +166,8 @@ bool hanging_indent(std::string_view prev, std::string_view next) {
          std::islower(static_cast<unsigned char>(n[0])) && !starts_record(n);
 }
 
-enum class Seam { none, tight, space };
+// stamped: a space, and the next line's log stamp dropped.
+enum class Seam { none, tight, space, stamped };
 
 // Columns a terminal gives a line: UTF-8 continuation bytes take none.
 std::size_t columns(std::string_view s) {
@@ -193,6 +194,13 @@ Seam cut_seam(std::string_view prev, std::string_view next) {
   return two_words ? Seam::space : Seam::tight;
 }
 
+bool indented_after_stamp(std::string_view line) {
+  const std::string_view body = body_of(line);
+  std::size_t spaces = 0;
+  for (std::size_t at = line.size() - body.size(); at > 0 && line[at - 1] == ' '; --at) ++spaces;
+  return body.size() < line.size() && spaces >= 3;
+}
+
 // so_far: the message up to prev, whose length says whether it is a line or a wrapped piece.
 Seam seam(std::string_view prev, std::string_view so_far, std::string_view next,
           std::size_t width) {
@@ -207,6 +215,14 @@ Seam seam(std::string_view prev, std::string_view so_far, std::string_view next,
   // not find CuDNN Library".
   const std::string_view body = trim(next);
   if (prev.ends_with("(message):") && next.starts_with("  ") && !body.empty()) return Seam::space;
+  // A logger that stamps every line keeps message()'s indentation after the stamp (two spaces
+  // more than the one that ends the stamp).
+  if (const std::string_view next_body = body_of(next);
+      next_body.size() < next.size() && !next_body.empty() &&
+      (body_of(prev).ends_with("(message):") ||
+       (indented_after_stamp(prev) && so_far.find("(message):") != std::string_view::npos)) &&
+      indented_after_stamp(next))
+    return Seam::stamped;
   if (hanging_indent(prev, next)) return Seam::space;
   // "CMake Error at <file>:<line> (message):", which a page may spread over three lines.
   if (so_far.starts_with("CMake ") && so_far.find("):") == std::string_view::npos &&
@@ -266,12 +282,12 @@ Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, 
         seam(prev, out.joined.empty() ? prev : std::string_view(out.joined), next, width);
     if (s == Seam::none) break;
     if (out.joined.empty()) out.joined = std::string(lines[i]);
-    if (s == Seam::space) {
+    if (s == Seam::space || s == Seam::stamped) {
       while (!out.joined.empty() && (out.joined.back() == ' ' || out.joined.back() == '\t'))
         out.joined.pop_back();
       out.joined += ' ';
     }
-    out.joined += s == Seam::space ? trim(next) : next;
+    out.joined += s == Seam::stamped ? trim(body_of(next)) : s == Seam::space ? trim(next) : next;
     ++out.last;
   }
   return out;

@@ -45,6 +45,8 @@ std::string canonical_library(std::string_view word);
 std::vector<std::string> file_names(std::string_view line);
 // The ASCII-lowercased line, same length, for wordings whose capitals vary.
 std::string folded(std::string_view line);
+// what occurs in s, as written (the readers pass folded text and lowercase words).
+bool has(std::string_view s, std::string_view what);
 
 // A recognised finding; framework and note when the reader knows them.
 Finding found(FindingKind kind, std::string framework = {}, std::string note = {});

@@ -31,15 +31,21 @@ bool escaped_break(std::string_view s, std::size_t i) {
   return s[i] == '\\' && i + 1 < s.size() && s[i + 1] == 'n' && (i == 0 || s[i - 1] != '\\');
 }
 
-// Whether the text holds a repr of a multi-line log: two escaped breaks on one long line.
+// Whether the text holds a repr of a multi-line log: two escaped breaks on one long line, or one
+// beside an escaped backslash ("\\Anaconda2\\lib": a Windows path's "\nvidia" is no break).
 bool has_repr(std::string_view log) {
   std::size_t line_start = 0, breaks = 0;
+  bool doubled = false;
   for (std::size_t i = 0; i < log.size(); ++i) {
     if (log[i] == '\n') {
-      line_start = i + 1, breaks = 0;
-    } else if (escaped_break(log, i) && ++breaks >= 2 && i - line_start > 80) {
-      return true;
+      line_start = i + 1, breaks = 0, doubled = false;
+    } else if (log[i] == '\\' && i + 1 < log.size() && log[i + 1] == '\\') {
+      doubled = true;
+      ++i;
+    } else if (escaped_break(log, i)) {
+      ++breaks;
     }
+    if ((breaks >= 2 || (breaks == 1 && doubled)) && i - line_start > 80) return true;
   }
   return false;
 }
@@ -75,6 +81,16 @@ std::size_t level_word(std::string_view s) {
   return n;
 }
 
+// Where the repr on the line starting at `from` opens: the quote before its first escaped break.
+std::size_t repr_opening(std::string_view log, std::size_t from) {
+  std::size_t quote = std::string_view::npos;
+  for (std::size_t i = from; i < log.size() && log[i] != '\n'; ++i) {
+    if (escaped_break(log, i)) return quote;
+    if (quote == std::string_view::npos && (log[i] == '\'' || log[i] == '"')) quote = i;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::string restored(std::string_view log) {
@@ -83,7 +99,13 @@ std::string restored(std::string_view log) {
   if (!entities && !repr) return {};
   std::string out;
   out.reserve(log.size());
+  std::size_t opening = std::string_view::npos;  // the quote that opens this line's repr
   for (std::size_t i = 0; i < log.size(); ++i) {
+    if (repr && (i == 0 || log[i - 1] == '\n')) opening = repr_opening(log, i);
+    if (i == opening) {
+      out += '\n';  // "RuntimeError: '" is no part of the log's first line
+      continue;
+    }
     if (repr && escaped_break(log, i)) {
       out += '\n';
       ++i;

@@ -13,10 +13,6 @@
 namespace cudnn_compat::explain {
 namespace {
 
-bool has(std::string_view s, std::string_view what) {
-  return s.find(what) != std::string_view::npos;
-}
-
 // The absolute path that starts at `at`, up to a space, a parenthesis or a quote.
 std::string_view path_at(std::string_view s, std::size_t at) {
   std::size_t end = at;

@@ -68,9 +68,18 @@ std::optional<Version> version_of(std::string_view t) {
   return std::nullopt;
 }
 
+bool has(std::string_view s, std::string_view what) {
+  return s.find(what) != std::string_view::npos;
+}
+
 std::optional<Version> version_after(std::string_view s, std::string_view marker) {
-  const std::optional<std::string_view> rest = after(s, marker);
-  return rest ? version_of(token(*rest)) : std::nullopt;
+  std::optional<std::string_view> rest = after(s, marker);
+  if (!rest) return std::nullopt;
+  // "compiled with: 7.1.4", "version=8.9.2": the separator is no part of the version.
+  std::size_t at = 0;
+  while (at < rest->size() && ((*rest)[at] == ' ' || (*rest)[at] == ':' || (*rest)[at] == '='))
+    ++at;
+  return version_of(token(rest->substr(at)));
 }
 
 std::string raw_numbers(std::string_view line) {
