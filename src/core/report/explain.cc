@@ -79,10 +79,10 @@ std::string_view lines_after(std::string_view log, const std::vector<std::string
 // The reading of line i: the line as a console or a page wrapped it, or the line alone, whichever
 // says more; `used` is the last physical line it took.
 std::optional<Finding> read_at(std::string_view log, const std::vector<std::string_view> &lines,
-                               std::size_t i, std::size_t number, std::size_t width,
+                               std::size_t i, std::size_t number, const Wrap &wrap,
                                const Context &ctx, std::size_t &used) {
   const bool in_build = near_build(ctx, number);
-  const Logical whole = logical_line(lines, i, width);
+  const Logical whole = logical_line(lines, i, wrap);
   std::optional<Finding> alone, joined;
   if (worth_reading(lines[i])) alone = read_line(lines[i], lines_after(log, lines, i), in_build);
   if (whole.last > whole.first && worth_reading(whole.text()))
@@ -192,11 +192,11 @@ ExplainScan scan_log(std::string_view pasted) {
   const std::string_view log = restored_text.empty() ? pasted : std::string_view(restored_text);
   std::vector<std::size_t> number;
   const std::vector<std::string_view> lines = lines_of(log, scan.cut, number);
-  const std::size_t width = wrap_width(lines);
+  const Wrap wrap = wrap_of(log, lines);
   // What the whole log says first (its build tools, banners, traces), then each line read.
   Context ctx;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const Logical whole = logical_line(lines, i, width);
+    const Logical whole = logical_line(lines, i, wrap);
     note_context(whole.text(), number[i], ctx);
     i = whole.last;
   }
@@ -204,7 +204,7 @@ ExplainScan scan_log(std::string_view pasted) {
   std::size_t last_end = 0;  // the last physical line of out.back()'s message
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::size_t used = i;
-    std::optional<Finding> f = read_at(log, lines, i, number[i], width, ctx, used);
+    std::optional<Finding> f = read_at(log, lines, i, number[i], wrap, ctx, used);
     const std::size_t named = cudnn_named_before(ctx, number[i], kReach);
     if (!f && named && (f = bare_windows_error(lines[i]))) {
       f->text = std::string(trim(lines[i]));

@@ -25,6 +25,9 @@ namespace {
 constexpr std::size_t kMaxPieces = 12;
 constexpr std::size_t kMaxJoined = 4096;
 constexpr std::size_t kMinWrapWidth = 60;  // narrower "widths" are ordinary short lines
+constexpr std::size_t kMaxPageWidth =
+    200;                               // a text whose lines run wider was not wrapped by a page
+constexpr std::size_t kMaxQuote = 16;  // columns of quote marks before a line's text
 // Terminal widths common enough that one cut line at one of them is taken as a cut.
 constexpr std::array<std::size_t, 6> kCommonWidths{80, 100, 120, 132, 160, 200};
 
@@ -201,14 +204,42 @@ bool indented_after_stamp(std::string_view line) {
   return body.size() < line.size() && spaces >= 3;
 }
 
+// The columns a line took as printed, with the quote marks it is read without ("> > > ", "`").
+std::size_t raw_columns(std::string_view line, std::string_view log) {
+  std::size_t prefix = 0;
+  if (!log.empty() && line.data() > log.data() && line.data() <= log.data() + log.size())
+    for (const char *c = line.data();
+         c > log.data() && c[-1] != '\n' && c[-1] != '\r' && prefix < kMaxQuote; --c)
+      ++prefix;
+  return columns(line) + prefix;
+}
+
+// A page's wrap at spaces: the next line's first word would not have fitted after this line
+// (nor a word of half the width after half a line).
+bool pushed_down(std::string_view prev, std::string_view next, const Wrap &wrap) {
+  if (wrap.widest < kMinWrapWidth || wrap.widest > kMaxPageWidth) return false;
+  const std::size_t have = raw_columns(prev, wrap.log);
+  const std::size_t word = columns(next.substr(0, next.find(' ')));
+  return have + 1 + word > wrap.widest && (2 * have >= wrap.widest || 3 * word >= wrap.widest);
+}
+
+// What a terminal's cut cannot have ended, whatever the next piece looks like: a path ("/home/"
+// then "ort/onnxruntime/...:1193") or a version after its dot ("libcudnn.so." then "8: cannot").
+bool goes_on(std::string_view prev, std::string_view next) {
+  const char last = prev.back();
+  if (last == '/' || last == '\\') return next[0] != ' ' && next[0] != '\t';
+  return last == '.' && prev.size() > 1 &&
+         std::isalnum(static_cast<unsigned char>(prev[prev.size() - 2])) && digit(next[0]);
+}
+
 // so_far: the message up to prev, whose length says whether it is a line or a wrapped piece.
-Seam seam(std::string_view prev, std::string_view so_far, std::string_view next,
-          std::size_t width) {
+Seam seam(std::string_view prev, std::string_view so_far, std::string_view next, const Wrap &wrap) {
   if (prev.empty() || next.empty()) return Seam::none;
   // A terminal's cut: every character kept, so the pieces join with nothing between them.
   // A cut right after punctuation, before what starts a record, is more likely a line's end.
   const bool ends_clause = !word_char(prev.back()) && starts_record(trim(next));
-  if (width && columns(prev) == width && !stamped(trim(next)) && !ends_clause)
+  if (wrap.cut && raw_columns(prev, wrap.log) == wrap.cut &&
+      (goes_on(prev, next) || (!stamped(trim(next)) && !ends_clause)))
     return cut_seam(prev, next);
   if (open_path(prev) && next[0] != ' ' && next[0] != '\t') return Seam::tight;
   // CMake indents the text of a message(): "CMake Error at x.cmake:31 (message):" then "  Can
@@ -237,13 +268,17 @@ Seam seam(std::string_view prev, std::string_view so_far, std::string_view next,
       (names_a_file || !starts_record(next)))
     return Seam::space;
   if (starts_record(next)) return Seam::none;
+  if (pushed_down(prev, next, wrap))
+    return seam_is_one_word(prev, next) ? Seam::tight : Seam::space;
   const char last = prev.back();
   if (last == '.' || last == '!' || last == '?' || last == ';') return Seam::none;
   // Soft wraps break before a word that starts in lower case, a number or a path's rest.
+  // An MSVC-decorated name ("?destroyTensorDescriptorExOps@cudaNN@@...") starts no line either.
   const char first = next[0];
+  const bool decorated = first == '?' && next.find("@@") != std::string_view::npos;
   if (!(std::islower(static_cast<unsigned char>(first)) || digit(first) || first == '.' ||
         first == '_' || first == '\\' || first == '/' || first == '"' || first == '\'' ||
-        first == '('))
+        first == '(' || decorated))
     return Seam::none;
   if (so_far.size() < 20) return Seam::none;  // a short line is a line, not a wrapped one
   return seam_is_one_word(prev, next) ? Seam::tight : Seam::space;
@@ -251,16 +286,18 @@ Seam seam(std::string_view prev, std::string_view so_far, std::string_view next,
 
 }  // namespace
 
-std::size_t wrap_width(const std::vector<std::string_view> &lines) {
-  std::size_t widest = 0;
-  for (std::string_view l : lines) widest = std::max(widest, columns(l));
-  if (widest < kMinWrapWidth) return 0;
+Wrap wrap_of(std::string_view log, const std::vector<std::string_view> &lines) {
+  Wrap wrap;
+  wrap.log = log;
+  std::size_t &widest = wrap.widest;
+  for (std::string_view l : lines) widest = std::max(widest, raw_columns(l, log));
+  if (widest < kMinWrapWidth) return wrap;
   // Two different cut lines of the same length (a repeated message is one line printed twice),
   // or one at a width terminals commonly have.
   std::string_view first_widest;
   bool two = false;
   for (std::string_view l : lines) {
-    if (columns(l) != widest) continue;
+    if (raw_columns(l, log) != widest) continue;
     if (first_widest.empty())
       first_widest = l;
     else if (l != first_widest)
@@ -268,18 +305,18 @@ std::size_t wrap_width(const std::vector<std::string_view> &lines) {
   }
   const bool common =
       std::find(kCommonWidths.begin(), kCommonWidths.end(), widest) != kCommonWidths.end();
-  return two || common ? widest : 0;
+  if (two || common) wrap.cut = widest;
+  return wrap;
 }
 
-Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, std::size_t width) {
+Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, const Wrap &wrap) {
   Logical out;
   out.first = out.last = i;
   out.alone = lines[i];
   while (out.last + 1 < lines.size() && out.last + 1 - i < kMaxPieces &&
          out.joined.size() < kMaxJoined) {
     const std::string_view prev = lines[out.last], next = lines[out.last + 1];
-    const Seam s =
-        seam(prev, out.joined.empty() ? prev : std::string_view(out.joined), next, width);
+    const Seam s = seam(prev, out.joined.empty() ? prev : std::string_view(out.joined), next, wrap);
     if (s == Seam::none) break;
     if (out.joined.empty()) out.joined = std::string(lines[i]);
     if (s == Seam::space || s == Seam::stamped) {

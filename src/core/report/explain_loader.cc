@@ -167,6 +167,40 @@ std::optional<Finding> read_symbol_error(std::string_view line) {
   return f;
 }
 
+// Windows' dialog when a DLL lacks a function its caller imports (error 127 in words): "The
+// procedure entry point cudnnSetPoolingDescriptor could not be located in the dynamic link library
+// cudnn64_65.dll", its translations ("Der Prozedureinsprungpunkt ... wurde in der DLL ... nicht
+// gefunden", "Le point d'entree de procedure ..."), and people's own "Failed to locate the entry
+// point for the procedure ... in the dynamic link library ...". A public cudnn* function missing
+// from the main DLL: the program was built against another release; a sub-library's DLL, or one
+// of cuDNN's internal (decorated) functions: the family is mixed.
+std::optional<Finding> read_entry_point(std::string_view line) {
+  const std::string low = folded(line);
+  std::size_t at = std::string::npos;
+  for (std::string_view words :
+       {"entry point", "einsprungpunkt", "point d'entr", "point d\u2019entr", "punto de entrada",
+        "ponto de entrada", "\u5165\u53e3\u70b9"})
+    if (at = low.find(words); at != std::string::npos) break;
+  if (at == std::string::npos) return std::nullopt;
+  std::string dll;
+  for (const std::string &name : file_names(line))
+    if (names_cudnn_library(name)) dll = name;
+  const std::size_t symbol = low.find("cudnn", at);
+  if (dll.empty() && symbol == std::string::npos) return std::nullopt;
+  const std::string dll_low = folded(dll);
+  const bool sub_library = dll_low.find("cudnn_") != std::string::npos;
+  const bool internal = mentions(line.substr(at), "@@");
+  Finding f = found(sub_library || internal ? FindingKind::sublibrary_mismatch
+                                            : FindingKind::version_mismatch);
+  f.library = dll;
+  f.windows_error = 127;
+  if (f.kind == FindingKind::version_mismatch)
+    f.note = (dll.empty() ? std::string("the cuDNN DLL") : dll) +
+             " lacks a function the program imports: it is of another cuDNN release than the "
+             "one the program was built against";
+  return f;
+}
+
 // Some loggers squeeze the spaces out of dlerror: "Libtorch_cuda_cpp.so:Libcudnn.so.8:cannotopen:
 // sharedobjectfile:Nosuchfileordirectory".
 std::optional<Finding> read_squeezed(std::string_view line) {
@@ -230,6 +264,7 @@ std::optional<Finding> read_loader(std::string_view line) {
   if (std::optional<Finding> f = read_status(line)) return f;
   if (std::optional<Finding> f = read_cudnn_loader(line)) return f;
   if (std::optional<Finding> f = read_tensorflow_dso(line)) return f;
+  if (std::optional<Finding> f = read_entry_point(line)) return f;
   if (std::optional<Finding> f = read_symbol_error(line)) {
     // 0x8007007F is .NET's HRESULT for the same Windows error.
     if (mentions(line, "127") || mentions(line, "0x8007007F") || mentions(line, "0x8007007f"))

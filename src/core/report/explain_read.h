@@ -77,10 +77,16 @@ struct Logical {
   std::string joined;      // the pieces joined, when last > first
   std::string_view text() const { return last > first ? std::string_view(joined) : alone; }
 };
-// The width a terminal cut the text's lines at, or 0 when nothing says it was cut.
-std::size_t wrap_width(const std::vector<std::string_view> &lines);
+// How the text was wrapped: the width a terminal cut its lines at (0 when nothing says it was
+// cut) and its widest line (a page wraps at spaces before it). Widths count the quote marks
+// ("> ", "`") the lines are read without: the text of the lines is in log.
+struct Wrap {
+  std::string_view log;
+  std::size_t cut = 0, widest = 0;
+};
+Wrap wrap_of(std::string_view log, const std::vector<std::string_view> &lines);
 // Line i with the lines that continue it.
-Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, std::size_t width);
+Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, const Wrap &wrap);
 
 // --- explain_trace.cc: loader traces (LD_DEBUG=libs, ldd, /proc/PID/maps).
 
