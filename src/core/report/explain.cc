@@ -122,10 +122,32 @@ bool fold_link_errors(Finding &prev, Finding &f) {
   return true;
 }
 
+bool version_kind(FindingKind k) {
+  return k == FindingKind::version_mismatch || k == FindingKind::outdated;
+}
+
+// The line right after a found release that only names what is required ("*** WARNING:
+// Unsupported cuDNN version: 7001" then "*** WARNING: cuDNN v4<= and <=v6 is required"): one
+// message, the bounds the found release misses added to it.
+bool fold_bounds(Finding &prev, std::size_t prev_end, Finding &f) {
+  if (f.line != prev_end + 1 || !prev.runtime || f.runtime || f.built_with ||
+      !version_kind(prev.kind) || !version_kind(f.kind) ||
+      (!prev.framework.empty() && !f.framework.empty() && prev.framework != f.framework))
+    return false;
+  if (!prev.required && f.required && compare(*prev.runtime, *f.required) < 0) {
+    prev.required = f.required;
+    prev.kind = FindingKind::outdated;
+  }
+  if (!prev.older_than && f.older_than && compare(*prev.runtime, *f.older_than) >= 0)
+    prev.older_than = f.older_than;
+  return true;
+}
+
 bool fold_into(Finding &prev, std::size_t prev_end, Finding &f) {
   if (same(prev, f)) return true;
   const bool near = prev_end + 3 >= f.line;
   if (near && fold_link_errors(prev, f)) return true;
+  if (fold_bounds(prev, prev_end, f)) return true;
   const bool one_tool =
       prev.build_time == f.build_time &&
       (prev.framework.empty() || f.framework.empty() || prev.framework == f.framework);

@@ -348,6 +348,18 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
   return f;
 }
 
+// A range ("cuDNN v4<= and <=v6 is required"): the newest release it takes bounds it from above;
+// a found release past it needs an older one.
+void bound_above(std::string_view low, Finding &f) {
+  const std::optional<Version> newest = upper_bound_in(low);
+  if (!newest) return;
+  f.older_than = newest->minor ? Version{newest->major, *newest->minor + 1, {}, {}}
+                               : Version{newest->major + 1, {}, {}, {}};
+  if (f.runtime && compare(*f.runtime, *f.older_than) < 0) f.older_than.reset();
+  if (f.older_than && (!f.runtime || !f.required || compare(*f.runtime, *f.required) >= 0))
+    f.kind = FindingKind::version_mismatch;
+}
+
 std::optional<Finding> read_versions(std::string_view line, std::string_view low,
                                      std::vector<Mention> m) {
   const bool built_named = first(m, Role::build).has_value();
@@ -400,6 +412,7 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
   // above." as a configure error).
   if ((old && (runtime || required)) || (required && !runtime && !built))
     f.kind = FindingKind::outdated;
+  if (!built) bound_above(low, f);
   if (!built || fw.name.empty()) f.rule.reset();  // no rule the message named
   return f;
 }
@@ -467,6 +480,16 @@ std::optional<Finding> read_general(std::string_view line, bool in_build) {
         in_build || any_of(low, {"cmake", "configure", "#error", "pkg-config", "ld: ", "bazel",
                                  "setup.py", "package configuration file", "-rpath"});
   return f;
+}
+
+// The newest release a range takes: "<=v6", "<= 8.9".
+std::optional<Version> upper_bound_in(std::string_view low) {
+  for (std::size_t at = low.find("<="); at != std::string_view::npos; at = low.find("<=", at + 2)) {
+    std::string_view rest = trim(low.substr(at + 2));
+    if (rest.starts_with("v")) rest.remove_prefix(1);
+    if (std::optional<Version> v = version_of(token(rest))) return v;
+  }
+  return std::nullopt;
 }
 
 }  // namespace cudnn_compat::explain

@@ -114,6 +114,10 @@ std::optional<Finding> read_cupy(std::string_view line, std::string_view next) {
   f.runtime = version_of(token(*r));
   const std::string_view first = next.substr(0, next.find_first_of("\r\n"));
   if (auto w = after(first, "WARNING: ")) f.note = "CuPy says: " + std::string(trim(*w));
+  // "cuDNN v4<= and <=v6 is required": a release past the range needs an older one.
+  if (const std::optional<Version> newest = upper_bound_in(folded(first));
+      newest && f.runtime && newest->major < f.runtime->major)
+    f.older_than = Version{newest->major + 1, {}, {}, {}};
   return f;
 }
 

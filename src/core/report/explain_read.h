@@ -47,6 +47,8 @@ std::vector<std::string> file_names(std::string_view line);
 std::string folded(std::string_view line);
 // what occurs in s, as written (the readers pass folded text and lowercase words).
 bool has(std::string_view s, std::string_view what);
+// The newest release a range takes ("cuDNN v4<= and <=v6 is required": 6), from folded text.
+std::optional<Version> upper_bound_in(std::string_view low);
 
 // A recognised finding; framework and note when the reader knows them.
 Finding found(FindingKind kind, std::string framework = {}, std::string note = {});
