@@ -19,6 +19,7 @@ packages=(
   dpkg-dev file rpm     # cpack's .deb (dpkg-shlibdeps) and .rpm (rpmbuild), tests/install
   slurm-wlm munge       # the real Slurm 22.05 and munged the tests/slurm cluster runs
   libslurm-dev          # slurm/spank.h, for the SPANK plugin
+  rsyslog               # tests/shim/log_syslog.sh: the shim's line sent to syslog (CUDNN_COMPAT_LOG)
 )
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)

@@ -11,7 +11,6 @@
 #include "shim_text.h"
 #include "sys.h"
 
-
 static void add(struct search_dirs *out, const char *dir, long capacity) {
   if (out->count < capacity && dir) out->dir[out->count++] = dir;
 }

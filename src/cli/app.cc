@@ -60,6 +60,24 @@ void add_subcommands(CLI::App &app, Globals &g, int argc, char **argv) {
     if (!known || name == named) add(app, g);
 }
 
+// An empty argument is a mistake (a variable that is not set: `-o "$OUT"`), never "absent": `map
+// validate ''` must not validate $CUDNN_COMPAT_MAP instead, nor `modulefiles -o ''` write into the
+// working directory. Every option and positional of every subcommand that takes a value refuses
+// one, as bad usage (exit 2).
+void refuse_empty_values(CLI::App &app) {
+  static const CLI::Validator not_empty(
+      [](std::string &value) {
+        return value.empty()
+                   ? std::string("an empty argument; give a value (is a shell variable unset?)")
+                   : std::string();
+      },
+      "", "NOT_EMPTY");
+  for (CLI::Option *o : app.get_options())
+    if (o->get_type_size() != 0) o->check(not_empty);
+  for (CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; }))
+    refuse_empty_values(*sub);
+}
+
 // The --help footer: the sections above, headed as people read them in a terminal.
 std::string help_footer() {
   std::string out;
@@ -79,6 +97,7 @@ void build_app(CLI::App &app, Globals &g, int argc, char **argv) {
   app.fallthrough();  // --json may follow the subcommand
   app.add_flag("--json", g.json, "Print one JSON document on stdout instead of text");
   add_subcommands(app, g, argc, argv);
+  refuse_empty_values(app);
   app.footer(help_footer());
 }
 

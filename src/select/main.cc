@@ -40,10 +40,10 @@ std::string real_path(const std::string &path) {
 
 // The libraries the map's decision table knows, as it knew them when the map had this stamp.
 std::vector<KnownLibrary> known_libraries(const std::string &path, const FileStamp &stamp) {
-  const std::optional<std::string> table = read_derived_file(decision_table_path(path), stamp);
+  const TableRead table = read_table(path, TableKind::decide);
   // The map must still be the one the table and the load saw: an edit since is not known.
-  if (!table || stamp_file(path) != stamp) return {};
-  return table_libraries(*table, stamp);
+  if (!table.text || stamp_file(path) != stamp) return {};
+  return table_libraries(*table.text);
 }
 
 std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,
@@ -89,7 +89,7 @@ Selection decide(const Request &r, bool debug) {
   const std::string helper = self_dir() + "/cudnn-compat-probe";
   SelectIo io;
   // Only the library's own word counts, within what is left of the shim's deadline.
-  io.probe = [&](const std::string &file) -> std::optional<Probe> {
+  io.probe = [&](const std::string &file) -> LibraryCheck {
     const std::optional<FileStamp> id = map ? stamp_file(file) : std::nullopt;
     if (id)
       if (std::optional<Probe> p =
@@ -97,10 +97,10 @@ Selection decide(const Request &r, bool debug) {
         return p;
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
-    if (left.count() <= 0) return std::nullopt;
+    if (left.count() <= 0) return {std::nullopt, "no time was left of CUDNN_COMPAT_TIMEOUT"};
     // Half of what is left, so that one library that hangs leaves time for the next candidate.
     const long half = std::max<long>(left.count() / 2, std::min<long>(left.count(), 500));
-    return probe_library(file, {helper, int(half)});
+    return check_library(file, {helper, int(half)});
   };
   io.find_file = find_library_file;
   Selection s = select_library(in, io);
