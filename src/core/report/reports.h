@@ -51,6 +51,9 @@ enum class FindingKind {
   sublibrary_mismatch,
   dependency_not_found,
   outdated,
+  // Not cuDNN version problems: what runs on this node's GPU and driver (issue 22).
+  arch_mismatch,   // a release or program without code for this GPU's architecture
+  driver_too_old,  // the driver runs an older CUDA than the release or program was built for
   unknown
 };
 std::string_view to_string(FindingKind k);
@@ -70,6 +73,11 @@ struct Finding {
   std::optional<Version> required;             // a minimum or expected release it names
   std::optional<int> windows_error;            // 126 (not found) or 127 (procedure missing)
   bool build_time = false;                     // configure, CMake, compiler or linker, not a run
+  std::optional<Version> gpu;                  // the GPU's compute capability (7.0), when named
+  std::optional<Version> driver_cuda;          // the CUDA the node's driver runs, when named
+  // The code needs a cuDNN older than this: it calls an API this release removed, or says
+  // "cuDNN version >= 8 is not yet supported".
+  std::optional<Version> older_than;
 };
 
 // Every cuDNN-related error in a message or a whole job log, in order; noise is skipped.
