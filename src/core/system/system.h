@@ -38,6 +38,9 @@ bool holds_other_family(const std::string &entry, const std::string &dir, std::o
 // The file in dir that serves a request for `requested` (I/O: reads the directory).
 std::optional<std::string> find_library_file(const std::string &dir, const LibraryName &requested,
                                              int major);
+// Whether this process can load the file: readable with its effective ids, on a file system not
+// mounted noexec here (shim/shared/loadable.c: the shim's fast path asks the same).
+bool loadable_here(const std::string &file);
 // The version a library reports itself, by loading it in a child (probe); nullopt when it does not
 // load - a header or a file name is no answer here.
 std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options);
