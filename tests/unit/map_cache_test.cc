@@ -12,13 +12,16 @@
 namespace cudnn_compat {
 namespace {
 
-// The example map plus what the cache must carry through: a lib with a tab, a backslash and a
-// newline in it, and an unknown key's warning.
+// The example map plus what the cache must carry through: a glob with a tab, a backslash and a
+// newline in it (a lib may hold none of them but the backslash), and an unknown key's warning.
 const std::string kMap = std::string(kExampleMap) + R"(
 [[cudnn]]
 version = "9.1.0"
-lib = "/opt/we\tird\\dir\nx"
+lib = "/opt/weird\\dir x"
 colour = "blue"
+[[require]]
+match = "/opt/we\tird\\dir\nx/*"
+cudnn = "9.1"
 )";
 
 const FileStamp kStamp{2, 3, 4, 5};
@@ -31,7 +34,8 @@ TEST(MapCache, RoundTripsEverythingTheHotPathReads) {
   ASSERT_TRUE(back) << text;
   ASSERT_TRUE(back->map);
   EXPECT_EQ(format_map(*back->map), format_map(*m.map));
-  EXPECT_EQ(back->map->cudnn[2].lib, "/opt/we\tird\\dir\nx");
+  EXPECT_EQ(back->map->cudnn[2].lib, "/opt/weird\\dir x");
+  EXPECT_EQ(back->map->require[1].match, "/opt/we\tird\\dir\nx/*");
   EXPECT_EQ(back->map->cudnn[1].pos.line, m.map->cudnn[1].pos.line);
   EXPECT_EQ(back->map->require[0].pos.line, 17);  // [[require]] in example_map.h
   ASSERT_EQ(back->diagnostics.size(), 1u);        // the unknown key's warning survives
@@ -67,7 +71,9 @@ struct TempMap {
     std::filesystem::last_write_time(
         path, std::filesystem::last_write_time(path) - std::chrono::seconds(2));
   }
-  std::string write_cache(const MapLoad &load) const { return write_map_cache(load, *stamp_file(path)); }
+  std::string write_cache(const MapLoad &load) const {
+    return write_map_cache(load, *stamp_file(path));
+  }
 };
 
 TEST(MapCache, LoadMapReadsACurrentCacheAndIgnoresAStaleOne) {
@@ -100,7 +106,8 @@ TEST(MapCache, ACacheNotYoungerThanItsMapIsNotTrusted) {
   ASSERT_EQ(t.write_cache(fresh), "");
   EXPECT_EQ(load_map(t.path).map->cudnn[1].lib, "/from/the/cache");
   // Made in the map's own tick: an edit of that tick would not show in the stamp.
-  std::filesystem::last_write_time(map_cache_path(t.path), std::filesystem::last_write_time(t.path));
+  std::filesystem::last_write_time(map_cache_path(t.path),
+                                   std::filesystem::last_write_time(t.path));
   EXPECT_EQ(load_map(t.path).map->cudnn[1].lib, "/opt/cudnn/8.9.2/lib64");
 }
 
