@@ -115,7 +115,13 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
 void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const Need &need,
                         const Choice &choice, const Found &f) {
   std::string advice;
-  if (need.cudnn)
+  const LibraryName requested = *parse_library_name(o.name);
+  const std::optional<int> asked =
+      requested.version ? std::optional<int>(requested.version->major) : std::nullopt;
+  if (const std::optional<std::string> conflict = major_conflict(need, asked))
+    advice = "The requirement should be the cuDNN " + std::to_string(*asked) +
+             " release the program was built with: " + *conflict + ".";
+  else if (need.cudnn)
     advice = "Ask the admins for cuDNN " + acceptable_releases(need.rule, *need.cudnn) +
              (need.cuda_major ? " built for CUDA " + std::to_string(*need.cuda_major) : "") +
              ", or rebuild the program against an installed release.";

@@ -60,6 +60,10 @@ struct Choice {
 enum class Words { yes, no };  // whether a Verdict's reason is wanted (the decision is the same)
 Verdict fit(const Need &need, std::optional<int> major, const Version &release,
             const std::optional<Version> &cuda, Words words = Words::yes);
+// Why no release can serve a request whose name carries `major` when the requirement is of
+// another major ("the program asks for cuDNN 8 by name, which only a cuDNN 8 can serve, but the
+// requirement is 5.0"); nullopt when they agree. fit() refuses every release then.
+std::optional<std::string> major_conflict(const Need &need, std::optional<int> major);
 // fit() on what the map says of an entry, the reason telling the admin what the map lacks.
 Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major,
                    Words words = Words::yes);

@@ -43,16 +43,14 @@ std::string installed_list(const Map &map) {
 std::optional<Selection> settled_early(const SelectInputs &in, const std::string &need) {
   // A path is the program's own choice: a load that would fail stays a failing load.
   if (in.name.find('/') != std::string::npos && !in.loader) return Selection{};
-  // A name that carries a major is only served by that major.
-  if (in.requested.version && in.need.cudnn &&
-      in.need.cudnn->major != in.requested.version->major) {
-    const std::string asked = std::to_string(in.requested.version->major);
+  // A name that carries a major is only served by that major (fit() refuses every release).
+  const std::optional<int> asked =
+      in.requested.version ? std::optional<int>(in.requested.version->major) : std::nullopt;
+  if (const std::optional<std::string> conflict = major_conflict(in.need, asked))
     return Selection{{},
-                     {kPrefix + in.name + ": " + need + ", but the program asks for cuDNN " +
-                      asked + " by name, which only a cuDNN " + asked +
-                      " can serve; loading as usual (the requirement should be the cuDNN " + asked +
-                      " release the program was built with)"}};
-  }
+                     {kPrefix + in.name + ": " + need + ", but " + *conflict +
+                      "; loading as usual (the requirement should be the cuDNN " +
+                      std::to_string(*asked) + " release the program was built with)"}};
   return std::nullopt;
 }
 
