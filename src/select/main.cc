@@ -28,8 +28,7 @@ struct Request {
 };
 
 std::string self_dir() {
-  std::error_code ec;
-  return fs::read_symlink("/proc/self/exe", ec).parent_path().string();
+  return fs::path(program_path().value_or("")).parent_path().string();
 }
 
 std::string real_path(const std::string &path) {
@@ -87,22 +86,16 @@ Selection decide(const Request &r, bool debug) {
   in.debug = debug;
 
   const std::string helper = self_dir() + "/cudnn-compat-probe";
-  SelectIo io;
   // Only the library's own word counts, within what is left of the shim's deadline.
-  io.probe = [&](const std::string &file) -> std::optional<Probe> {
-    const std::optional<FileStamp> id = map ? stamp_file(file) : std::nullopt;
-    if (id)
-      if (std::optional<Probe> p =
-              remembered_probe(known, *map, file, *id, need->cuda_major.has_value()))
-        return p;
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
-    if (left.count() <= 0) return std::nullopt;
-    // Half of what is left, so that one library that hangs leaves time for the next candidate.
-    const long half = std::max<long>(left.count() / 2, std::min<long>(left.count(), 500));
-    return probe_library(file, {helper, int(half)});
-  };
-  io.find_file = find_library_file;
+  const SelectIo io =
+      engine_io(known, map, need->cuda_major.has_value(), [&](const std::string &file) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
+        if (left.count() <= 0) return std::optional<Probe>();
+        // Half of what is left, so that one library that hangs leaves time for the next one.
+        const long half = std::max<long>(left.count() / 2, std::min<long>(left.count(), 500));
+        return probe_library(file, {helper, int(half)});
+      });
   Selection s = select_library(in, io);
   // A map that is there but refused (broken, or writable by others) is said once, even where the
   // ordinary load needs no map.

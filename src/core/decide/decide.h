@@ -81,11 +81,12 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested);
 // library was probed and agrees with the map are in it; anything it does not settle goes to the
 // engine. Its last line is "end": both readers refuse a table without it (cut short).
 
+// The file the loader takes from ld.so.cache and the default directories is not in the table: the
+// cache changes with every ldconfig and differs between the nodes that share a map, so the shim
+// reads it itself (shim/shared/ld_system.c) and judges that file by identity like any other.
 struct TableFacts {  // what only the file system and the libraries say, gathered by the writer
   std::vector<std::optional<Probe>> probes;     // per map entry: its libcudnn.so.<major>, probed
   std::vector<std::optional<FileStamp>> files;  // that file's identity when it was probed
-  std::optional<FileStamp> ld_cache;            // /etc/ld.so.cache
-  std::vector<std::pair<int, std::string>> system;  // per major: ld.so.cache and default dirs' file
 };
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
 // Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did
@@ -97,11 +98,15 @@ std::string decision_table_path(const std::string &map_path);
 struct KnownLibrary {
   std::uint64_t ino = 0, size = 0, mtime_ns = 0;
   std::size_t entry = 0;
+  std::string path;  // where it was probed (its family: the sub-libraries beside it)
 };
 std::vector<KnownLibrary> table_libraries(std::string_view table, const FileStamp &stamp);
 // The table's word for a file instead of a probe: the shim's fast path trusts the same identities,
 // so the engine's answer cannot differ from the table's. Only where the map names the CUDA when a
-// CUDA is needed (the probe would read the library's own). Pure.
+// CUDA is needed (the probe would read the library's own). The probe's `file` is the path the
+// release was probed at: another path to the same file (a link in a directory of other
+// sub-libraries) is not where its family is, and select_library hands over that path instead.
+// Pure.
 std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, const Map &map,
                                       const std::string &file, const FileStamp &identity,
                                       bool cuda_needed);

@@ -100,9 +100,6 @@ std::string decision_table_path(const std::string &map_path) {
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts) {
   std::string out = "cudnn-compat-decide 1\t" + identity(stamp) + "\n";
   out += "require\t" + std::to_string(map.require.size()) + "\n";
-  out += "system\t" + (facts.ld_cache ? identity(*facts.ld_cache) : std::string("-")) + "\n";
-  for (const auto &[major, file] : facts.system)
-    out += "sys\t" + std::to_string(major) + "\t" + file + "\n";
   // The map as rank() sees it, but only the releases whose library says what the map says.
   Map known = map;
   known.cudnn.clear();
@@ -153,7 +150,7 @@ std::vector<KnownLibrary> table_libraries(std::string_view table, const FileStam
       if (ec != std::errc() || end == line.data() + line.size() || *end != '\t') return {};
       line.remove_prefix(std::size_t(end - line.data()) + 1);
     }
-    out.push_back({n[1], n[2], n[3], std::size_t(n[0])});
+    out.push_back({n[1], n[2], n[3], std::size_t(n[0]), std::string(line)});
   }
   return out;
 }
@@ -161,15 +158,17 @@ std::vector<KnownLibrary> table_libraries(std::string_view table, const FileStam
 std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, const Map &map,
                                       const std::string &file, const FileStamp &identity,
                                       bool cuda_needed) {
+  const KnownLibrary *found = nullptr;
   for (const KnownLibrary &k : known) {
     if (k.ino != identity.ino || k.size != identity.size || k.mtime_ns != identity.mtime_ns ||
         k.entry >= map.cudnn.size())
       continue;
-    const Installed &e = map.cudnn[k.entry];
-    if (cuda_needed && !e.cuda) return std::nullopt;
-    return Probe{file, e.version, e.cuda, ProbeSource::library, ""};
+    if (!found || k.path == file) found = &k;  // the row of this very path, if there is one
   }
-  return std::nullopt;
+  if (!found) return std::nullopt;
+  const Installed &e = map.cudnn[found->entry];
+  if (cuda_needed && !e.cuda) return std::nullopt;
+  return Probe{found->path, e.version, e.cuda, ProbeSource::library, ""};
 }
 
 }  // namespace cudnn_compat

@@ -64,8 +64,15 @@ std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo 
   const Verdict v = serves(in.need, wanted_major(in.need, in.requested), *p);
   if (!v.compatible)
     return to_string(p->version) + " on " + in.loader->from + " does not fit: " + v.reason;
+  // The release that fits is handed over where it was probed when the loader reaches it by
+  // another path (a link in a directory of other sub-libraries: its family would come from
+  // there), whichever path that is: the fast path does the same.
+  if (p->file != in.loader->path) out.use = p->file;
   if (in.debug)
-    out.say.push_back(kPrefix + in.name + " -> " + in.loader->path + " as the loader finds it (" +
+    out.say.push_back(kPrefix + in.name + " -> " + out.use.value_or(in.loader->path) +
+                      (out.use ? " (the release the loader finds at " + in.loader->path +
+                                     ", at the path its family was probed at; "
+                               : " as the loader finds it (") +
                       need + "; " + to_string(p->version) + " on " + in.loader->from +
                       " fits: " + v.reason + ")");
   return std::nullopt;

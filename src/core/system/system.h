@@ -100,7 +100,10 @@ bool dir_holds_cudnn(const std::string &dir);
 std::optional<std::string> env(const char *name);  // secure_getenv; empty counts as unset
 // The prefix a program in dir belongs to: dir without its bin/ or lib/cudnn-compat/ (pure).
 std::optional<std::string> prefix_of_program_dir(std::string_view dir);
-// The running program's prefix, from /proc/self/exe: an installed tree may be moved.
+// The running program's file: /proc/self/exe, else (no /proc: a chroot, a sandbox) the path it
+// was run by when that is absolute, as the shim runs its engine.
+std::optional<std::string> program_path();
+// The running program's prefix, from program_path(): an installed tree may be moved.
 std::optional<std::string> install_prefix();
 // The user's module system as the environment shows it: which system, the loaded modules and their
 // files (LOADEDMODULES, _LMFILES_), EBROOT* variables, the first application in CUDNN_COMPAT_NEEDS.
