@@ -31,10 +31,6 @@
 
 enum { kPath = 4096 };
 
-static int file_exists(const char *path) {
-  return sys(SYS_faccessat, AT_FDCWD, path, F_OK) == 0;
-}
-
 // ---------------------------------------------------------------------------------------------
 // State, kept for the life of the process: a later dlopen of the same name, or an RTLD_NOLOAD
 // query, must find the object the first one got. Lists, not arrays: no number of majors or
@@ -239,14 +235,21 @@ static int is_path(const char *name) {
   return base_name(name) != name;
 }
 
-// The file the loader takes from the directories before ld.so.cache, or 0.
-static const char *loader_pick(const char *name, const struct search_dirs *dirs) {
+// The file the loader takes for name: a path as it is; a bare name from the requester's own
+// directories, then ld.so.cache and the default directories. 1 when known (*pick 0: the load
+// fails), 0 when the shim cannot tell.
+static int loader_pick(const char *name, const struct search_dirs *dirs, const char **pick) {
   static char candidate[kPath];
-  if (is_path(name)) return file_exists(name) ? name : 0;
+  *pick = 0;
+  if (is_path(name)) {
+    if (file_exists(name)) *pick = name;
+    return 1;
+  }
+  if (!dirs->complete) return 0;
   for (long i = 0; i < dirs->count; ++i)
     if (join_path(candidate, sizeof candidate, dirs->dir[i] + 2, name) && file_exists(candidate))
-      return arena_strdup(candidate);
-  return 0;
+      return (*pick = arena_strdup(candidate)) != 0;
+  return system_search(name, pick);
 }
 
 static const char *map_path(char **env) {
@@ -262,17 +265,22 @@ static const char *map_path(char **env) {
 }
 
 // Returns the file to load instead, or 0 for the ordinary load.
-static const char *decide(const char *name, int major, const char *requester_name,
+static const char *decide(const char *name, const struct cudnn_name *c, const char *requester_name,
                           const struct search_dirs *dirs, const struct settings *s) {
   // A path (a name with a slash: the loader takes it as it is, relative to the working directory)
   // that does not exist stays a failing load: the program asked for that file.
   const int path = is_path(name);
   if (path && !file_exists(name)) return 0;
-  const char *pick = dirs->complete || path ? loader_pick(name, dirs) : 0;
-  if (!s->debug && major >= 0 && (dirs->complete || path)) {
-    const struct fast_request r = {map_path(s->env), major,
-                                   env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
-                                   env_value(s->env, "CUDNN_COMPAT_CUDA"), pick};
+  // The table is filed by major: a name with a fuller version (libcudnn.so.9.1.0) is a need of its
+  // own, and a file of that exact name, which only the engine weighs.
+  if (!s->debug && c->major >= 0 && !c->full_version && (dirs->complete || path)) {
+    struct fast_request r = {map_path(s->env),
+                             c->major,
+                             env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
+                             env_value(s->env, "CUDNN_COMPAT_CUDA"),
+                             0,
+                             0};
+    r.pick_known = loader_pick(name, dirs, &r.pick);
     const char *use = 0;
     switch (fast_decide(&r, &use)) {
       case FAST_KEEP:
@@ -331,7 +339,7 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
   } else if (f && !c->sub) {
     static struct search_dirs dirs;
     q->dirs(q->who, &dirs);
-    const char *chosen = decide(name, c->major, q->name, &dirs, &s);
+    const char *chosen = decide(name, c, q->name, &dirs, &s);
     static char chosen_dir[kPath];
     const char *base = chosen ? split_path(chosen, chosen_dir, sizeof chosen_dir) : 0;
     const char *kept = base && *chosen_dir ? keep_path(chosen_dir, base) : 0;
@@ -437,8 +445,9 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
   // library's constructor holds while it dlopens a sub-library and waits for the shim's lock.
   Dl_info info = {0};
   void *map = 0;
-  const int found = dladdr1 ? dladdr1(caller, &info, &map, RTLD_DL_LINKMAP)
-                            : dladdr ? dladdr(caller, &info) : 0;
+  const int found = dladdr1  ? dladdr1(caller, &info, &map, RTLD_DL_LINKMAP)
+                    : dladdr ? dladdr(caller, &info)
+                             : 0;
   const char *requester = found && info.dli_fname ? info.dli_fname : "";
   const struct requester q = {requester, preload_dirs, map};
   return route(name, &c, &q);
