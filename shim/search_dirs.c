@@ -85,8 +85,7 @@ void loader_search_dirs(const struct link_map *requester, const struct link_map 
   if (!runpath && main_program && main_program != requester &&
       !dynamic_string(main_program, DT_RUNPATH))
     main_rpath = dynamic_string(main_program, DT_RPATH);
-  const char *library_path =
-      secure_execution() ? 0 : env_value(initial_environment(), "LD_LIBRARY_PATH");
+  const char *library_path = start_library_path();
   const long capacity =
       entries(rpath) + entries(main_rpath) + entries(library_path) + entries(runpath);
   out->dir = arena_alloc(capacity * (long)sizeof *out->dir);

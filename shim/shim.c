@@ -106,13 +106,16 @@ static struct settings read_settings(void) {
 // ---------------------------------------------------------------------------------------------
 // The engine: cudnn-compat-select, beside this library (shim/protocol.h).
 
+static int audit_front;  // la_version was called: this copy is the LD_AUDIT one
+
 // This library's directory, found in /proc/self/maps by an address inside it (read whole: a big
-// Python process has megabytes of mappings).
+// Python process has megabytes of mappings); without /proc, the LD_AUDIT or LD_PRELOAD entry that
+// named it at the start.
 static const char *own_directory(void) {
   static const char *dir;
   if (dir) return dir;
   struct file_text maps;
-  if (!file_read("/proc/self/maps", &maps)) return 0;
+  if (!file_read("/proc/self/maps", &maps)) return dir = start_shim_dir(audit_front);
   static char found[kPath];
   const char *file = mapping_path(maps.data, (uintptr_t)&own_directory);
   if (file && split_path(file, found, sizeof found) && *found) dir = arena_strdup(found);
@@ -194,7 +197,8 @@ static const char *consult_engine(const char *name, const char *requester,
   static char engine[kPath], deadline[24];
   const char *dir = own_directory();
   if (!dir || !join_path(engine, sizeof engine, dir, "cudnn-compat-select")) {
-    say("cudnn-compat: cannot find its own directory in /proc/self/maps; loading as usual\n");
+    say("cudnn-compat: cannot find its own directory (no /proc/self/maps, and no absolute "
+        "LD_AUDIT or LD_PRELOAD entry naming libcudnn-compat.so); loading as usual\n");
     return 0;
   }
   const long left = s->deadline_ms - now_ms();
@@ -382,6 +386,7 @@ static void audit_dirs(const void *who, struct search_dirs *out) {
 }
 
 EXPORT unsigned int la_version(unsigned int version) {
+  audit_front = 1;
   return version < LAV_CURRENT ? version : LAV_CURRENT;
 }
 
