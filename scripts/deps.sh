@@ -14,10 +14,12 @@ packages=(
   lmod                  # the real Lmod the module tests run (8.6 on Debian 12)
   clang                 # libFuzzer, for the fuzz target of explain
   tcl8.6 less procps    # what Environment Modules' modulecmd.tcl needs to run
+  man-db                # tests/cli/man_page.sh renders the generated man pages with man -l
   strace                # tests/shim/hostile_big_host.sh: which clones the shim makes
   dpkg-dev file rpm     # cpack's .deb (dpkg-shlibdeps) and .rpm (rpmbuild), tests/install
   slurm-wlm munge       # the real Slurm 22.05 and munged the tests/slurm cluster runs
   libslurm-dev          # slurm/spank.h, for the SPANK plugin
+  rsyslog               # tests/shim/log_syslog.sh: the shim's line sent to syslog (CUDNN_COMPAT_LOG)
 )
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)

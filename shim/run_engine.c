@@ -3,51 +3,92 @@
 // tables are never copied (a fork of a host with 8 GB touched took 333 ms, and can fail under
 // strict overcommit), with every signal blocked so that no handler of the host runs in it.
 //
-// Two of ours stand between the host and the engine. The keeper is a CLONE_VM child whose exit
-// signal is 0: the host's wait() and its SIGCHLD handler never see it (only __WALL or __WCLONE
-// would). The keeper starts the engine (CLONE_VFORK, then execve), waits for it and reaps it, so
-// the engine - whose exit signal execve resets to SIGCHLD - is never the host's child. The engine
+// Two of ours stand between the host and the engine. The keeper is a CLONE_VM process whose exit
+// signal is 0. It starts the engine (CLONE_VFORK, then execve), waits for it and reaps it, so the
+// engine - whose exit signal execve resets to SIGCHLD - is never the host's child. The engine
 // leads a process group of its own, which its probes join: one kill ends them all, at the
 // deadline or when the engine ends, so nothing of ours outlives the decision.
 //
+// The keeper is no child of the host either: a short-lived intermediate (CLONE_VM, exit signal 0,
+// reaped by the host at once with __WCLONE) creates it and ends, and the kernel hands the keeper
+// to the nearest subreaper above the host, or to init. A child of the host would be a child of
+// whatever program the host execs into, and the kernel notifies a parent that has exec'd since
+// with SIGCHLD whatever the exit signal (kernel/signal.c, do_notify_parent): the new program
+// would get a signal and a zombie it cannot reap with plain wait(). Where the host adopts orphans
+// itself (a subreaper, PID 1 of a namespace) the orphan would come back to it, so there the keeper
+// is the host's own child, as before (docs/shim.md: what remains).
+//
 // The keeper is a child subreaper, and the engine's ancestor: a probe whose engine dies first is
-// handed to the keeper, not to the host - which may itself be a subreaper, or PID 1 of a PID
-// namespace, and would reap it - and the keeper reaps every one of them before it ends.
+// handed to the keeper, and the keeper reaps every one of them before it ends. It shares the
+// host's memory, so it must not outlive the host's interest: it watches the host (a pidfd) and
+// the answer pipe (no reader left: the host died or ran execve), and ends the engine at once then.
 #include "run_engine.h"
 
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <linux/sched.h>
 #include <poll.h>
 #include <signal.h>
 
 #include "arena.h"
+#include "host_status.h"
 #include "shim_text.h"
 #include "sys.h"
 
 #define WNOHANG_ 1
 #define WCLONE_ 0x80000000
 #define WALL_ 0x40000000
+#define PR_SET_NAME_ 15
 #define PR_SET_CHILD_SUBREAPER_ 36
+#define EINVAL_ 22
 
 extern long shim_clone(unsigned long flags, void *stack_top, int (*fn)(void *), void *arg,
-                       int *pidfd);
+                       int *pidfd, int *child_tid);
 
-enum { kStack = 16 * 1024, kAnswerLimit = 1 << 20 };
+enum { kStack = 16 * 1024, kSmallStack = 2048, kAnswerLimit = 1 << 20 };
 static char keeper_stack[kStack] __attribute__((aligned(16)));
 static char exec_stack[kStack] __attribute__((aligned(16)));
+static char start_stack[kSmallStack] __attribute__((aligned(16)));  // the intermediate's
 
-// Shared by the host thread, the keeper and the engine's child before its exec (CLONE_VM).
+// Shared by the host thread, the intermediate, the keeper and the engine's child before its exec
+// (CLONE_VM).
 static struct {
   char *const *argv, *const *envp;
   int out;           // the answer pipe's write end
+  int host;          // a pidfd of the host, or -1
+  int clone_errno;   // set by the keeper when the engine's process could not be made
   int exec_errno;    // set by the child when execve fails
   int engine;        // the engine's pid (and process group) once it runs
   int done;          // the keeper has reaped the engine
   int abandoned;     // the host has stopped waiting: end the engine now
   long deadline_ms;  // the keeper keeps it too, so the engine ends even if the host is gone
+  long keeper;       // the keeper's pid or -errno, as the intermediate made it
+  int keeper_pidfd;  // where the kernel puts the keeper's pidfd (CLONE_PIDFD)
+  int released;      // the intermediate is reaped (a futex word)
 } job;
 
-static int keeper_pid;  // a keeper of ours not yet reaped
+// A keeper of ours that may not have ended yet: its stack is not free for the next decision.
+static struct {
+  int pid;    // 0: none
+  int child;  // the host's own child, reaped here; else an orphan, ended when `alive` is 0
+  int owner;  // the process that made it: a child forked since has stacks no keeper uses
+} kept;
+static int keeper_alive;  // CLONE_CHILD_CLEARTID: the kernel clears it once the keeper has ended
+
+// Every fd but a and b (-1: none): the keeper holds copies of the host's (its pipes, its stdout),
+// and none may stay open in a process of ours, whatever becomes of the host.
+static void close_all_but(int a, int b) {
+  const int keep[2] = {a < b ? a : b, a < b ? b : a};
+  long from = 0, ok = 1;
+  for (int i = 0; i < 2; ++i) {
+    if (keep[i] < from) continue;  // -1, or both the same
+    if (keep[i] > from) ok &= sys(436 /* SYS_close_range */, from, keep[i] - 1, 0) == 0;
+    from = keep[i] + 1;
+  }
+  ok &= sys(436 /* SYS_close_range */, from, ~0u, 0) == 0;
+  for (int fd = 0; !ok && fd < 1024; ++fd)  // a kernel before close_range (5.9)
+    if (fd != a && fd != b) sys(SYS_close, fd, 0, 0);
+}
 
 // Every fd from 3 up: the engine must not hold the host's pipes or sockets open.
 static void close_from_3(void) {
@@ -71,9 +112,7 @@ static void close_from_3(void) {
 // the engine behind the keeper's back. The copy of the handler table each child of ours has (no
 // CLONE_SIGHAND) is reset; the host's is untouched.
 static void default_signals(void) {
-  const struct {
-    unsigned long handler, flags, restorer, mask;
-  } dfl = {0, 0, 0, 0};  // SIG_DFL
+  const struct { unsigned long handler, flags, restorer, mask; } dfl = {0, 0, 0, 0};  // SIG_DFL
   for (long sig = 1; sig <= 64; ++sig) sys4(SYS_rt_sigaction, sig, &dfl, 0, 8);
 }
 
@@ -98,9 +137,10 @@ static int exec_child(void *unused) {
   return 127;
 }
 
-// Waits until the engine has ended, or the deadline has passed, or the host has stopped
-// waiting. The engine is left a zombie: its pid, and so its process group, cannot be reused until
-// it is reaped, so ending the group afterwards cannot hit anyone else's processes.
+// Waits until the engine has ended, or the deadline has passed, or the host has stopped waiting,
+// or the host is gone: killed (pidfd), or no longer reading the answer (it ran execve). The
+// engine is left a zombie: its pid, and so its process group, cannot be reused until it is
+// reaped, so ending the group afterwards cannot hit anyone else's processes.
 static void await_engine(long pid) {
   const long pidfd = sys(434 /* SYS_pidfd_open */, pid, 0, 0);
   int info[32];
@@ -111,9 +151,11 @@ static void await_engine(long pid) {
     if ((r == 0 && info[4] != 0) || (r < 0 && r != -EINTR_)) break;
     const long left = job.deadline_ms - now_ms();
     if (left <= 0 || __atomic_load_n(&job.abandoned, __ATOMIC_SEQ_CST)) break;
-    struct pollfd p = {(int)pidfd, POLLIN, 0};
+    // The pipe's write end reports POLLERR, asked or not, once no reader is left.
+    struct pollfd p[3] = {{(int)pidfd, POLLIN, 0}, {job.host, POLLIN, 0}, {job.out, 0, 0}};
     // Without a pidfd (a kernel before 5.3) it looks again every 5 ms.
-    sys(SYS_poll, pidfd >= 0 ? &p : 0, pidfd >= 0, left < 50 ? left : (pidfd >= 0 ? 50 : 5));
+    sys(SYS_poll, p, 3, left < 50 ? left : (pidfd >= 0 ? 50 : 5));
+    if (p[1].revents || p[2].revents) break;
   }
   if (pidfd >= 0) sys(SYS_close, pidfd, 0, 0);
 }
@@ -121,7 +163,7 @@ static void await_engine(long pid) {
 // Reaps what the engine left to the keeper: the group has been killed, so each is gone or going;
 // a process that left the group and lives on is given up after a second.
 static void reap_orphans(void) {
-  const long give_up = now_ms() + 1000;
+  const long give_up = now_ms() + ENGINE_GRACE_MS;
   for (int status;;) {
     const long r = sys4(SYS_wait4, -1, &status, WALL_ | WNOHANG_, 0);
     if (r > 0 || r == -EINTR_) continue;
@@ -130,20 +172,31 @@ static void reap_orphans(void) {
   }
 }
 
+// An intermediate counts against the user's process limit (ulimit -u) until the host has reaped
+// it: the keeper waits for that (a moment; at most 100 ms), so that the engine and its probes need
+// no more room than with a keeper that is the host's child.
+static void await_release(void) {
+  const struct { long sec, nsec; } ms = {0, 1000 * 1000};
+  for (long until = now_ms() + 100;
+       !__atomic_load_n(&job.released, __ATOMIC_SEQ_CST) && now_ms() < until;)
+    sys4(SYS_futex, &job.released, FUTEX_WAIT_PRIVATE, 0, &ms);
+}
+
 static int keeper(void *unused) {
   (void)unused;
+  // A name of its own (ps, top, an epilog's check): it is not the host, whose memory it shares.
+  sys(SYS_prctl, PR_SET_NAME_, "cudnn-compat", 0);
   // Before the engine starts: the kernel hands orphans to the nearest subreaper among their
   // ancestors, and marks the engine as having one only when it is created.
   sys(SYS_prctl, PR_SET_CHILD_SUBREAPER_, 1, 0);
   default_signals();
+  await_release();
   const long pid =
-      shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0);
-  // The keeper holds copies of the host's fds (its pipes, its stdout): none may stay open in a
-  // process of ours, whatever becomes of the host.
-  if (sys(436 /* SYS_close_range */, 0, ~0u, 0) != 0)
-    for (int fd = 0; fd < 1024; ++fd) sys(SYS_close, fd, 0, 0);
+      shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0, 0);
+  // Its copy of the answer pipe's write end tells it when the host no longer reads.
+  close_all_but(job.out, job.host);
   if (pid < 0) {
-    __atomic_store_n(&job.exec_errno, (int)-pid, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&job.clone_errno, (int)-pid, __ATOMIC_SEQ_CST);
     return 0;
   }
   if (!__atomic_load_n(&job.exec_errno, __ATOMIC_SEQ_CST))
@@ -160,23 +213,57 @@ static int keeper(void *unused) {
   return 0;
 }
 
-static int reap_keeper(int flags) {
-  if (!keeper_pid) return 1;
-  int status = 0;
-  long r;
-  while ((r = sys4(SYS_wait4, keeper_pid, &status, WCLONE_ | flags, 0)) == -EINTR_) {
+// The intermediate: makes the keeper and ends, leaving it an orphan.
+static int start_orphan(void *unused) {
+  (void)unused;
+  job.keeper = shim_clone(CLONE_VM | CLONE_PIDFD | CLONE_CHILD_CLEARTID, keeper_stack + kStack,
+                          keeper, 0, &job.keeper_pidfd, &keeper_alive);
+  return 0;
+}
+
+// Whether the keeper of the last decision has ended (its stacks are free again).
+static int keeper_ended(void) {
+  if (!kept.pid) return 1;
+  if (kept.owner != sys(SYS_getpid, 0, 0, 0)) {  // the kernel clears the word in the maker's memory
+    kept.pid = 0;
+    return 1;
+  }
+  if (!kept.child && __atomic_load_n(&keeper_alive, __ATOMIC_SEQ_CST)) return 0;
+  long r = 1;
+  while (kept.child && (r = sys4(SYS_wait4, kept.pid, 0, WCLONE_ | WNOHANG_, 0)) == -EINTR_) {
   }
   if (r == 0) return 0;  // still running
-  keeper_pid = 0;
+  kept.pid = 0;
   return 1;
+}
+
+static long start_orphan_keeper(int *pidfd) {
+  __atomic_store_n(&keeper_alive, 1, __ATOMIC_SEQ_CST);
+  job.keeper = -EINVAL_, job.keeper_pidfd = -1, job.released = 0;
+  // CLONE_FILES: the keeper's pidfd lands in the host's table.
+  const long mid =
+      shim_clone(CLONE_VM | CLONE_FILES, start_stack + kSmallStack, start_orphan, 0, 0, 0);
+  int status = 0;
+  while (mid > 0 && sys4(SYS_wait4, mid, &status, WCLONE_, 0) == -EINTR_) {
+  }
+  const long pid = mid > 0 ? job.keeper : mid;
+  if (pid < 0) __atomic_store_n(&keeper_alive, 0, __ATOMIC_SEQ_CST);
+  *pidfd = job.keeper_pidfd;
+  __atomic_store_n(&job.released, 1, __ATOMIC_SEQ_CST);
+  sys4(SYS_futex, &job.released, FUTEX_WAKE_PRIVATE, 1, 0);
+  return pid;
 }
 
 static long start_keeper(int *pidfd) {
   unsigned long all = ~0ul, old = 0;
   sys4(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, 8);
-  long pid = shim_clone(CLONE_VM | CLONE_PIDFD, keeper_stack + kStack, keeper, 0, pidfd);
-  if (pid == -22 /* EINVAL: a kernel before pidfds */)
-    pid = shim_clone(CLONE_VM, keeper_stack + kStack, keeper, 0, 0);
+  kept.child = !orphans_reaped();
+  long pid = kept.child ? -EINVAL_ : start_orphan_keeper(pidfd);
+  if (pid == -EINVAL_) {  // an orphan would not be reaped, or a kernel before pidfds (5.2)
+    kept.child = 1, job.released = 1;
+    pid = shim_clone(CLONE_VM | CLONE_PIDFD, keeper_stack + kStack, keeper, 0, pidfd, 0);
+    if (pid == -EINVAL_) pid = shim_clone(CLONE_VM, keeper_stack + kStack, keeper, 0, 0, 0);
+  }
   sys4(SYS_rt_sigprocmask, SIG_SETMASK, &old, 0, 8);
   return pid;
 }
@@ -198,7 +285,7 @@ static int collect(int in, int pidfd, long deadline_ms, struct file_text *answer
       if (n > 0 && (answer->size + n > kAnswerLimit || !text_append(answer, block, n))) return 0;
       continue;  // drain the pipe before looking at the keeper
     }
-    if ((pidfd >= 0 ? p[1].revents != 0 : 1) && reap_keeper(WNOHANG_)) return 1;
+    if ((pidfd >= 0 ? p[1].revents != 0 : 1) && keeper_ended()) return 1;
   }
 }
 
@@ -212,26 +299,39 @@ static int answer_complete(const struct file_text *answer) {
   return 0;
 }
 
+static void close_fd(int fd) {
+  if (fd >= 0) sys(SYS_close, fd, 0, 0);
+}
+
+// Starts the keeper for argv and returns its pid, or -errno; fds are the answer pipe.
+static long start_engine(char *const *argv, char *const *envp, long deadline_ms, const int fds[2],
+                         int *pidfd) {
+  job.argv = argv, job.envp = envp, job.out = fds[1], job.deadline_ms = deadline_ms;
+  job.clone_errno = 0, job.exec_errno = 0, job.engine = 0, job.done = 0, job.abandoned = 0;
+  job.host = (int)sys(434 /* SYS_pidfd_open */, sys(SYS_getpid, 0, 0, 0), 0, 0);
+  const long pid = start_keeper(pidfd);
+  close_fd(job.host);  // the keeper has its copy
+  close_fd(fds[1]);
+  if (pid > 0) kept.pid = (int)pid, kept.owner = (int)sys(SYS_getpid, 0, 0, 0);
+  return pid;
+}
+
 enum engine_result run_engine(char *const *argv, char *const *envp, long deadline_ms,
-                              const char **answer, int *exec_errno) {
+                              const char **answer, int *error) {
   static struct file_text text;
   file_free(&text);
   *answer = "";
-  *exec_errno = 0;
-  if (!reap_keeper(WNOHANG_)) return ENGINE_BUSY;
-  int fds[2];
-  if (sys(SYS_pipe2, fds, O_CLOEXEC, 0) != 0) return ENGINE_NOT_RUN;
-  job.argv = argv, job.envp = envp, job.out = fds[1];
-  job.exec_errno = 0, job.engine = 0, job.done = 0, job.abandoned = 0;
-  job.deadline_ms = deadline_ms;
-  int pidfd = -1;
-  const long pid = start_keeper(&pidfd);
-  sys(SYS_close, fds[1], 0, 0);
+  *error = 0;
+  if (!keeper_ended()) return ENGINE_BUSY;
+  if (seccomp_filtered()) return ENGINE_FILTERED;
+  int fds[2], pidfd = -1;
+  const long pipe = sys(SYS_pipe2, fds, O_CLOEXEC, 0);
+  const long pid = pipe == 0 ? start_engine(argv, envp, deadline_ms, fds, &pidfd) : pipe;
   if (pid < 0) {
-    sys(SYS_close, fds[0], 0, 0);
+    if (pipe == 0) close_fd(fds[0]);
+    *error = (int)-pid;
     return ENGINE_NOT_RUN;
   }
-  keeper_pid = (int)pid;
   const int ended = collect(fds[0], pidfd, deadline_ms, &text);
   if (!ended) {
     // Dekker's handshake with the keeper, which publishes the engine's pid and then reads
@@ -241,12 +341,12 @@ enum engine_result run_engine(char *const *argv, char *const *envp, long deadlin
     if (engine > 0 && !__atomic_load_n(&job.done, __ATOMIC_SEQ_CST))
       sys(SYS_kill, -engine, SIGKILL, 0);  // the engine and its probes, together
     // The keeper ends as soon as the engine is reaped; give it a second, never the host's life.
-    for (long until = now_ms() + 1000; !reap_keeper(WNOHANG_) && now_ms() < until;) nap_ms(2);
+    for (long until = now_ms() + ENGINE_GRACE_MS; !keeper_ended() && now_ms() < until;) nap_ms(2);
   }
-  sys(SYS_close, fds[0], 0, 0);
-  if (pidfd >= 0) sys(SYS_close, pidfd, 0, 0);
-  *exec_errno = __atomic_load_n(&job.exec_errno, __ATOMIC_SEQ_CST);
-  if (*exec_errno) return ENGINE_MISSING;
+  close_fd(fds[0]);
+  close_fd(pidfd);
+  if ((*error = __atomic_load_n(&job.exec_errno, __ATOMIC_SEQ_CST))) return ENGINE_MISSING;
+  if ((*error = __atomic_load_n(&job.clone_errno, __ATOMIC_SEQ_CST))) return ENGINE_NOT_RUN;
   if (text.data) *answer = text.data;
   if (answer_complete(&text)) return ENGINE_ANSWERED;
   return ended ? ENGINE_SILENT : ENGINE_LATE;

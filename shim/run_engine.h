@@ -5,16 +5,20 @@
 
 enum engine_result {
   ENGINE_ANSWERED,  // *answer holds a complete answer (it ended with its "end" line)
-  ENGINE_MISSING,   // it could not be executed (errno in *exec_errno)
+  ENGINE_MISSING,   // it could not be executed (execve's errno in *error)
   ENGINE_SILENT,    // it ended without a complete answer (crashed, killed, said nothing)
   ENGINE_LATE,      // the deadline passed: it and everything it started were killed
   ENGINE_BUSY,      // a helper of an earlier decision has not ended yet
-  ENGINE_NOT_RUN,   // the kernel refused a pipe or a process
+  ENGINE_NOT_RUN,   // the kernel refused a pipe or a process (errno in *error)
+  ENGINE_FILTERED,  // a seccomp filter is installed: no process was started
 };
+
+// After the deadline the keeper is given this long to end the engine and its probes.
+enum { ENGINE_GRACE_MS = 1000 };
 
 // Runs argv[0] with envp and returns what it printed on stdout by deadline_ms (monotonic). The
 // answer stays valid until the next call.
 enum engine_result run_engine(char *const *argv, char *const *envp, long deadline_ms,
-                              const char **answer, int *exec_errno);
+                              const char **answer, int *error);
 
 #pragma GCC visibility pop

@@ -1,8 +1,10 @@
 #include "say.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 
+#include "environment.h"
 #include "shim_text.h"
 #include "sys.h"
 
@@ -10,14 +12,33 @@
 // in it cannot block.
 enum { kLine = 4096 };
 
+// fd 2 as the process started with it (whoever started it chose it: a terminal, a pipe, a log
+// file). A host that later puts a data file there, or opens one into a closed fd 2, must not find
+// the shim's line inside it: the line goes to fd 2 only while it is still that file.
+static struct {
+  int open;
+  unsigned long dev, ino;
+} started;
+
+__attribute__((constructor)) static void note_stderr(void) {
+  unsigned long st[18];  // struct stat: st_dev, st_ino first
+  if (sys(SYS_fstat, 2, st, 0) == 0) started.open = 1, started.dev = st[0], started.ino = st[1];
+}
+
+static int stderr_as_started(void) {
+  unsigned long st[18];
+  return started.open && sys(SYS_fstat, 2, st, 0) == 0 && st[0] == started.dev &&
+         st[1] == started.ino;
+}
+
 static int sigpipe_pending(void) {
   unsigned long pending = 0;
   sys(SYS_rt_sigpending, &pending, 8, 0);
   return (pending >> (SIGPIPE - 1)) & 1;
 }
 
-void say(const char *line) {
-  struct pollfd p = {2, POLLOUT, 0};
+static void write_line(long fd, const char *line) {
+  struct pollfd p = {(int)fd, POLLOUT, 0};
   if (sys_retry(SYS_poll, &p, 1, 0) != 1 || !(p.revents & POLLOUT)) return;
   // With SIGPIPE blocked, a write to a pipe nobody reads fails with EPIPE and leaves the signal
   // pending; taking it back, unless the host had one pending already, leaves the host as it was.
@@ -26,7 +47,7 @@ void say(const char *line) {
   const int had = sigpipe_pending();
   long n = text_len(line);
   if (n > kLine) n = kLine;
-  const long r = sys_retry(SYS_write, 2, line, n);
+  const long r = sys_retry(SYS_write, fd, line, n);
   if (r == -32 /* EPIPE */ && !had) {
     const struct { long sec, nsec; } zero = {0, 0};
     sys4(SYS_rt_sigtimedwait, &block, 0, &zero, 8);
@@ -34,9 +55,91 @@ void say(const char *line) {
   sys4(SYS_rt_sigprocmask, SIG_SETMASK, &old, 0, 8);
 }
 
+// Appended (one write: whole lines from many processes), never waited for: a FIFO without a
+// reader is not opened, a full one is not written.
+static void to_file(const char *path, const char *line) {
+  const long fd = sys4(SYS_openat, AT_FDCWD, path,
+                       O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0644);
+  if (fd < 0) return;
+  write_line(fd, line);
+  sys(SYS_close, fd, 0, 0);
+}
+
+// One datagram to the local syslog socket, as syslog(3) sends it (facility user, severity
+// warning, tagged cudnn-compat[pid]), never waited for; nothing when no syslog listens there.
+static void to_syslog(const char *line) {
+  const long fd = sys(SYS_socket, 1 /* AF_UNIX */, 2 /* SOCK_DGRAM */ | O_CLOEXEC | O_NONBLOCK, 0);
+  if (fd < 0) return;
+  char tag[48], pid[24];
+  long n = append_text(tag, sizeof tag, 0, "<12>cudnn-compat[");
+  n = append_text(tag, sizeof tag, n, format_decimal((unsigned long)sys(SYS_getpid, 0, 0, 0), pid));
+  n = append_text(tag, sizeof tag, n, "]: ");
+  const char *text = after_prefix(line, "cudnn-compat: ") ? line + 14 : line;
+  long length = text_len(text);
+  if (length > kLine) length = kLine;
+  if (length && text[length - 1] == '\n') --length;
+  struct {
+    unsigned short family;
+    char path[108];
+  } log = {1, "/dev/log"};
+  struct {
+    const void *base;
+    long length;
+  } parts[2] = {{tag, n}, {text, length}};
+  const struct {
+    void *name;
+    unsigned int name_length;
+    void *parts;
+    long count;
+    void *control;
+    long control_length;
+    int flags;
+  } message = {&log, sizeof log, parts, 2, 0, 0, 0};
+  sys(SYS_sendmsg, fd, &message, 0x40 /* MSG_DONTWAIT */);
+  sys(SYS_close, fd, 0, 0);
+}
+
+void say(const char *line) {
+  // Read as the line is said: CUDNN_COMPAT_* count as they are when the load happens.
+  const char *to = env_value(current_environment(), "CUDNN_COMPAT_LOG");
+  if (to && text_eq(to, "syslog"))
+    to_syslog(line);
+  else if (to && *to == '/')
+    to_file(to, line);
+  else if (stderr_as_started())
+    write_line(2, line);
+}
+
 void say_parts(const char *const *parts) {
   static char line[kLine + 1];  // callers hold the shim's lock; a 16 KiB thread stack has no room
   long n = 0;
   for (; *parts; ++parts) n = append_text(line, sizeof line, n, *parts);
   say(line);
+}
+
+void errno_text(int error, char *out, long size) {
+  static const struct {
+    int number;
+    const char *text;
+  } known[] = {
+      {1, "EPERM: not permitted (a security policy?)"},
+      {2, "ENOENT: no such file"},
+      {7, "E2BIG: its arguments and environment are too large"},
+      {8, "ENOEXEC: not a program for this machine"},
+      {11, "EAGAIN: the limit on processes (ulimit -u, a cgroup's pids.max) is reached"},
+      {12, "ENOMEM: out of memory"},
+      {13, "EACCES: no permission to run it (its mode, or a noexec mount)"},
+      {23, "ENFILE: too many open files"},
+      {24, "EMFILE: too many open files"},
+      {26, "ETXTBSY: it is being written"},
+      {38, "ENOSYS: the kernel or a sandbox does not offer the system call"},
+  };
+  for (unsigned long i = 0; i < sizeof known / sizeof *known; ++i)
+    if (known[i].number == error) {
+      copy_text(out, size, known[i].text);
+      return;
+    }
+  char number[24];
+  append_text(out, size, append_text(out, size, 0, "errno "),
+              format_decimal((unsigned long)error, number));
 }

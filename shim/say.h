@@ -1,12 +1,18 @@
-// The shim's one line on stderr.
+// The shim's one line: on stderr, or where CUDNN_COMPAT_LOG sends it (docs/shim.md).
 #pragma once
 
 #pragma GCC visibility push(hidden)
 
-// Writes line to fd 2 as far as that cannot hurt the host: a reader that has gone raises no
-// SIGPIPE, a full pipe is not waited for (the line is dropped), a closed fd 2 costs nothing.
+// Writes line where CUDNN_COMPAT_LOG says: "syslog" (a datagram to /dev/log), an absolute file
+// path (appended), else fd 2 - only while fd 2 is still what the process started with. Never at
+// the host's expense: a reader that has gone raises no SIGPIPE, a full pipe or FIFO is not waited
+// for (the line is dropped), a closed fd 2 costs nothing.
 void say(const char *line);
 // say() of the concatenation of parts (0-terminated list), cut at 4 KiB.
 void say_parts(const char *const *parts);
+
+// "EAGAIN: the limit on processes ... is reached": an errno's name and what it usually means for
+// starting a program, into out (size bytes).
+void errno_text(int error, char *out, long size);
 
 #pragma GCC visibility pop

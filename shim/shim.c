@@ -154,19 +154,26 @@ static const char *executable(void) {
   return exe;
 }
 
-static void say_engine_failure(enum engine_result r, int exec_errno, const char *engine) {
-  static char number[24];
-  format_decimal((unsigned long)exec_errno, number);
-  const char *why = r == ENGINE_MISSING   ? " cannot be run (errno "
-                    : r == ENGINE_LATE    ? " gave no answer within CUDNN_COMPAT_TIMEOUT"
-                    : r == ENGINE_BUSY    ? " is still busy with an earlier decision"
-                    : r == ENGINE_NOT_RUN ? " could not be started"
-                                          : " ended without an answer";
-  const char *parts[] = {"cudnn-compat: the engine ",
+static void say_engine_failure(enum engine_result r, int error, const char *name,
+                               const char *engine) {
+  static char why[96];
+  if (r == ENGINE_MISSING || r == ENGINE_NOT_RUN) errno_text(error, why, sizeof why);
+  const char *parts[] = {"cudnn-compat: could not check ",
+                         name,
+                         r == ENGINE_FILTERED
+                             ? ": this process runs under a seccomp filter, which may kill it for "
+                               "starting a process, so the engine "
+                         : r == ENGINE_NOT_RUN ? ": no process could be started for the engine "
+                                               : ": the engine ",
                          engine,
-                         why,
-                         r == ENGINE_MISSING ? number : "",
-                         r == ENGINE_MISSING ? ")" : "",
+                         r == ENGINE_MISSING    ? " cannot be run ("
+                         : r == ENGINE_NOT_RUN  ? " ("
+                         : r == ENGINE_LATE     ? " gave no answer within CUDNN_COMPAT_TIMEOUT"
+                         : r == ENGINE_BUSY     ? " is still busy with an earlier decision"
+                         : r == ENGINE_FILTERED ? " is not started"
+                                                : " ended without an answer",
+                         r == ENGINE_MISSING || r == ENGINE_NOT_RUN ? why : "",
+                         r == ENGINE_MISSING || r == ENGINE_NOT_RUN ? ")" : "",
                          "; loading as usual\n",
                          0};
   say_parts(parts);
@@ -214,11 +221,11 @@ static const char *consult_engine(const char *name, const char *requester,
   for (long i = 0; dirs->complete && i < dirs->count; ++i) argv[a++] = dirs->dir[i];
   argv[a] = 0;
   const char *answer;
-  int exec_errno;
+  int error;
   const enum engine_result r =
-      run_engine((char *const *)argv, envp, s->deadline_ms, &answer, &exec_errno);
+      run_engine((char *const *)argv, envp, s->deadline_ms, &answer, &error);
   if (r != ENGINE_ANSWERED) {
-    say_engine_failure(r, exec_errno, engine);
+    say_engine_failure(r, error, name, engine);
     return 0;
   }
   if (!after_prefix(answer + text_len(answer) - text_len("end " CUDNN_COMPAT_PROTOCOL "\n"),
@@ -313,11 +320,30 @@ struct requester {
   const void *who;
 };
 
+// Takes the lock for a decision; 0 when this load keeps its ordinary course instead. A signal
+// handler of the host that loads a library while its thread decides passes through (its thread
+// holds the lock: waiting would be forever), and a thread does not wait for another's decision
+// past that decision's deadline (its holder is stopped by something of the host's).
+static int enter(void) {
+  switch (lock()) {
+    case LOCK_TAKEN:
+      return 1;
+    case LOCK_TIMED_OUT:
+      say("cudnn-compat: another thread's decision has not ended by its deadline "
+          "(CUDNN_COMPAT_TIMEOUT); loading as usual\n");
+      return 0;
+    case LOCK_REENTERED:
+      break;
+  }
+  return 0;
+}
+
 // Returns the name to load: the same pointer when nothing changes. The caller has found that
 // name is a cuDNN library (c), so every other load never gets here.
 static const char *route(const char *name, const struct cudnn_name *c, const struct requester *q) {
-  lock();
+  if (!enter()) return name;
   const struct settings s = read_settings();
+  lock_deadline(s.deadline_ms + ENGINE_GRACE_MS);
   const char *result = name;
   if (s.disabled) goto done;
   // The directory the family comes from: this major's, or with no major in the name any known one.
@@ -369,7 +395,7 @@ done:
 static void note_main_library(const char *path) {
   struct cudnn_name c;
   if (!path || !parse_cudnn_name(base_name(path), &c) || c.sub || c.major < 0) return;
-  lock();
+  if (lock() != LOCK_TAKEN) return;  // a handler's load inside a decision: that one notes it
   struct family *f = family_of(c.major);
   static char dir[kPath];
   if (f && !f->dir && split_path(path, dir, sizeof dir) && *dir) f->dir = arena_strdup(dir);

@@ -18,6 +18,19 @@ struct Globals {
   int exit_code = kYes;
 };
 
+// --- app.cc: the application, for the program and for its documentation (docgen.cc).
+inline constexpr const char *kSummary =
+    "cudnn-compat - find, check and hand out compatible cuDNN releases on a cluster\n";
+struct HelpSection {
+  std::string_view title;    // as the man page heads it: DESCRIPTION, ENVIRONMENT, EXIT STATUS
+  std::string_view heading;  // as --help heads it, or "" for none
+  std::string_view text;
+};
+const std::vector<HelpSection> &top_help();
+// Registers the global options and the subcommands (only the one named in argv, when it names
+// one; all of them otherwise).
+void build_app(CLI::App &app, Globals &g, int argc, char **argv);
+
 // Each subcommand registers itself on the application; its callback sets Globals::exit_code.
 void add_decode(CLI::App &app, Globals &g);
 void add_check(CLI::App &app, Globals &g);
@@ -44,7 +57,13 @@ nlohmann::json json_of(const Probe &p);
 nlohmann::json json_of(const Installed &e);  // a map entry: version, lib, cuda, module
 std::string describe(const Probe &p);  // "cuDNN 9.19.0 for CUDA 13.1 (reported by the library)"
 
-std::string rule_list();  // one line per rule, for --help and errors (check.cc)
+std::string rule_list();
+
+// The map a subcommand reads, named the same way everywhere: `--map FILE`, or the positional FILE
+// of `map validate|show`. Its type name marks it a path for the completions (docs.h).
+CLI::Option *add_map_option(
+    CLI::App *cmd, std::string &path,
+    const std::string &name = "--map");  // one line per rule, for --help and errors (check.cc)
 
 // --- context.cc: the environment as the subcommands see it.
 // The map named by --map, else the first in the search path; diagnostics on stderr (text mode)

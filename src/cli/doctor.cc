@@ -125,8 +125,9 @@ void add_doctor(CLI::App &app, Globals &g) {
       "doctor", "Check this environment: which cuDNN each program will really load, and why");
   cmd->add_option("--require", o->require, "The cuDNN the program was built with, e.g. 5.1");
   cmd->add_option("--cuda", o->cuda, "The CUDA major it needs");
-  cmd->add_option("--for", o->program, "The program: its RUNPATH/RPATH and linked cuDNN count");
-  cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  cmd->add_option("--for", o->program, "The program: its RUNPATH/RPATH and linked cuDNN count")
+      ->type_name("FILE");
+  add_map_option(cmd, o->map);
   cmd->add_flag("--nodes", o->nodes,
                 "Inside a Slurm allocation: ask every node of it (srun, one task per node) and "
                 "print one table; exit 1 when a node misfits or the nodes' maps differ");

@@ -108,8 +108,7 @@ void add_explain(CLI::App &app, Globals &g) {
       "explain",
       "Say what a cuDNN error message means and what fixes it (TEXT, or a log on stdin)");
   cmd->add_option("TEXT", *words, "The message; `-` or nothing reads a whole log from stdin");
-  cmd->add_option("--map", *map_file,
-                  "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  add_map_option(cmd, *map_file);
   cmd->footer(kFooter);
   cmd->callback([words, map_file, &g] {
     std::vector<std::string> cut;

@@ -188,8 +188,7 @@ void add_map(CLI::App &app, Globals &g) {
 
   CLI::App *validate =
       map->add_subcommand("validate", "Report every problem of a map with file:line:column");
-  validate->add_option("FILE", *file,
-                       "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  add_map_option(validate, *file, "FILE");
   validate->add_flag("--probe", *do_probe,
                      "Also load each listed library and compare the version it reports");
   validate->footer(R"(
@@ -209,7 +208,7 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
   validate->callback([file, do_probe, &g] { g.exit_code = validate_map(*file, *do_probe, g); });
 
   CLI::App *show = map->add_subcommand("show", "Print the map normalised (or as JSON)");
-  show->add_option("FILE", *file, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  add_map_option(show, *file, "FILE");
   show->footer("\nExit status: 0 printed, 1 no map or an invalid one, 2 bad usage.");
   show->callback([file, &g] { g.exit_code = show_map(*file, g); });
 }

@@ -127,7 +127,7 @@ void add_module_check(CLI::App &app, Globals &g) {
                   "cudnn/5.0 or jax/0.4=/apps/modules/Compiler/GCC/12.3.0/jax/0.4.lua");
   cmd->add_option("--system", o->system, "The module system that asks: lmod or envmodules")
       ->check(CLI::IsMember({"lmod", "envmodules"}));
-  cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  add_map_option(cmd, o->map);
   cmd->footer(R"(
 The Lmod hook (share/cudnn-compat/lmod/SitePackage.lua) and the Environment Modules siteconfig
 (share/cudnn-compat/envmodules/siteconfig.tcl) run this after each module command. A cuDNN module

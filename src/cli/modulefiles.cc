@@ -44,20 +44,49 @@ void write_one(const Modulefile &f, const std::string &out, bool force, Globals 
   if (!g.json) std::cout << f.name << ": " << path.string() << '\n';
 }
 
+struct Options {
+  std::string format = "lua", out, map, cuda_module = "cuda/{cuda}";
+  bool force = false;
+};
+
+void write_modulefiles(const Options &o, Globals &g) {
+  const LoadedMap m = load_site_map(o.map);
+  if (!m.map) {
+    report_unusable_map(m);
+    g.exit_code = kNo;
+    return;
+  }
+  const ModuleFormat format = o.format == "lua" ? ModuleFormat::lua : ModuleFormat::tcl;
+  std::vector<Modulefile> files;
+  std::error_code ec;
+  for (const Installed &e : m.map->cudnn) {
+    Modulefile f = cudnn_modulefile(
+        e, format, std::filesystem::is_directory(cudnn_root(e.lib) + "/include", ec),
+        cuda_module_name(e, o.cuda_module));
+    // A release's later place under a name already written (one module, two directories): the
+    // first place is the module.
+    if (std::ranges::none_of(files, [&](const Modulefile &w) { return w.path == f.path; }))
+      files.push_back(std::move(f));
+  }
+  const std::string map_path = std::filesystem::absolute(m.path, ec).string();
+  files.push_back(shim_modulefile(pkglib_dir() + "/libcudnn-compat.so", map_path, format));
+  nlohmann::json written = nlohmann::json::array(), kept = nlohmann::json::array();
+  for (const Modulefile &f : files) write_one(f, o.out, o.force, g, written, kept);
+  if (g.json) print_json({{"format", o.format}, {"written", written}, {"kept", kept}});
+}
+
 }  // namespace
 
 void add_modulefiles(CLI::App &app, Globals &g) {
-  struct Options {
-    std::string format = "lua", out, map, cuda_module = "cuda/{cuda}";
-    bool force = false;
-  };
   auto o = std::make_shared<Options>();
   CLI::App *cmd =
       app.add_subcommand("modulefiles", "Write a modulefile per map entry and the shim's module");
   cmd->add_option("--format", o->format, "lua (Lmod) or tcl (Environment Modules)")
       ->check(CLI::IsMember({"lua", "tcl"}));
-  cmd->add_option("-o,--output", o->out, "The module tree to write into")->required();
-  cmd->add_option("--map", o->map, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  cmd->add_option("-o,--output", o->out, "The module tree to write into")
+      ->required()
+      ->type_name("DIR");
+  add_map_option(cmd, o->map);
   cmd->add_flag("--force", o->force, "Also replace modulefiles this command did not write");
   cmd->add_option("--cuda-module", o->cuda_module,
                   "The CUDA module each cuDNN module depends on, {cuda} standing for the CUDA "
@@ -80,31 +109,7 @@ Examples:
   cudnn-compat modulefiles --format tcl -o /etc/environment-modules/modulefiles
 
 Exit status: 0 written, 1 no map or a file could not be written or was kept, 2 bad usage.)");
-  cmd->callback([o, &g] {
-    const LoadedMap m = load_site_map(o->map);
-    if (!m.map) {
-      report_unusable_map(m);
-      g.exit_code = kNo;
-      return;
-    }
-    const ModuleFormat format = o->format == "lua" ? ModuleFormat::lua : ModuleFormat::tcl;
-    std::vector<Modulefile> files;
-    std::error_code ec;
-    for (const Installed &e : m.map->cudnn) {
-      Modulefile f = cudnn_modulefile(
-          e, format, std::filesystem::is_directory(cudnn_root(e.lib) + "/include", ec),
-          cuda_module_name(e, o->cuda_module));
-      // A release's later place under a name already written (one module, two directories): the
-      // first place is the module.
-      if (std::ranges::none_of(files, [&](const Modulefile &w) { return w.path == f.path; }))
-        files.push_back(std::move(f));
-    }
-    const std::string map_path = std::filesystem::absolute(m.path, ec).string();
-    files.push_back(shim_modulefile(pkglib_dir() + "/libcudnn-compat.so", map_path, format));
-    nlohmann::json written = nlohmann::json::array(), kept = nlohmann::json::array();
-    for (const Modulefile &f : files) write_one(f, o->out, o->force, g, written, kept);
-    if (g.json) print_json({{"format", o->format}, {"written", written}, {"kept", kept}});
-  });
+  cmd->callback([o, &g] { write_modulefiles(*o, g); });
 }
 
 }  // namespace cudnn_compat::cli

@@ -4,6 +4,11 @@
 
 namespace cudnn_compat::cli {
 
+CLI::Option *add_map_option(CLI::App *cmd, std::string &path, const std::string &name) {
+  return cmd->add_option(name, path, "The map (default: $CUDNN_COMPAT_MAP, then the installed map)")
+      ->type_name("FILE");
+}
+
 void print_json(const nlohmann::json &j) {
   // Paths and messages come from the file system and other programs: never let a byte that is
   // not UTF-8 turn into an exception.

@@ -11,7 +11,8 @@ void add_probe(CLI::App &app, Globals &g) {
   CLI::App *cmd = app.add_subcommand(
       "probe", "Report the true cuDNN and CUDA version of a library or directory");
   cmd->add_option("PATH", *paths, "A libcudnn.so.<major> file, or the directory holding it")
-      ->required();
+      ->required()
+      ->type_name("PATH");
   cmd->footer(R"(
 Each library is loaded in a child process and asked: cudnnGetVersion() and cudnnGetCudartVersion().
 No GPU is needed. When it cannot be loaded (a missing dependency, a crash), the version header beside

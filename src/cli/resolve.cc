@@ -193,10 +193,10 @@ void add_resolve(CLI::App &app, Globals &g) {
                   "The CUDA major the program needs (default: $CUDNN_COMPAT_CUDA)");
   cmd->add_option("--rule", o->rule,
                   "Whose compatibility rule applies (default: the map's [policy] rule)");
-  cmd->add_option("--map", o->map,
-                  "The version map (default: $CUDNN_COMPAT_MAP, then the installed map)");
+  add_map_option(cmd, o->map);
   cmd->add_option("--for", o->program,
-                  "The program that asks, matched against the map's [[require]] rules");
+                  "The program that asks, matched against the map's [[require]] rules")
+      ->type_name("FILE");
   cmd->footer(R"(
 The requirement is taken, in this order, from --require or $CUDNN_COMPAT_REQUIRE, from the first
 [[require]] rule of the map whose glob matches --for, and from the version in NAME itself. Among

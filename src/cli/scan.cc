@@ -197,8 +197,10 @@ void add_scan(CLI::App &app, Globals &g) {
       ->check(CLI::IsMember({"auto", "lmod", "envmodules", "none"}));
   cmd->add_option("--modulepath", o->modulepath, "Module tree(s), colon-separated ($MODULEPATH)");
   cmd->add_option("--search", o->search,
-                  "Also walk this directory for cuDNN installed without a module (repeatable)");
-  cmd->add_option("-o,--output", o->output, "Write the map here (default: print it)");
+                  "Also walk this directory for cuDNN installed without a module (repeatable)")
+      ->type_name("DIR");
+  cmd->add_option("-o,--output", o->output, "Write the map here (default: print it)")
+      ->type_name("FILE");
   cmd->add_flag("--merge", o->merge,
                 "Fold the scan into the existing map at -o: keeps its policy, [[require]] rules "
                 "and hand-written entries");

@@ -17,8 +17,10 @@ sub-libraries from one directory. Switch it on for a job with either of:
   export LD_AUDIT=$(cudnn-compat shim-path)     # preferred: also sees libraries linked at build
   export LD_PRELOAD=$(cudnn-compat shim-path)   # where audit is not possible: dlopen only
 
-It reads CUDNN_COMPAT_REQUIRE, CUDNN_COMPAT_CUDA, CUDNN_COMPAT_MAP, CUDNN_COMPAT_DEBUG=1 (one
-line per decision) and CUDNN_COMPAT_DISABLE=1 (a pure pass-through).
+It reads CUDNN_COMPAT_REQUIRE, CUDNN_COMPAT_CUDA, CUDNN_COMPAT_MAP, CUDNN_COMPAT_TIMEOUT (seconds
+for one decision, default 10), CUDNN_COMPAT_DEBUG=1 (one line per decision),
+CUDNN_COMPAT_DISABLE=1 (a pure pass-through) and CUDNN_COMPAT_LOG (where its lines go: stderr,
+the default; syslog; or an absolute file path, appended).
 
 Exit status: 0 printed, 1 the shim is not installed beside this cudnn-compat.)");
   cmd->callback([&g] {

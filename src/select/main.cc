@@ -91,10 +91,11 @@ Selection decide(const Request &r, bool debug) {
       engine_io(known, map, need->cuda_major.has_value(), [&](const std::string &file) {
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
-        if (left.count() <= 0) return std::optional<Probe>();
+        if (left.count() <= 0)
+          return LibraryCheck{std::nullopt, "no time was left of CUDNN_COMPAT_TIMEOUT"};
         // Half of what is left, so that one library that hangs leaves time for the next one.
         const long half = std::max<long>(left.count() / 2, std::min<long>(left.count(), 500));
-        return probe_library(file, {helper, int(half)});
+        return check_library(file, {helper, int(half)});
       });
   Selection s = select_library(in, io);
   // A map that is there but refused (broken, or writable by others) is said once, even where the

@@ -9,7 +9,8 @@ done
 expect_rc 0 cpack -G "DEB;RPM" --config "$BUILD_DIR/CPackConfig.cmake" -B "$t/pkg"
 deb=$(echo "$t"/pkg/cudnn-compat_*.deb) rpm=$(echo "$t"/pkg/cudnn-compat-*.rpm)
 [[ -f $deb && -f $rpm ]] || fail "cpack made no .deb or no .rpm: $(ls "$t/pkg")"
-version=$("$BUILD_DIR/bin/cudnn-compat" --version)
+version=$("$BUILD_DIR/bin/cudnn-compat" --version | head -n 1)
+"$BUILD_DIR/bin/cudnn-compat" --version | grep -q "MIT" || fail "--version does not name the licence"
 files=(bin/cudnn-compat lib/cudnn-compat/libcudnn-compat.so lib/cudnn-compat/cudnn-compat-select
   lib/cudnn-compat/cudnn-compat-probe share/cudnn-compat/lmod/SitePackage.lua
   share/cudnn-compat/envmodules/siteconfig.tcl etc/cudnn-compat/map.toml.example)
@@ -30,7 +31,7 @@ out=$(dpkg-deb -I "$deb" conffiles)
 [[ $version == "cudnn-compat $(rpm -qp --qf '%{VERSION}' "$rpm" 2>/dev/null)" ]] ||
   fail "rpm version differs from '$version'"
 out=$(rpm -qp --qf '%{NAME} %{LICENSE} %{PREFIXES}\n' "$rpm" 2>/dev/null)
-has "cudnn-compat NOASSERTION /opt/cudnn-compat"
+has "cudnn-compat MIT /opt/cudnn-compat"
 out=$(rpm -qp --requires "$rpm" 2>/dev/null)
 has "libc.so.6("  # from rpmbuild's dependency generator
 out=$(rpm -qlp "$rpm" 2>/dev/null)

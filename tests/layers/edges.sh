@@ -1,4 +1,4 @@
-# The layer edges (README "Layout"): a file of a layer is compiled exactly as the build compiles it
+# The layer edges (docs/architecture.md, "Layout"): a file of a layer is compiled exactly as the build compiles it
 # (its command from compile_commands.json) with one line added, an #include of a layer header. The
 # headers of the layers it may use must compile; every other layer's header must not be found.
 source "$(dirname "$0")/../scenario.sh"

@@ -257,3 +257,14 @@ adopter_ran() {
   lacks "foreign process"
   has "below the host: 0 processes"
 }
+
+# pid_namespace: sets namespace to the command that runs a program as PID 1 of a PID namespace of
+# its own (as root, or as anyone through a user namespace), or skips the test; and reaping_init to
+# the command that runs it in such a namespace whose PID 1 is bash, which reaps orphans (the shim's
+# keeper is an orphan there, not the host's child).
+pid_namespace() {
+  namespace=(unshare --pid --fork --mount-proc)
+  "${namespace[@]}" true 2>/dev/null || namespace=(unshare --user --map-root-user --pid --fork --mount-proc)
+  "${namespace[@]}" true 2>/dev/null || skip "no PID namespace here: ${namespace[*]} failed"
+  reaping_init=("${namespace[@]}" bash -c '"$@"; exit $?' _)
+}

@@ -1,5 +1,5 @@
 # A program linked against libcudnn.so.5 (DT_NEEDED, no dlopen) is redirected under LD_AUDIT,
-# which sees the loader's own searches. LD_PRELOAD cannot see them: the README says so, and this
+# which sees the loader's own searches. LD_PRELOAD cannot see them: docs/shim.md says so, and this
 # proves the limit is what it says.
 source "$(dirname "$0")/common.sh"
 compile linked -L"$FAKES/5.0.5/lib64" -lcudnn <<'C'

@@ -1,4 +1,4 @@
-# One rule for both front ends (README "What it decides"): CUDNN_COMPAT_* count as they are when
+# One rule for both front ends (docs/shim.md, "What it decides"): CUDNN_COMPAT_* count as they are when
 # the load happens; the loader's own inputs (LD_LIBRARY_PATH) as the loader read them at start.
 source "$(dirname "$0")/common.sh"
 compile late <<'C'

@@ -3,9 +3,7 @@
 # hostile_subreaper.sh. The orphaned probe went to the host with the landed shim.
 source "$(dirname "$0")/common.sh"
 # As root, or as anyone through a user namespace of their own.
-namespace=(unshare --pid --fork --mount-proc)
-"${namespace[@]}" true 2>/dev/null || namespace=(unshare --user --map-root-user --pid --fork --mount-proc)
-"${namespace[@]}" true 2>/dev/null || skip "no PID namespace here: ${namespace[*]} failed"
+pid_namespace
 adopter_setting
 for mode in audit preload; do
   for round in 1 2 3; do

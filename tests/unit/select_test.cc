@@ -10,12 +10,14 @@ namespace {
 
 struct World {
   std::map<std::string, Version> versions;  // file -> what it reports; absent: does not load
+  std::string not_run;                      // set: no library can be checked, for this reason
   Map map;
   SelectIo io() const {
-    return {[this](const std::string &file) -> std::optional<Probe> {
+    return {[this](const std::string &file) -> LibraryCheck {
               const auto it = versions.find(file);
-              if (it == versions.end()) return std::nullopt;
-              return Probe{file, it->second, std::nullopt, ProbeSource::library, ""};
+              if (!not_run.empty()) return {std::nullopt, not_run};
+              if (it == versions.end()) return {};
+              return {Probe{file, it->second, std::nullopt, ProbeSource::library, ""}};
             },
             [](const std::string &dir, const LibraryName &, int major) {
               return std::optional<std::string>(dir + "/libcudnn.so." + std::to_string(major));
@@ -26,6 +28,19 @@ struct World {
         {*parse_dotted(listed), dir, std::nullopt, "cudnn/" + std::string(listed), {}});
     versions[std::string(dir) + "/libcudnn.so." + std::to_string(map.cudnn.back().version.major)] =
         *parse_dotted(reports);
+  }
+};
+
+// A world in which one file's check cannot run (the deadline's time is used up before it).
+struct LibraryIo {
+  const World &world;
+  std::string unchecked;
+  SelectIo io() const {
+    SelectIo io = world.io();
+    io.probe = [this, all = world.io().probe](const std::string &file) -> LibraryCheck {
+      return file == unchecked ? LibraryCheck{std::nullopt, "no time left"} : all(file);
+    };
+    return io;
   }
 };
 
@@ -97,6 +112,48 @@ TEST(Select, NothingFitsGivesTheOrdinaryLoadAndOneActionableLine) {
   EXPECT_NE(s.say[0].find("installed: 5.0.5 (cudnn/5.0.5), 5.1.10 (cudnn/5.1.10)"),
             std::string::npos);
   EXPECT_NE(s.say[0].find("Ask the admins for cuDNN 5.1.x"), std::string::npos) << s.say[0];
+}
+
+// A check that could not run (no process left, a noexec probe) is no verdict on a library: not
+// "does not load", and nothing to ask the admins for.
+TEST(Select, ACheckThatCouldNotRunSaysSoAndAsksNothing) {
+  World w = site();
+  w.not_run = "cannot run cudnn-compat-probe: Resource temporarily unavailable";
+  Selection s = select_library(request(w, "5.1"), w.io());
+  EXPECT_FALSE(s.use);
+  ASSERT_EQ(s.say.size(), 1u);
+  EXPECT_EQ(s.say[0],
+            "cudnn-compat: libcudnn.so.5: needs 5.1 from the test, but /path/libcudnn.so.5 could "
+            "not be checked (cannot run cudnn-compat-probe: Resource temporarily unavailable); "
+            "loading as usual");
+  // The loader's own choice checked, the map's release not: the line names the one not checked.
+  World partly = site();
+  const LibraryIo partial{partly, "/opt/5.1.10/libcudnn.so.5"};
+  s = select_library(request(partly, "5.1"), partial.io());
+  EXPECT_FALSE(s.use);
+  ASSERT_EQ(s.say.size(), 1u);
+  EXPECT_NE(s.say[0].find("/opt/5.1.10/libcudnn.so.5 could not be checked (no time left)"),
+            std::string::npos)
+      << s.say[0];
+  EXPECT_EQ(s.say[0].find("does not load"), std::string::npos) << s.say[0];
+  EXPECT_EQ(s.say[0].find("Ask the admins"), std::string::npos) << s.say[0];
+}
+
+// No cuDNN on the loader's path and none of the map's here: the load fails on its own, unsaid.
+TEST(Select, NoCudnnAnywhereSaysNothing) {
+  World w = site();
+  SelectInputs in = request(w, "5.1");
+  in.loader.reset();
+  SelectIo io = w.io();
+  io.find_file = [](const std::string &, const LibraryName &, int) {
+    return std::optional<std::string>();
+  };
+  Selection s = select_library(in, io);
+  EXPECT_FALSE(s.use);
+  EXPECT_TRUE(s.say.empty()) << s.say[0];
+  in.map = nullptr;
+  s = select_library(in, io);
+  EXPECT_TRUE(s.say.empty()) << s.say[0];
 }
 
 TEST(Select, WithoutAMapItExplainsAndKeepsTheLoad) {

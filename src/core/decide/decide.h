@@ -174,7 +174,7 @@ std::string misfits_table_path(const std::string &map_path);
 // select.cc: the shim's decision for one request of a cuDNN main library.
 
 struct SelectIo {  // the edges, injected so that the decision itself stays testable
-  std::function<std::optional<Probe>(const std::string &file)> probe;  // nullopt: did not load
+  std::function<LibraryCheck(const std::string &file)> probe;
   std::function<std::optional<std::string>(const std::string &dir, const LibraryName &requested,
                                            int major)>
       find_file;

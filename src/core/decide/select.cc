@@ -54,52 +54,66 @@ std::optional<Selection> settled_early(const SelectInputs &in, const std::string
   return std::nullopt;
 }
 
-// What the loader would take, probed: kept when it fits (its own major included: a
+// Why a library is no answer, in a line's words: it does not load, or it could not be asked.
+std::string no_answer(const std::string &file, const LibraryCheck &c) {
+  return c.not_run.empty() ? file + " does not load"
+                           : file + " could not be checked (" + c.not_run + ")";
+}
+
+// What the loader would take, probed (checked): kept when it fits (its own major included: a
 // libcudnn.so.5 that is a cuDNN 6 does not fit a request for cuDNN 5). Returns why not otherwise.
-std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo &io,
+std::optional<std::string> loader_misfit(const SelectInputs &in, const LibraryCheck &checked,
                                          const std::string &need, Selection &out) {
   if (!in.loader) return "the loader finds no " + in.name;
-  const std::optional<Probe> p = io.probe(in.loader->path);
-  if (!p) return in.loader->path + " (on " + in.loader->from + ") does not load";
-  const Verdict v = serves(in.need, wanted_major(in.need, in.requested), *p);
+  if (!checked.probe) return no_answer(in.loader->path, checked) + " (on " + in.loader->from + ")";
+  const Probe &p = *checked.probe;
+  const Verdict v = serves(in.need, wanted_major(in.need, in.requested), p);
   if (!v.compatible)
-    return to_string(p->version) + " on " + in.loader->from + " does not fit: " + v.reason;
+    return to_string(p.version) + " on " + in.loader->from + " does not fit: " + v.reason;
   // The release that fits is handed over where it was probed when the loader reaches it by
   // another path (a link in a directory of other sub-libraries: its family would come from
   // there), whichever path that is: the fast path does the same.
-  if (p->file != in.loader->path) out.use = p->file;
+  if (p.file != in.loader->path) out.use = p.file;
   if (in.debug)
     out.say.push_back(kPrefix + in.name + " -> " + out.use.value_or(in.loader->path) +
                       (out.use ? " (the release the loader finds at " + in.loader->path +
                                      ", at the path its family was probed at; "
                                : " as the loader finds it (") +
-                      need + "; " + to_string(p->version) + " on " + in.loader->from +
+                      need + "; " + to_string(p.version) + " on " + in.loader->from +
                       " fits: " + v.reason + ")");
   return std::nullopt;
 }
 
+// What the search of the map's releases met besides the one it hands over.
+struct Search {
+  std::vector<std::string> passed_over;  // releases that do not load, lie or do not fit
+  std::string not_run;                   // why one of them could not be checked at all
+  bool any_file = false;                 // a release of the map has its library here
+};
+
 // The best fitting release that says so itself; a map that lies is passed over, and said so.
-std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &io,
-                                        std::vector<std::string> &passed_over) {
+std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &io, Search &s) {
   const std::optional<int> major = wanted_major(in.need, in.requested);
   for (std::size_t i : rank(*in.map, in.need, in.requested)) {
     const Installed &e = in.map->cudnn[i];
     const std::optional<std::string> file =
         io.find_file(e.lib, in.requested, major.value_or(e.version.major));
     if (!file) continue;
-    const std::optional<Probe> p = io.probe(*file);
-    if (!p) {
-      passed_over.push_back(*file + " does not load");
+    s.any_file = true;
+    const LibraryCheck c = io.probe(*file);
+    if (!c.probe) {
+      s.passed_over.push_back(no_answer(*file, c));
+      if (s.not_run.empty()) s.not_run = c.not_run;
       continue;
     }
     // The library's own CUDA where it tells (cuDNN 6 on), else the map's word for it.
-    const Verdict v = fit(in.need, major, p->version, p->cuda ? p->cuda : e.cuda);
+    const Verdict v = fit(in.need, major, c.probe->version, c.probe->cuda ? c.probe->cuda : e.cuda);
     if (v.compatible) return file;
     // A release that is what the map says but not built for the CUDA needed is no liar.
-    passed_over.push_back(same_release(p->version, e.version)
-                              ? *file + " (" + to_string(e.version) + "): " + v.reason
-                              : "the map says " + to_string(e.version) + " but " + *file +
-                                    " reports " + to_string(p->version));
+    s.passed_over.push_back(same_release(c.probe->version, e.version)
+                                ? *file + " (" + to_string(e.version) + "): " + v.reason
+                                : "the map says " + to_string(e.version) + " but " + *file +
+                                      " reports " + to_string(c.probe->version));
   }
   return std::nullopt;
 }
@@ -114,17 +128,26 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   const std::string need = describe_need(in);
   if (std::optional<Selection> early = settled_early(in, need)) return *early;
   Selection out;
-  const std::optional<std::string> loader_note = loader_misfit(in, io, need, out);
+  const LibraryCheck loaded = in.loader ? io.probe(in.loader->path) : LibraryCheck{};
+  // The loader's own choice could not be asked: nothing is known, the ordinary load stands.
+  if (in.loader && !loaded.probe && !loaded.not_run.empty())
+    return {{},
+            {kPrefix + in.name + ": " + need + ", but " + no_answer(in.loader->path, loaded) +
+             "; loading as usual"}};
+  const std::optional<std::string> loader_note = loader_misfit(in, loaded, need, out);
   if (!loader_note) return out;
+  Search found;
+  if (in.map) out.use = best_release(in, io, found);
+  // No cuDNN at all, on the loader's path or in the map: the ordinary load fails on its own.
+  if (!in.loader && !found.any_file) return out;
   if (!in.map) {
     out.say.push_back(kPrefix + in.name + ": " + need + ", but " + *loader_note +
                       "; no version map to find another (" + in.map_problem +
                       "); loading as usual");
     return out;
   }
-  std::vector<std::string> passed_over;
-  out.use = best_release(in, io, passed_over);
-  const std::string lies = passed_over.empty() ? "" : "; " + capped(passed_over, 3, "; ");
+  const std::string lies =
+      found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
   if (out.use) {
     if (in.debug || !lies.empty())
       out.say.push_back(kPrefix + in.name + " -> " + *out.use + " (" + need + "; " + *loader_note +
@@ -132,11 +155,15 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
                         ")");
     return out;
   }
-  // Nothing fits: the ordinary load, and what to do about it.
-  std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies +
-                     "; no installed cuDNN fits (installed: " + installed_list(*in.map) +
-                     "); loading as usual";
-  if (in.need.cudnn)
+  // Nothing fits: the ordinary load, and what to do about it - unless a release that may fit
+  // could not be checked, which is no reason to ask the admins for anything.
+  std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies;
+  if (!found.not_run.empty())
+    line += "; loading as usual";
+  else
+    line +=
+        "; no installed cuDNN fits (installed: " + installed_list(*in.map) + "); loading as usual";
+  if (in.need.cudnn && found.not_run.empty())
     line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
   out.say.push_back(line);
   return out;

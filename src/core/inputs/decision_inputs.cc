@@ -46,10 +46,10 @@ SelectInputs select_inputs(const std::string &name, const LibraryName &requested
 }
 
 SelectIo engine_io(const std::vector<KnownLibrary> &known, const Map *map, bool cuda_needed,
-                   std::function<std::optional<Probe>(const std::string &file)> probe) {
+                   std::function<LibraryCheck(const std::string &file)> probe) {
   SelectIo io;
   io.probe = [&known, map, cuda_needed,
-              probe = std::move(probe)](const std::string &file) -> std::optional<Probe> {
+              probe = std::move(probe)](const std::string &file) -> LibraryCheck {
     const std::optional<FileStamp> id = map ? stamp_file(file) : std::nullopt;
     if (id)
       if (std::optional<Probe> p = remembered_probe(known, *map, file, *id, cuda_needed);

@@ -37,6 +37,6 @@ SelectInputs select_inputs(const std::string &name, const LibraryName &requested
 // file is asked of `probe`. Files are found as the shim hands them over. Keeps a reference to
 // known, which must outlive the result.
 SelectIo engine_io(const std::vector<KnownLibrary> &known, const Map *map, bool cuda_needed,
-                   std::function<std::optional<Probe>(const std::string &file)> probe);
+                   std::function<LibraryCheck(const std::string &file)> probe);
 
 }  // namespace cudnn_compat

@@ -169,6 +169,17 @@ struct Probe {
   std::optional<Version> cuda;
   ProbeSource source = ProbeSource::library;
   std::string note;  // why a better source was not used, empty when the library answered
+  // Why the library could not be asked at all (the probe program did not start: no process left
+  // under `ulimit -u`, a noexec mount), empty when it was: such a library has not failed to load.
+  std::string not_run = {};
+};
+
+// What a library says of itself when loaded (the probe's answer only), or why there is none.
+struct LibraryCheck {
+  std::optional<Probe> probe;  // it loaded and reported its version
+  std::string not_run;         // else: the check could not run (why); empty: it does not load
+  LibraryCheck(std::optional<Probe> p = std::nullopt, std::string why = {})  // NOLINT: implicit
+      : probe(std::move(p)), not_run(std::move(why)) {}
 };
 
 // What the libraries a scan already loaded answered, by file size: a library byte for byte the

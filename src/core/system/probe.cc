@@ -43,6 +43,7 @@ struct HelperAnswer {
   std::optional<Version> version;
   std::optional<Version> cuda;
   std::string why;  // when version is absent
+  bool ran = true;  // the helper started (else why says what stopped it)
 };
 
 std::string describe_end(const SpawnResult &run) {
@@ -60,7 +61,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   how.default_signals = true;
   how.max_output = 65536;
   const SpawnResult run = spawn_process({options.helper, file}, how);
-  if (!run.started) return {{}, {}, run.error};
+  if (!run.started) return {{}, {}, run.error, false};
 
   HelperAnswer a;
   std::string error;
@@ -149,6 +150,7 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
     return {p, {}};
   }
   p.note = a.why;
+  if (!a.ran) p.not_run = a.why;
   const std::optional<Version> named = version_in_name(file);
   const fs::path dir = fs::path(file).parent_path();
   for (const fs::path &h : {dir / "cudnn_version.h", dir / ".." / "include" / "cudnn_version.h",
@@ -225,10 +227,15 @@ Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &op
   return {out, {}};
 }
 
-std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options) {
+LibraryCheck check_library(const std::string &file, const ProbeOptions &options) {
   const Parsed<std::vector<Probe>> p = probe(file, options);
-  if (!p || p->empty() || p->front().source != ProbeSource::library) return std::nullopt;
-  return p->front();
+  if (!p || p->empty()) return {};
+  if (p->front().source != ProbeSource::library) return {std::nullopt, p->front().not_run};
+  return {p->front()};
+}
+
+std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options) {
+  return check_library(file, options).probe;
 }
 
 }  // namespace cudnn_compat

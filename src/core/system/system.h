@@ -44,6 +44,8 @@ bool loadable_here(const std::string &file);
 // The version a library reports itself, by loading it in a child (probe); nullopt when it does not
 // load - a header or a file name is no answer here.
 std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options);
+// The same, with why there is no answer when the probe could not run at all.
+LibraryCheck check_library(const std::string &file, const ProbeOptions &options);
 
 // ---------------------------------------------------------------------------------------------
 // loader.cc: where glibc's ld.so finds a bare name (I/O: reads ELF files and ld.so.cache).

@@ -1,0 +1,104 @@
+// The cudnn-compat application as CLI11 sees it: global options, every subcommand, and the text
+// of the top-level help. The program (main.cc) parses with it; the documentation generator
+// (docgen.cc) renders the same application as the man page and the shell completions, so the
+// three cannot drift apart.
+#include "cli.h"
+
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+#include <utility>
+
+namespace cudnn_compat::cli {
+
+const std::vector<HelpSection> &top_help() {
+  static const std::vector<HelpSection> sections = {
+      {"DESCRIPTION", "",
+       R"(A cluster carries several cuDNN releases side by side; a program built against one dies when the
+loader hands it another. cudnn-compat knows every cuDNN version encoding and every framework's
+compatibility rule, keeps a version map of what the site has installed, and says - or, through its
+shim, decides - which release a program should get.
+
+Run `cudnn-compat SUBCOMMAND --help` for each subcommand's options and examples.)"},
+      {"ENVIRONMENT", "Environment:\n",
+       R"(  CUDNN_COMPAT_MAP      the version map (default: <prefix>/etc/cudnn-compat/map.toml, then
+                        /etc/cudnn-compat/map.toml)
+  CUDNN_COMPAT_REQUIRE  the cuDNN a program was built with (5.1 or 5.1.3)
+  CUDNN_COMPAT_CUDA     the CUDA major it needs
+  Ignored in setuid programs.)"},
+      {"EXIT STATUS", "Exit status: ",
+       R"(0 success or a positive answer, 1 a negative answer (incompatible, nothing found,
+invalid map), 2 bad usage or input.)"},
+  };
+  return sections;
+}
+
+namespace {
+
+// The module hooks run `module-check` on every misfit, where building the other subcommands'
+// options was 60% of the process's instructions (callgrind): a subcommand named on the command
+// line is registered alone; otherwise (--help, a typo, the documentation) all are.
+void add_subcommands(CLI::App &app, Globals &g, int argc, char **argv) {
+  const std::pair<std::string_view, void (*)(CLI::App &, Globals &)> subcommands[] = {
+      {"decode", add_decode},
+      {"check", add_check},
+      {"map", add_map},
+      {"probe", add_probe},
+      {"resolve", add_resolve},
+      {"shim-path", add_shim_path},
+      {"module-check", add_module_check},
+      {"modulefiles", add_modulefiles},
+      {"scan", add_scan},
+      {"explain", add_explain},
+      {"doctor", add_doctor}};
+  std::string_view named;
+  for (int i = 1; i < argc && named.empty(); ++i)
+    if (argv[i][0] != '-') named = argv[i];
+  const bool known = std::any_of(std::begin(subcommands), std::end(subcommands),
+                                 [&](const auto &c) { return c.first == named; });
+  for (const auto &[name, add] : subcommands)
+    if (!known || name == named) add(app, g);
+}
+
+// An empty argument is a mistake (a variable that is not set: `-o "$OUT"`), never "absent": `map
+// validate ''` must not validate $CUDNN_COMPAT_MAP instead, nor `modulefiles -o ''` write into the
+// working directory. Every option and positional of every subcommand that takes a value refuses
+// one, as bad usage (exit 2).
+void refuse_empty_values(CLI::App &app) {
+  static const CLI::Validator not_empty(
+      [](std::string &value) {
+        return value.empty()
+                   ? std::string("an empty argument; give a value (is a shell variable unset?)")
+                   : std::string();
+      },
+      "", "NOT_EMPTY");
+  for (CLI::Option *o : app.get_options())
+    if (o->get_type_size() != 0) o->check(not_empty);
+  for (CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; }))
+    refuse_empty_values(*sub);
+}
+
+// The --help footer: the sections above, headed as people read them in a terminal.
+std::string help_footer() {
+  std::string out;
+  for (const HelpSection &s : top_help()) {
+    out += "\n" + std::string(s.heading) + std::string(s.text) + "\n";
+  }
+  out.pop_back();  // CLI11 ends the help with its own line break
+  return out;
+}
+
+}  // namespace
+
+void build_app(CLI::App &app, Globals &g, int argc, char **argv) {
+  app.set_version_flag("--version", std::string("cudnn-compat ") + CUDNN_COMPAT_VERSION +
+                                        "\nLicensed under the MIT licence.");
+  app.require_subcommand(1, 1);
+  app.fallthrough();  // --json may follow the subcommand
+  app.add_flag("--json", g.json, "Print one JSON document on stdout instead of text");
+  add_subcommands(app, g, argc, argv);
+  refuse_empty_values(app);
+  app.footer(help_footer());
+}
+
+}  // namespace cudnn_compat::cli

@@ -1,0 +1,45 @@
+# Issue 27, item 5: a host under a seccomp filter that kills the process on fork, vfork, clone and
+# clone3 (systemd's default action for a service's SystemCallFilter, some container profiles). The
+# shim starts no process there: the load the table does not settle is the ordinary load with one
+# line that names the filter, and the table's answer (no process) still redirects. With the landed
+# shim the host died of SIGSYS as the engine was started.
+source "$(dirname "$0")/common.sh"
+compile filtered <<C
+$load5_main
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+int main(void) {
+  struct sock_filter kill_processes[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 4, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 3, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fork, 2, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_vfork, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+  };
+  struct sock_fprog program = {sizeof kill_processes / sizeof *kill_processes, kill_processes};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program))
+    return 2;
+  return load5() ? 0 : 1;
+}
+C
+tf2016_setting
+
+for mode in audit preload; do
+  expect_rc 0 env LD_${mode^^}=$SHIM "$t/filtered"
+  has "cuDNN 5005"
+  has "cudnn-compat: could not check libcudnn.so.5: this process runs under a seccomp filter"
+  count "cudnn-compat:" 1
+done
+
+# The decision table settles this load without a process: the redirect holds under the filter.
+expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map.toml"
+for mode in audit preload; do
+  expect_rc 0 env LD_${mode^^}=$SHIM "$t/filtered"
+  has "$redirected"
+  lacks "cudnn-compat:"
+done
