@@ -7,6 +7,12 @@
 
 #include "version_grammar.h"
 
+/* The table files needs whose patch is below this: cuDNN's own number (CUDNN_VERSION) gives the
+ * patch two digits, and the frameworks' integer rules compare that number, in which a larger
+ * patch runs into the minor (5.0.150 is 5.1.50 to them). The shim leaves other needs to the
+ * engine. */
+enum { CUDNN_COMPAT_TABLE_PATCHES = 100 };
+
 static inline unsigned long cudnn_compat_decision_key(unsigned long minor, int has_patch,
                                                       unsigned long patch) {
   return minor * (CUDNN_COMPAT_VERSION_MAX + 3ul) + (has_patch ? patch + 2 : 1);

@@ -75,6 +75,19 @@ std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryNam
 // rank() with a reason for every entry, for people.
 Choice choose(const Map &map, const Need &need, const LibraryName &requested);
 
+// The file in a release's directory that serves a request (find_library_file; injected).
+using FindFile = std::function<std::optional<std::string>(const std::string &dir,
+                                                          const LibraryName &requested, int major)>;
+// resolve's answer: the first of choice's ranked releases whose directory holds the file asked
+// for (`name`), and the ones before it that lack it, in words.
+struct Resolved {
+  const Installed *entry = nullptr;  // nullptr: no fitting release holds it
+  std::string file;
+  std::vector<std::string> skipped;
+};
+Resolved resolve_file(const Map &map, const Choice &choice, const LibraryName &requested,
+                      const std::string &name, const FindFile &find_file);
+
 // ---------------------------------------------------------------------------------------------
 // decision_table.cc: `map.toml.decide`, the engine's own decisions compiled for the shim, which
 // looks them up without starting a process (shim/fast_path.c reads it). Only releases whose
@@ -175,9 +188,7 @@ std::string misfits_table_path(const std::string &map_path);
 
 struct SelectIo {  // the edges, injected so that the decision itself stays testable
   std::function<LibraryCheck(const std::string &file)> probe;
-  std::function<std::optional<std::string>(const std::string &dir, const LibraryName &requested,
-                                           int major)>
-      find_file;
+  FindFile find_file;
 };
 
 struct SelectInputs {

@@ -2,10 +2,10 @@
 // that makes a difference, the releases rank() accepts, best first. rank() is the one decision
 // procedure; the shim only looks its answers up (shim/fast_path.c).
 //
-// Which releases fit a need changes only where the required version crosses an installed one:
-// every rule compares the required version with the release's minor, or with its whole number,
-// for order or equality. So rank() is asked at each installed release's minor and patch and just
-// past them, and each row holds from its key to the next.
+// Which releases fit a need changes only where the required version crosses an installed one
+// (every rule compares it with the release's minor, or with its whole number, for order or
+// equality) or a rule's own threshold. So rank() is asked there and just past, and each row holds
+// from its key to the next (points() says where, for the needs the shim looks up).
 #include "decide.h"
 #include "decision_key.h"
 
@@ -21,10 +21,14 @@ struct Point {
   std::optional<Version> need;
 };
 
+// The frameworks' integer rules compare cudnn_number(): major*scale + minor*100 + patch. For a
+// need whose patch is below 100 (the only ones the shim looks up: decision_key.h) that number
+// grows with (minor, patch), so a verdict changes where it crosses a release's own number - at the
+// release's minor and patch as written, or, for a patch of 100 or more, where that number puts it
+// (5.0.150 is 5.1.50 to them) - or one of rule_thresholds().
 std::vector<Point> points(int major, const std::vector<const Installed *> &entries) {
   std::set<std::pair<int, int>> at = {{0, -1}};  // (minor, patch or -1)
-  for (const Installed *e : entries) {
-    const int minor = e->version.minor.value_or(0), patch = e->version.patch.value_or(0);
+  const auto around = [&](int minor, int patch) {
     for (auto p : {std::pair{minor, -1},
                    {minor, 0},
                    {minor, patch},
@@ -32,7 +36,15 @@ std::vector<Point> points(int major, const std::vector<const Installed *> &entri
                    {minor + 1, -1},
                    {minor + 1, 0}})
       at.insert(p);
+  };
+  for (const Installed *e : entries) {
+    const int minor = e->version.minor.value_or(0), patch = e->version.patch.value_or(0);
+    around(minor, patch);
+    if (patch >= 100) around(minor + patch / 100, patch % 100);
   }
+  const std::int64_t base = cudnn_number(Version{major, 0, 0, {}});
+  for (std::int64_t n : rule_thresholds())
+    if (n >= base) around(int((n - base) / 100), int((n - base) % 100));
   std::vector<Point> out{{0, std::nullopt}};
   for (auto [minor, patch] : at) {
     Version v{major, minor, {}, {}};
