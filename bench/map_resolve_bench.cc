@@ -65,28 +65,35 @@ std::string write_map(int n) {
 void map_load_resolve(benchmark::State &state, bool cached) {
   const std::string path = write_map(int(state.range(0)));
   // Edited a while ago, so the cache written now is younger than the map (the racy-clean rule).
-  std::filesystem::last_write_time(path, std::filesystem::last_write_time(path) - std::chrono::seconds(2));
-  if (cached && !write_map_cache(read_map_file(path), *stamp_file(path)).empty()) {
+  std::filesystem::last_write_time(
+      path, std::filesystem::last_write_time(path) - std::chrono::seconds(2));
+  const MapLoad load = read_map_file(path);
+  const Parsed<FileStamp> stamp =
+      load.map ? settle_map_stamp(*load.map) : Parsed<FileStamp>::fail("");
+  if (cached &&
+      (!stamp || !write_file_atomically(table_path(path, TableKind::cache),
+                                        format_map_cache(*load.map, load.diagnostics, *stamp), path)
+                      .empty())) {
     state.SkipWithError("cannot write the map cache");
     return;
   }
   const LibraryName requested = *parse_library_name("libcudnn.so.9");
   for (auto _ : state) {
-    const MapLoad load = cached ? load_map(path) : read_map_file(path);
-    if (!load.map) {
+    const MapLoad loaded = cached ? load_map(path) : read_map_file(path);
+    if (!loaded.map) {
       state.SkipWithError("the map does not load");
       return;
     }
     NeedInputs in;
     in.require = "9.1";
     in.requested = requested;
-    const Parsed<Need> need = derive_need(in, &*load.map);
-    const std::vector<std::size_t> ranked = rank(*load.map, *need, requested);
-    const Installed &e = load.map->cudnn[ranked.front()];
+    const Parsed<Need> need = derive_need(in, &*loaded.map);
+    const std::vector<std::size_t> ranked = rank(*loaded.map, *need, requested);
+    const Installed &e = loaded.map->cudnn[ranked.front()];
     benchmark::DoNotOptimize(find_library_file(e.lib, requested, e.version.major));
   }
   fs::remove(path);
-  fs::remove(map_cache_path(path));
+  fs::remove(table_path(path, TableKind::cache));
 }
 
 void BM_MapLoadResolve(benchmark::State &state) {

@@ -160,7 +160,9 @@ int main(int argc, char **argv) {
   const double plain0i = median(plain.us), engine_audit0i = median(audit.us),
                plain4_us = median(plain4.us), engine_audit4 = median(audit4.us);
 
-  fs::remove(map + ".decide");  // nothing known: the engine probes every library it weighs
+  fs::remove(cudnn_compat::table_path(
+      map, cudnn_compat::TableKind::decide));  // nothing known: the engine probes every library it
+                                               // weighs
   const int engine_processes = processes_started(self, audit.env);
   measure({&plain, &audit}, 30);
   const double plain0c = median(plain.us), notable_audit0 = median(audit.us);

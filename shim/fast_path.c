@@ -1,9 +1,5 @@
-// Reads map.toml.decide (its one writer: src/core/decide/decision_table.cc). Trusted only while
-// it belongs to the map's owner, nobody else may write it or the map, it was made from the map as
-// it is now (inode, size, mtime: no device number, which differs between the nodes of one shared
-// file system), it is younger than the map (git's racy-clean rule: an edit in the same clock
-// tick as the table's making would otherwise go unseen; the writer waits the tick out), and it is
-// whole (its last line is "end").
+// Reads map.toml.decide (its one writer: src/core/decide/decision_table.cc), when the contract's
+// rule (site_files.c, docs/contract.md) believes it.
 #include "fast_path.h"
 
 #include <fcntl.h>
@@ -13,6 +9,7 @@
 #include "shared/decision_key.h"
 #include "shared/loadable.h"
 #include "shim_text.h"
+#include "site_files.h"
 #include "sys.h"
 
 struct identity {
@@ -31,12 +28,7 @@ static int identify(const char *path, struct identity *id, struct stat *st) {
 
 // Reads the next decimal number at *p; 0 when there is none.
 static int number(const char **p, unsigned long *out) {
-  const char *s = *p;
-  unsigned long n = 0;
-  if (*s < '0' || *s > '9') return 0;
-  for (; *s >= '0' && *s <= '9'; ++s) n = n * 10 + (unsigned long)(*s - '0');
-  *out = n, *p = s;
-  return 1;
+  return read_decimal(p, out);
 }
 
 // "tab number" fields in a row.
@@ -62,55 +54,23 @@ static const char *rest_of_line(const char *p) {
   return s;
 }
 
-// The writer's last line is "end": a table cut short (a full disk, a copy stopped half way) has
-// lost rows at its end, and a missing row would read as "nothing fits" instead of "ask".
-static int complete(const struct file_text *text) {
-  static const char end[] = "\nend\n";
-  const long n = sizeof end - 1;
-  if (text->size < n) return 0;
-  for (long i = 0; i < n; ++i)
-    if (text->data[text->size - n + i] != end[i]) return 0;
-  return 1;
-}
-
 static int trusted(const char *map, struct file_text *text) {
   text->data = 0, text->size = 0, text->capacity = 0;
-  struct stat map_st, table_st;
-  struct identity id;
-  // lstat: a symlinked map is left to the engine (below), so the link's own stat is the map's.
-  if (sys4(SYS_newfstatat, AT_FDCWD, map, &map_st, AT_SYMLINK_NOFOLLOW) != 0 ||
-      !S_ISREG(map_st.st_mode) || (map_st.st_mode & (S_IWGRP | S_IWOTH)))
-    return 0;
-  id.ino = map_st.st_ino, id.size = (unsigned long)map_st.st_size, id.mtime_ns = mtime_ns(&map_st);
-  const long uid = sys(SYS_getuid, 0, 0, 0);
-  if (map_st.st_uid != 0 && (long)map_st.st_uid != uid) return 0;
-  // The engine's trust rule (src/core/map/map_trust.cc) in its simplest case; anything else - a
-  // symlinked map, a directory others may write - is left to the engine, which says why.
-  static char path[4096 + 8];
-  struct stat dir_st;
-  if (!split_path(map, path, sizeof path) ||
-      sys4(SYS_newfstatat, AT_FDCWD, *path ? path : ".", &dir_st, 0) != 0 ||
-      (dir_st.st_mode & (S_IWGRP | S_IWOTH)) || (dir_st.st_uid != 0 && (long)dir_st.st_uid != uid))
-    return 0;
-  if (!copy_text(path, sizeof path - 8, map)) return 0;
-  append_text(path, sizeof path, text_len(path), ".decide");
-  // O_NONBLOCK: a FIFO planted at the table's name must not hold the load (fstat then refuses it).
-  const long fd = sys_retry(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  static char table[4096 + 16], dir[4096];  // callers hold the shim's lock
+  struct site_seen seen;
+  enum site_verdict verdict;
+  if (!copy_text(table, sizeof table - 16, map)) return 0;
+  append_text(table, sizeof table, text_len(table), SITE_DECIDE_SUFFIX);
+  const long fd = site_open_table(map, table, dir, sizeof dir, &seen, &verdict);
   if (fd < 0) return 0;
-  int ok = sys(SYS_fstat, fd, &table_st, 0) == 0 && S_ISREG(table_st.st_mode) &&
-           table_st.st_uid == map_st.st_uid && !(table_st.st_mode & (S_IWGRP | S_IWOTH)) &&
-           mtime_ns(&table_st) > id.mtime_ns;
   static char block[4096];
   long n = 0;
-  ok = ok && text_append(text, "", 0);
+  int ok = text_append(text, "", 0);
   while (ok && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
     ok = text_append(text, block, n);
   sys(SYS_close, fd, 0, 0);
-  if (!ok || n < 0) return 0;
-  const char *p = after_prefix(text->data, "cudnn-compat-decide 1");
-  unsigned long stamp[3];
-  return p && numbers(&p, stamp, 3) && *p == '\n' && stamp[0] == id.ino && stamp[1] == id.size &&
-         stamp[2] == id.mtime_ns && complete(text);
+  return ok && n == 0 &&
+         site_judge_table(text->data, text->size, SITE_DECIDE_FORMAT, map, &seen) == SITE_BELIEVED;
 }
 
 // The first line starting with prefix, from p on; 0 when none.

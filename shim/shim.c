@@ -25,6 +25,7 @@
 #include "search_dirs.h"
 #include "shared/protocol.h"
 #include "shim_text.h"
+#include "site_contract.h"
 #include "sys.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -267,12 +268,15 @@ static const char *map_path(char **env) {
   static char path[kPath];
   const char *named = env_value(env, "CUDNN_COMPAT_MAP");
   if (named && *named) return named;
-  const char *dir = own_directory();  // <prefix>/lib/cudnn-compat
-  if (dir && copy_text(path, sizeof path - 32, dir) &&
-      append_text(path, sizeof path, text_len(path), "/../../etc/cudnn-compat/map.toml") &&
+  // The installed map as the contract places it from this file's directory (site_contract.h):
+  // relative to it, or absolute where the sysconfdir is outside the prefix.
+  const char *from_here = SITE_MAP_FROM_PKGLIBDIR, *dir = 0;
+  if ((*from_here == '/'
+           ? copy_text(path, sizeof path, from_here)
+           : (dir = own_directory()) && join_path(path, sizeof path, dir, from_here)) &&
       file_exists(path))
     return path;
-  return "/etc/cudnn-compat/map.toml";
+  return SITE_SYSTEM_MAP;
 }
 
 // Returns the file to load instead, or 0 for the ordinary load.

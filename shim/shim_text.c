@@ -37,6 +37,15 @@ long append_text(char *dst, long size, long at, const char *src) {
   return at;
 }
 
+int read_decimal(const char **p, unsigned long *out) {
+  const char *s = *p;
+  unsigned long n = 0;
+  if (*s < '0' || *s > '9') return 0;
+  for (; *s >= '0' && *s <= '9'; ++s) n = n * 10 + (unsigned long)(*s - '0');
+  *out = n, *p = s;
+  return 1;
+}
+
 char *format_decimal(unsigned long n, char *out) {
   char digits[24];
   int k = 0;

@@ -19,6 +19,8 @@ int copy_text(char *dst, long size, const char *src);
 // Appends src to dst (size bytes) at offset at, truncating; returns the new length.
 long append_text(char *dst, long size, long at, const char *src);
 const char *base_name(const char *path);
+// The decimal number at *p into *out, *p moved past it; 0 when *p holds no digit.
+int read_decimal(const char **p, unsigned long *out);
 // n in decimal into out (at least 21 bytes); returns out.
 char *format_decimal(unsigned long n, char *out);
 // dir + "/" + base into dst; 0 when it does not fit.

@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "diagnostics.h"
+#include "site_contract.h"
 
 #include <unistd.h>
 #include <filesystem>
@@ -20,9 +21,10 @@ LoadedMap load_site_map(const std::string &explicit_path, bool fresh) {
 std::string map_not_found_message() {
   std::string s = "no version map found (looked for";
   for (const std::string &p : map_search_path()) s += " " + p;
-  return s +
-         "); set CUDNN_COMPAT_MAP, pass --map, or write one from "
-         "share/cudnn-compat/map.toml.example";
+  // An absolute sysconfdir (-DCMAKE_INSTALL_SYSCONFDIR=/etc) replaces the prefix here.
+  const std::string example =
+      (std::filesystem::path(install_prefix().value_or("")) / SITE_EXAMPLE_MAP).string();
+  return s + "); set CUDNN_COMPAT_MAP, pass --map, or write one from " + example;
 }
 
 void report_unusable_map(const LoadedMap &m) {

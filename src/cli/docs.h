@@ -18,7 +18,12 @@ std::vector<Command> commands(const CLI::App &app);  // the application itself f
 // Whether an option's value (or a positional) is a file system path: its type name says so.
 bool takes_path(const CLI::Option &o);
 
+// Text as roff reads it (no requests, no escapes, hyphens typed as minus signs).
+std::string roff(std::string_view text);
 std::string man_page(const CLI::App &app, const std::string &version);  // roff, section 1
+// cudnn-compat-map(5): the example map and the derived files' specification (docs/contract.md).
+std::string map_page(const std::string &example_map, const std::string &contract,
+                     const std::string &version);
 std::string bash_completion(const CLI::App &app);
 std::string zsh_completion(const CLI::App &app);
 

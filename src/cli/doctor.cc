@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "diagnostics.h"
 #include "doctor_facts.h"
+#include "site_files.h"
 #include "text.h"
 
 #include <algorithm>
@@ -56,6 +57,21 @@ std::optional<int> cuda_major_of_home(const std::string &home) {
   return std::nullopt;
 }
 
+// Whether this node believes each of the map's tables (docs/contract.md), and why not: a table not
+// in use costs every job the engine and every checked module command a process.
+struct TableUse {
+  std::string file, verdict, why;
+};
+std::vector<TableUse> table_use(const std::string &map_path) {
+  std::vector<TableUse> out;
+  if (map_path.empty()) return out;
+  for (TableKind kind : kAllTables) {
+    const TableRead r = read_table(map_path, kind);
+    out.push_back({table_path(map_path, kind), site_verdict_name(site_verdict(r.verdict)), r.why});
+  }
+  return out;
+}
+
 void print_json_report(const DoctorFacts &f, const std::string &map_path,
                        const std::vector<DoctorFinding> &findings) {
   nlohmann::json list = nlohmann::json::array();
@@ -67,17 +83,28 @@ void print_json_report(const DoctorFacts &f, const std::string &map_path,
     for (const Probe &p : d.probes) releases.push_back(json_of(p));
     path.push_back({{"dir", d.dir}, {"cudnn", releases}});
   }
+  nlohmann::json tables = nlohmann::json::array();
+  for (const TableUse &t : table_use(map_path))
+    tables.push_back({{"file", t.file},
+                      {"in_use", t.why.empty()},
+                      {"verdict", t.verdict},
+                      {"why", t.why.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.why)}});
   print_json({{"modules", f.modules},
+              {"tables", tables},
               {"ld_library_path", path},
               {"shim", f.shim.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.shim)},
               {"map", map_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(map_path)},
               {"findings", list}});
 }
 
-void print_text_report(const DoctorFacts &f, const std::vector<DoctorFinding> &findings) {
+void print_text_report(const DoctorFacts &f, const std::string &map_path,
+                       const std::vector<DoctorFinding> &findings) {
   std::cout << "modules: " << (f.modules.empty() ? "(none)" : "");
   for (const std::string &mod : f.modules) std::cout << mod << ' ';
   std::cout << '\n';
+  for (const TableUse &t : table_use(map_path))
+    std::cout << "table: " << t.file << ": " << (t.why.empty() ? "in use" : "not in use: " + t.why)
+              << '\n';
   for (const PathDir &d : f.path)
     for (const Probe &p : d.probes)
       std::cout << "LD_LIBRARY_PATH: " << d.dir << ": " << describe(p) << '\n';
@@ -110,7 +137,7 @@ int doctor(const Options &o, const Globals &g) {
   if (g.json)
     print_json_report(f, m.path, findings);
   else
-    print_text_report(f, findings);
+    print_text_report(f, m.path, findings);
   const bool problem = std::any_of(findings.begin(), findings.end(), [](const DoctorFinding &d) {
     return d.severity == Severity3::problem;
   });
@@ -145,6 +172,10 @@ With --nodes, inside a Slurm allocation (salloc, sbatch), every node of it answe
 one task per node: its map's digest (equal maps, equal digests, comments aside), the file
 libcudnn.so.<major> of the requirement resolves to there with the shim on, whether it fits, and the
 verdict. The table names a node that misfits and a node whose map differs from most nodes'.
+
+Each of the map's tables (map.toml.cache, .fits, .misfits, .decide) is "in use" on this node when
+this node's readers believe it, else "not in use" and why (docs/contract.md): a table not in use
+costs every job the engine and every checked module command a process.
 
 Examples:
   cudnn-compat doctor --require 5.1

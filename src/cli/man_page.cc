@@ -23,8 +23,6 @@ bool takes_path(const CLI::Option &o) {
   return false;
 }
 
-namespace {
-
 // Text as roff reads it: a backslash is printed with \e, a line that starts with a dot or an
 // apostrophe would be a request, and every hyphen is a minus (\-): options, commands and names
 // such as cudnn-compat are typed as they read, and a line never breaks inside them.
@@ -43,6 +41,8 @@ std::string roff(std::string_view text) {
   }
   return out;
 }
+
+namespace {
 
 std::vector<std::string> paragraphs(std::string_view text) {
   std::vector<std::string> out;

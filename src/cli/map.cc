@@ -2,7 +2,11 @@
 #include "cli.h"
 #include "diagnostics.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
 
 #include <iostream>
 
@@ -74,6 +78,13 @@ int count(const std::vector<Diagnostic> &ds, Severity s) {
 std::vector<Diagnostic> all_diagnostics(const LoadedMap &m, const std::optional<TableFacts> &facts,
                                         bool do_probe) {
   std::vector<Diagnostic> ds = m.diagnostics;
+  if (m.map && !m.map->policy.trusted_group.empty() && !group_id(m.map->policy.trusted_group))
+    ds.push_back({Severity::warning,
+                  m.path,
+                  {},
+                  "trusted_group \"" + m.map->policy.trusted_group +
+                      "\" is no group on this machine: what its members may write is not "
+                      "trusted here"});
   if (m.map) {
     for (Diagnostic &d : check_map_libraries(*m.map)) ds.push_back(std::move(d));
     if (facts)
@@ -85,22 +96,42 @@ std::vector<Diagnostic> all_diagnostics(const LoadedMap &m, const std::optional<
   return ds;
 }
 
-// The admin who owns the map refreshes the cache jobs read instead of parsing it, and the tables
-// the shim and the module hooks read; anyone else validating the site map has no business writing
-// beside it, and is not told about it. A map with errors gets none, and loses those an earlier
-// validation wrote: its stamp may still match them.
+// The admin who owns the map (or a member of its trusted group) refreshes the tables jobs and
+// hooks read instead of the map, beside it or in the directory given (--tables-dir: for a map
+// whose own directory is read-only; the tables go where the map's copies go, and believe any copy
+// of this map). Anyone else validating the site map has no business writing beside it, and is not
+// told about it. A map with errors gets none, and loses those an earlier validation wrote: its
+// stamp may still match them.
 std::optional<std::string> refresh_caches(const LoadedMap &m, const std::vector<Diagnostic> &ds,
-                                          const std::optional<TableFacts> &facts) {
+                                          const std::optional<TableFacts> &facts,
+                                          const std::string &dir) {
   if (!m.map || !facts || count(ds, Severity::error)) {
-    const std::string why = remove_job_caches(m.path);
+    const std::string why = remove_job_caches(m.path, dir);
     if (!why.empty()) Note() << why;
     return std::nullopt;
   }
-  const std::string why = write_job_caches({m.map, m.diagnostics}, *facts);
-  if (why.empty()) return map_cache_path(m.path);
-  Note() << "no cache written (" + why +
-                "); jobs will parse the map itself, which is slower for large maps";
+  const std::string why = write_job_caches({m.map, m.diagnostics}, *facts, dir);
+  if (why.empty()) return table_path(m.path, TableKind::cache, dir);
+  Note() << "no tables written (" + why +
+                "); jobs and hooks will read the map itself, which is slower" +
+                (dir.empty() ? "; write them elsewhere with --tables-dir DIR and put them beside "
+                               "the map's copies"
+                             : "");
   return std::nullopt;
+}
+
+// Whether this user may write the map's tables beside it: its owner, or a member of its trusted
+// group when the map carries that group.
+bool may_write_tables(const std::optional<FileStamp> &stamp, const LoadedMap &m) {
+  if (!stamp) return false;
+  if (stamp->uid == geteuid()) return true;
+  const std::int64_t gid = m.map ? trusted_gid(*m.map) : -1;
+  struct stat st {};
+  if (gid < 0 || stat(m.path.c_str(), &st) != 0 || std::int64_t(st.st_gid) != gid) return false;
+  std::vector<gid_t> groups(std::size_t(std::max(getgroups(0, nullptr), 0)));
+  groups.resize(std::size_t(std::max(getgroups(int(groups.size()), groups.data()), 0)));
+  return getegid() == gid_t(gid) ||
+         std::find(groups.begin(), groups.end(), gid_t(gid)) != groups.end();
 }
 
 void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
@@ -132,18 +163,25 @@ void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
   if (cache) std::cout << "cache written: " << *cache << '\n';
 }
 
-int validate_map(const std::string &file, bool do_probe, const Globals &g) {
+int validate_map(const std::string &file, bool do_probe, const std::string &tables_dir,
+                 const Globals &g) {
   const LoadedMap m = load_site_map(file, true);
   if (m.path.empty()) {
     Error() << map_not_found_message();
     return kNo;
   }
-  const std::optional<FileStamp> stamp = stamp_file(m.path);
-  const bool owner = stamp && stamp->uid == geteuid();
+  const bool writer = !tables_dir.empty() || may_write_tables(stamp_file(m.path), m);
+  std::error_code ec;
+  if (writer && std::filesystem::is_symlink(m.path, ec))
+    Note()
+        << m.path
+        << " is a symbolic link: jobs and hooks do not read the tables beside a link "
+           "(docs/contract.md); name the file it leads to, or put a copy there, to have them used";
   std::optional<TableFacts> facts;
-  if (m.map && (owner || do_probe)) facts = gather_table_facts(*m.map, probe_options());
+  if (m.map && (writer || do_probe)) facts = gather_table_facts(*m.map, probe_options());
   const std::vector<Diagnostic> ds = all_diagnostics(m, facts, do_probe);
-  const std::optional<std::string> cache = owner ? refresh_caches(m, ds, facts) : std::nullopt;
+  const std::optional<std::string> cache =
+      writer ? refresh_caches(m, ds, facts, tables_dir) : std::nullopt;
   print_validation(m, ds, cache, g);
   return count(ds, Severity::error) ? kNo : kYes;
 }
@@ -160,7 +198,10 @@ nlohmann::json map_json(const LoadedMap &m) {
            {{"rule", rule_name(m.map->policy.rule)},
             {"prefer", m.map->policy.prefer == Prefer::newest ? "newest" : "oldest"},
             {"on_module_mismatch",
-             m.map->policy.on_module_mismatch == OnMismatch::warn ? "warn" : "error"}}},
+             m.map->policy.on_module_mismatch == OnMismatch::warn ? "warn" : "error"},
+            {"trusted_group", m.map->policy.trusted_group.empty()
+                                  ? nlohmann::json(nullptr)
+                                  : nlohmann::json(m.map->policy.trusted_group)}}},
           {"cudnn", cudnn},
           {"require", require}};
 }
@@ -185,12 +226,19 @@ void add_map(CLI::App &app, Globals &g) {
   map->require_subcommand(1);
   auto file = std::make_shared<std::string>();
   auto do_probe = std::make_shared<bool>(false);
+  auto tables_dir = std::make_shared<std::string>();
 
   CLI::App *validate =
       map->add_subcommand("validate", "Report every problem of a map with file:line:column");
   add_map_option(validate, *file, "FILE");
   validate->add_flag("--probe", *do_probe,
                      "Also load each listed library and compare the version it reports");
+  validate
+      ->add_option("--tables-dir", *tables_dir,
+                   "Write the map's tables into DIR instead of beside the map (a read-only map "
+                   "directory); put them beside the map's copies: they believe any copy of it")
+      ->check(CLI::ExistingDirectory.description(""))
+      ->type_name("DIR");
   validate->footer(R"(
 Errors (the map is refused, the shim falls back to the ordinary load): bad TOML, an unknown schema,
 missing or ill-typed keys, versions that do not parse, the same release listed twice, one module
@@ -201,11 +249,15 @@ its entry is skipped: it would be read against each job's working directory.
 Warnings: unknown keys, a lib directory that is missing or holds no libcudnn.so.<major>, and each
 release left out of the decision table (its library did not load or reports another release).
 
-The owner of the map gets its caches (map.toml.cache, .fits, .decide) written beside it for a
-valid map, and removed for an invalid one.
+The owner of the map (or a member of its [policy] trusted_group) gets its tables (map.toml.cache,
+.fits, .misfits, .decide) written beside it for a valid map, and removed for an invalid one; with
+--tables-dir DIR they go into DIR instead, whoever runs it. A table is believed beside any copy of
+the map it was made from (cp, rsync, an image): docs/contract.md.
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
-  validate->callback([file, do_probe, &g] { g.exit_code = validate_map(*file, *do_probe, g); });
+  validate->callback([file, do_probe, tables_dir, &g] {
+    g.exit_code = validate_map(*file, *do_probe, *tables_dir, g);
+  });
 
   CLI::App *show = map->add_subcommand("show", "Print the map normalised (or as JSON)");
   add_map_option(show, *file, "FILE");

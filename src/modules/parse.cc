@@ -1,5 +1,6 @@
 // Reading what Lmod and Environment Modules print (pure).
 #include "modules.h"
+#include "site_contract.h"
 #include "text.h"
 
 #include <nlohmann/json.hpp>
@@ -17,8 +18,9 @@ std::string first_component(std::string_view full_name) {
 
 bool is_cudnn_module(std::string_view full_name) {
   const std::string name = first_component(full_name);
-  // cudnn-compat's own module switches the shim on; it provides no cuDNN.
-  return name.find("cudnn") != std::string::npos && name != "cudnn-compat";
+  // The contract's rule (docs/contract.md), which the hooks apply too. cudnn-compat's own module
+  // switches the shim on; it provides no cuDNN.
+  return name.find(SITE_CUDNN_WORD) != std::string::npos && name != SITE_OWN_MODULE;
 }
 
 bool may_carry_cudnn(std::string_view full_name) {

@@ -39,10 +39,10 @@ std::string real_path(const std::string &path) {
 
 // The libraries the map's decision table knows, as it knew them when the map had this stamp.
 std::vector<KnownLibrary> known_libraries(const std::string &path, const FileStamp &stamp) {
-  const std::optional<std::string> table = read_derived_file(decision_table_path(path), stamp);
+  const TableRead table = read_table(path, TableKind::decide);
   // The map must still be the one the table and the load saw: an edit since is not known.
-  if (!table || stamp_file(path) != stamp) return {};
-  return table_libraries(*table, stamp);
+  if (!table.text || stamp_file(path) != stamp) return {};
+  return table_libraries(*table.text);
 }
 
 std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,

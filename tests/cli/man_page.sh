@@ -32,3 +32,23 @@ for sub in $subs; do
   grep -qF -- "$exit_line" <<<"$(tr -s ' \n' ' ' <<<"$section")" ||
     fail "'$sub' section lacks '$exit_line'"
 done
+
+# cudnn-compat-map(5): the example map's keys and the derived files' contract (docs/contract.md),
+# rendered without a warning.
+page5=$BUILD_DIR/share/man/man5/cudnn-compat-map.5
+[[ -f $page5 ]] || fail "no man page at $page5"
+warnings=$(MANWIDTH=80 man --warnings -l "$page5" 2>&1 >/dev/null) || fail "man -l failed: $warnings"
+[[ -z $warnings ]] || fail "man warns about cudnn-compat-map(5):"$'\n'"$warnings"
+out=$(MANWIDTH=80 man -l "$page5" 2>/dev/null)
+for heading in NAME SYNOPSIS DESCRIPTION FORMAT FILES "SEE ALSO"; do
+  grep -q "^$heading" <<<"$out" || fail "cudnn-compat-map(5) has no $heading section"
+done
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# Every key the example map sets, and every verdict word of the contract's trust rule.
+for key in $(grep -oE '^#? ?[a-z_]+ = ' "$root/share/map.toml.example" | tr -d '#= ' | sort -u); do
+  has "$key ="
+done
+for verdict in $(grep -oE '^[0-9]+\. `[a-z-]+`' "$root/docs/contract.md" | grep -oE '[a-z-]+`$' | tr -d '`'); do
+  has "$verdict"
+done
+has "map.toml.decide"

@@ -41,10 +41,10 @@ refused() {
   done
 }
 chmod 0664 "$m"
-refused "it is writable by others than its owner (mode 0664)"
+refused "it is writable by others than its owner (mode 0664: group root"
 chmod 0644 "$m"
 chmod 0777 "$t/site"
-refused "its directory $t/site is writable by others than its owner (mode 0777)"
+refused "its directory $t/site is writable by others than its owner (mode 0777: everyone)"
 chmod 0755 "$t/site"
 chown 4321 "$m"
 refused "it is owned by uid 4321, neither root nor you"

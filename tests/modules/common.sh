@@ -60,6 +60,42 @@ occurs() {
   [[ $n == "$2" ]] || fail "expected '$1' $2 times, got $n in:"$'\n'"$out"
 }
 
+# counted_starts: the hooks' cudnn-compat becomes one that notes each start in $t/started.
+counted_starts() {
+  printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$t/started" "$CUDNN_COMPAT" >"$t/counted"
+  chmod +x "$t/counted"
+  export CUDNN_COMPAT_BIN=$t/counted
+}
+
+# told_from_table SYSTEM APPFILE SWAP: the misfit cudnn/5.0 beside tensorflow/1.0 (modulefile
+# APPFILE) is told from the tables, no module-check started, in the very words module-check prints
+# for SYSTEM (lmod or envmodules), whose advice says SWAP.
+told_from_table() {
+  module load cudnn/5.0 tensorflow/1.0 || true
+  msg
+  [[ ! -e $t/started ]] || fail "module-check was started: $(cat "$t/started")"
+  local expected
+  expected=$({ cc module-check --system "$1" --need tensorflow/1.0=5.1 --loaded cudnn/5.0 \
+    --loaded "tensorflow/1.0=$2" || true; } | tr -s ' ')
+  [[ $expected == "warning: tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0"*"$3 cudnn/5.0 cudnn/5.1"* ]] ||
+    fail "module-check said: $expected"
+  has "${expected#warning: }"
+  occurs "was built with" 1
+  module purge
+}
+
+# strict_from_table TEXT: under on_module_mismatch = "error", the misfit told from the tables (no
+# module-check started) fails the command with TEXT.
+strict_from_table() {
+  strict_map
+  local rc=0
+  module load tensorflow/1.0 cudnn/5.0 || rc=$?
+  msg
+  [[ $rc != 0 ]] || fail "strict mode did not fail the command"
+  has "$1"
+  [[ ! -e $t/started ]] || fail "module-check was started: $(cat "$t/started")"
+}
+
 # strict_map: the same map with [policy] on_module_mismatch = "error".
 strict_map() {
   sed -i 's/^\[policy\]$/[policy]\non_module_mismatch = "error"/' "$t/map.toml"

@@ -105,28 +105,30 @@ Map random_map(std::mt19937 &rng, const std::string &root, World &w) {
   return map;
 }
 
-// A site: the map written and parsed back, and its table written by its one writer, younger than
-// the map (the racy-clean rule the shim's reader holds it to).
+// A site: the map written and read back, and its tables written by their one writer (the map
+// made older first: the writer waits out a map of its own clock tick), read under the contract's
+// rule, as the shim and the engine read them.
 World make_world(std::mt19937 &rng, const std::string &root) {
   World w;
   w.root = root;
   fs::create_directories(root);
-  Map generated = random_map(rng, root, w);
+  const Map generated = random_map(rng, root, w);
   w.map_path = root + "/map.toml";
   std::ofstream(w.map_path) << format_map(generated);
-  const MapLoad load = parse_map(format_map(generated), w.map_path);
+  fs::last_write_time(w.map_path, fs::file_time_type::clock::now() - std::chrono::seconds(5));
+  const MapLoad load = read_map_file(w.map_path);
   if (!load.map) throw std::runtime_error("a generated map is invalid: " + format_map(generated));
   w.map = *load.map;
-  fs::last_write_time(w.map_path, fs::file_time_type::clock::now() - std::chrono::seconds(5));
   TableFacts facts;
   for (const std::string &file : w.files) {
     facts.probes.push_back(file.empty() ? std::nullopt : std::optional(w.truth.at(file)));
     facts.files.push_back(file.empty() ? std::nullopt : stamp_file(file));
   }
-  const FileStamp stamp = *stamp_file(w.map_path);
-  const std::string table = format_decision_table(w.map, stamp, facts);
-  std::ofstream(decision_table_path(w.map_path)) << table;
-  w.known = table_libraries(table, stamp);
+  if (const std::string why = write_job_caches(load, facts); !why.empty())
+    throw std::runtime_error(why);
+  const TableRead table = read_table(w.map_path, TableKind::decide);
+  if (!table.text) throw std::runtime_error("the decision table is not believed: " + table.why);
+  w.known = table_libraries(*table.text);
   return w;
 }
 

@@ -1,4 +1,5 @@
 #include "cudnn_compat.h"
+#include "site_contract.h"
 
 #include <gtest/gtest.h>
 
@@ -184,8 +185,9 @@ TEST(ModuleCheck, FitsTableAgreesWithTheCheck) {
   m.cudnn.push_back({*parse_dotted("8.9.7"), "/c", Version{12, 2, {}, {}}, "cudnn/8.9", {}});
   m.cudnn.push_back({*parse_dotted("9.1.0"), "/d", std::nullopt, "", {}});
   const std::string t = format_fits_table(m, FileStamp{2, 205, 7'000'000'000, 0});
-  EXPECT_EQ(t.substr(0, t.find('\n')), "cudnn-compat-fits 2 2 205 7");
-  EXPECT_TRUE(t.ends_with("\nend\n"));  // a table cut short is not believed
+  EXPECT_EQ(t.substr(0, t.find('\n') + 1),
+            stamp_line(TableKind::fits, FileStamp{2, 205, 7'000'000'000, 0}));
+  EXPECT_TRUE(t.ends_with("\n" + std::string(table_end())));  // a table cut short is not believed
   for (const char *line : {"N\t5.1", "N\t5.1.10,cuda=8", "N\t8.9,cuda=12", "N\t9.1.0",
                            "M\tcudnn/8.9", "F\tcudnn/5.1\t5.1", "F\tcudnn/8.9\t8.9,cuda=12"})
     EXPECT_NE(t.find(std::string("\n") + line + "\n"), std::string::npos) << line;
@@ -248,8 +250,9 @@ TEST(ModuleCheck, MisfitsTableIsTheCheckInAdvance) {
                      "cudnn/9.1.0.70-12-abcdefg",
                      {}});
   const std::string t = format_misfits_table(m, FileStamp{2, 205, 7'000'000'000, 0});
-  EXPECT_EQ(t.substr(0, t.find('\n')), "cudnn-compat-misfits 2 2 205 7");
-  EXPECT_TRUE(t.ends_with("\nend\n"));
+  EXPECT_EQ(t.substr(0, t.find('\n') + 1),
+            stamp_line(TableKind::misfits, FileStamp{2, 205, 7'000'000'000, 0}));
+  EXPECT_TRUE(t.ends_with("\n" + std::string(table_end())));
   const std::string old = "cuDNN/8.9.7.29-CUDA-12.2.0";
   const std::size_t g = t.find("\nG\t" + old + "\t");
   ASSERT_NE(g, std::string::npos);
@@ -258,18 +261,23 @@ TEST(ModuleCheck, MisfitsTableIsTheCheckInAdvance) {
   for (const std::string need : {"9.1", "9.1.0,cuda=12", "8.9", "9.0", "9.0,cuda=12"}) {
     const std::string key = "\nW\t" + group + "\t" + need + "\twarning\t";
     const std::size_t at = t.find(key);
-    for (const char *tree : {"/apps/x.lua", "/apps/Compiler/GCC/12.3.0/x.lua", "/spack/x.lua"}) {
-      ModuleScene scene = loaded({old.c_str()}, ModuleSystemKind::envmodules);
-      scene.loaded.push_back({"app/1", tree});
-      const std::vector<ModuleFinding> f =
-          check_loaded_modules(m, {*parse_app_need("app/1=" + need)}, scene);
-      if (at == std::string::npos) continue;
-      ASSERT_EQ(f.size(), 1u) << need;
-      std::string text = t.substr(at + key.size(), t.find('\n', at + 1) - at - key.size());
-      for (std::size_t mark; (mark = text.find('\x01')) != std::string::npos;)
-        text.replace(mark, 1, old);  // the module's name, which the hook puts back
-      EXPECT_EQ("app/1" + text, f[0].message) << need << " from " << tree;
-    }
+    // Both hooks read it: each puts back the module's name and its own word for a swap.
+    for (const auto &[system, swap] : {std::pair{ModuleSystemKind::envmodules, "switch"},
+                                       std::pair{ModuleSystemKind::lmod, "swap"}})
+      for (const char *tree : {"/apps/x.lua", "/apps/Compiler/GCC/12.3.0/x.lua", "/spack/x.lua"}) {
+        ModuleScene scene = loaded({old.c_str()}, system);
+        scene.loaded.push_back({"app/1", tree});
+        const std::vector<ModuleFinding> f =
+            check_loaded_modules(m, {*parse_app_need("app/1=" + need)}, scene);
+        if (at == std::string::npos) continue;
+        ASSERT_EQ(f.size(), 1u) << need;
+        std::string text = t.substr(at + key.size(), t.find('\n', at + 1) - at - key.size());
+        for (std::size_t mark; (mark = text.find(SITE_MODULE_MARK)) != std::string::npos;)
+          text.replace(mark, 1, old);
+        for (std::size_t mark; (mark = text.find(SITE_SWAP_MARK)) != std::string::npos;)
+          text.replace(mark, 1, swap);
+        EXPECT_EQ("app/1" + text, f[0].message) << need << " from " << tree;
+      }
     lines += at != std::string::npos;
   }
   EXPECT_EQ(lines, 2);  // 9.1 and 9.1.0,cuda=12: only Spack's 9.1.0 fits
@@ -331,7 +339,7 @@ TEST(ModuleCheck, MisfitsTableStaysSmall) {
                                 {}});
   t = format_misfits_table(releases, FileStamp{});
   EXPECT_LE(t.size(), std::size_t(1) << 20);
-  EXPECT_TRUE(t.ends_with("\nend\n"));
+  EXPECT_TRUE(t.ends_with("\n" + std::string(table_end())));
 }
 
 }  // namespace

@@ -45,11 +45,28 @@ TEST(MapTrust, OwnerAndWriters) {
   const auto why = [&](FileOwner o) { return untrusted_because(o, me).value_or("trusted"); };
   EXPECT_NE(why({1001, S_IFREG | 0644}).find("owned by uid 1001, neither root nor you"),
             std::string::npos);
-  EXPECT_NE(why({0, S_IFREG | 0664}).find("writable by others than its owner (mode 0664)"),
+  EXPECT_NE(why({0, S_IFREG | 0664}).find("writable by others than its owner (mode 0664: group"),
             std::string::npos);
-  EXPECT_NE(why({0, S_IFREG | 0646}).find("mode 0646"), std::string::npos);
-  EXPECT_NE(why({0, S_IFDIR | 01777}).find("(mode 1777); make it writable by its owner only"),
+  EXPECT_NE(why({0, S_IFREG | 0646}).find("mode 0646: everyone"), std::string::npos);
+  // Only the owner is told a command; everyone else whose problem it is.
+  EXPECT_NE(why({0, S_IFDIR | 01777}).find("tell the site's admins"), std::string::npos);
+  EXPECT_EQ(why({0, S_IFDIR | 01777}).find("chmod"), std::string::npos);
+  EXPECT_NE(untrusted_because({me, S_IFDIR | 01777}, me).value_or("").find("(chmod o-w)"),
             std::string::npos);
+  EXPECT_NE(untrusted_because({me, S_IFREG | 0664, 50}, me).value_or("").find("trusted_group"),
+            std::string::npos);
+}
+
+// [policy] trusted_group: what that group may write is trusted, whoever in it owns it; others may
+// still never write.
+TEST(MapTrust, TheTrustedGroup) {
+  const std::uint64_t me = 1000;
+  const std::int64_t admins = 50;
+  EXPECT_EQ(untrusted_because({0, S_IFDIR | 02775, 50}, me, admins, "admins"), std::nullopt);
+  EXPECT_EQ(untrusted_because({1001, S_IFREG | 0664, 50}, me, admins, "admins"), std::nullopt);
+  EXPECT_NE(untrusted_because({0, S_IFDIR | 02775, 51}, me, admins, "admins"), std::nullopt);
+  EXPECT_NE(untrusted_because({0, S_IFREG | 0666, 50}, me, admins, "admins"), std::nullopt);
+  EXPECT_NE(untrusted_because({1001, S_IFREG | 0644, 51}, me, admins, "admins"), std::nullopt);
 }
 
 TEST(MapTrust, LoadRefusesAGroupWritableMapOrDirectoryAndValidateStillReadsIt) {
@@ -60,7 +77,7 @@ TEST(MapTrust, LoadRefusesAGroupWritableMapOrDirectoryAndValidateStillReadsIt) {
   const MapLoad refused = load_map(map);
   EXPECT_FALSE(refused.map);
   ASSERT_EQ(refused.diagnostics.size(), 1u);
-  EXPECT_NE(refused.diagnostics[0].message.find("refused: it is writable by others"),
+  EXPECT_NE(refused.diagnostics[0].message.find("refused: it is writable by others than its owner"),
             std::string::npos);
   const MapLoad validated = read_map_file(map);
   EXPECT_FALSE(validated.map);

@@ -105,15 +105,14 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
 // Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did
 // not load", "reports cuDNN 9.0.0, not 9.1.0", ...; "" when it says what the map says.
 std::string library_disagreement(const Installed &e, const std::optional<Probe> &p);
-std::string decision_table_path(const std::string &map_path);
-// The libraries a table written at the map's `stamp` knows: file identity -> map entry, whose
-// version the library reported when the table was written (pure; empty for another stamp).
+// The libraries a decision table (as read_table believed it) knows: file identity -> map entry,
+// whose version the library reported when the table was written (pure; empty for a damaged one).
 struct KnownLibrary {
   std::uint64_t ino = 0, size = 0, mtime_ns = 0;
   std::size_t entry = 0;
   std::string path;  // where it was probed (its family: the sub-libraries beside it)
 };
-std::vector<KnownLibrary> table_libraries(std::string_view table, const FileStamp &stamp);
+std::vector<KnownLibrary> table_libraries(std::string_view table);
 // The table's word for a file instead of a probe: the shim's fast path trusts the same identities,
 // so the engine's answer cannot differ from the table's. Only where the map names the CUDA when a
 // CUDA is needed (the probe would read the library's own). The probe's `file` is the path the
@@ -172,16 +171,15 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
 // needs decided in advance ("N\t5.1", "N\t8.9,cuda=12": each release's x.y and full version,
 // with and without its CUDA major) and the pairs that fit ("F\tcudnn/5.1\t5.1"). A hook that
 // finds its pair there says nothing and starts no process; anything else asks module-check. The
-// first line stamps the map's size and mtime (seconds: what Lua and Tcl can read).
+// first line is the contract's stamp (docs/contract.md).
 std::string format_fits_table(const Map &map, const FileStamp &stamp);  // pure
-std::string fits_table_path(const std::string &map_path);
-// `map.toml.misfits`, read by the Environment Modules hook only when the fits table does not clear
-// the loaded set: "envmodules\tcudnn/5.0\t5.1\twarning\t was built with ...", module-check's
-// finding after the application's name, for each misfit pair whose advice does not depend on the
-// application's toolchain. A hook that finds all its misfit pairs there prints them and starts no
-// process (a process start costs it more than the check itself). Same stamp as the fits table.
+// `map.toml.misfits`, read by both hooks only when the fits table does not clear the loaded set:
+// "G\tMODULE\tGROUP" per module, "W\tGROUP\tNEED\tSEVERITY\tTEXT" per misfit group and need:
+// module-check's finding after the application's name (the module and the swap's word marked),
+// for each misfit pair whose advice does not depend on the application's toolchain. A hook that
+// finds all its misfit pairs there prints them and starts no process (a process start costs it
+// more than the check itself).
 std::string format_misfits_table(const Map &map, const FileStamp &stamp);  // pure
-std::string misfits_table_path(const std::string &map_path);
 
 // ---------------------------------------------------------------------------------------------
 // select.cc: the shim's decision for one request of a cuDNN main library.

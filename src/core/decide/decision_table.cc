@@ -90,10 +90,6 @@ std::string identity(const FileStamp &s) {
   return std::to_string(s.ino) + "\t" + std::to_string(s.size) + "\t" + std::to_string(s.mtime_ns);
 }
 
-// The last line its writer writes: a table without it was cut short (a full disk, a copy
-// stopped half way), and rows missing at its end would turn "ask the engine" into wrong answers.
-constexpr std::string_view kEnd = "end\n";
-
 }  // namespace
 
 std::string library_disagreement(const Installed &e, const std::optional<Probe> &p) {
@@ -105,12 +101,8 @@ std::string library_disagreement(const Installed &e, const std::optional<Probe> 
   return "";
 }
 
-std::string decision_table_path(const std::string &map_path) {
-  return map_path + ".decide";
-}
-
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts) {
-  std::string out = "cudnn-compat-decide 1\t" + identity(stamp) + "\n";
+  std::string out = stamp_line(TableKind::decide, stamp);
   out += "require\t" + std::to_string(map.require.size()) + "\n";
   // The map as rank() sees it, but only the releases whose library says what the map says.
   Map known = map;
@@ -143,14 +135,16 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
     for (int cuda : cudas) out += rows(known, index, major, std::to_string(cuda), cuda, at);
     out += rows(known, index, major, "*", (cudas.empty() ? 0 : *cudas.rbegin()) + 1000, at);
   }
-  return out += kEnd;
+  // The end line: a table cut short (a full disk, a copy stopped half way) has lost rows at its
+  // end, and a missing row would turn "ask the engine" into a wrong answer.
+  return out += table_end();
 }
 
-std::vector<KnownLibrary> table_libraries(std::string_view table, const FileStamp &stamp) {
-  const std::string header = "cudnn-compat-decide 1\t" + identity(stamp) + "\n";
-  if (!table.starts_with(header) || !table.ends_with("\n" + std::string(kEnd))) return {};
+std::vector<KnownLibrary> table_libraries(std::string_view table) {
+  if (!parse_stamp(table, TableKind::decide) || !table.ends_with("\n" + std::string(table_end())))
+    return {};
   std::vector<KnownLibrary> out;
-  for (std::string_view rest = table.substr(header.size()); !rest.empty();) {
+  for (std::string_view rest = table.substr(table.find('\n') + 1); !rest.empty();) {
     const std::size_t eol = rest.find('\n');
     std::string_view line = rest.substr(0, eol);
     rest.remove_prefix(eol + 1);

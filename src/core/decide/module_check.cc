@@ -1,6 +1,7 @@
 // The check behind the module-system hooks: does each loaded application's cuDNN fit the cuDNN
 // module loaded beside it, by the module's true version in the map, and which module would.
 #include "decide.h"
+#include "site_contract.h"
 #include "text.h"
 
 #include <algorithm>
@@ -79,9 +80,9 @@ std::optional<std::string> finding_after_app(const Map &map, const std::string &
   return std::nullopt;
 }
 
-// In the misfits table, the misfit module's name: the hook puts it back. A module name holds no
-// control character (map validation).
-const std::string kModuleMark = "\x01";
+// In the misfits table, the misfit module's name and the hook's word for a swap: the hook puts
+// them back (docs/contract.md).
+const std::string kModuleMark = SITE_MODULE_MARK;
 
 // The modules whose releases are the same (versions and CUDA), each as one group: a site with a
 // hundred modules of a few releases has a few groups, and the misfits table a few lines per need.
@@ -114,10 +115,16 @@ std::string misfit_lines(const Map &map, const std::vector<std::string> &groups,
     if (advice(map, need, t) != advised) return "";
   const std::string severity =
       map.policy.on_module_mismatch == OnMismatch::error ? "error" : "warning";
+  // Environment Modules' words with the swap's own word marked: both hooks read the table.
+  const std::string swap = "module switch " + kModuleMark + " ",
+                    marked = "module " SITE_SWAP_MARK " " + kModuleMark + " ";
   std::string out;
   for (std::size_t g = 0; g < groups.size(); ++g)
-    if (const std::optional<std::string> text = finding_after_app(
-            map, groups[g], need, ModuleSystemKind::envmodules, advised, kModuleMark))
+    if (std::optional<std::string> text = finding_after_app(
+            map, groups[g], need, ModuleSystemKind::envmodules, advised, kModuleMark)) {
+      for (std::size_t at = 0; (at = text->find(swap, at)) != std::string::npos;
+           at += marked.size())
+        text->replace(at, swap.size(), marked);
       out.append("W\t")
           .append(std::to_string(g))
           .append("\t")
@@ -127,6 +134,7 @@ std::string misfit_lines(const Map &map, const std::vector<std::string> &groups,
           .append("\t")
           .append(*text)
           .append("\n");
+    }
   return out;
 }
 
@@ -149,15 +157,6 @@ std::vector<std::pair<std::string, AppNeed>> decided_needs(const Map &map) {
               needs.end());
   return needs;
 }
-
-// A hook table's first line: the map's inode, size and mtime (seconds: what Lua and Tcl can read).
-std::string stamp_line(const std::string &format, const FileStamp &stamp) {
-  return format + " " + std::to_string(stamp.ino) + " " + std::to_string(stamp.size) + " " +
-         std::to_string(stamp.mtime_ns / 1'000'000'000) + "\n";
-}
-
-// A hook table's last line: a table cut short is not believed.
-constexpr const char *kTableEnd = "end\n";
 
 // The misfits table's size beyond which it takes no more needs: the hook reads it whole on a
 // misfit, and past this starting module-check costs less (1,000 releases would take gigabytes).
@@ -204,7 +203,7 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
 }
 
 std::string format_fits_table(const Map &map, const FileStamp &stamp) {
-  std::string out = stamp_line("cudnn-compat-fits 2", stamp);
+  std::string out = stamp_line(TableKind::fits, stamp);
   const std::vector<std::pair<std::string, AppNeed>> needs = decided_needs(map);
   for (const auto &n : needs) out += "N\t" + n.first + "\n";
   for (const std::string &m : map_modules(map)) {
@@ -218,11 +217,11 @@ std::string format_fits_table(const Map &map, const FileStamp &stamp) {
           }))
         out.append("F\t").append(m).append("\t").append(text).append("\n");
   }
-  return out + kTableEnd;
+  return out.append(table_end());
 }
 
 std::string format_misfits_table(const Map &map, const FileStamp &stamp) {
-  std::string out = stamp_line("cudnn-compat-misfits 2", stamp);
+  std::string out = stamp_line(TableKind::misfits, stamp);
   std::vector<std::string> groups;  // each group's first module
   for (const auto &[m, g] : module_groups(map, groups))
     out.append("G\t").append(m).append("\t").append(std::to_string(g)).append("\n");
@@ -231,15 +230,7 @@ std::string format_misfits_table(const Map &map, const FileStamp &stamp) {
     if (out.size() + lines.size() > kMisfitsBudget) break;
     out += lines;
   }
-  return out + kTableEnd;
-}
-
-std::string fits_table_path(const std::string &map_path) {
-  return map_path + ".fits";
-}
-
-std::string misfits_table_path(const std::string &map_path) {
-  return map_path + ".misfits";
+  return out.append(table_end());
 }
 
 }  // namespace cudnn_compat

@@ -25,12 +25,13 @@ Map places_that_load(const Map &map, const ProbeOptions &options);
 // from one descriptor and checks that it still says what `parsed` says: an edit after that gets
 // a newer mtime. Returns the stamp of what was read, or why not.
 Parsed<FileStamp> settle_map_stamp(const Map &parsed);
-// The map's cache, fits and misfits tables and decision table, all from one settled stamp; empty, or why not.
+// The map's cache, fits and misfits tables and decision table, all from one settled stamp, beside
+// the map or in dir; empty, or why not.
 std::string write_job_caches(const MapLoad &load, const std::string &probe_helper);
-std::string write_job_caches(const MapLoad &load, const TableFacts &facts);  // facts gathered
-// The three removed (a map with errors must leave none that matches its stamp); empty, or why not.
-std::string remove_job_caches(const std::string &map_path);
-std::string write_hook_tables(const MapLoad &load, const FileStamp &stamp);  // empty, or why not
+std::string write_job_caches(const MapLoad &load, const TableFacts &facts,
+                             const std::string &dir = "");  // facts gathered
+// The four removed (a map with errors must leave none that matches its stamp); empty, or why not.
+std::string remove_job_caches(const std::string &map_path, const std::string &dir = "");
 
 TableFacts gather_table_facts(const Map &map, const ProbeOptions &options);
 

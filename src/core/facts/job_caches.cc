@@ -2,6 +2,7 @@
 // table), written together from one stamp that git's racy-clean rule makes safe to trust.
 #include "atomic_write.h"
 #include "facts.h"
+#include "site_files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -49,8 +50,14 @@ Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
   close(fd);
   const std::uint64_t mtime =
       std::uint64_t(st.st_mtim.tv_sec) * 1'000'000'000u + std::uint64_t(st.st_mtim.tv_nsec);
-  const FileStamp read{std::uint64_t(st.st_ino), std::uint64_t(st.st_size), mtime,
-                       std::uint64_t(st.st_uid)};
+  // The content's CRC-32 (a copy of the map keeps it) and the trusted group's id, as this
+  // machine names it, go into every table's stamp.
+  const FileStamp read{std::uint64_t(st.st_ino),
+                       std::uint64_t(st.st_size),
+                       mtime,
+                       std::uint64_t(st.st_uid),
+                       text ? std::uint32_t(site_crc32(0, text->data(), long(text->size()))) : 0,
+                       trusted_gid(parsed)};
   if (!ok || !text || mtime / 1'000'000'000 != first->mtime_ns / 1'000'000'000)
     return Parsed<FileStamp>::fail(parsed.path + " changed while it was read; validate it again");
   const MapLoad again = parse_map(*text, parsed.path);
@@ -59,26 +66,20 @@ Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
   return {read, {}};
 }
 
-std::string write_hook_tables(const MapLoad &load, const FileStamp &stamp) {
-  if (!load.map) return "the map has errors";
-  const std::string &path = load.map->path;
-  std::string why =
-      write_file_atomically(fits_table_path(path), format_fits_table(*load.map, stamp), path);
-  if (why.empty())
-    why = write_file_atomically(misfits_table_path(path), format_misfits_table(*load.map, stamp),
-                                path);
-  return why;
-}
-
-std::string write_job_caches(const MapLoad &load, const TableFacts &facts) {
+std::string write_job_caches(const MapLoad &load, const TableFacts &facts, const std::string &dir) {
   if (!load.map) return "the map has errors";
   const Parsed<FileStamp> stamp = settle_map_stamp(*load.map);
   if (!stamp) return stamp.error;
-  std::string why = write_map_cache(load, *stamp);
-  if (why.empty()) why = write_hook_tables(load, *stamp);
-  if (why.empty())
-    why = write_file_atomically(decision_table_path(load.map->path),
-                                format_decision_table(*load.map, *stamp, facts), load.map->path);
+  const Map &map = *load.map;
+  std::string why;
+  for (TableKind kind : kAllTables) {
+    const std::string text =
+        kind == TableKind::cache     ? format_map_cache(map, load.diagnostics, *stamp)
+        : kind == TableKind::fits    ? format_fits_table(map, *stamp)
+        : kind == TableKind::misfits ? format_misfits_table(map, *stamp)
+                                     : format_decision_table(map, *stamp, facts);
+    if (why.empty()) why = write_file_atomically(table_path(map.path, kind, dir), text, map.path);
+  }
   return why;
 }
 
@@ -87,11 +88,11 @@ std::string write_job_caches(const MapLoad &load, const std::string &probe_helpe
   return write_job_caches(load, gather_table_facts(*load.map, {probe_helper, 10'000}));
 }
 
-std::string remove_job_caches(const std::string &map_path) {
+std::string remove_job_caches(const std::string &map_path, const std::string &dir) {
   std::string why;
-  for (const std::string &file : {map_cache_path(map_path), fits_table_path(map_path),
-                                  misfits_table_path(map_path), decision_table_path(map_path)})
-    if (unlink(file.c_str()) != 0 && errno != ENOENT)
+  for (TableKind kind : kAllTables)
+    if (const std::string file = table_path(map_path, kind, dir);
+        unlink(file.c_str()) != 0 && errno != ENOENT)
       why += (why.empty() ? "cannot remove " : ", ") + file + " (" + std::strerror(errno) + ")";
   return why.empty() ? why : why + "; jobs may still trust it while the map is unchanged";
 }

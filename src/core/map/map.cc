@@ -3,6 +3,7 @@
 #include "text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -122,7 +123,7 @@ struct Reader {
   void read_policy(const toml::node &n, Policy &policy) {
     const toml::table *t = n.as_table();
     if (!t) return error(pos_of(n.source()), "'policy' must be a table: [policy]");
-    unknown_keys(*t, "[policy]", {"rule", "prefer", "on_module_mismatch"});
+    unknown_keys(*t, "[policy]", {"rule", "prefer", "on_module_mismatch", "trusted_group"});
     if (const std::optional<std::string> r = string_at(*t, "rule", "[policy]", false)) {
       if (const std::optional<Rule> rule = parse_rule(*r))
         policy.rule = *rule;
@@ -138,6 +139,20 @@ struct Reader {
               policy.prefer);
     choice_at(*t, "on_module_mismatch", {{"warn", OnMismatch::warn}, {"error", OnMismatch::error}},
               policy.on_module_mismatch);
+    read_trusted_group(*t, policy);
+  }
+
+  // A group name as groupadd accepts it: the tables carry its id, the hooks' tables a line each.
+  void read_trusted_group(const toml::table &t, Policy &policy) {
+    const std::optional<std::string> g = string_at(t, "trusted_group", "[policy]", false);
+    if (!g) return;
+    const bool name = !g->empty() && std::all_of(g->begin(), g->end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
+    if (!name)
+      return error(pos_of(t.get("trusted_group")->source()),
+                   "trusted_group is \"" + *g + "\"; expected a group's name, e.g. \"hpcadmin\"");
+    policy.trusted_group = *g;
   }
 
   // Visits each table of an array of tables ([[cudnn]], [[require]]).
@@ -425,16 +440,19 @@ MapLoad read_map_text(const std::string &path) {
 }  // namespace
 
 MapLoad load_map(const std::string &path) {
-  if (std::optional<std::string> why = map_trust_problem(path)) return refused(path, *why);
-  if (const std::optional<FileStamp> stamp = stamp_file(path))
-    if (std::optional<MapLoad> cached = read_map_cache(path, *stamp)) return std::move(*cached);
-  return read_map_text(path);
+  // A cache read_table believes was made from this very map, trusted under the rule the map's
+  // stamp names.
+  if (std::optional<MapLoad> cached = read_map_cache(path)) return std::move(*cached);
+  MapLoad load = read_map_text(path);
+  if (std::optional<std::string> why = map_trust_problem(path, load.map ? &*load.map : nullptr))
+    return refused(path, *why);
+  return load;
 }
 
 MapLoad read_map_file(const std::string &path) {
   // Everything else the file says is still reported, for the admin who validates it.
   MapLoad load = read_map_text(path);
-  if (std::optional<std::string> why = map_trust_problem(path)) {
+  if (std::optional<std::string> why = map_trust_problem(path, load.map ? &*load.map : nullptr)) {
     load.map.reset();
     load.diagnostics.insert(load.diagnostics.begin(), refused(path, *why).diagnostics.front());
   }
@@ -448,6 +466,8 @@ std::string format_map(const Map &map) {
        (map.policy.prefer == Prefer::newest ? "\"newest\"" : "\"oldest\"") + "\n";
   s += std::string("on_module_mismatch = ") +
        (map.policy.on_module_mismatch == OnMismatch::warn ? "\"warn\"" : "\"error\"") + "\n";
+  if (!map.policy.trusted_group.empty())
+    s += "trusted_group = " + quote(map.policy.trusted_group) + "\n";
   for (std::size_t i = 0, end = 0; i < map.cudnn.size(); i = end) {
     const Installed &e = map.cudnn[i];
     std::vector<std::string> libs{e.lib}, modules{e.module};

@@ -48,6 +48,9 @@ struct Policy {
   Rule rule = Rule::nvidia;
   Prefer prefer = Prefer::newest;
   OnMismatch on_module_mismatch = OnMismatch::warn;
+  // The admins' group: a map, its directory and its tables that this group may write are trusted
+  // (docs/contract.md, "Trust"). Empty: none.
+  std::string trusted_group;
 };
 
 struct Map {
@@ -97,42 +100,79 @@ void group_releases(std::vector<Installed> &cudnn);
 std::size_t release_count(const Map &map);
 
 // ---------------------------------------------------------------------------------------------
-// map_trust.cc: a map anyone but its owner can change, or owned by neither root nor the reader, is
-// refused (by load_map and read_map_file: jobs, hooks and `map validate` alike).
+// map_trust.cc: a map that others than root, its reader and the map's trusted group can change is
+// refused (by load_map and read_map_file: jobs, hooks and `map validate` alike). The rule is the
+// contract's (docs/contract.md), in C in shim/site_files.c; this file words its findings.
 
 struct FileOwner {
   std::uint64_t uid = 0;
   unsigned mode = 0;  // st_mode
+  std::uint64_t gid = 0;
 };
-// Why a file or directory with these owner and mode cannot be trusted by reader (pure).
-std::optional<std::string> untrusted_because(const FileOwner &o, std::uint64_t reader);
-// Why the map at path (its directory, and the file a link there leads to) is refused; nullopt
-// when it may be read or is missing.
-std::optional<std::string> map_trust_problem(const std::string &path);
+// The id of the group named name on this machine; nullopt when there is none.
+std::optional<std::int64_t> group_id(const std::string &name);
+// The trusted group's id for map (-1: none named, or no such group here).
+std::int64_t trusted_gid(const Map &map);
+// The name of group gid ("gid N" when it has none here; "" for -1).
+std::string group_name(std::int64_t gid);
+// Why a file or directory with these owner and mode cannot be trusted by reader, with trusted
+// group gid (-1: none) whose name is group (pure). Worded for the reader: the command to run
+// when the reader owns it, else whom to tell.
+std::optional<std::string> untrusted_because(const FileOwner &o, std::uint64_t reader,
+                                             std::int64_t gid = -1, const std::string &group = "");
+// Why the map at path (its directory, and the file a link there leads to) is refused under the
+// trusted group of map (or none); nullopt when it may be read or is missing.
+std::optional<std::string> map_trust_problem(const std::string &path, const Map *map = nullptr);
 
 // ---------------------------------------------------------------------------------------------
-// map_cache.cc: the parsed map as a line file beside it (`map.toml.cache`), for the hot path.
-// load_map() uses it when it matches the map's device, inode, size and mtime; otherwise it parses.
+// map_tables.cc: the map's derived tables (docs/contract.md): the parsed map (`map.toml.cache`),
+// the hooks' fits and misfits tables and the shim's decision table, each stamped with the map it
+// was made from and ended by the end line. Read only through read_table, the contract's rule.
 
-// A file's identity as the caches record it. No device number: it differs between the nodes that
-// mount one shared file system, and compute nodes would never use the cache.
+// A file's identity as the tables record it. No device number: it differs between the nodes that
+// mount one shared file system, and compute nodes would never use the tables. For the map, its
+// stamp also carries its content's CRC-32 (a copy of the map keeps it) and the trusted group's id.
 struct FileStamp {
   std::uint64_t ino = 0, size = 0, mtime_ns = 0, uid = 0;
+  std::uint32_t crc = 0;
+  std::int64_t gid = -1;
   friend bool operator==(const FileStamp &, const FileStamp &) = default;
 };
 std::optional<FileStamp> stamp_file(const std::string &path);  // nullopt: missing or not a file
-std::string map_cache_path(const std::string &map_path);
+
+enum class TableKind { cache, fits, misfits, decide };
+constexpr TableKind kAllTables[] = {TableKind::cache, TableKind::fits, TableKind::misfits,
+                                    TableKind::decide};
+std::string_view table_suffix(TableKind kind);  // ".cache", ...
+std::string_view table_format(TableKind kind);  // its first line's format
+// Where the table of the map at map_path lives: beside it, or in dir when one is given.
+std::string table_path(const std::string &map_path, TableKind kind, const std::string &dir = "");
+// A table's first line: its format and the map's stamp (pure).
+std::string stamp_line(TableKind kind, const FileStamp &map);
+// The last line of every table.
+std::string_view table_end();
+// What a table's first line says of the map it was made from; nullopt when it is not a stamp of
+// this kind's format (pure).
+std::optional<FileStamp> parse_stamp(std::string_view text, TableKind kind);
+
+struct TableRead {
+  std::optional<std::string> text;  // the whole table, when believed
+  int verdict = 0;                  // site_files.h's enum site_verdict
+  std::string why;                  // for people, when not believed
+};
+// The table of kind beside the map at map_path, read under the contract's rule.
+TableRead read_table(const std::string &map_path, TableKind kind);
+
+// ---------------------------------------------------------------------------------------------
+// map_cache.cc: the parsed map as a line file beside it (`map.toml.cache`), for the hot path.
+// load_map() uses it when read_table believes it; otherwise it parses the map.
+
 std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warnings,
                              const FileStamp &stamp);  // pure
-// nullopt unless the text is a cache its writer produced for a map with this stamp (pure).
-std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string &map_path,
-                                       const FileStamp &stamp);
-std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileStamp &stamp);
-// A file derived from the map at `map`'s stamp, read only under the racy-clean and owner rules.
-std::optional<std::string> read_derived_file(const std::string &path, const FileStamp &map);
-// Writes the cache of a valid map atomically, stamped with settle_map_stamp's stamp; empty, or why
-// not.
-std::string write_map_cache(const MapLoad &load, const FileStamp &stamp);
+// nullopt unless the text is a whole cache as its writer produced it (the stamp is read_table's
+// to judge) (pure).
+std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string &map_path);
+std::optional<MapLoad> read_map_cache(const std::string &map_path);
 
 // ---------------------------------------------------------------------------------------------
 // map_merge.cc: `scan --merge` - what a scan found, folded into the admin's map.

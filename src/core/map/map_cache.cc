@@ -1,19 +1,12 @@
 // The parsed map compiled to a plain line file beside it (`map.toml.cache`), as ld.so.cache is to
 // ld.so.conf: every job that asks for cuDNN reads the map, and a TOML parse of a site's thousand
 // releases costs thirty times a dlopen of cuDNN. Only `map validate` and `scan` write it (the
-// admin's tools); a cache that does not match the map's identity, size and mtime is ignored.
-#include "atomic_write.h"
+// admin's tools); read_table believes it only for the map it was made from (docs/contract.md).
 #include "map.h"
 #include "text.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 namespace cudnn_compat {
 namespace {
-
-constexpr std::string_view kMagic = "cudnn-compat-map-cache 3";
 
 std::string escape(std::string_view s) {
   std::string out;
@@ -50,12 +43,6 @@ std::optional<std::string> unescape(std::string_view s) {
       return std::nullopt;
   }
   return out;
-}
-
-std::string stamp_line(const FileStamp &s) {
-  std::string line(kMagic);
-  for (std::uint64_t n : {s.ino, s.size, s.mtime_ns}) line.append(" ").append(std::to_string(n));
-  return line;
 }
 
 std::string pos_fields(SourcePos p) {
@@ -113,15 +100,16 @@ struct Fields {
 
 // One record; false when the line is not one the writer could have produced.
 bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
-  // rule, prefer, on_module_mismatch, and how many [[cudnn]] follow
-  if (f[0] == "policy" && f.size() == 5) {
+  // rule, prefer, on_module_mismatch, how many [[cudnn]] follow, and the trusted group
+  if (f[0] == "policy" && f.size() == 6) {
     const std::optional<Rule> rule = parse_rule(f[1]);
+    const std::optional<std::string> group = unescape(f[5]);
     int entries = 0;
     if (!rule || (f[2] != "newest" && f[2] != "oldest") || (f[3] != "warn" && f[3] != "error") ||
-        !read_int(f[4], entries))
+        !read_int(f[4], entries) || !group)
       return false;
     map.policy = {*rule, f[2] == "newest" ? Prefer::newest : Prefer::oldest,
-                  f[3] == "warn" ? OnMismatch::warn : OnMismatch::error};
+                  f[3] == "warn" ? OnMismatch::warn : OnMismatch::error, *group};
     map.cudnn.reserve(std::size_t(entries));
     return true;
   }
@@ -156,40 +144,16 @@ bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
   return false;
 }
 
-// The racy-clean rule: a cache not younger than its map may hide an edit in the same tick.
-bool younger_than(const struct stat &cache, const FileStamp &map) {
-  return std::uint64_t(cache.st_mtim.tv_sec) * 1'000'000'000u +
-             std::uint64_t(cache.st_mtim.tv_nsec) >
-         map.mtime_ns;
-}
-
-std::optional<FileStamp> stamp_of(const struct stat &st) {
-  if (!S_ISREG(st.st_mode)) return std::nullopt;
-  return FileStamp{
-      std::uint64_t(st.st_ino), std::uint64_t(st.st_size),
-      std::uint64_t(st.st_mtim.tv_sec) * 1'000'000'000u + std::uint64_t(st.st_mtim.tv_nsec),
-      std::uint64_t(st.st_uid)};
-}
-
 }  // namespace
-
-std::string map_cache_path(const std::string &map_path) {
-  return map_path + ".cache";
-}
-
-std::optional<FileStamp> stamp_file(const std::string &path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return std::nullopt;
-  return stamp_of(st);
-}
 
 std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warnings,
                              const FileStamp &stamp) {
-  std::string s = stamp_line(stamp) + '\n';
+  std::string s = stamp_line(TableKind::cache, stamp);
   s.append("policy\t").append(rule_name(map.policy.rule));
   s.append(map.policy.prefer == Prefer::newest ? "\tnewest\t" : "\toldest\t");
   s.append(map.policy.on_module_mismatch == OnMismatch::warn ? "warn\t" : "error\t");
-  s.append(std::to_string(map.cudnn.size())).append("\n");
+  s.append(std::to_string(map.cudnn.size())).append("\t");
+  s.append(escape(map.policy.trusted_group)).append("\n");
   for (const Installed &e : map.cudnn)
     s.append((e.joined ? "place\t" : "cudnn\t") + pos_fields(e.pos) + '\t' + to_string(e.version) +
              '\t' + (e.cuda ? to_string(*e.cuda) : "") + '\t' + escape(e.lib) + '\t' +
@@ -200,15 +164,14 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
   for (const Diagnostic &d : warnings)
     if (d.severity == Severity::warning)
       s.append("warning\t" + pos_fields(d.pos) + '\t' + escape(d.message) + '\n');
-  return s;
+  return s.append(table_end());
 }
 
-std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string &map_path,
-                                       const FileStamp &stamp) {
+std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string &map_path) {
   const std::size_t eol = text.find('\n');
-  if (eol == std::string_view::npos || text.substr(0, eol) != stamp_line(stamp) ||
-      text.back() != '\n')
+  if (!parse_stamp(text, TableKind::cache) || !text.ends_with("\n" + std::string(table_end())))
     return std::nullopt;
+  text.remove_suffix(table_end().size());
   MapLoad load{Map{}, {}};
   load.map->path = map_path;
   // memchr finds the separators: this runs in every job that asks for cuDNN.
@@ -229,39 +192,10 @@ std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string 
   return load;
 }
 
-std::optional<std::string> read_derived_file(const std::string &path, const FileStamp &map) {
-  // O_NONBLOCK: a FIFO planted at the name must not hold a job's load (fstat then refuses it).
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  std::optional<std::string> text;
-  // Trusted only as far as the map is: same owner, and nobody else may rewrite it.
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == map.uid &&
-      !(st.st_mode & (S_IWGRP | S_IWOTH)) && younger_than(st, map)) {
-    text.emplace(std::size_t(st.st_size), '\0');
-    std::size_t done = 0;
-    while (done < text->size()) {
-      const ssize_t n = read(fd, text->data() + done, text->size() - done);
-      if (n <= 0) break;
-      done += std::size_t(n);
-    }
-    text->resize(done);
-  }
-  close(fd);
-  return text;
-}
-
-std::optional<MapLoad> read_map_cache(const std::string &map_path, const FileStamp &stamp) {
-  const std::optional<std::string> text = read_derived_file(map_cache_path(map_path), stamp);
-  if (!text || text->empty()) return std::nullopt;
-  return parse_map_cache(*text, map_path, stamp);
-}
-
-std::string write_map_cache(const MapLoad &load, const FileStamp &stamp) {
-  if (!load.map) return "the map has errors";
-  return write_file_atomically(map_cache_path(load.map->path),
-                               format_map_cache(*load.map, load.diagnostics, stamp),
-                               load.map->path);
+std::optional<MapLoad> read_map_cache(const std::string &map_path) {
+  const TableRead table = read_table(map_path, TableKind::cache);
+  if (!table.text) return std::nullopt;
+  return parse_map_cache(*table.text, map_path);
 }
 
 }  // namespace cudnn_compat

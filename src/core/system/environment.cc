@@ -1,6 +1,7 @@
 // Where the engine reads the environment: nowhere else.
 #include "system.h"
 
+#include "site_contract.h"
 #include "text.h"
 
 #include <errno.h>
@@ -8,11 +9,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-
-#if !defined(CUDNN_COMPAT_BINDIR) || !defined(CUDNN_COMPAT_PKGLIBDIR) || \
-    !defined(CUDNN_COMPAT_SYSCONFDIR)
-#error "the build defines the install layout (bin, lib/cudnn-compat, etc) relative to the prefix"
-#endif
 
 namespace cudnn_compat {
 
@@ -25,7 +21,7 @@ std::optional<std::string> env(const char *name) {
 
 std::optional<std::string> prefix_of_program_dir(std::string_view dir) {
   while (dir.size() > 1 && dir.back() == '/') dir.remove_suffix(1);
-  for (std::string_view sub : {"/" CUDNN_COMPAT_BINDIR, "/" CUDNN_COMPAT_PKGLIBDIR})
+  for (std::string_view sub : {"/" SITE_BINDIR, "/" SITE_PKGLIBDIR})
     if (dir.ends_with(sub)) {
       dir.remove_suffix(sub.size());
       return std::string(dir.empty() ? "/" : dir);
@@ -53,11 +49,12 @@ std::vector<std::string> map_search_path() {
   std::vector<std::string> path;
   if (std::optional<std::string> m = env("CUDNN_COMPAT_MAP")) path.push_back(*m);
   if (std::optional<std::string> prefix = install_prefix())
+    // An absolute sysconfdir (-DCMAKE_INSTALL_SYSCONFDIR=/etc) replaces the prefix here.
     path.push_back(
-        (std::filesystem::path(*prefix) / CUDNN_COMPAT_SYSCONFDIR / "cudnn-compat/map.toml")
+        (std::filesystem::path(*prefix) / SITE_SYSCONFDIR / "cudnn-compat" / SITE_MAP_NAME)
             .lexically_normal()
             .string());
-  path.push_back("/etc/cudnn-compat/map.toml");
+  path.push_back(SITE_SYSTEM_MAP);
   return path;
 }
 

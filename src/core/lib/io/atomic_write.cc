@@ -48,7 +48,10 @@ std::string write_file_atomically(const std::string &path, std::string_view text
   };
   // Owner first: chown clears the set-id bits a mode may carry.
   const Ownership o = ownership_for(path, like);
-  if ((o.uid != geteuid() || o.gid != getegid()) && fchown(fd, o.uid, o.gid) != 0)
+  // Not root: a member of the file's group (the map's trusted admin group) can give the group
+  // alone.
+  if ((o.uid != geteuid() || o.gid != getegid()) && fchown(fd, o.uid, o.gid) != 0 &&
+      (errno != EPERM || fchown(fd, uid_t(-1), o.gid) != 0))
     return fail("cannot give the owner and group of the file it replaces to");
   if (fchmod(fd, o.mode) != 0) return fail("cannot set the mode of");
   for (std::size_t done = 0; done < text.size();) {

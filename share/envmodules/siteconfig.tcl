@@ -24,11 +24,19 @@
 # The installation this file belongs to, from the file's own path
 # (share/cudnn-compat/envmodules/ under the prefix): an installed tree that was moved keeps working.
 # (`file normalize` resolves links in every component but the last: the ".." makes this file one
-# of them, so a siteconfig.tcl reached through a link finds the prefix it belongs to.)
-set cudnn_compat_prefix\
-   [file normalize [file join [file normalize [file join [info script] ..]] @TO_PREFIX@]]
-if {[catch {set cudnn_compat_bin $::env(CUDNN_COMPAT_BIN)}]} {
-   set cudnn_compat_bin [file join $cudnn_compat_prefix @BINDIR@ cudnn-compat]
+# of them, so a siteconfig.tcl reached through a link finds the prefix it belongs to.) Its names,
+# formats and layout come from the contract beside it (site_contract.tcl, generated from
+# cmake/SiteContract.cmake); its tables are read by site_tables.tcl. Both are sourced by the first
+# check of a need, so every other module command costs what it did.
+set cudnn_compat_here [file normalize [file join [info script] ..]]
+proc cudnn_compat_load_contract {} {
+   if {[info exists ::cudnn_compat_bin]} { return }
+   uplevel #0 [list source [file join $::cudnn_compat_here site_contract.tcl]]
+   uplevel #0 [list source [file join $::cudnn_compat_here site_tables.tcl]]
+   if {[catch {set ::cudnn_compat_bin $::env(CUDNN_COMPAT_BIN)}]} {
+      set ::cudnn_compat_bin [file join [file normalize [file join $::cudnn_compat_here\
+         $::cudnn_compat_site(prefix_from_here)]] $::cudnn_compat_site(bindir) cudnn-compat]
+   }
 }
 
 lappend modulefile_extra_cmds cudnn-requires cudnn-requires
@@ -75,26 +83,24 @@ proc cudnn_compat_loaded_needs {} {
    return $needs
 }
 
+# The loaded modules' names (LOADEDMODULES) or files (_LMFILES_), as the command leaves them: the
+# documented variables, not modulecmd.tcl's getLoadedModulePropertyList (renamed in 5.4).
+proc cudnn_compat_env_list {var} {
+   if {[catch {set value $::env($var)}] || $value eq {}} { return {} }
+   return [split $value :]
+}
+
 # The map, looked up in the engine's order.
 proc cudnn_compat_map {} {
    if {![catch {set map $::env(CUDNN_COMPAT_MAP)}] && $map ne {}} {
       return $map
    }
-   foreach p [list [file join $::cudnn_compat_prefix @SYSCONFDIR@ cudnn-compat map.toml]\
-      /etc/cudnn-compat/map.toml] {
+   # (file join: a map_from_here that is absolute replaces the directory.)
+   foreach p [list [file normalize [file join $::cudnn_compat_here\
+      $::cudnn_compat_site(map_from_here)]] $::cudnn_compat_site(system_map)] {
       if {[file exists $p]} { return $p }
    }
    return {}
-}
-
-# Whether a file may be believed: owned by root or the user and writable by no one else (the
-# engine's rule, map_trust.cc; where it fails, the engine is asked and refuses in one line).
-proc cudnn_compat_trusted {path} {
-   if {[catch {file stat $path st; set owner [file attributes $path -owner]}]} {
-      return 0
-   }
-   return [expr {($owner eq {root} || $owner eq $::tcl_platform(user)) &&\
-      ($st(mode) & 0022) == 0}]
 }
 
 # Whether the map asks for module commands to fail on a misfit, read here for when the engine that
@@ -107,36 +113,20 @@ proc cudnn_compat_strict {} {
 }
 
 # The lines of a table the engine writes with the map (map.toml.fits or map.toml.misfits, see
-# format_fits_table), into the list named by var, when it is whole and current and it, the map and
-# their directory are trusted; 0 otherwise. A map that is a link is left to the engine, which
-# checks where it leads.
-proc cudnn_compat_table {suffix format var} {
+# format_fits_table) of this kind, into the list named by var, when the contract's rule believes
+# it (site_tables.tcl); 0 otherwise.
+proc cudnn_compat_table {kind var} {
    upvar $var lines
    set map [cudnn_compat_map]
-   # Current: stamped with the map's inode, size and mtime, and younger than the map (git's
-   # racy-clean rule: an edit in the second the table was made would not show in a stamp of whole
-   # seconds). Whole: its last line is "end".
-   if {$map eq {} || [catch {file type $map} type] || $type ne {file} ||\
-      ![cudnn_compat_trusted $map] || ![cudnn_compat_trusted $map$suffix] ||\
-      ![cudnn_compat_trusted [file dirname $map]] || [catch {
-      file stat $map st
-      set stamp "$format $st(ino) $st(size) $st(mtime)"
-      if {[file mtime $map$suffix] <= $st(mtime)} { error racy }
-      set fh [open $map$suffix r]
-      set lines [split [read $fh] \n]
-      close $fh
-   }] || [lindex $lines 0] ne $stamp || [lindex $lines end-1] ne {end} ||\
-      [lindex $lines end] ne {}} {
-      return 0
-   }
-   set lines [lrange $lines 1 end-2]
-   return 1
+   return [expr {$map ne {} && [cudnn_compat_read_table $map\
+      $::cudnn_compat_site(${kind}_suffix) $::cudnn_compat_site(${kind}_format) lines] eq\
+      {believed}}]
 }
 
 # map.toml.fits into the array named by var: the pairs it lists as fitting need no process at all.
 proc cudnn_compat_fits_table {var} {
    upvar $var t
-   if {![cudnn_compat_table .fits {cudnn-compat-fits 2} lines]} { return 0 }
+   if {![cudnn_compat_table fits lines]} { return 0 }
    set t(modules) {}
    foreach line $lines {
       set t($line) 1
@@ -145,14 +135,14 @@ proc cudnn_compat_fits_table {var} {
    return 1
 }
 
-# Whether a loaded cuDNN module is not in the fits table t (a user's own, named as
-# is_cudnn_module in src/modules/parse.cc says): only the engine can judge it, by probing its
-# library.
+# Whether a loaded cuDNN module is not in the fits table t (a user's own; the contract's rule for a
+# cuDNN module's name): only the engine can judge it, by probing its library.
 proc cudnn_compat_unlisted {tvar loaded} {
    upvar $tvar t
    foreach m $loaded {
       set sn [string tolower [lindex [split $m /] 0]]
-      if {![info exists t(M\t$m)] && [string first cudnn $sn] >= 0 && $sn ne {cudnn-compat}} {
+      if {![info exists t(M\t$m)] && [string first $::cudnn_compat_site(cudnn_word) $sn] >= 0 &&
+         $sn ne $::cudnn_compat_site(own_module)} {
          return 1
       }
    }
@@ -189,12 +179,12 @@ proc cudnn_compat_line_rest {text key var} {
 proc cudnn_compat_table_findings {tvar loaded entries var} {
    upvar $tvar t $var findings
    set findings {}
-   if {![cudnn_compat_table .misfits {cudnn-compat-misfits 2} w]} { return 0 }
+   if {![cudnn_compat_table misfits w]} { return 0 }
    # A site with many cuDNN modules has a long table: search it, rather than split every line.
    set w \n[join $w \n]\n
    foreach m $t(modules) {
       if {[lsearch -exact $loaded $m] < 0} { continue }
-      # The module's group: modules of the same releases share their lines, the name marked \x01.
+      # The module's group: modules of the same releases share their lines, the name marked (site_contract.tcl).
       if {![cudnn_compat_line_rest $w \nG\t$m\t g]} { return 0 }
       foreach entry $entries {
          set eq [string first = $entry]
@@ -205,8 +195,9 @@ proc cudnn_compat_table_findings {tvar loaded entries var} {
          set tab [string first \t $rest]
          set severity [string range $rest 0 [expr {$tab - 1}]]
          set text [string range $rest [expr {$tab + 1}] end]
-         lappend findings [list $severity\
-            [string range $entry 0 [expr {$eq - 1}]][string map [list \x01 $m] $text]]
+         lappend findings [list $severity [string range $entry 0 [expr {$eq - 1}]][string map\
+            [list $::cudnn_compat_site(module_mark) $m $::cudnn_compat_site(swap_mark) switch]\
+            $text]]
       }
    }
    return 1
@@ -218,7 +209,7 @@ proc cudnn_compat_ask {loaded entries errors_var} {
    upvar $errors_var errors
    set cmd [list $::cudnn_compat_bin module-check --system envmodules]
    # The modulefile tells the application's toolchain (Compiler/GCC/12.3.0/...) to the advice.
-   foreach name $loaded file [getLoadedModulePropertyList file] {
+   foreach name $loaded file [cudnn_compat_env_list _LMFILES_] {
       # One word per option: Tcl's pipelines take a word starting with < or > as a redirection.
       lappend cmd --loaded=$name=$file
    }
@@ -252,12 +243,13 @@ proc cudnn_compat_check {args} {
    unset ::cudnn_compat_loaded
    set errors {}
    if {[catch {
-      set loaded [getLoadedModulePropertyList name]
+      set loaded [cudnn_compat_env_list LOADEDMODULES]
       set entries [cudnn_compat_loaded_needs]
       set needs {}
       foreach entry $entries {
          lappend needs [string range $entry [expr {[string first = $entry] + 1}] end]
       }
+      if {[llength $needs] > 0} { cudnn_compat_load_contract }
       # The tables answer without a process: everything fits, or the misfits' messages.
       set tables [expr {[llength $needs] > 0 && [cudnn_compat_fits_table t] &&\
          ![cudnn_compat_unlisted t $loaded]}]

@@ -20,13 +20,31 @@ local hook = require("Hook")
 local lfs = require("lfs")
 
 -- The installation this file belongs to, from the file's own path (share/cudnn-compat/lmod/ under
--- the prefix): an installed tree that was moved keeps working.
-local cudnn_compat_prefix = debug.getinfo(1, "S").source:match("^@(.*)$") or "./SitePackage.lua"
-for _ in ("x/@TO_PREFIX@"):gmatch("[^/]+") do
-  cudnn_compat_prefix = cudnn_compat_prefix:match("^(.*)/[^/]*$") or "."
+-- the prefix): an installed tree that was moved keeps working. Its names, formats and layout come
+-- from the contract beside it (site_contract.lua, generated from cmake/SiteContract.cmake), its
+-- tables are read by site_tables.lua; both are loaded by the first command that checks a need, so
+-- every other module command costs what it did.
+local cudnn_compat_here = (debug.getinfo(1, "S").source:match("^@(.*)$") or "./SitePackage.lua")
+  :match("^(.*)/[^/]*$") or "."
+local site, site_tables, cudnn_compat_bin
+
+-- A path relative to this file's directory, its ".." taken off the directory ("" stays here).
+local function from_here(rel)
+  if rel:sub(1, 1) == "/" then return rel end
+  local dir = cudnn_compat_here
+  for part in rel:gmatch("[^/]+") do
+    if part == ".." then dir = dir:match("^(.*)/[^/]*$") or "." else dir = dir .. "/" .. part end
+  end
+  return dir
 end
-local cudnn_compat_bin = os.getenv("CUDNN_COMPAT_BIN") or
-  (cudnn_compat_prefix .. "/@BINDIR@/cudnn-compat")
+
+local function load_contract()
+  if site then return end
+  site = dofile(cudnn_compat_here .. "/site_contract.lua")
+  site_tables = loadfile(cudnn_compat_here .. "/site_tables.lua")(site)
+  cudnn_compat_bin = os.getenv("CUDNN_COMPAT_BIN") or
+    (from_here(site.prefix_from_here) .. "/" .. site.bindir .. "/cudnn-compat")
+end
 local loads_seen = false
 
 -- An application's need travels as state the module system itself sets and undoes: a path-like
@@ -104,20 +122,9 @@ end
 local function map_path()
   local m = os.getenv("CUDNN_COMPAT_MAP")
   if m and m ~= "" then return m end
-  for _, p in ipairs({cudnn_compat_prefix .. "/@SYSCONFDIR@/cudnn-compat/map.toml",
-                      "/etc/cudnn-compat/map.toml"}) do
+  for _, p in ipairs({from_here(site.map_from_here), site.system_map}) do
     if lfs.attributes(p) then return p end
   end
-end
-
--- Whether a file may be believed: owned by root or the user and writable by no one else (the
--- engine's rule, map_trust.cc; where it fails, the engine is asked and refuses in one line).
-local function trusted(path)
-  local a = lfs.attributes(path)
-  local ok, posix = pcall(require, "posix")
-  local me = ok and posix.geteuid and posix.geteuid()
-  return a ~= nil and (a.uid == 0 or a.uid == me) and a.permissions:sub(5, 5) ~= "w" and
-    a.permissions:sub(8, 8) ~= "w"
 end
 
 -- Whether the map asks for module commands to fail on a misfit, read here for when the engine
@@ -130,45 +137,72 @@ local function strict()
   return text:match('\n%s*on_module_mismatch%s*=%s*["\']error["\']') ~= nil
 end
 
--- map.toml.fits, written by the engine with the map (see format_fits_table), when it is whole and
--- current and it, the map and their directory are trusted: the pairs it lists as fitting need no
--- process. Current means stamped with the map's inode, size and mtime, and younger than the map
--- (git's racy-clean rule: an edit in the second the table was made would not show in a stamp of
--- whole seconds); whole, that its last line is "end". A map that is a link is left to the engine,
--- which checks where it leads.
+-- map.toml.fits, written by the engine with the map (see format_fits_table), when the contract's
+-- rule believes it (site_tables.lua): the pairs it lists as fitting need no process.
 local function fits_table()
-  local map = map_path()
-  local link = map and lfs.symlinkattributes(map)
-  if not (link and link.mode == "file" and trusted(map) and trusted(map .. ".fits") and
-          trusted(map:match("^(.*)/[^/]*$") or ".")) then
-    return nil
-  end
-  local a = lfs.attributes(map)
-  local table_attributes = a and lfs.attributes(map .. ".fits")
-  local f = table_attributes and table_attributes.modification > a.modification and
-            io.open(map .. ".fits", "r")
-  if not f then return nil end
-  local t = {M = {}, N = {}, F = {}}
-  local current = f:read("*l") ==
-                  ("cudnn-compat-fits 2 " .. a.ino .. " " .. a.size .. " " .. a.modification)
-  local whole = false
-  for line in current and f:lines() or function() end do
+  local lines = site_tables.read(map_path() or "", site.fits_suffix, site.fits_format)
+  if not lines then return nil end
+  local t = {M = {}, N = {}, F = {}, modules = {}}
+  for _, line in ipairs(lines) do
     local kind, rest = line:match("^(%u)\t(.*)$")
     if kind and t[kind] then t[kind][rest] = true end
-    whole = line == "end"
+    if kind == "M" then t.modules[#t.modules + 1] = rest end
   end
-  f:close()
-  return current and whole and t or nil
+  return t
+end
+
+-- A loaded cuDNN module the map does not list (a user's own): the contract's rule for a cuDNN
+-- module's name (the first component, lower-cased, holds the word and is not our own module).
+local function unlisted_cudnn(t, m)
+  local sn = m:match("^[^/]*"):lower()
+  return not t.M[m] and sn:find(site.cudnn_word, 1, true) ~= nil and sn ~= site.own_module
+end
+
+-- The findings for the loaded set from map.toml.misfits, as {severity, message} pairs in
+-- module-check's order (the map's modules, then the needs as loaded); nil when a pair is not
+-- there (a misfit whose advice depends on the application's toolchain, a need the fits table t
+-- does not know): module-check is asked then.
+local function table_findings(t, loaded, entries)
+  for _, m in ipairs(loaded) do
+    if unlisted_cudnn(t, m) then return nil end
+  end
+  local lines = site_tables.read(map_path() or "", site.misfits_suffix, site.misfits_format)
+  if not lines then return nil end
+  local group, warn, is_loaded = {}, {}, {}
+  for _, line in ipairs(lines) do
+    local m, g = line:match("^G\t(.*)\t(%d+)$")
+    if m then group[m] = g end
+    local wg, rest = line:match("^W\t(%d+)\t(.*)$")
+    if wg then
+      local need, severity, text = rest:match("^([^\t]*)\t([^\t]*)\t(.*)$")
+      if need then warn[wg .. "\t" .. need] = {severity, text} end
+    end
+  end
+  for _, m in ipairs(loaded) do is_loaded[m] = true end
+  local findings = {}
+  for _, m in ipairs(t.modules) do
+    if is_loaded[m] then
+      if not group[m] then return nil end
+      for _, entry in ipairs(entries) do
+        local app, need = entry:match("^(.-)=(.*)$")
+        if not t.N[need] then return nil end
+        if not t.F[m .. "\t" .. need] then
+          local w = warn[group[m] .. "\t" .. need]
+          if not w then return nil end
+          local text = w[2]:gsub(site.swap_mark, "swap"):gsub(site.module_mark, function() return m end)
+          findings[#findings + 1] = {w[1], app .. text}
+        end
+      end
+    end
+  end
+  return findings
 end
 
 -- Whether the table decides every (loaded cuDNN module, need) pair as fitting. A loaded cuDNN
--- module the map does not list (a user's own; named as is_cudnn_module in src/modules/parse.cc
--- says) is not in it: the engine probes its library.
+-- module the map does not list is not in it: the engine probes its library.
 local function all_fit(t, loaded, needs)
-  if not t then return false end
   for _, m in ipairs(loaded) do
-    local sn = m:match("^[^/]*"):lower()
-    if not t.M[m] and sn:find("cudnn", 1, true) and sn ~= "cudnn-compat" then return false end
+    if unlisted_cudnn(t, m) then return false end
   end
   for _, n in ipairs(needs) do
     if not t.N[n] then return false end
@@ -188,6 +222,9 @@ function cudnn_compat_finalize()
   if not loads_seen then return end
   loads_seen = false
   local ok, err = pcall(function()
+    local entries = loaded_needs()
+    if #entries == 0 then return end
+    load_contract()
     local mt = require("FrameStk"):singleton():mt()
     local argv, loaded, needs = {cudnn_compat_bin, "module-check", "--system", "lmod"}, {}, {}
     for _, m in ipairs(mt:list("fullName", "active")) do
@@ -196,12 +233,23 @@ function cudnn_compat_finalize()
       -- The modulefile tells the application's toolchain (Compiler/GCC/12.3.0/...) to the advice.
       argv[#argv + 1] = m.fullName .. "=" .. (m.fn or "")
     end
-    for _, entry in ipairs(loaded_needs()) do
+    for _, entry in ipairs(entries) do
       needs[#needs + 1] = entry:match("=(.*)$")
       argv[#argv + 1] = "--need"
       argv[#argv + 1] = entry
     end
-    if #needs == 0 or all_fit(fits_table(), loaded, needs) then return end
+    local t = fits_table()
+    if t and all_fit(t, loaded, needs) then return end
+    -- The misfits' messages, written in advance, need no process either.
+    local findings = t and table_findings(t, loaded, entries)
+    if findings then
+      local errors = {}
+      for _, f in ipairs(findings) do
+        if f[1] == "error" then errors[#errors + 1] = f[2] else LmodWarning(f[2]) end
+      end
+      if #errors > 0 then LmodError(table.concat(errors, "\n")) end
+      return
+    end
     local out, ran = run(argv)
     if not ran then
       local say = "cudnn-compat: cannot run " .. cudnn_compat_bin ..
@@ -227,13 +275,27 @@ function cudnn_compat_finalize()
   if not ok then LmodMessage("cudnn-compat: the module check failed (" .. tostring(err) .. ")") end
 end
 
--- Lmod 8.6 keeps one function per hook name (Hook.lua: register replaces, apply calls that one).
--- Ours are chained with a site's own, whether the site registers before or after this file runs,
--- so both run and the site's hook needs no edit.
+-- Our hooks beside a site's own, whichever registers first, so both run and the site's hooks need
+-- no edit (docs/modules.md, "Lmod").
+--
+-- Lmod 8.7.35 and later keep a list of functions per hook name and document
+-- hook.register(name, fn, "append") for adding one (Lmod's docs/source/170_hooks.rst; src/Hook.lua
+-- since March 2024): the only interface used there.
+local function lmod_appends()
+  local v = type(LmodVersion) == "function" and tostring(LmodVersion()) or ""
+  local major, minor, patch = v:match("^(%d+)%.(%d+)%.?(%d*)")
+  local n = {tonumber(major) or 0, tonumber(minor) or 0, tonumber(patch) or 0}
+  for i, want in ipairs({8, 7, 35}) do
+    if n[i] ~= want then return n[i] > want end
+  end
+  return true
+end
 
--- The function registered under a name so far: Hook.lua keeps them in its local table validT, an
--- upvalue of hook.apply (Lmod offers no getter).
-local function registered(name)
+-- Before 8.7.35 (Debian 12's 8.6.19) register replaces and Lmod offers no way to reach the function
+-- it replaces, so this uses two internals of src/Hook.lua, unchanged from Lmod 7 to 8.7.34:
+-- the table validT (an upvalue of hook.apply) to find the function registered so far, and
+-- hook.register itself, wrapped so that a site registering after us chains instead of replacing.
+local function registered_before(name)
   for i = 1, 255 do
     local key, value = debug.getupvalue(hook.apply, i)
     if key == nil then return nil end
@@ -255,8 +317,12 @@ end
 -- Once per Lmod run, even when a site both names this directory and dofile()s this file.
 if not rawget(_G, "cudnn_compat_hooks") then
   cudnn_compat_hooks = {load = cudnn_compat_load, finalize = cudnn_compat_finalize}
-  local register = hook.register
-  for name, fn in pairs(cudnn_compat_hooks) do register(name, chain(fn, registered(name))) end
-  hook.register = function(name, fn) return register(name, chain(cudnn_compat_hooks[name], fn)) end
+  if lmod_appends() then
+    for name, fn in pairs(cudnn_compat_hooks) do hook.register(name, fn, "append") end
+  else
+    local register = hook.register
+    for name, fn in pairs(cudnn_compat_hooks) do register(name, chain(fn, registered_before(name))) end
+    hook.register = function(name, fn) return register(name, chain(cudnn_compat_hooks[name], fn)) end
+  end
 end
 sandbox_registration{ cudnn_requires = cudnn_requires }
