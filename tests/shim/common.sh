@@ -290,6 +290,16 @@ pid_namespace() {
 # --- For the scenarios of the loader's own view (issue 27): hosts without /proc, mounts that
 # differ, other users.
 
+# table_state yes|no: the map's decision table as map validate writes it, or none (every decision
+# then goes to the engine).
+table_state() {
+  if [[ $1 == yes ]]; then
+    expect_rc 0 "$CUDNN_COMPAT" map validate
+  else
+    rm -f "$map.decide"
+  fi
+}
+
 # in_namespace SCRIPT ARGS...: runs sh -c SCRIPT (ARGS as $1...) in a mount namespace of its own
 # (a user namespace too when not root), where it may mount over what the host has. Skips when no
 # mount namespace can be made.

@@ -20,11 +20,7 @@ expect_rc 3 "$t/family" libcudnn.so.9 "${checks[@]}"
 has "loaded $t/mix/libcudnn_graph.so.9"
 
 for table in yes no; do
-  if [[ $table == yes ]]; then
-    expect_rc 0 "$CUDNN_COMPAT" map validate
-  else
-    rm "$map.decide"
-  fi
+  table_state $table
   for front in AUDIT PRELOAD; do
     for name in libcudnn.so.9 "$t/mix/libcudnn.so.9"; do
       for debug in 0 1; do

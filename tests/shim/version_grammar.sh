@@ -26,11 +26,7 @@ for c in "${cases[@]}"; do
   has "$resolved"
 done
 for table in yes no; do
-  if [[ $table == yes ]]; then
-    expect_rc 0 "$CUDNN_COMPAT" map validate
-  else
-    rm "$map.decide"
-  fi
+  table_state $table
   for front in AUDIT PRELOAD; do
     for c in "${cases[@]}"; do
       IFS='|' read -r require resolved loaded <<<"$c"
