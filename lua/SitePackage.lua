@@ -224,6 +224,13 @@ local function say(line)
   if LmodMsgRaw then LmodMsgRaw(line, "\n") else io.stderr:write(line, "\n") end
 end
 
+-- The findings went out whole (say); Lmod's own error box would wrap them. LmodError ends the
+-- command before Lmod prints any change: the environment stays as it was.
+local function refuse()
+  LmodError("cudnn-compat: the loaded cuDNN modules do not fit (above), and the site's map " ..
+            "says on_module_mismatch = \"error\"; nothing was changed")
+end
+
 function cudnn_compat_finalize()
   -- Once per command, also for a site hook that still calls this itself (older instructions).
   if not loads_seen then return end
@@ -250,11 +257,12 @@ function cudnn_compat_finalize()
     -- The misfits' messages, written in advance, need no process either.
     local findings = t and table_findings(t, loaded, entries)
     if findings then
-      local errors = {}
+      local errors = 0
       for _, f in ipairs(findings) do
-        if f[1] == "error" then errors[#errors + 1] = f[2] else LmodWarning(f[2]) end
+        say("cudnn-compat: " .. f[1] .. ": " .. f[2])
+        if f[1] == "error" then errors = errors + 1 end
       end
-      if #errors > 0 then LmodError(table.concat(errors, "\n")) end
+      if errors > 0 then refuse() end
       return
     end
     local out, ran = run(argv)
@@ -277,12 +285,7 @@ function cudnn_compat_finalize()
         say("cudnn-compat: " .. line)
       end
     end
-    -- LmodError ends the command before Lmod prints any change: the environment stays as it was.
-    -- The findings went out whole above; Lmod's own error box would wrap them.
-    if errors > 0 then
-      LmodError("cudnn-compat: the loaded cuDNN modules do not fit (above), and the site's map " ..
-                "says on_module_mismatch = \"error\"; nothing was changed")
-    end
+    if errors > 0 then refuse() end
   end)
   if not ok then say("cudnn-compat: the module check failed (" .. tostring(err) .. ")") end
 end

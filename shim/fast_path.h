@@ -17,7 +17,8 @@ struct fast_request {
   int major;            // the major in the requested name
   const char *require;  // CUDNN_COMPAT_REQUIRE, or 0
   const char *cuda;     // CUDNN_COMPAT_CUDA, or 0
-  const char *pick;     // the file the loader takes from the directories before ld.so.cache, or 0
+  const char *pick;     // the file the loader takes, 0 when it takes none (the load fails)
+  int pick_known;       // 0: the shim could not tell which file the loader takes
 };
 
 enum fast_answer fast_decide(const struct fast_request *r, const char **use);

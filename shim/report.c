@@ -249,7 +249,7 @@ static long say_mixed(const struct lib *libs, long n, const char **foreign, long
 
 // The initial LD_LIBRARY_PATH without the foreign directories, into out; 0 when none was on it.
 static int path_without(const char **foreign, long n, char *out, long size) {
-  const char *path = env_value(initial_environment(), "LD_LIBRARY_PATH");
+  const char *path = start_library_path();
   static char entry[kPath];
   long at = 0;
   int removed = 0;

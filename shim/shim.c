@@ -35,10 +35,6 @@
 
 enum { kPath = 4096 };
 
-static int file_exists(const char *path) {
-  return sys(SYS_faccessat, AT_FDCWD, path, F_OK) == 0;
-}
-
 // ---------------------------------------------------------------------------------------------
 // State, kept for the life of the process: a later dlopen of the same name, or an RTLD_NOLOAD
 // query, must find the object the first one got. Lists, not arrays: no number of majors or
@@ -124,13 +120,16 @@ static struct settings read_settings(void) {
 // ---------------------------------------------------------------------------------------------
 // The engine: cudnn-compat-select, beside this library (shim/protocol.h).
 
+static int audit_front;  // la_version was called: this copy is the LD_AUDIT one
+
 // This library's directory, found in /proc/self/maps by an address inside it (read whole: a big
-// Python process has megabytes of mappings).
+// Python process has megabytes of mappings); without /proc, the LD_AUDIT or LD_PRELOAD entry that
+// named it at the start.
 static const char *own_directory(void) {
   static const char *dir;
   if (dir) return dir;
   struct file_text maps;
-  if (!file_read("/proc/self/maps", &maps)) return 0;
+  if (!file_read("/proc/self/maps", &maps)) return dir = start_shim_dir(audit_front);
   static char found[kPath];
   const char *file = mapping_path(maps.data, (uintptr_t)&own_directory);
   if (file && split_path(file, found, sizeof found) && *found) dir = arena_strdup(found);
@@ -230,7 +229,8 @@ static const char *consult_engine(const char *name, const char *requester,
   static char engine[kPath], deadline[24];
   const char *dir = own_directory();
   if (!dir || !join_path(engine, sizeof engine, dir, "cudnn-compat-select")) {
-    say("cudnn-compat: cannot find its own directory in /proc/self/maps; loading as usual\n");
+    say("cudnn-compat: cannot find its own directory (no /proc/self/maps, and no absolute "
+        "LD_AUDIT or LD_PRELOAD entry naming libcudnn-compat.so); loading as usual\n");
     return 0;
   }
   const long left = s->deadline_ms - now_ms();
@@ -272,14 +272,21 @@ static int is_path(const char *name) {
   return base_name(name) != name;
 }
 
-// The file the loader takes from the directories before ld.so.cache, or 0.
-static const char *loader_pick(const char *name, const struct search_dirs *dirs) {
+// The file the loader takes for name: a path as it is; a bare name from the requester's own
+// directories, then ld.so.cache and the default directories. 1 when known (*pick 0: the load
+// fails), 0 when the shim cannot tell.
+static int loader_pick(const char *name, const struct search_dirs *dirs, const char **pick) {
   static char candidate[kPath];
-  if (is_path(name)) return file_exists(name) ? name : 0;
+  *pick = 0;
+  if (is_path(name)) {
+    if (file_exists(name)) *pick = name;
+    return 1;
+  }
+  if (!dirs->complete) return 0;
   for (long i = 0; i < dirs->count; ++i)
     if (join_path(candidate, sizeof candidate, dirs->dir[i] + 2, name) && file_exists(candidate))
-      return arena_strdup(candidate);
-  return 0;
+      return (*pick = arena_strdup(candidate)) != 0;
+  return system_search(name, pick);
 }
 
 static const char *map_path(char **env) {
@@ -310,18 +317,25 @@ static int python_requester(const char *requester) {
 }
 
 // Returns the file to load instead, or 0 for the ordinary load.
-static const char *decide(const char *name, int major, const char *requester_name,
+static const char *decide(const char *name, const struct cudnn_name *c, const char *requester_name,
                           const struct search_dirs *dirs, const struct settings *s) {
   // A path (a name with a slash: the loader takes it as it is, relative to the working directory)
   // that does not exist stays a failing load: the program asked for that file.
   const int path = is_path(name);
   if (path && !file_exists(name)) return 0;
-  const char *pick = dirs->complete || path ? loader_pick(name, dirs) : 0;
+  const char *pick = 0;
+  const int pick_known = loader_pick(name, dirs, &pick);
   decided_how = "the map's decision table", decided_source = 0;
-  if (!s->debug && major >= 0 && (dirs->complete || path) && !python_requester(requester_name)) {
-    const struct fast_request r = {map_path(s->env), major,
+  // The table is filed by major: a name with a fuller version (libcudnn.so.9.1.0) is a need of its
+  // own, and a file of that exact name, which only the engine weighs.
+  if (!s->debug && c->major >= 0 && !c->full_version && (dirs->complete || path) &&
+      !python_requester(requester_name)) {
+    const struct fast_request r = {map_path(s->env),
+                                   c->major,
                                    env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
-                                   env_value(s->env, "CUDNN_COMPAT_CUDA"), pick};
+                                   env_value(s->env, "CUDNN_COMPAT_CUDA"),
+                                   pick,
+                                   pick_known};
     const char *use = 0;
     switch (fast_decide(&r, &use)) {
       case FAST_KEEP:
@@ -477,7 +491,7 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
   static struct search_dirs dirs;
   q->dirs(q->who, &dirs);
   const char *result = name;
-  const char *chosen = decide(name, c->major, q->name, &dirs, s);
+  const char *chosen = decide(name, c, q->name, &dirs, s);
   static char chosen_dir[kPath];
   const char *base = chosen ? split_path(chosen, chosen_dir, sizeof chosen_dir) : 0;
   const char *kept = base && *chosen_dir ? keep_path(chosen_dir, base) : 0;
@@ -548,6 +562,7 @@ static void audit_dirs(const void *who, struct search_dirs *out) {
 }
 
 EXPORT unsigned int la_version(unsigned int version) {
+  audit_front = 1;
   return version < LAV_CURRENT ? version : LAV_CURRENT;
 }
 

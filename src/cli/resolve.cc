@@ -39,31 +39,6 @@ void print_considered(const Map &map, const Choice &c) {
   }
 }
 
-// The first ranked release whose directory holds the file asked for; the ones before it that
-// lack it, in words.
-struct Found {
-  const Installed *entry = nullptr;
-  std::string file;
-  std::vector<std::string> skipped;
-};
-
-Found first_with_file(const Map &map, const Choice &choice, const LibraryName &requested,
-                      const std::string &name) {
-  Found out;
-  for (std::size_t index : choice.ranked) {
-    const Installed &e = map.cudnn[index];
-    const std::optional<std::string> file = find_library_file(e.lib, requested, e.version.major);
-    if (file) {
-      out.entry = &e;
-      out.file = *file;
-      return out;
-    }
-    out.skipped.push_back(e.lib + " (listed for cuDNN " + to_string(e.version) +
-                          ") holds no file for " + name);
-  }
-  return out;
-}
-
 nlohmann::json need_json(const Need &need) {
   return {{"cudnn", json_of(need.cudnn)},
           {"cuda", need.cuda_major ? nlohmann::json(*need.cuda_major) : nlohmann::json(nullptr)},
@@ -89,7 +64,7 @@ std::string module_fix(const Map &listed, const Need &need, const LibraryName &r
 }
 
 void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,
-                 const Choice &choice, const Found &f) {
+                 const Choice &choice, const Resolved &f) {
   const Installed &e = *f.entry;
   const std::string fix = module_fix(map, need, *parse_library_name(o.name), choice);
   std::error_code ec;
@@ -120,9 +95,15 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
 }
 
 void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const Need &need,
-                        const Choice &choice, const Found &f) {
+                        const Choice &choice, const Resolved &f) {
   std::string advice;
-  if (need.cudnn)
+  const LibraryName requested = *parse_library_name(o.name);
+  const std::optional<int> asked =
+      requested.version ? std::optional<int>(requested.version->major) : std::nullopt;
+  if (const std::optional<std::string> conflict = major_conflict(need, asked))
+    advice = "The requirement should be the cuDNN " + std::to_string(*asked) +
+             " release the program was built with: " + *conflict + ".";
+  else if (need.cudnn)
     advice = "Ask the admins for cuDNN " + acceptable_releases(need.rule, *need.cudnn) +
              (need.cuda_major ? " built for CUDA " + std::to_string(*need.cuda_major) : "") +
              ", or rebuild the program against an installed release.";
@@ -179,7 +160,7 @@ int run(const Opts &o, const Globals &g) {
     return kUsage;
   }
   const Choice choice = choose(*map, *need, *requested);
-  const Found found = first_with_file(*map, choice, *requested, o.name);
+  const Resolved found = resolve_file(*map, choice, *requested, o.name, find_library_file);
   if (found.entry) {
     print_found(o, g, *map, *need, choice, found);
     return kYes;

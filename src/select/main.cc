@@ -145,10 +145,14 @@ Selection decide(const Request &r, bool debug, Grounds &grounds) {
   in.map_problem = map_problem;
   in.debug = debug;
 
-  probes.know(listed, known, need->cuda_major.has_value());
-  SelectIo io;
-  io.probe = [&](const std::string &file) { return probes(file); };
-  io.find_file = find_library_file;
+  // The table's word for a file it knows (as the fast path takes it), else the library's own;
+  // every file asked is a ground of the decision the memo keeps.
+  SelectIo io = engine_io(known, listed, need->cuda_major.has_value(),
+                          [&](const std::string &file) { return probes(file); });
+  io.probe = [&grounds, table = std::move(io.probe)](const std::string &file) {
+    grounds.file(file);
+    return table(file);
+  };
   Selection s = select_library(in, io);
   // A map that is there but refused (broken, or writable by others) is said once, even where the
   // ordinary load needs no map.

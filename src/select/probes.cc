@@ -55,15 +55,8 @@ void Probes::start(const std::string &file, const std::vector<KnownLibrary> &kno
   early_ = std::move(e);
 }
 
-void Probes::know(const Map *map, std::vector<KnownLibrary> known, bool cuda_needed) {
-  map_ = map, known_ = std::move(known), cuda_needed_ = cuda_needed;
-}
-
 LibraryCheck Probes::operator()(const std::string &file) {
   grounds_.file(file);
-  const std::optional<FileStamp> id = map_ ? stamp_file(file) : std::nullopt;
-  if (id)
-    if (std::optional<Probe> p = remembered_probe(known_, *map_, file, *id, cuda_needed_)) return p;
   if (early_ && stamp_file(file) == early_->file) {
     Early e = std::move(*early_);
     early_.reset();

@@ -1,6 +1,6 @@
-// The engine's probes: the decision table's word for a library it knows, else the library's own,
-// within what is left of the shim's deadline. A check that could not run, or ran out of time, is
-// no ground for the memo.
+// The engine's probes: the library's own word, within what is left of the shim's deadline (the
+// decision table's word for a library it knows is taken before, by engine_io). A check that could
+// not run, or ran out of time, is no ground for the memo.
 #pragma once
 
 #include "decide.h"
@@ -25,9 +25,7 @@ class Probes {
   // Starts the probe of file now, in the background, unless the table knows it: the loader's own
   // file, whose probe is most of a decision's time, runs while the engine reads the map.
   void start(const std::string &file, const std::vector<KnownLibrary> &known);
-  // What the table knew, once the map it belongs to is read.
-  void know(const Map *map, std::vector<KnownLibrary> known, bool cuda_needed);
-  // What file reports, the table's word where it has one.
+  // What file reports.
   LibraryCheck operator()(const std::string &file);
 
  private:
@@ -43,9 +41,6 @@ class Probes {
   Clock::time_point deadline_;
   Grounds &grounds_;
   std::string helper_;
-  const Map *map_ = nullptr;
-  std::vector<KnownLibrary> known_;
-  bool cuda_needed_ = false;
   std::optional<Early> early_;
 };
 

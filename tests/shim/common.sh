@@ -4,10 +4,28 @@
 #   CUDNN_COMPAT  the cudnn-compat binary
 #   FAKES         the FAKE cuDNN releases (tests/fakecudnn)
 #   CC            the C compiler for the clients
+#   BUILD_DIR     the build tree, for the scenarios that install it (deployed)
 source "$(dirname "${BASH_SOURCE[0]}")/../scenario.sh"
 : "${SHIM:?}" "${FAKES:?}" "${CC:?}"
 # The map is looked for at $CUDNN_COMPAT_MAP first; point it at nothing unless a test writes one.
 export CUDNN_COMPAT_MAP=$t/map.toml
+
+# deployed: the tree as a site runs it - installed (cmake --install of BUILD_DIR, or a copy of
+# INSTALLED_TREE, an install of another build to hold against this one) to $t/first, then moved
+# to $t/moved - with no CUDNN_COMPAT_* set: SHIM and CUDNN_COMPAT point into the moved tree, and
+# $map is the map under its etc/, which the shim finds from its own place.
+deployed() {
+  if [[ -n ${INSTALLED_TREE:-} ]]; then
+    cp -a "$INSTALLED_TREE" "$t/first"
+  else
+    cmake --install "${BUILD_DIR:?}" --prefix "$t/first" >/dev/null
+  fi
+  mv "$t/first" "$t/moved"
+  prefix=$t/moved map=$t/moved/etc/cudnn-compat/map.toml
+  SHIM=$prefix/lib/cudnn-compat/libcudnn-compat.so CUDNN_COMPAT=$prefix/bin/cudnn-compat
+  local v
+  for v in "${!CUDNN_COMPAT_@}"; do unset "$v"; done
+}
 
 # compile NAME [cc flags...] < C source: builds $t/NAME.
 compile() { local name=$1; shift; "$CC" -o "$t/$name" -x c - -x none "$@" -ldl; }
@@ -326,3 +344,27 @@ probe_counter() {
   : >"$t/probes"
 }
 probes_run() { wc -l <"$t/probes"; }
+
+# --- For the scenarios of the loader's own view (issue 27): hosts without /proc, mounts that
+# differ, other users.
+
+# table_state yes|no: the map's decision table as map validate writes it, or none (every decision
+# then goes to the engine).
+table_state() {
+  if [[ $1 == yes ]]; then
+    expect_rc 0 "$CUDNN_COMPAT" map validate
+  else
+    rm -f "$map.decide"
+  fi
+}
+
+# in_namespace SCRIPT ARGS...: runs sh -c SCRIPT (ARGS as $1...) in a mount namespace of its own
+# (a user namespace too when not root), where it may mount over what the host has. Skips when no
+# mount namespace can be made.
+in_namespace() {
+  local user=(); [[ $(id -u) == 0 ]] || user=(-r)
+  unshare "${user[@]}" -m true 2>/dev/null || skip "cannot make a mount namespace (unshare -m)"
+  unshare "${user[@]}" -m sh -c "$@"
+}
+# without_proc CMD...: CMD where /proc is an empty file system (a chroot, a sandbox).
+without_proc() { in_namespace 'mount -t tmpfs none /proc && exec "$@"' sh "$@"; }

@@ -139,6 +139,7 @@ TEST(DecisionTable, LibrariesReadBack) {
   EXPECT_EQ(known[1].size, 100u);
   EXPECT_EQ(known[1].mtime_ns, 1000u);
   EXPECT_EQ(known[1].entry, 1u);
+  EXPECT_EQ(known[1].path, "/lib1/libcudnn.so.5");
   EXPECT_TRUE(table_libraries(t.substr(0, t.size() - 1)).empty()) << "a table cut short";
 }
 
@@ -155,12 +156,18 @@ TEST(DecisionTable, CutAfterAFitRowIsRefused) {
 
 TEST(DecisionTable, RememberedProbeOnlyForTheSameFile) {
   const Map map = two_releases();
-  const std::vector<KnownLibrary> known = {{11, 100, 1000, 1}};
+  const std::vector<KnownLibrary> known = {{11, 100, 1000, 1, "/b/libcudnn.so.5"}};
   const std::optional<Probe> p =
       remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 100, 1000, 0}, false);
   ASSERT_TRUE(p);
   EXPECT_EQ(to_string(p->version), "5.1.10");
   EXPECT_EQ(p->file, "/b/libcudnn.so.5");
+  // The same file reached by another path (a link in a directory of other sub-libraries): the
+  // release is where it was probed, with its family.
+  const std::optional<Probe> linked =
+      remembered_probe(known, map, "/mix/libcudnn.so.5", FileStamp{11, 100, 1000, 0}, false);
+  ASSERT_TRUE(linked);
+  EXPECT_EQ(linked->file, "/b/libcudnn.so.5");
   EXPECT_FALSE(remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 101, 1000, 0}, false))
       << "rewritten: another size";
   EXPECT_FALSE(remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 100, 1001, 0}, false))

@@ -47,10 +47,12 @@ TEST(Map, FormatRoundTrips) {
 
 TEST(Map, FormatQuotesAwkwardStrings) {
   Map map;
-  map.cudnn.push_back({{9, 1, 0, {}}, "/opt/we\"ird\\dir\n", std::nullopt, "", {}});
+  map.cudnn.push_back({{9, 1, 0, {}}, "/opt/we\"ird\\dir", std::nullopt, "", {}});
+  map.require.push_back({"/opt/\"app\\\n*", {9, 1, {}, {}}, std::nullopt, {}});
   const MapLoad back = parse_map(format_map(map), "m.toml");
   ASSERT_TRUE(back.map);
-  EXPECT_EQ(back.map->cudnn[0].lib, "/opt/we\"ird\\dir\n");
+  EXPECT_EQ(back.map->cudnn[0].lib, "/opt/we\"ird\\dir");
+  EXPECT_EQ(back.map->require[0].match, "/opt/\"app\\\n*");
 }
 
 // A place's source: written where it is not the default, read back, and in lists one per place.
@@ -378,6 +380,21 @@ TEST(Map, ModuleWithAControlCharacterIsAnError) {
     ASSERT_EQ(load.diagnostics.size(), 1u) << module;
     EXPECT_NE(to_string(load.diagnostics[0]).find("m.toml:5:"), std::string::npos)
         << to_string(load.diagnostics[0]);
+  }
+}
+
+// A line break in a directory would cut the decision table's row there (issue 27, item 11): an
+// error at the string, as for a module.
+TEST(Map, LibWithAControlCharacterIsAnError) {
+  for (const char *lib : {"\"/opt/a\\n/opt/b\"", "\"/opt\\tx\"", "[\"/opt/a\", \"/opt/b\\u001b\"]",
+                          "\"\"\"\n/opt/a\n/opt/b\"\"\""}) {
+    const MapLoad load = parse_map(
+        std::string("schema = 1\n[[cudnn]]\nversion = \"7.6.5\"\nlib = ") + lib + "\n", "m.toml");
+    EXPECT_FALSE(load.map) << lib;
+    ASSERT_EQ(load.diagnostics.size(), 1u) << lib;
+    const std::string said = to_string(load.diagnostics[0]);
+    EXPECT_NE(said.find("m.toml:4:"), std::string::npos) << said;
+    EXPECT_NE(said.find("'lib' in [[cudnn]] holds a control character"), std::string::npos) << said;
   }
 }
 

@@ -33,6 +33,20 @@ Need need(const char *cudnn, Rule rule = Rule::nvidia) {
   return Need{*parse_dotted(cudnn), std::nullopt, rule, "test"};
 }
 
+// Issue 27 item 10: JAX's, Caffe2's and PaddlePaddle's rules accept a newer major, but a program
+// that asks for libcudnn.so.8 by name and says it was built with 5.0 (or 7.0) is served by no
+// release: resolve and the shim's selection refuse alike, under every rule.
+TEST(Choose, ANameOfOneMajorIsServedForNoRequirementOfAnother) {
+  const Map m = fake_map();
+  for (const Rule rule : {Rule::nvidia, Rule::jax, Rule::caffe2, Rule::paddle})
+    for (const char *required : {"5.0", "7.0", "9.1"}) {
+      const Choice c = choose(m, need(required, rule), lib("libcudnn.so.8"));
+      EXPECT_TRUE(c.ranked.empty()) << required << " under " << rule_name(rule);
+      EXPECT_NE(c.considered[4].why.find("only a cuDNN 8 can serve"), std::string::npos)
+          << c.considered[4].why;
+    }
+}
+
 TEST(Choose, MinorMustMatchBeforeSeven) {
   const Map m = fake_map();
   const Choice c = choose(m, need("5.1"), lib("libcudnn.so.5"));

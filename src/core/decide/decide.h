@@ -82,6 +82,10 @@ struct Choice {
 enum class Words { yes, no };  // whether a Verdict's reason is wanted (the decision is the same)
 Verdict fit(const Need &need, std::optional<int> major, const Version &release,
             const std::optional<Version> &cuda, Words words = Words::yes);
+// Why no release can serve a request whose name carries `major` when the requirement is of
+// another major ("the program asks for cuDNN 8 by name, which only a cuDNN 8 can serve, but the
+// requirement is 5.0"); nullopt when they agree. fit() refuses every release then.
+std::optional<std::string> major_conflict(const Need &need, std::optional<int> major);
 // fit() on what the map says of an entry, the reason telling the admin what the map lacks.
 Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major,
                    Words words = Words::yes);
@@ -97,17 +101,31 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested);
 // (hidden modules): what a "nothing fits" must not hide.
 std::vector<std::size_t> withheld_fits(const Map &map, const Need &need, std::optional<int> major);
 
+// The file in a release's directory that serves a request (find_library_file; injected).
+using FindFile = std::function<std::optional<std::string>(const std::string &dir,
+                                                          const LibraryName &requested, int major)>;
+// resolve's answer: the first of choice's ranked releases whose directory holds the file asked
+// for (`name`), and the ones before it that lack it, in words.
+struct Resolved {
+  const Installed *entry = nullptr;  // nullptr: no fitting release holds it
+  std::string file;
+  std::vector<std::string> skipped;
+};
+Resolved resolve_file(const Map &map, const Choice &choice, const LibraryName &requested,
+                      const std::string &name, const FindFile &find_file);
+
 // ---------------------------------------------------------------------------------------------
 // decision_table.cc: `map.toml.decide`, the engine's own decisions compiled for the shim, which
 // looks them up without starting a process (shim/fast_path.c reads it). Only releases whose
 // library was probed and agrees with the map are in it; anything it does not settle goes to the
 // engine. Its last line is "end": both readers refuse a table without it (cut short).
 
+// The file the loader takes from ld.so.cache and the default directories is not in the table: the
+// cache changes with every ldconfig and differs between the nodes that share a map, so the shim
+// reads it itself (shim/shared/ld_system.c) and judges that file by identity like any other.
 struct TableFacts {  // what only the file system and the libraries say, gathered by the writer
   std::vector<std::optional<Probe>> probes;     // per map entry: its libcudnn.so.<major>, probed
   std::vector<std::optional<FileStamp>> files;  // that file's identity when it was probed
-  std::optional<FileStamp> ld_cache;            // /etc/ld.so.cache
-  std::vector<std::pair<int, std::string>> system;  // per major: ld.so.cache and default dirs' file
 };
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
 // Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did
@@ -118,11 +136,15 @@ std::string library_disagreement(const Installed &e, const std::optional<Probe> 
 struct KnownLibrary {
   std::uint64_t ino = 0, size = 0, mtime_ns = 0;
   std::size_t entry = 0;
+  std::string path;  // where it was probed (its family: the sub-libraries beside it)
 };
 std::vector<KnownLibrary> table_libraries(std::string_view table);
 // The table's word for a file instead of a probe: the shim's fast path trusts the same identities,
 // so the engine's answer cannot differ from the table's. Only where the map names the CUDA when a
-// CUDA is needed (the probe would read the library's own). Pure.
+// CUDA is needed (the probe would read the library's own). The probe's `file` is the path the
+// release was probed at: another path to the same file (a link in a directory of other
+// sub-libraries) is not where its family is, and select_library hands over that path instead.
+// Pure.
 std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, const Map &map,
                                       const std::string &file, const FileStamp &identity,
                                       bool cuda_needed);
@@ -188,9 +210,7 @@ std::string format_misfits_table(const Map &map, const FileStamp &stamp);  // pu
 
 struct SelectIo {  // the edges, injected so that the decision itself stays testable
   std::function<LibraryCheck(const std::string &file)> probe;
-  std::function<std::optional<std::string>(const std::string &dir, const LibraryName &requested,
-                                           int major)>
-      find_file;
+  FindFile find_file;
 };
 
 struct SelectInputs {

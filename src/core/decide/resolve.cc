@@ -83,4 +83,20 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
   return choice;
 }
 
+Resolved resolve_file(const Map &map, const Choice &choice, const LibraryName &requested,
+                      const std::string &name, const FindFile &find_file) {
+  Resolved out;
+  for (std::size_t index : choice.ranked) {
+    const Installed &e = map.cudnn[index];
+    if (const std::optional<std::string> file = find_file(e.lib, requested, e.version.major)) {
+      out.entry = &e;
+      out.file = *file;
+      return out;
+    }
+    out.skipped.push_back(e.lib + " (listed for cuDNN " + to_string(e.version) +
+                          ") holds no file for " + name);
+  }
+  return out;
+}
+
 }  // namespace cudnn_compat

@@ -49,16 +49,14 @@ std::string installed_list(const Map &map) {
 std::optional<Selection> settled_early(const SelectInputs &in, const std::string &need) {
   // A path is the program's own choice: a load that would fail stays a failing load.
   if (in.name.find('/') != std::string::npos && !in.loader) return Selection{};
-  // A name that carries a major is only served by that major.
-  if (in.requested.version && in.need.cudnn &&
-      in.need.cudnn->major != in.requested.version->major) {
-    const std::string asked = std::to_string(in.requested.version->major);
+  // A name that carries a major is only served by that major (fit() refuses every release).
+  const std::optional<int> asked =
+      in.requested.version ? std::optional<int>(in.requested.version->major) : std::nullopt;
+  if (const std::optional<std::string> conflict = major_conflict(in.need, asked))
     return Selection{{},
-                     {kPrefix + in.name + ": " + need + ", but the program asks for cuDNN " +
-                      asked + " by name, which only a cuDNN " + asked +
-                      " can serve; loading as usual (the requirement should be the cuDNN " + asked +
-                      " release the program was built with)"}};
-  }
+                     {kPrefix + in.name + ": " + need + ", but " + *conflict +
+                      "; loading as usual (the requirement should be the cuDNN " +
+                      std::to_string(*asked) + " release the program was built with)"}};
   return std::nullopt;
 }
 
@@ -88,8 +86,15 @@ std::optional<std::string> loader_misfit(const SelectInputs &in, const LibraryCh
     return to_string(p.version) + " on " + in.loader->from + " does not fit: " + v.reason;
   out.source = in.loader_source;
   out.how = how(in);
+  // The release that fits is handed over where it was probed when the loader reaches it by
+  // another path (a link in a directory of other sub-libraries: its family would come from
+  // there), whichever path that is: the fast path does the same.
+  if (p.file != in.loader->path) out.use = p.file;
   if (in.debug)
-    out.say.push_back(kPrefix + in.name + " -> " + in.loader->path + " as the loader finds it (" +
+    out.say.push_back(kPrefix + in.name + " -> " + out.use.value_or(in.loader->path) +
+                      (out.use ? " (the release the loader finds at " + in.loader->path +
+                                     ", at the path its family was probed at; "
+                               : " as the loader finds it (") +
                       need + "; " + to_string(p.version) + " (" +
                       std::string(to_string(in.loader_source)) + ") on " + in.loader->from +
                       " fits: " + v.reason + ")");

@@ -93,4 +93,20 @@ SelectInputs select_inputs(const std::string &name, const LibraryName &requested
   return in;
 }
 
+SelectIo engine_io(const std::vector<KnownLibrary> &known, const Map *map, bool cuda_needed,
+                   std::function<LibraryCheck(const std::string &file)> probe) {
+  SelectIo io;
+  io.probe = [&known, map, cuda_needed,
+              probe = std::move(probe)](const std::string &file) -> LibraryCheck {
+    const std::optional<FileStamp> id = map ? stamp_file(file) : std::nullopt;
+    if (id)
+      if (std::optional<Probe> p = remembered_probe(known, *map, file, *id, cuda_needed);
+          p && loadable_here(file) && loadable_here(p->file))
+        return p;
+    return probe(file);
+  };
+  io.find_file = find_library_file;
+  return io;
+}
+
 }  // namespace cudnn_compat

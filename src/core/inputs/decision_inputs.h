@@ -41,4 +41,12 @@ Source source_of_hit(const LoaderHit &hit, const Map *map);
 SelectInputs select_inputs(const std::string &name, const LibraryName &requested, const Need &need,
                            const std::optional<LoaderHit> &loader, const Map *map);
 
+// The engine's edges for select_library. A file the map's decision table knows by its identity
+// is taken at the table's word (remembered_probe), so that the engine and the shim's fast path
+// answer alike, when this process can load both it and the path the table probed it at; any other
+// file is asked of `probe`. Files are found as the shim hands them over. Keeps a reference to
+// known, which must outlive the result.
+SelectIo engine_io(const std::vector<KnownLibrary> &known, const Map *map, bool cuda_needed,
+                   std::function<LibraryCheck(const std::string &file)> probe);
+
 }  // namespace cudnn_compat

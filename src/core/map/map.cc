@@ -209,6 +209,23 @@ struct Reader {
     return std::nullopt;
   }
 
+  // Where the string at key, or a string of the list there, holds a control character.
+  static std::optional<SourcePos> control_character_at(const toml::table &t, std::string_view key) {
+    const auto odd = [](const toml::node &n) {
+      const toml::value<std::string> *s = n.as_string();
+      return s && std::ranges::any_of(s->get(),
+                                      [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
+    };
+    const toml::node *n = t.get(key);
+    if (!n) return std::nullopt;
+    if (const toml::array *a = n->as_array()) {
+      for (const toml::node &e : *a)
+        if (odd(e)) return pos_of(e.source());
+      return std::nullopt;
+    }
+    return odd(*n) ? std::optional(pos_of(n->source())) : std::nullopt;
+  }
+
   void read_cudnn(const toml::table &t, std::vector<Installed> &entries) {
     constexpr std::string_view where = "[[cudnn]]";
     unknown_keys(t, where, {"version", "lib", "cuda", "module", "source", "hand_out"});
@@ -223,19 +240,24 @@ struct Reader {
     if (empty_lib)
       error(pos_of(t.get("lib")->source()),
             "'lib' in [[cudnn]] is empty; expected the directory holding libcudnn.so.<major>");
-    // The hooks' tables are lines of tab-separated fields, and no module system names a module so.
-    const bool odd_module = std::ranges::any_of(modules, [](const std::string &m) {
-      return std::ranges::any_of(m, [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
-    });
+    // The tables derived from the map (the hooks', the shim's) are lines of tab-separated fields:
+    // a line break in a directory or a module would cut a row or forge one. No module system
+    // names a module so, and no cuDNN install lives in such a directory.
+    const std::optional<SourcePos> odd_lib = control_character_at(t, "lib");
+    if (odd_lib)
+      error(*odd_lib,
+            "'lib' in [[cudnn]] holds a control character (a tab or a line break); expected the "
+            "directory holding libcudnn.so.<major>, e.g. \"/opt/cudnn/8.9.7/lib64\"");
+    const std::optional<SourcePos> odd_module = control_character_at(t, "module");
     if (odd_module)
-      error(pos_of(t.get("module")->source()),
+      error(*odd_module,
             "'module' in [[cudnn]] holds a control character (a tab or a line break); expected "
             "the name `module load` takes, e.g. \"cudnn/8.9.7\"");
     const std::size_t places = std::max(libs ? libs->size() : 1, modules.size());
     bool bad_hand_out = false;
     const std::optional<std::vector<bool>> hand_out = hand_out_at(t, places, bad_hand_out);
     const std::optional<std::vector<Source>> sources = sources_at(t, where);
-    if (!v || !libs || empty_lib || odd_module || bad_hand_out || !sources) return;
+    if (!v || !libs || empty_lib || odd_lib || odd_module || bad_hand_out || !sources) return;
     // The n-th module adds the n-th directory; a shorter lib list repeats its last directory.
     for (std::size_t k = 0; k < places; ++k) {
       const std::string module = k < modules.size() ? modules[k] : "";

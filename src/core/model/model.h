@@ -200,6 +200,10 @@ struct Verdict {
 };
 // A built_with without a minor (a major alone) accepts any release of that major the rule takes.
 Verdict judge(Rule rule, const Version &runtime, const Version &built_with);
+// The cuDNN numbers (cudnn_number of the build) at which a rule's verdict changes for every
+// release alike, not only where a release is (Caffe2's "from 7000 on"): the decision table asks
+// just before and at each.
+const std::vector<std::int64_t> &rule_thresholds();
 // The releases a rule accepts for a build, in words: "5.1.x", "7.6 or a newer 7.x", "8.9.7".
 std::string acceptable_releases(Rule rule, const Version &built_with);
 

@@ -68,6 +68,9 @@ Verdict exact(const Version &r, const Version &b) {
                                : "same major.minor, and no patch level to compare");
 }
 
+// Caffe2 accepts a newer runtime for builds from this number on (cuDNN 7.0.0).
+constexpr std::int64_t kCaffe2NewerFrom = 7000;
+
 // "(7005 op 7102)": the whole numbers the integer rules compared, for their refusals only.
 std::string numbers(const Version &r, std::string_view op, const Version &b) {
   std::string s = "(";
@@ -98,7 +101,7 @@ Verdict judge_known(Rule rule, const Version &r, const Version &b) {
       return no("PyTorch 2017-2020 needs the same major.minor (" + mm(r) + " vs " + mm(b) + ")");
     case Rule::caffe2:
       if (number_cmp(r, b) == 0) return yes("the versions are equal");
-      if (cudnn_number(b) >= 7000 &&
+      if (cudnn_number(b) >= kCaffe2NewerFrom &&
           (number_cmp(r, b) > 0 || cudnn_number(r) / 100 == cudnn_number(b) / 100))
         return yes("from cuDNN 7 on Caffe2 accepts a newer runtime or the same major.minor");
       return no("Caffe2 needs the same version, or from cuDNN 7 on a newer one " +
@@ -128,6 +131,11 @@ Verdict judge_known(Rule rule, const Version &r, const Version &b) {
 }
 
 }  // namespace
+
+const std::vector<std::int64_t> &rule_thresholds() {
+  static const std::vector<std::int64_t> numbers{kCaffe2NewerFrom};
+  return numbers;
+}
 
 const std::vector<RuleInfo> &all_rules() {
   static const std::vector<RuleInfo> rules{

@@ -1,6 +1,8 @@
 // The file in a directory that serves a request for a cuDNN library, as the shim hands it over.
 #include "system.h"
 
+#include "shared/loadable.h"
+
 #include <filesystem>
 
 namespace cudnn_compat {
@@ -33,6 +35,10 @@ std::optional<std::string> find_library_file(const std::string &dir, const Libra
     }
   }
   return best;
+}
+
+bool loadable_here(const std::string &file) {
+  return cudnn_compat_loadable(file.c_str()) != 0;
 }
 
 }  // namespace cudnn_compat

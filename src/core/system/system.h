@@ -40,6 +40,9 @@ bool holds_other_family(const std::string &entry, const std::string &dir, std::o
 // The file in dir that serves a request for `requested` (I/O: reads the directory).
 std::optional<std::string> find_library_file(const std::string &dir, const LibraryName &requested,
                                              int major);
+// Whether this process can load the file: readable with its effective ids, on a file system not
+// mounted noexec here (shim/shared/loadable.c: the shim's fast path asks the same).
+bool loadable_here(const std::string &file);
 // The version a library reports itself, by loading it in a child (probe); nullopt when it does not
 // load - a header or a file name is no answer here.
 std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options);
@@ -191,7 +194,10 @@ std::vector<PythonPlace> active_places(const std::optional<std::string> &virtual
 std::optional<std::string> env(const char *name);  // secure_getenv; empty counts as unset
 // The prefix a program in dir belongs to: dir without its bin/ or lib/cudnn-compat/ (pure).
 std::optional<std::string> prefix_of_program_dir(std::string_view dir);
-// The running program's prefix, from /proc/self/exe: an installed tree may be moved.
+// The running program's file: /proc/self/exe, else (no /proc: a chroot, a sandbox) the path it
+// was run by when that is absolute, as the shim runs its engine.
+std::optional<std::string> program_path();
+// The running program's prefix, from program_path(): an installed tree may be moved.
 std::optional<std::string> install_prefix();
 // The user's module system as the environment shows it: which system, the loaded modules and their
 // files (LOADEDMODULES, _LMFILES_), EBROOT* variables, the first application in CUDNN_COMPAT_NEEDS.
