@@ -17,3 +17,8 @@ struct Run {
 Run spawn(const std::vector<std::string> &argv, const std::vector<std::string> &extra_env);
 
 double median(std::vector<double> v);
+
+// "XDG_RUNTIME_DIR=DIR/run", where the shim finds a file instead of its memo's directory: with it
+// in the environment the shim neither reads nor writes a memo, and every process decides as the
+// first of a node does (the engine's rows mean that).
+std::string memo_off(const std::string &dir);

@@ -29,3 +29,15 @@ std::string fmt(double v) {
   std::snprintf(b, sizeof b, v >= 100 ? "%.0f" : "%.2f", v);
   return b;
 }
+
+std::string load_average() {
+  std::string one;
+  std::ifstream("/proc/loadavg") >> one;
+  return one.empty() ? "?" : one;
+}
+
+std::string ratio_row(const std::string &what, double base, double value,
+                      const std::string &target) {
+  return "| " + what + " | " + fmt(base) + " us | " + fmt(value) + " us | " + fmt(value / base) +
+         "x | " + target + " |\n";
+}

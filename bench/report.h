@@ -9,3 +9,10 @@ void write_benchmarks_section(const std::string &file, const std::string &name,
 
 // A figure for a table: whole units from 100 on, else two decimals.
 std::string fmt(double v);
+
+// The machine's 1-minute load average: a process start waits for a CPU on a busy machine, so
+// figures of paths that start processes mean little without it.
+std::string load_average();
+// A table row "| what | base us | value us | value/base x | target |".
+std::string ratio_row(const std::string &what, double base, double value,
+                      const std::string &target);

@@ -9,11 +9,10 @@
 //   shim_load_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md]
 //   shim_load_bench --child GB NAME   (run by itself: touches GB gigabytes, then dlopens NAME)
 #include "cudnn_compat.h"
+#include "load_child.h"
 #include "process.h"
 #include "report.h"
 
-#include <dlfcn.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -27,64 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int child(long gigabytes, const char *name) {
-  const std::size_t bytes = std::size_t(gigabytes) << 30;
-  if (bytes) {
-    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return 1;
-    std::memset(p, 1, bytes);  // touched: page tables a fork would copy
-  }
-  const auto start = Clock::now();
-  void *lib = dlopen(name, RTLD_NOW);
-  const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
-  // The baseline opens the library by path in the job's environment, where the dispatcher would
-  // take its sub-libraries from the misfit on LD_LIBRARY_PATH: only the load is timed there.
-  const bool by_path = std::strchr(name, '/') != nullptr;
-  const auto version = lib && !by_path
-                           ? reinterpret_cast<std::size_t (*)()>(dlsym(lib, "cudnnGetVersion"))
-                           : nullptr;
-  std::printf("%f %zu\n", us, version ? version() : 0);
-  return 0;
-}
-
-std::string self_path() {
-  std::error_code ec;
-  return fs::read_symlink("/proc/self/exe", ec).string();
-}
-
-// The version the library reports, loaded in a child without the shim.
-std::string real_version(const std::string &self, const std::string &dir) {
-  const Run r = spawn({self, "--child", "0", "libcudnn.so.9"}, {"LD_LIBRARY_PATH=" + dir});
-  const std::string number = r.out.substr(r.out.find(' ') + 1);
-  const auto v = cudnn_compat::parse_cudnn_number(number.substr(0, number.find('\n')));
-  return v ? cudnn_compat::to_string(*v) : "?";
-}
-
-// How many processes one load starts: execve calls after the child's own, under strace -f.
-int processes_started(const std::string &self, const std::vector<std::string> &env) {
-  const std::string log = fs::temp_directory_path() / "cudnn-compat-load-bench.strace";
-  spawn({"/usr/bin/strace", "-f", "-qq", "-e", "trace=execve", "-o", log, self, "--child", "0",
-         "libcudnn.so.9"},
-        env);
-  std::ifstream in(log);
-  int execs = -1;
-  for (std::string line; std::getline(in, line);)
-    execs += line.find("execve(") != std::string::npos;
-  fs::remove(log);
-  return execs;
-}
-
 // Each round with 4 GB touched costs about two seconds (two children touch it); 13 give a
 // stable median in well under a minute.
 constexpr int kRounds4 = 13;
-
-// The machine's 1-minute load average: process starts wait for a CPU on a busy machine, so the
-// engine's rows mean little without it.
-std::string load_average() {
-  std::string one;
-  std::ifstream("/proc/loadavg") >> one;
-  return one.empty() ? "?" : one;
-}
 
 struct Case {
   std::vector<std::string> env;
@@ -96,7 +40,7 @@ struct Case {
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc == 4 && std::strcmp(argv[1], "--child") == 0) return child(std::atol(argv[2]), argv[3]);
+  if (const int r = load_child(argc, argv); r >= 0) return r;
   if (argc < 4) {
     std::fprintf(stderr, "usage: shim_load_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md]\n");
     return 2;
@@ -116,9 +60,10 @@ int main(int argc, char **argv) {
   const std::string unknown_release = dir / "own-9.0.0", unknown = unknown_release + "/lib64";
   fs::copy(fakes + "/9.0.0", unknown_release,
            fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  const std::string no_memo = memo_off(dir);  // each load the first of a node
   auto job = [&](const std::string &found_first) {
     return std::vector<std::string>{"LD_LIBRARY_PATH=" + found_first, "CUDNN_COMPAT_MAP=" + map,
-                                    "CUDNN_COMPAT_REQUIRE=9.1"};
+                                    "CUDNN_COMPAT_REQUIRE=9.1", no_memo};
   };
   auto with = [&](std::vector<std::string> e, const std::string &mode) {
     e.push_back(mode + "=" + shim);
@@ -178,22 +123,22 @@ int main(int argc, char **argv) {
     << " with 4 GB touched), plain and shim interleaved. Under the shim the loader finds\n"
        "FAKE 9.0.0 first (the map's, or a user's own copy the table does not know) and 9.1 is\n"
        "required, so the shim hands over "
-    << version << ". Processes counted with `strace -f -e trace=execve`. Load average at the\n"
+    << version
+    << ". Processes counted with `strace -f` (clone, fork and execve; no thread), the memo off "
+       "(every load the first of a node). Load average at the\n"
     << "start and the end of the run: " << load_before << " and " << load_average() << " on "
     << std::thread::hardware_concurrency() << " CPUs.\n\n"
     << "| case | plain dlopen | with shim | ratio | target |\n|---|---:|---:|---:|---|\n";
-  auto row = [&](const std::string &what, double base, double value, const std::string &target) {
-    s << "| " << what << " | " << fmt(base) << " us | " << fmt(value) << " us | "
-      << fmt(value / base) << "x | " << target << " |\n";
-  };
-  row("table knows both libraries, LD_AUDIT", plain0, known_audit, "at most 1.5x");
-  row("table knows both libraries, LD_PRELOAD", plain0, known_preload, "at most 1.5x");
-  row("the loader's library unknown to the table, LD_AUDIT", plain0b, engine_audit0, "at most 3x");
-  row("the loader's library unknown to the table, LD_PRELOAD", plain0b, engine_preload0,
-      "at most 3x");
-  row("the loader's library unknown to the table, LD_AUDIT, 4 GB touched", plain4_us, engine_audit4,
-      "measured");
-  row("no table at all (every library probed), LD_AUDIT", plain0c, notable_audit0, "measured");
+  s << ratio_row("table knows both libraries, LD_AUDIT", plain0, known_audit, "at most 1.5x");
+  s << ratio_row("table knows both libraries, LD_PRELOAD", plain0, known_preload, "at most 1.5x");
+  s << ratio_row("the loader's library unknown to the table, LD_AUDIT", plain0b, engine_audit0,
+                 "at most 3x");
+  s << ratio_row("the loader's library unknown to the table, LD_PRELOAD", plain0b, engine_preload0,
+                 "at most 3x");
+  s << ratio_row("the loader's library unknown to the table, LD_AUDIT, 4 GB touched", plain4_us,
+                 engine_audit4, "measured");
+  s << ratio_row("no table at all (every library probed), LD_AUDIT", plain0c, notable_audit0,
+                 "measured");
   // The target: the 4 GB row's ratio against the 0 GB row's, each against its own plain
   // dlopen, both from the interleaved rounds; the absolute times of the engine's load beside it.
   const double ratio0 = engine_audit0i / plain0i, ratio4 = engine_audit4 / plain4_us;

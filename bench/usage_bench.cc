@@ -32,12 +32,6 @@ int child(const char *name) {
   return 0;
 }
 
-std::string load_average() {
-  std::string one;
-  std::ifstream("/proc/loadavg") >> one;
-  return one.empty() ? "?" : one;
-}
-
 // One record as the shim writes it, for host h, process p, at time t: 200 processes a job, a job
 // one user's (50 users in turn).
 std::string record(int h, long p, long t, const std::string &fakes) {
@@ -150,9 +144,12 @@ int main(int argc, char **argv) {
   const std::string spool =
       "[usage]\nmode = \"record\"\nto = \"" + (dir / "spool").string() + "\"\n";
   const std::string syslog = "[usage]\nmode = \"record\"\nto = \"syslog\"\n";
+  // The memo off: the engine's rows are each the first process of a node, as in shim_load_bench.
+  const std::string no_memo = memo_off(dir.string());
   auto job = [&](const fs::path &map, const Setup &s) {
     return std::vector<std::string>{"LD_LIBRARY_PATH=" + s.first, "CUDNN_COMPAT_REQUIRE=" + s.need,
-                                    "CUDNN_COMPAT_MAP=" + map.string(), "LD_AUDIT=" + shim};
+                                    "CUDNN_COMPAT_MAP=" + map.string(), "LD_AUDIT=" + shim,
+                                    no_memo};
   };
   // Each case: records off, to the spool, to syslog; from the table and from the engine.
   struct Cases {

@@ -217,6 +217,20 @@ function cudnn_compat_load(t)
   loads_seen = true
 end
 
+-- One line on stderr as written. Not LmodWarning: Lmod before 8.7.33 turns any warning into exit
+-- status 1 of `module load` (a `bash -e` job script stops there), and Lmod wraps its messages at
+-- the terminal's width, which splits the advised `module swap OLD NEW` over two lines.
+local function say(line)
+  if LmodMsgRaw then LmodMsgRaw(line, "\n") else io.stderr:write(line, "\n") end
+end
+
+-- The findings went out whole (say); Lmod's own error box would wrap them. LmodError ends the
+-- command before Lmod prints any change: the environment stays as it was.
+local function refuse()
+  LmodError("cudnn-compat: the loaded cuDNN modules do not fit (above), and the site's map " ..
+            "says on_module_mismatch = \"error\"; nothing was changed")
+end
+
 function cudnn_compat_finalize()
   -- Once per command, also for a site hook that still calls this itself (older instructions).
   if not loads_seen then return end
@@ -243,36 +257,37 @@ function cudnn_compat_finalize()
     -- The misfits' messages, written in advance, need no process either.
     local findings = t and table_findings(t, loaded, entries)
     if findings then
-      local errors = {}
+      local errors = 0
       for _, f in ipairs(findings) do
-        if f[1] == "error" then errors[#errors + 1] = f[2] else LmodWarning(f[2]) end
+        say("cudnn-compat: " .. f[1] .. ": " .. f[2])
+        if f[1] == "error" then errors = errors + 1 end
       end
-      if #errors > 0 then LmodError(table.concat(errors, "\n")) end
+      if errors > 0 then refuse() end
       return
     end
     local out, ran = run(argv)
     if not ran then
-      local say = "cudnn-compat: cannot run " .. cudnn_compat_bin ..
+      local line = "cudnn-compat: cannot run " .. cudnn_compat_bin ..
         "; the loaded cuDNN modules were not checked (is cudnn-compat installed there?)"
-      if strict() then LmodError(say) else LmodMessage(say) end
+      if strict() then LmodError(line) else say(line) end
       return
     end
-    local errors = {}
+    local errors = 0
     for line in out:gmatch("[^\n]+") do
       local e = line:match("^error: (.*)")
       local w = line:match("^warning: (.*)")
       if e then
-        errors[#errors + 1] = e
+        errors = errors + 1
+        say("cudnn-compat: error: " .. e)
       elseif w then
-        LmodWarning(w)
+        say("cudnn-compat: warning: " .. w)
       else
-        LmodMessage("cudnn-compat: " .. line)
+        say("cudnn-compat: " .. line)
       end
     end
-    -- LmodError ends the command before Lmod prints any change: the environment stays as it was.
-    if #errors > 0 then LmodError(table.concat(errors, "\n")) end
+    if errors > 0 then refuse() end
   end)
-  if not ok then LmodMessage("cudnn-compat: the module check failed (" .. tostring(err) .. ")") end
+  if not ok then say("cudnn-compat: the module check failed (" .. tostring(err) .. ")") end
 end
 
 -- Our hooks beside a site's own, whichever registers first, so both run and the site's hooks need

@@ -11,6 +11,7 @@ packages=(
   googletest libgtest-dev libgmock-dev
   libbenchmark-dev
   python3               # tests/ drive ctypes.CDLL as a loader client we did not write
+  python3-venv          # tests/python: real virtual environments (python3 -m venv)
   lmod                  # the real Lmod the module tests run (8.6 on Debian 12)
   clang                 # libFuzzer, for the fuzz target of explain
   tcl8.6 less procps    # what Environment Modules' modulecmd.tcl needs to run

@@ -9,8 +9,97 @@
 
 extern char **environ __attribute__((weak));
 
-static int auxv_read, secure = 1;  // cannot tell: assume the worst
-static const char *execfn;
+// ---------------------------------------------------------------------------------------------
+// The loader's inputs, as the loader read them.
+//
+// ld.so runs each object's ELF constructors with (argc, argv, envp) before any code of the
+// program: an audit module's from the _dl_open that loads it, a preload's from _dl_init. Both get
+// the process's initial environment, the array on the stack just past argv's NULL, and the
+// auxiliary vector follows that array's NULL (one or more: ld.so's secure-mode unsetenv moves the
+// entries up). What the shim needs of them is copied now: a process that sets its title
+// (setproctitle: PostgreSQL, Redis, Ray) overwrites those strings later, and /proc, where they
+// could be read again, may not be mounted at all.
+
+enum { kCopies = 8192 };  // LD_LIBRARY_PATH and AT_EXECFN of most processes; more goes to the arena
+
+static struct {
+  int captured;  // the constructor saw the initial stack; else /proc is asked, when needed
+  int secure;
+  char **envp;               // the initial array (its strings may be overwritten later)
+  const char *library_path;  // LD_LIBRARY_PATH's value, copied; 0 when unset
+  // Not copied: AT_EXECFN lies past the environment's strings, beyond what a title overwrites;
+  // LD_AUDIT and LD_PRELOAD are read only where /proc is missing (a title there: see docs).
+  const char *execfn, *audit, *preload;
+} start;
+
+static char copies[kCopies];
+static long copied;
+
+static const char *copy_of(const char *s, long n) {
+  char *out = copied + n + 1 <= kCopies ? copies + copied : arena_alloc(n + 1);
+  if (!out) return 0;
+  if (out == copies + copied) copied += n + 1;
+  for (long i = 0; i < n; ++i) out[i] = s[i];
+  out[n] = 0;
+  return out;
+}
+
+// The directory of the list entry (':' or ' ' separated) whose file is libcudnn-compat.so, when
+// one entry names it by an absolute path without a dynamic string token; else 0.
+static const char *shim_entry_dir(const char *list) {
+  if (!list) return 0;
+  const char *found = 0, *end = 0;
+  for (const char *p = list; *p;) {
+    const char *e = p;
+    while (*e && *e != ':' && *e != ' ') ++e;
+    const char *base = e;
+    while (base > p && base[-1] != '/') --base;
+    const char *rest = after_prefix(base, "libcudnn-compat.so");
+    if (*p == '/' && base > p + 1 && rest && rest == e) {
+      if (found) return 0;  // two: which one this is cannot be told
+      found = p, end = base - 1;
+    }
+    p = *e ? e + 1 : e;
+  }
+  for (const char *c = found; found && c < end; ++c)
+    if (*c == '$') return 0;
+  return found ? copy_of(found, end - found) : 0;
+}
+
+static void capture_auxv(char **after_envp) {
+  char **p = after_envp;
+  for (int extra = 0; !*p && extra < 4096; ++extra) ++p;  // the NULLs unsetenv left
+  for (const Elf64_auxv_t *a = (const Elf64_auxv_t *)p; a->a_type != AT_NULL; ++a) {
+    if (a->a_type == AT_SECURE) start.secure = a->a_un.a_val != 0;
+    if (a->a_type == AT_EXECFN) start.execfn = (const char *)a->a_un.a_val;
+  }
+}
+
+// Only "LD_" entries are read past their third byte: a process that never asks for cuDNN pays a
+// compare per environment entry.
+__attribute__((constructor)) static void capture(int argc, char **argv, char **envp) {
+  if (!argv || !envp || envp != argv + argc + 1) return;  // loaded later, by a dlopen
+  char **e = envp;
+  for (; *e; ++e) {
+    if ((*e)[0] != 'L' || (*e)[1] != 'D' || (*e)[2] != '_') continue;
+    const char *v;
+    if ((v = after_prefix(*e + 3, "LIBRARY_PATH=")))
+      start.library_path = copy_of(v, text_len(v));
+    else if ((v = after_prefix(*e + 3, "AUDIT=")))
+      start.audit = v;
+    else if ((v = after_prefix(*e + 3, "PRELOAD=")))
+      start.preload = v;
+  }
+  start.envp = envp;
+  capture_auxv(e + 1);
+  start.captured = 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The same from /proc, for a shim loaded after the start (by a dlopen of its own).
+
+static int auxv_read, proc_secure = 1;  // cannot tell: assume the worst
+static const char *proc_execfn;
 
 static void read_auxv(void) {
   if (auxv_read) return;
@@ -20,23 +109,13 @@ static void read_auxv(void) {
   const long n = f.size / (long)sizeof(Elf64_auxv_t);
   for (long i = 0; i < n; ++i) {
     const Elf64_auxv_t *a = (const Elf64_auxv_t *)f.data + i;
-    if (a->a_type == AT_SECURE) secure = a->a_un.a_val != 0;
-    if (a->a_type == AT_EXECFN) execfn = (const char *)a->a_un.a_val;
+    if (a->a_type == AT_SECURE) proc_secure = a->a_un.a_val != 0;
+    if (a->a_type == AT_EXECFN) proc_execfn = (const char *)a->a_un.a_val;
   }
   file_free(&f);
 }
 
-int secure_execution(void) {
-  read_auxv();
-  return secure;
-}
-
-const char *exec_path(void) {
-  read_auxv();
-  return secure ? 0 : execfn;
-}
-
-char **initial_environment(void) {
+static char **proc_environment(void) {
   static char **list;
   if (list) return list;
   struct file_text f;
@@ -54,6 +133,28 @@ char **initial_environment(void) {
   }
   file_free(&f);
   return list;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+int secure_execution(void) {
+  if (start.captured) return start.secure;
+  read_auxv();
+  return proc_secure;
+}
+
+const char *exec_path(void) {
+  if (secure_execution()) return 0;
+  return start.captured ? start.execfn : proc_execfn;
+}
+
+const char *start_library_path(void) {
+  if (secure_execution()) return 0;
+  return start.captured ? start.library_path : env_value(proc_environment(), "LD_LIBRARY_PATH");
+}
+
+const char *start_shim_dir(int audit) {
+  return shim_entry_dir(audit ? start.audit : start.preload);
 }
 
 static const struct link_map *main_map, *libc_map;
@@ -79,7 +180,8 @@ char **current_environment(void) {
   static char ***live;
   if (!live) live = environ_variable();
   if (live && *live) return *live;
-  return initial_environment();
+  // Before libc has set its environ up (a DT_NEEDED load): nothing can have changed it yet.
+  return start.captured ? start.envp : proc_environment();
 }
 
 const char *env_value(char **env, const char *name) {

@@ -1,6 +1,7 @@
-// What the shim reads of its process's environment, and when (README "What it decides"):
+// What the shim reads of its process's environment, and when (docs/shim.md "What it decides"):
 // CUDNN_COMPAT_* as they are when the load happens (a program may set them before it imports its
-// framework), the loader's own inputs as the loader read them at process start.
+// framework), the loader's own inputs as the loader read them at process start - copied then, in
+// the shim's ELF constructor, without /proc.
 #pragma once
 
 #include <link.h>
@@ -8,17 +9,20 @@
 #pragma GCC visibility push(hidden)
 
 // Setuid and friends: the environment is the caller's, not to be trusted (secure_getenv). Read
-// once per process.
+// at the start (AT_SECURE), or once from /proc/self/auxv by a shim loaded later.
 int secure_execution(void);
 // The path the program was started by (AT_EXECFN: as given to execve, maybe relative), or 0.
 const char *exec_path(void);
+// LD_LIBRARY_PATH as ld.so read it at the start (a later setenv changes nothing for ld.so), or 0.
+const char *start_library_path(void);
+// The directory of this library as LD_AUDIT (audit != 0) or LD_PRELOAD named it at the start, when
+// one absolute entry there names libcudnn-compat.so; else 0. For hosts without /proc.
+const char *start_shim_dir(int audit);
 
 // The environment now. Under LD_PRELOAD libc's environ; under LD_AUDIT (no libc of ours) the
 // main namespace libc's __environ once it is set up, else the environment the process started
 // with. 0 in secure execution.
 char **current_environment(void);
-// The environment the process started with (what ld.so read LD_LIBRARY_PATH from).
-char **initial_environment(void);
 const char *env_value(char **env, const char *name);
 
 // Under LD_AUDIT: each object of the main namespace, as la_objopen sees it; the program and its

@@ -8,6 +8,7 @@
 #include "arena.h"
 #include "record.h"
 #include "shared/decision_key.h"
+#include "shared/loadable.h"
 #include "shim_text.h"
 #include "site_files.h"
 #include "sys.h"
@@ -80,17 +81,6 @@ static const char *find(const char *p, const char *prefix) {
   return 0;
 }
 
-// x.y or x.y.z, digits only; anything else is left to the engine's parser.
-static int parse_need(const char *s, unsigned long v[3], int *parts) {
-  *parts = 0;
-  for (;;) {
-    if (*parts == 3 || !number(&s, &v[*parts])) return 0;
-    ++*parts;
-    if (!*s) return 1;
-    if (*s++ != '.') return 0;
-  }
-}
-
 // One "lib" row: an entry's index, the identity its library was probed with, and its path.
 struct lib_row {
   unsigned long index;
@@ -146,77 +136,99 @@ static int listed(const char *list, unsigned long index) {
   return 0;
 }
 
-// The loader's pick when the directories before ld.so.cache hold none: what the table recorded
-// for ld.so.cache and the default directories, while /etc/ld.so.cache is the one it read.
-static int system_pick(const char *table, const char *major, const char **pick) {
+// Whether a lib row's path is text (the row's path runs to the end of its line).
+static int row_path_is(const char *row_path, const char *text) {
+  while (*text && *row_path == *text) ++row_path, ++text;
+  return !*text && (*row_path == '\n' || !*row_path);
+}
+
+// The file of a lib row, to hand over: still the file that was probed, a main library of the
+// requested major, and one this process can load (a file only another user may read, or on a
+// noexec mount here, would fail the load where the engine's probe keeps the ordinary one).
+static const char *handed_over(const struct lib_row *lib, int major) {
   struct stat st;
-  struct identity id = {0, 0, 0};
-  const int has_cache = identify("/etc/ld.so.cache", &id, &st);
-  const char *p = find(table, "system\t");
-  unsigned long f[3];
-  if (!p) return 0;
-  if (*p == '-' ? has_cache
-                : (!has_cache || !numbers(&(const char *){p - 1}, f, 3) || f[0] != id.ino ||
-                   f[1] != id.size || f[2] != id.mtime_ns))
-    return 0;
-  for (const char *q = table; (q = find(q, "sys\t")); q = next_line(q)) {
-    const char *file = field_is(q, major);
-    if (file) {
-      *pick = *file == '\n' || !*file ? 0 : rest_of_line(file);
-      return 1;
+  struct identity id;
+  struct cudnn_name c;
+  const char *path = rest_of_line(lib->path);
+  if (!path || !identify(path, &id, &st) || !same_identity(&id, &lib->id)) return 0;
+  if (!parse_cudnn_name(base_name(path), &c) || c.sub || c.major != major) return 0;
+  return cudnn_compat_loadable(path) ? path : 0;
+}
+
+// What the table says of the loader's pick, judged by its identity.
+enum pick_verdict {
+  PICK_UNKNOWN,    // a file the table does not know
+  PICK_FITS,       // a fitting release, reached by the very path the table probed
+  PICK_ELSEWHERE,  // a fitting release reached by another path (*at: the row of its probed path)
+  PICK_MISFIT,
+};
+
+// A fitting release reached by another path than its probed one - a link in a directory of other
+// sub-libraries - would take its family from there ($ORIGIN is the link's directory): the
+// release is handed over at its probed path instead, whichever path reached it.
+static enum pick_verdict judge_pick(const char *table, const char *row, const char *pick,
+                                    struct lib_row *at) {
+  struct stat st;
+  struct identity id;
+  struct lib_row lib;
+  enum pick_verdict v = PICK_UNKNOWN;
+  if (!identify(pick, &id, &st)) return PICK_UNKNOWN;
+  for (const char *p = table; next_lib(&p, &lib);) {
+    if (!same_identity(&lib.id, &id)) continue;
+    if (!listed(row, lib.index)) {
+      if (v == PICK_UNKNOWN) v = PICK_MISFIT;
+    } else if (row_path_is(lib.path, pick)) {
+      return PICK_FITS;
+    } else if (v != PICK_ELSEWHERE) {
+      v = PICK_ELSEWHERE, *at = lib;
     }
   }
-  return 0;
+  return v;
 }
 
 static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use) {
-  unsigned long need[3] = {0, 0, 0}, cuda[3];
-  int parts = 0, cuda_parts = 0;
+  // The engine's own grammar (shared/version_grammar.h); a build number (x.y.z.b), a text that is
+  // no version, another major or a patch the table does not file is left to the engine.
+  struct cudnn_compat_version need = {0, {0, 0, 0, 0}}, cuda = {0, {0, 0, 0, 0}};
   if (r->require &&
-      (!parse_need(r->require, need, &parts) || parts < 2 || need[0] != (unsigned long)r->major))
-    return FAST_UNKNOWN;  // another form, or another major: the engine says why
-  if (r->cuda && (!parse_need(r->cuda, cuda, &cuda_parts) || cuda_parts > 2)) return FAST_UNKNOWN;
+      (!cudnn_compat_parse_version(r->require, text_len(r->require), &need) || need.parts > 3 ||
+       need.part[0] != r->major || need.part[2] >= CUDNN_COMPAT_TABLE_PATCHES))
+    return FAST_UNKNOWN;
+  if (r->cuda && !cudnn_compat_parse_cuda(r->cuda, text_len(r->cuda), &cuda)) return FAST_UNKNOWN;
   unsigned long rules;
   const char *q = find(table, "require\t");
-  if (!q || !number(&q, &rules) || (!r->require && rules > 0)) return FAST_UNKNOWN;
+  if (!q || !number(&q, &rules) || (!r->require && rules > 0) || !r->pick_known)
+    return FAST_UNKNOWN;
 
   char major[24], cuda_class[24];
   format_decimal((unsigned long)r->major, major);
-  const char *pick = r->pick;
-  if (!pick && !system_pick(table, major, &pick)) return FAST_UNKNOWN;
-
+  // A major alone accepts every release of it, as no required version does: the same row.
   const unsigned long key =
-      r->require ? cudnn_compat_decision_key(need[1], parts == 3, need[2]) : 0;
-  if (r->cuda) format_decimal(cuda[0], cuda_class);
+      r->require && need.parts > 1
+          ? cudnn_compat_decision_key(need.part[1], need.parts == 3, need.part[2])
+          : 0;
+  if (r->cuda) format_decimal(cuda.part[0], cuda_class);
   const char *row =
       r->cuda ? fit_row(table, major, cuda_class, key) : fit_row(table, major, "-", key);
   if (!row && r->cuda) row = fit_row(table, major, "*", key);
   if (!row) return FAST_UNKNOWN;
 
-  struct stat st;
-  struct identity id;
   struct lib_row lib;
-  if (pick) {
-    if (!identify(pick, &id, &st)) return FAST_UNKNOWN;
-    int known = 0;
-    for (const char *p = table; !known && next_lib(&p, &lib);) known = same_identity(&lib.id, &id);
-    if (!known) return FAST_UNKNOWN;
-    if (listed(row, lib.index)) return FAST_KEEP;
+  switch (r->pick ? judge_pick(table, row, r->pick, &lib) : PICK_MISFIT) {
+    case PICK_UNKNOWN:
+      return FAST_UNKNOWN;
+    case PICK_FITS:
+      return FAST_KEEP;
+    case PICK_ELSEWHERE:
+      return (*use = handed_over(&lib, r->major)) ? FAST_USE : FAST_UNKNOWN;
+    case PICK_MISFIT:
+      break;
   }
   unsigned long index;
   const char *best = row;
   if (!number(&best, &index)) return FAST_UNKNOWN;  // nothing fits: the engine explains
-  // The file to hand over must still be the one that was probed.
-  for (const char *p = table; next_lib(&p, &lib);) {
-    if (lib.index != index) continue;
-    const char *path = rest_of_line(lib.path);
-    if (!path || !identify(path, &id, &st) || !same_identity(&id, &lib.id)) return FAST_UNKNOWN;
-    // A name that carries a major is served by that major only, whatever a table says.
-    struct cudnn_name c;
-    if (!parse_cudnn_name(base_name(path), &c) || c.sub || c.major != r->major) return FAST_UNKNOWN;
-    *use = path;
-    return FAST_USE;
-  }
+  for (const char *p = table; next_lib(&p, &lib);)
+    if (lib.index == index) return (*use = handed_over(&lib, r->major)) ? FAST_USE : FAST_UNKNOWN;
   return FAST_UNKNOWN;
 }
 
@@ -230,4 +242,90 @@ enum fast_answer fast_decide(const struct fast_request *r, const char **use) {
   record_table(table.data, r, a, *use);
   file_free(&table);
   return a;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table's places ("rel" rows: an entry's release number and source, then its version and
+// module for usage records, joined to its "lib" row):
+// the family rule's other places of one release, and the report's sources.
+
+typedef int (*place_visit)(unsigned long number, const char *source, const char *dir, void *data);
+
+static int each_place(const char *map, place_visit visit, void *data) {
+  struct file_text table;
+  if (!map || !trusted(map, &table)) {
+    file_free(&table);
+    return 0;
+  }
+  static char dir[4096], source[16];
+  int stop = 0;
+  for (const char *p = table.data; !stop && (p = find(p, "rel\t")); p = next_line(p)) {
+    unsigned long f[2];
+    const char *q = p - 1;  // numbers() reads "\tN" fields
+    if (!numbers(&q, f, 2) || *q++ != '\t') continue;
+    long n = 0;
+    while (q[n] && q[n] != '\t' && q[n] != '\n' && n < (long)sizeof source - 1)
+      source[n] = q[n], ++n;
+    source[n] = 0;
+    struct lib_row lib;
+    for (const char *r = table.data; next_lib(&r, &lib);) {
+      if (lib.index != f[0]) continue;
+      long k = 0;
+      while (lib.path[k] && lib.path[k] != '\n' && k < (long)sizeof dir - 1)
+        dir[k] = lib.path[k], ++k;
+      dir[k] = 0;
+      char *slash = 0;
+      for (char *c = dir; *c; ++c)
+        if (*c == '/') slash = c;
+      if (slash) *slash = 0, stop = visit(f[1], source, dir, data);
+      break;
+    }
+  }
+  file_free(&table);
+  return stop;
+}
+
+struct same_release {
+  unsigned long number;
+  const char *base, *not_dir, *found;
+};
+
+static int holds_base(unsigned long number, const char *source, const char *dir, void *data) {
+  (void)source;
+  struct same_release *w = data;
+  static char candidate[4096 + 256];
+  struct stat st;
+  if (number != w->number || text_eq(dir, w->not_dir) ||
+      !join_path(candidate, sizeof candidate, dir, w->base) ||
+      sys4(SYS_newfstatat, AT_FDCWD, candidate, &st, 0) != 0)
+    return 0;
+  w->found = arena_strdup(dir);
+  return 1;
+}
+
+const char *fast_same_release(const char *map, unsigned long number, const char *base,
+                              const char *not_dir) {
+  struct same_release w = {number, base, not_dir, 0};
+  each_place(map, holds_base, &w);
+  return w.found;
+}
+
+struct place_query {
+  const char *dir;
+  unsigned long number;
+  const char *source;
+};
+
+static int names_dir(unsigned long number, const char *source, const char *dir, void *data) {
+  struct place_query *w = data;
+  if (!text_eq(dir, w->dir)) return 0;
+  w->number = number, w->source = arena_strdup(source);
+  return 1;
+}
+
+int fast_place_of(const char *map, const char *dir, unsigned long *number, const char **source) {
+  struct place_query w = {dir, 0, 0};
+  if (!each_place(map, names_dir, &w)) return 0;
+  *number = w.number, *source = w.source;
+  return 1;
 }

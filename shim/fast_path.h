@@ -17,9 +17,18 @@ struct fast_request {
   int major;            // the major in the requested name
   const char *require;  // CUDNN_COMPAT_REQUIRE, or 0
   const char *cuda;     // CUDNN_COMPAT_CUDA, or 0
-  const char *pick;     // the file the loader takes from the directories before ld.so.cache, or 0
+  const char *pick;     // the file the loader takes, 0 when it takes none (the load fails)
+  int pick_known;       // 0: the shim could not tell which file the loader takes
 };
 
 enum fast_answer fast_decide(const struct fast_request *r, const char **use);
+
+// From the same trusted table, the places it lists (its "rel" rows): a directory other than
+// not_dir, of the release whose cudnnGetVersion() is number, that holds base; 0 when none.
+const char *fast_same_release(const char *map, unsigned long number, const char *base,
+                              const char *not_dir);
+// The release number and source ("module", "wheel", ...) of the place in dir; 0 when the table
+// does not list it.
+int fast_place_of(const char *map, const char *dir, unsigned long *number, const char **source);
 
 #pragma GCC visibility pop

@@ -65,8 +65,8 @@ static const char *next_line(const char *p) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The fields from the decision table's rows: "lib\tINDEX\tINO\tSIZE\tMTIME\tPATH", "rel\tINDEX\t
-// VERSION\tSOURCE\tMODULE", "sys\tMAJOR\tFILE".
+// The fields from the decision table's rows: "lib\tINDEX\tINO\tSIZE\tMTIME\tPATH" and
+// "rel\tINDEX\tNUMBER\tSOURCE\tVERSION\tMODULE".
 
 // The start of the n-th tab-separated field of the line at p, or 0.
 static const char *field(const char *p, int n) {
@@ -136,27 +136,14 @@ static long put_file(long at, const char *table, const char *path, const char *c
   const char *lib = path ? lib_row(table, path) : 0;
   const char *index = lib ? field(lib, 1) : 0;
   const char *rel = index ? row(table, "rel\t", index, field_len(index)) : 0;
+  static const int column[4] = {0, 4, 3, 5};  // "rel\tENTRY\tNUMBER\tSOURCE\tVERSION\tMODULE"
   at = put(at, keys[0], path);
   for (int i = 1; i < 4; ++i) {
-    const char *f = rel ? field(rel, i + 1) : 0;
+    const char *f = rel ? field(rel, column[i]) : 0;
     const long n = f && !field_is(f, "-", 1) ? field_len(f) : 0;
     at = cudnn_compat_usage_put(note.text, sizeof note.text, at, keys[i], n ? f : "", n);
   }
   return at;
-}
-
-// The loader's file when no directory before ld.so.cache holds one: the table's word for it.
-static const char *system_file(const char *table, int major) {
-  static char file[kPath];
-  char key[24];
-  format_decimal((unsigned long)major, key);
-  const char *sys_row = row(table, "sys\t", key, text_len(key));
-  const char *f = sys_row ? field(sys_row, 2) : 0;
-  long n = f ? field_len(f) : 0;
-  if (!n || n >= kPath) return 0;
-  for (long i = 0; i < n; ++i) file[i] = f[i];
-  file[n] = 0;
-  return file;
 }
 
 static int wanted(void) {
@@ -176,7 +163,7 @@ void record_table(const char *table, const struct fast_request *r, enum fast_ans
   if (a == FAST_UNKNOWN || !wanted()) return;
   static const char *const loader_keys[4] = {"loader", "lrel", "lsrc", "lmod"};
   static const char *const got_keys[4] = {"got", "rel", "src", "mod"};
-  const char *loader = r->pick ? r->pick : system_file(table, r->major);
+  const char *loader = r->pick;  // the shim's own pick, ld.so.cache included
   long at = put(0, "need", r->require);
   at = put(at, "cuda", r->cuda);
   at = put(at, "from", r->require ? "env" : 0);

@@ -4,12 +4,19 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "arena.h"
 #include "elf_dynamic.h"
 #include "environment.h"
+#include "shared/ld_system.h"
 #include "shim_text.h"
 #include "sys.h"
+
+int file_exists(const char *path) {
+  return sys(SYS_faccessat, AT_FDCWD, path, F_OK) == 0;
+}
 
 static void add(struct search_dirs *out, const char *dir, long capacity) {
   if (out->count < capacity && dir) out->dir[out->count++] = dir;
@@ -78,8 +85,7 @@ void loader_search_dirs(const struct link_map *requester, const struct link_map 
   if (!runpath && main_program && main_program != requester &&
       !dynamic_string(main_program, DT_RUNPATH))
     main_rpath = dynamic_string(main_program, DT_RPATH);
-  const char *library_path =
-      secure_execution() ? 0 : env_value(initial_environment(), "LD_LIBRARY_PATH");
+  const char *library_path = start_library_path();
   const long capacity =
       entries(rpath) + entries(main_rpath) + entries(library_path) + entries(runpath);
   out->dir = arena_alloc(capacity * (long)sizeof *out->dir);
@@ -99,4 +105,56 @@ void preload_search_dirs(const void *requester_map, struct search_dirs *out) {
   if (!map) return;
   while (first->l_prev) first = first->l_prev;  // the main program heads the list
   loader_search_dirs(map, first, out);
+}
+
+// ld.so.cache, mapped for one lookup: 1 and *found, 0 when it names none (or there is none: ld.so
+// goes on to the default directories), -1 when its choice depends on the CPU (glibc-hwcaps).
+static int cache_search(const char *name, const char **found) {
+  const long fd =
+      sys_retry(SYS_openat, AT_FDCWD, "/etc/ld.so.cache", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return 0;
+  struct stat st;
+  long data = -1;
+  if (sys(SYS_fstat, fd, &st, 0) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      st.st_size <= 64l << 20)
+    data = sys6(SYS_mmap, 0, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  sys(SYS_close, fd, 0, 0);
+  if (data < 0 && data > -4096) return 0;
+  const char *path = 0;
+  int r =
+      cudnn_compat_ld_cache_find((const char *)data, (unsigned long)st.st_size, name, 0, -1, &path);
+  if (r == 1 && !(*found = arena_strdup(path))) r = -1;
+  sys(SYS_munmap, data, st.st_size, 0);
+  return r;
+}
+
+// Where ld.so lives tells which default directories glibc was built with: the target of the
+// x86-64 loader's link (Debian's points into the multiarch directory), else /lib64 itself.
+static const char *const *default_dirs(void) {
+  static const char *const *dirs;
+  static char target[4096];
+  if (dirs) return dirs;
+  static const char loader[] = "/lib64/ld-linux-x86-64.so.2";
+  const long n = sys4(SYS_readlinkat, AT_FDCWD, loader, target, sizeof target - 1);
+  target[n > 0 ? n : 0] = 0;
+  static char path[2 * 4096], dir[2 * 4096];
+  const long at = target[0] == '/' ? 0 : append_text(path, sizeof path, 0, "/lib64/");
+  append_text(path, sizeof path, at, target);  // a relative target counts from /lib64
+  if (n == -2 /* ENOENT */)
+    copy_text(dir, sizeof dir, "/lib/x86_64-linux-gnu");
+  else if (n <= 0 || !split_path(path, dir, sizeof dir))
+    copy_text(dir, sizeof dir, "/lib64");
+  dirs = cudnn_compat_default_dirs(dir);
+  return dirs;
+}
+
+int system_search(const char *name, const char **found) {
+  *found = 0;
+  const int cached = cache_search(name, found);
+  if (cached) return cached > 0;
+  static char candidate[4096];  // callers hold the shim's lock
+  for (const char *const *d = default_dirs(); *d; ++d)
+    if (join_path(candidate, sizeof candidate, *d, name) && file_exists(candidate))
+      return (*found = arena_strdup(candidate)) != 0;
+  return 1;
 }

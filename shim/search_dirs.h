@@ -23,4 +23,10 @@ void loader_search_dirs(const struct link_map *requester, const struct link_map 
 // by the caller before the shim's lock is taken).
 void preload_search_dirs(const void *requester_map, struct search_dirs *out);
 
+// ld.so's search after those directories, read by the shim itself: /etc/ld.so.cache, then the
+// default directories. 1 when it can tell, with *found the file (0: the loader finds none); 0 when
+// it cannot (the cache lists the name in a glibc-hwcaps subdirectory: the CPU decides).
+int system_search(const char *name, const char **found);
+int file_exists(const char *path);
+
 #pragma GCC visibility pop

@@ -17,10 +17,13 @@
 #include <link.h>
 
 #include "arena.h"
+#include "elf_dynamic.h"
 #include "environment.h"
 #include "fast_path.h"
 #include "lock.h"
+#include "memo.h"
 #include "record.h"
+#include "report.h"
 #include "run_engine.h"
 #include "say.h"
 #include "search_dirs.h"
@@ -33,10 +36,6 @@
 
 enum { kPath = 4096 };
 
-static int file_exists(const char *path) {
-  return sys(SYS_faccessat, AT_FDCWD, path, F_OK) == 0;
-}
-
 // ---------------------------------------------------------------------------------------------
 // State, kept for the life of the process: a later dlopen of the same name, or an RTLD_NOLOAD
 // query, must find the object the first one got. Lists, not arrays: no number of majors or
@@ -44,10 +43,17 @@ static int file_exists(const char *path) {
 
 struct family {
   int major;
-  int decided;         // a bare name of this major was decided
-  const char *chosen;  // what that decision handed over (0: the ordinary load)
-  const char *dir;     // where its cuDNN main library came from; 0 until known
+  int decided;              // a bare name of this major was decided
+  const char *chosen;       // what that decision handed over (0: the ordinary load)
+  const char *dir;          // where its cuDNN main library came from; 0 until known
+  unsigned long release;    // its cudnnGetVersion(), once a library of dir has told; 0 until then
+  struct refused *refused;  // the sub-libraries dir lacks, each said once
   struct family *next;
+};
+struct refused {
+  const char *sub;
+  int len;
+  struct refused *next;
 };
 static struct family *families;
 
@@ -56,7 +62,8 @@ static struct family *family_of(int major) {
     if (f->major == major) return f;
   struct family *f = arena_alloc(sizeof *f);
   if (!f) return 0;
-  f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->next = families;
+  f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->release = 0, f->refused = 0;
+  f->next = families;
   families = f;
   return f;
 }
@@ -87,7 +94,7 @@ static const char *keep_path(const char *dir, const char *base) {
 
 struct settings {
   char **env;  // none in secure execution
-  int disabled, debug;
+  int disabled, debug, report;
   long deadline_ms;
 };
 
@@ -103,8 +110,10 @@ static struct settings read_settings(void) {
   s.env = current_environment();
   const char *off = env_value(s.env, "CUDNN_COMPAT_DISABLE");
   const char *on = env_value(s.env, "CUDNN_COMPAT_DEBUG");
+  const char *report = env_value(s.env, "CUDNN_COMPAT_REPORT");
   s.disabled = off && text_eq(off, "1");
   s.debug = on && text_eq(on, "1");
+  s.report = report && text_eq(report, "1");
   s.deadline_ms = now_ms() + 1000 * parse_seconds(env_value(s.env, "CUDNN_COMPAT_TIMEOUT"), 10);
   return s;
 }
@@ -112,13 +121,16 @@ static struct settings read_settings(void) {
 // ---------------------------------------------------------------------------------------------
 // The engine: cudnn-compat-select, beside this library (shim/protocol.h).
 
+static int audit_front;  // la_version was called: this copy is the LD_AUDIT one
+
 // This library's directory, found in /proc/self/maps by an address inside it (read whole: a big
-// Python process has megabytes of mappings).
+// Python process has megabytes of mappings); without /proc, the LD_AUDIT or LD_PRELOAD entry that
+// named it at the start.
 static const char *own_directory(void) {
   static const char *dir;
   if (dir) return dir;
   struct file_text maps;
-  if (!file_read("/proc/self/maps", &maps)) return 0;
+  if (!file_read("/proc/self/maps", &maps)) return dir = start_shim_dir(audit_front);
   static char found[kPath];
   const char *file = mapping_path(maps.data, (uintptr_t)&own_directory);
   if (file && split_path(file, found, sizeof found) && *found) dir = arena_strdup(found);
@@ -182,9 +194,15 @@ static void say_engine_failure(enum engine_result r, int error, const char *name
   say_parts(parts);
 }
 
-// Prints the engine's lines for stderr and returns its choice ("use PATH"), or 0.
+// What the last decision was made by, for the report: the engine's "how" line, or the table.
+static const char *decided_how, *decided_source;
+
+// Prints the engine's lines for stderr and returns its choice ("use PATH"), or 0. The engine's
+// answer or the same text remembered by the memo: either carries the usage record's fields.
 static const char *read_answer(const char *answer) {
   const char *use = 0;
+  decided_how = decided_source = 0;
+  record_answer(answer);
   for (const char *line = answer; *line;) {
     const char *end = line;
     while (*end && *end != '\n') ++end;
@@ -197,6 +215,13 @@ static const char *read_answer(const char *answer) {
       text[n] = 0;
       use = arena_strdup(text + 4);
     }
+    if (after_prefix(text, "how ")) {  // "how SOURCE TEXT" (shared/protocol.h)
+      text[n] = 0;
+      char *space = text + 4;
+      while (*space && *space != ' ') ++space;
+      if (*space) *space = 0, decided_how = arena_strdup(space + 1);
+      decided_source = arena_strdup(text + 4);
+    }
     line = *end ? end + 1 : end;
   }
   return use;
@@ -207,18 +232,20 @@ static const char *consult_engine(const char *name, const char *requester,
   static char engine[kPath], deadline[24];
   const char *dir = own_directory();
   if (!dir || !join_path(engine, sizeof engine, dir, "cudnn-compat-select")) {
-    say("cudnn-compat: cannot find its own directory in /proc/self/maps; loading as usual\n");
+    say("cudnn-compat: cannot find its own directory (no /proc/self/maps, and no absolute "
+        "LD_AUDIT or LD_PRELOAD entry naming libcudnn-compat.so); loading as usual\n");
     return 0;
   }
   const long left = s->deadline_ms - now_ms();
   format_decimal(left > 0 ? (unsigned long)left : 0, deadline);
-  const long count = 6 + (dirs->complete ? dirs->count : 1);
+  const long count = 8 + (dirs->complete ? dirs->count : 1);
   const char **argv = arena_alloc((count + 1) * (long)sizeof *argv);
   char **envp = engine_environment(s->env);
   if (!argv || !envp) return 0;
   long a = 0;
   argv[a++] = engine, argv[a++] = CUDNN_COMPAT_PROTOCOL, argv[a++] = name;
   argv[a++] = executable(), argv[a++] = requester, argv[a++] = deadline;
+  argv[a++] = memo_entry(), argv[a++] = memo_key();
   if (!dirs->complete) argv[a++] = CUDNN_COMPAT_NO_DIRS;
   for (long i = 0; dirs->complete && i < dirs->count; ++i) argv[a++] = dirs->dir[i];
   argv[a] = 0;
@@ -230,7 +257,6 @@ static const char *consult_engine(const char *name, const char *requester,
     say_engine_failure(r, error, name, engine);
     return 0;
   }
-  record_answer(answer);
   if (!after_prefix(answer + text_len(answer) - text_len("end " CUDNN_COMPAT_PROTOCOL "\n"),
                     "end " CUDNN_COMPAT_PROTOCOL "\n")) {
     say("cudnn-compat: the engine beside the shim speaks another protocol (two installs mixed on "
@@ -249,14 +275,21 @@ static int is_path(const char *name) {
   return base_name(name) != name;
 }
 
-// The file the loader takes from the directories before ld.so.cache, or 0.
-static const char *loader_pick(const char *name, const struct search_dirs *dirs) {
+// The file the loader takes for name: a path as it is; a bare name from the requester's own
+// directories, then ld.so.cache and the default directories. 1 when known (*pick 0: the load
+// fails), 0 when the shim cannot tell.
+static int loader_pick(const char *name, const struct search_dirs *dirs, const char **pick) {
   static char candidate[kPath];
-  if (is_path(name)) return file_exists(name) ? name : 0;
+  *pick = 0;
+  if (is_path(name)) {
+    if (file_exists(name)) *pick = name;
+    return 1;
+  }
+  if (!dirs->complete) return 0;
   for (long i = 0; i < dirs->count; ++i)
     if (join_path(candidate, sizeof candidate, dirs->dir[i] + 2, name) && file_exists(candidate))
-      return arena_strdup(candidate);
-  return 0;
+      return (*pick = arena_strdup(candidate)) != 0;
+  return system_search(name, pick);
 }
 
 static const char *map_path(char **env) {
@@ -274,18 +307,38 @@ static const char *map_path(char **env) {
   return SITE_SYSTEM_MAP;
 }
 
+// A requester inside a Python environment (below a site-packages, or in a conda prefix's lib/):
+// its distribution may pin cuDNN, which only the engine reads (the table knows no pins).
+static int python_requester(const char *requester) {
+  static char dir[kPath], conda_meta[kPath];
+  for (const char *p = requester; *p; ++p)
+    if (after_prefix(p, "/site-packages/") || after_prefix(p, "/dist-packages/")) return 1;
+  return split_path(requester, dir, sizeof dir) && *dir && text_eq(base_name(dir), "lib") &&
+         split_path(dir, conda_meta, sizeof conda_meta) &&
+         append_text(conda_meta, sizeof conda_meta, text_len(conda_meta), "/conda-meta") &&
+         file_exists(conda_meta);
+}
+
 // Returns the file to load instead, or 0 for the ordinary load.
-static const char *decide(const char *name, int major, const char *requester_name,
+static const char *decide(const char *name, const struct cudnn_name *c, const char *requester_name,
                           const struct search_dirs *dirs, const struct settings *s) {
   // A path (a name with a slash: the loader takes it as it is, relative to the working directory)
   // that does not exist stays a failing load: the program asked for that file.
   const int path = is_path(name);
   if (path && !file_exists(name)) return 0;
-  const char *pick = dirs->complete || path ? loader_pick(name, dirs) : 0;
-  if (!s->debug && major >= 0 && (dirs->complete || path)) {
-    const struct fast_request r = {map_path(s->env), major,
+  const char *pick = 0;
+  const int pick_known = loader_pick(name, dirs, &pick);
+  decided_how = "the map's decision table", decided_source = 0;
+  // The table is filed by major: a name with a fuller version (libcudnn.so.9.1.0) is a need of its
+  // own, and a file of that exact name, which only the engine weighs.
+  if (!s->debug && c->major >= 0 && !c->full_version && (dirs->complete || path) &&
+      !python_requester(requester_name)) {
+    const struct fast_request r = {map_path(s->env),
+                                   c->major,
                                    env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
-                                   env_value(s->env, "CUDNN_COMPAT_CUDA"), pick};
+                                   env_value(s->env, "CUDNN_COMPAT_CUDA"),
+                                   pick,
+                                   pick_known};
     const char *use = 0;
     switch (fast_decide(&r, &use)) {
       case FAST_KEEP:
@@ -296,7 +349,29 @@ static const char *decide(const char *name, int major, const char *requester_nam
         break;
     }
   }
-  return consult_engine(name, requester_name, dirs, s);
+  // What a process of this node decided before, or is deciding now (memo.c). Not while debugging:
+  // the engine says why.
+  const struct memo_request m = {name, executable(), requester_name, dirs, pick, s->env};
+  const char *known = 0;
+  const char *use = 0;
+  switch (memo_recall(!s->debug && (dirs->complete || path) ? &m : 0, s->deadline_ms, &known)) {
+    case MEMO_KNOWN:
+      use = read_answer(known);
+      break;
+    case MEMO_LATE:
+      say_parts((const char *const[]){"cudnn-compat: another process of this node is deciding ",
+                                      name,
+                                      " and has not finished within CUDNN_COMPAT_TIMEOUT; "
+                                      "loading as usual\n",
+                                      0});
+      break;
+    case MEMO_NONE:
+    case MEMO_ASK:
+      use = consult_engine(name, requester_name, dirs, s);
+      break;
+  }
+  memo_done();
+  return use;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,8 +386,89 @@ static void say_family(const char *name, const char *kept, const char *dir) {
 struct requester {
   const char *name;  // "" for the main program
   void (*dirs)(const void *who, struct search_dirs *out);
-  const void *who;
+  const void *who;  // its link map, when the front end knows it
 };
+
+// The family's release, asked of a library of its directory that reports one (the dispatcher,
+// or libcudnn_graph, which asks for its sub-libraries from its own code: loaded and running).
+static unsigned long family_release(struct family *g, const struct requester *q) {
+  static char dir[kPath];
+  const struct link_map *who = q->who;
+  if (!g->release && who && who->l_name && split_path(who->l_name, dir, sizeof dir) &&
+      text_eq(dir, g->dir)) {
+    unsigned long (*get)(void) = (unsigned long (*)(void))dynamic_symbol(who, "cudnnGetVersion");
+    if (get) g->release = get();
+  }
+  return g->release;
+}
+
+static int same_sub(const struct refused *r, const struct cudnn_name *c) {
+  if (r->len != c->sub_len) return 0;
+  for (int i = 0; i < r->len; ++i)
+    if (r->sub[i] != c->sub_name[i]) return 0;
+  return 1;
+}
+
+// A sub-library the family's directory lacks and no other place of its release has: its name in
+// that directory (which does not exist: the load fails), and one line, once per sub-library. A
+// name with the full version (the cuDNN 9 dispatcher asks for libcudnn_ops.so.9.1.0 first, then
+// shorter names) fails silently: the next name may be there.
+static const char *refuse(const char *name, const struct cudnn_name *c, struct family *g,
+                          const struct settings *s) {
+  static char release[32];
+  if (g->release) cudnn_number_text(g->release, release);
+  struct refused *r = g->refused;
+  while (r && !same_sub(r, c)) r = r->next;
+  char *sub = !c->full_version && !r ? arena_alloc(c->sub_len + 1) : 0;
+  if (sub && (r = arena_alloc(sizeof *r))) {
+    for (int i = 0; i < c->sub_len; ++i) sub[i] = c->sub_name[i];
+    sub[c->sub_len] = 0;
+    r->sub = sub, r->len = c->sub_len, r->next = g->refused;
+    g->refused = r;
+    const char *parts[] = {"cudnn-compat: ",
+                           name,
+                           " is not in ",
+                           g->dir,
+                           ", where this process's cuDNN ",
+                           g->release ? release : "family",
+                           " comes from, and no other place of that release has it; not loading "
+                           "another release's copy (the family would mix). Install the whole "
+                           "family there, or see: cudnn-compat doctor\n",
+                           0};
+    say_parts(parts);
+    if (s->report) report_refused(g->dir, c->base, g->release ? release : "unknown");
+  }
+  const char *failing = keep_path(g->dir, c->base);
+  return failing ? failing : name;
+}
+
+// A cuDNN name once a family is loaded: the file in the family's directory D. A sub-library D
+// lacks comes from another place of exactly the family's release (the map's decision table
+// knows which), or from nowhere: another release's copy is what breaks a family
+// (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH, pytorch#188892). A main library name D lacks keeps
+// its ordinary search.
+static const char *family_member(const char *name, const struct cudnn_name *c, struct family *g,
+                                 const struct requester *q, const struct settings *s) {
+  static char candidate[kPath];
+  if (!join_path(candidate, sizeof candidate, g->dir, c->base)) return name;
+  const char *from = g->dir;
+  if (!file_exists(candidate)) {
+    if (!c->sub) return name;
+    // A name with the full version fails here: the dispatcher's next, shorter name may be in D.
+    const unsigned long release = c->full_version ? 0 : family_release(g, q);
+    from = release ? fast_same_release(map_path(s->env), release, c->base, g->dir) : 0;
+    if (!from) return refuse(name, c, g, s);
+  }
+  const char *kept = keep_path(from, c->base);
+  if (!kept) return name;
+  if (s->debug) say_family(name, kept, from);
+  if (s->report)
+    report_choice(
+        kept,
+        from == g->dir ? "the family of its directory" : "another place of the family's release",
+        0);
+  return kept;
+}
 
 // Takes the lock for a decision; 0 when this load keeps its ordinary course instead. A signal
 // handler of the host that loads a library while its thread decides passes through (its thread
@@ -332,6 +488,34 @@ static int enter(void) {
   return 0;
 }
 
+// The first request of a main library of this major: decided, and the family is where it went.
+static const char *decide_family(const char *name, const struct cudnn_name *c, struct family *f,
+                                 const struct requester *q, const struct settings *s) {
+  static struct search_dirs dirs;
+  q->dirs(q->who, &dirs);
+  const char *result = name;
+  const char *chosen = record_decision(name, c->major, q->name, decide(name, c, q->name, &dirs, s));
+  static char chosen_dir[kPath];
+  const char *base = chosen ? split_path(chosen, chosen_dir, sizeof chosen_dir) : 0;
+  const char *kept = base && *chosen_dir ? keep_path(chosen_dir, base) : 0;
+  struct cudnn_name k;
+  if (kept && parse_cudnn_name(base, &k)) {  // the family of the chosen file's own major
+    struct family *owner = k.major >= 0 ? family_of(k.major) : f;
+    result = kept;
+    if (owner) owner->dir = arena_strdup(chosen_dir);
+  }
+  if (s->report && result != name) report_choice(result, decided_how, decided_source);
+  if (s->report && result == name && decided_source)
+    report_kept(c->major, decided_how, decided_source);
+  // A path is the program's own choice and settles nothing for later bare names. Only now: a
+  // child forked while this thread decided must decide again, not trust a flag.
+  if (!is_path(name)) {
+    f->chosen = result != name ? result : 0;
+    f->decided = 1;
+  }
+  return result;
+}
+
 // Returns the name to load: the same pointer when nothing changes. The caller has found that
 // name is a cuDNN library (c), so every other load never gets here.
 static const char *route(const char *name, const struct cudnn_name *c, const struct requester *q) {
@@ -339,47 +523,21 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
   const struct settings s = read_settings();
   lock_deadline(s.deadline_ms + ENGINE_GRACE_MS);
   const char *result = name;
+  if (s.report) report_wanted(map_path(s.env));  // also of a pass-through: what the loader did
   if (s.disabled) goto done;
   // The directory the family comes from: this major's, or with no major in the name any known one.
   // (A name without a major, libcudnn.so, keeps its own "decided" flag under major -1.)
   struct family *f = family_of(c->major);
-  const char *dir = f ? f->dir : 0;
-  for (struct family *g = families; c->major < 0 && g && !dir; g = g->next) dir = g->dir;
-  if (dir && (c->sub || c->major >= 0) && !record_report_only()) {
-    // Keep the family whole. A sub-library name D lacks is still sent to D when it carries a full
-    // version (the cuDNN 9 dispatcher asks for libcudnn_ops.so.9.1.0 first, then falls back to
-    // .so.9): loading another release's file is what breaks the family. For other names D lacks,
-    // the ordinary search is the safer guess.
-    static char candidate[kPath];
-    if (join_path(candidate, sizeof candidate, dir, c->base) &&
-        (file_exists(candidate) || (c->sub && c->full_version))) {
-      const char *kept = keep_path(dir, c->base);
-      if (kept) result = kept;
-      if (kept && s.debug) say_family(name, kept, dir);
-    }
+  struct family *owner = f && f->dir ? f : 0;
+  for (struct family *g = families; c->major < 0 && g && !owner; g = g->next)
+    if (g->dir) owner = g;
+  if (owner && (c->sub || c->major >= 0) && !record_report_only()) {
+    result = family_member(name, c, owner, q, &s);  // keep the family whole
   } else if (f && !c->sub && f->decided && !is_path(name)) {
     // libcudnn.so, asked again: what the first request got (another thread may be asking too).
     if (f->chosen) result = f->chosen;
   } else if (f && !c->sub) {
-    static struct search_dirs dirs;
-    q->dirs(q->who, &dirs);
-    const char *chosen =
-        record_decision(name, c->major, q->name, decide(name, c->major, q->name, &dirs, &s));
-    static char chosen_dir[kPath];
-    const char *base = chosen ? split_path(chosen, chosen_dir, sizeof chosen_dir) : 0;
-    const char *kept = base && *chosen_dir ? keep_path(chosen_dir, base) : 0;
-    struct cudnn_name k;
-    if (kept && parse_cudnn_name(base, &k)) {  // the family of the chosen file's own major
-      struct family *owner = k.major >= 0 ? family_of(k.major) : f;
-      result = kept;
-      if (owner) owner->dir = arena_strdup(chosen_dir);
-    }
-    // A path is the program's own choice and settles nothing for later bare names. Only now: a
-    // child forked while this thread decided must decide again, not trust a flag.
-    if (!is_path(name)) {
-      f->chosen = result != name ? result : 0;
-      f->decided = 1;
-    }
+    result = decide_family(name, c, f, q, &s);
   }
 done:
   unlock();
@@ -407,13 +565,14 @@ static void audit_dirs(const void *who, struct search_dirs *out) {
 }
 
 EXPORT unsigned int la_version(unsigned int version) {
+  audit_front = 1;
   return version < LAV_CURRENT ? version : LAV_CURRENT;
 }
 
 EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie) {
   (void)cookie;
   if (lmid != LM_ID_BASE) return 0;
-  if (!main_program) main_program = map;  // the first object of the base namespace
+  if (!main_program) report_main_program(main_program = map);  // the base namespace's first
   note_object(map);
   note_main_library(map->l_name);
   return 0;

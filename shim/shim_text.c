@@ -156,3 +156,40 @@ int parse_cudnn_name(const char *base, struct cudnn_name *out) {
   for (int i = 0; i < CUDNN_NAME_PARTS; ++i) out->version[i] = version[i];
   return 1;
 }
+
+int is_wheel_cudnn_dir(const char *dir, long n) {
+  static const char tail[] = "/nvidia/cudnn/lib";
+  while (n > 1 && dir[n - 1] == '/') --n;
+  const long t = (long)sizeof tail - 1;
+  if (n < t) return 0;
+  for (long i = 0; i < t; ++i)
+    if (dir[n - t + i] != tail[i]) return 0;
+  // The component before "nvidia": site-packages or dist-packages.
+  long end = n - t, start = end;
+  while (start > 0 && dir[start - 1] != '/') --start;
+  const long len = end - start;
+  if (len != 13) return 0;
+  const char *c = dir + start;
+  return (after_prefix(c, "site-packages") || after_prefix(c, "dist-packages")) != 0;
+}
+
+int is_system_dir(const char *dir) {
+  return after_prefix(dir, "/usr/") || after_prefix(dir, "/lib");
+}
+
+unsigned long cudnn_number_of(int major, int minor, int patch) {
+  return (unsigned long)major * (major >= 9 ? 10000ul : 1000ul) + (unsigned long)minor * 100ul +
+         (unsigned long)patch;
+}
+
+char *cudnn_number_text(unsigned long n, char *out) {
+  const int nine = n >= 90000;
+  const unsigned long major = nine ? n / 10000 : n / 1000;
+  const unsigned long minor = nine ? n / 100 % 100 : n / 100 % 10;
+  long at = text_len(format_decimal(major, out));
+  out[at++] = '.';
+  at += text_len(format_decimal(minor, out + at));
+  out[at++] = '.';
+  format_decimal(n % 100, out + at);
+  return out;
+}

@@ -31,6 +31,19 @@ const char *split_path(const char *path, char *dir, long size);
 // In /proc/self/maps text, the file mapped at address (its line is ended in place), or 0.
 const char *mapping_path(char *maps, uintptr_t address);
 
+// The directory a cuDNN wheel installs into: <...>/site-packages/nvidia/cudnn/lib (or Debian's
+// dist-packages), a trailing '/' allowed. The one rule of this shape: the engine asks it too.
+int is_wheel_cudnn_dir(const char *dir, long length);
+
+// A directory of the machine's own installs, by its path: under /usr/ or /lib (/lib64 too).
+// A cuDNN there that no map lists is the system's. The engine asks it too.
+int is_system_dir(const char *dir);
+
+// cudnnGetVersion()'s number for a release, and back to "x.y.z" (out: 32 bytes; returns out):
+// major*1000+minor*100+patch up to 8.x, major*10000+minor*100+patch from 9 (FACTS.md section 1).
+unsigned long cudnn_number_of(int major, int minor, int patch);
+char *cudnn_number_text(unsigned long number, char *out);
+
 // A cuDNN library file name as the loader is asked for it (FACTS.md sections 1-2). The one
 // grammar of these names: the engine's parse_library_name reads Linux names through it.
 enum { CUDNN_NAME_PARTS = 4 };  // major.minor.patch.build, as release numbers go

@@ -3,8 +3,9 @@
 // fits. plugstack.conf arguments: shim=on|off (the site's default for every job), map=PATH (the
 // node's map; %n is the node's name), strict (a node that cannot serve fails the step).
 //
-// It must never break a job: whatever goes wrong (a broken map, no cudnn-compat, a bad argument in
-// plugstack.conf) costs one line and the job runs as it would without the plugin. Only a node that
+// It must never break a job: whatever goes wrong (a broken map, no cudnn-compat, no shim beside
+// the plugin, a bad argument in plugstack.conf) costs one line and the job runs as it would
+// without the plugin. Only a node that
 // truly cannot serve, under --cudnn-strict or `strict`, fails the step: in slurm_spank_task_init,
 // because on Slurm 22.05 a failure in slurm_spank_user_init still lets srun exit 0.
 #define _GNU_SOURCE
@@ -166,6 +167,30 @@ static const char *node_map(const char *node, char *buf, size_t size) {
   return n < size ? buf : NULL;
 }
 
+// The job's LD_AUDIT and LD_PRELOAD without the shim (an entry named libcudnn-compat.so: the
+// shim's file wherever it is installed, as a user's `cudnn-compat` module puts it there), and the
+// shim told to pass everything through, in case a copy under another name is left: --cudnn=off
+// means off.
+static void switch_shim_off(spank_t sp) {
+  static const char *const vars[] = {"LD_AUDIT", "LD_PRELOAD"};
+  for (size_t v = 0; v < sizeof vars / sizeof vars[0]; ++v) {
+    char have[4096], kept[4096] = "";
+    if (spank_getenv(sp, vars[v], have, sizeof have) != ESPANK_SUCCESS || !have[0]) continue;
+    size_t n = 0;
+    for (char *save = NULL, *e = strtok_r(have, ": ", &save); e; e = strtok_r(NULL, ": ", &save)) {
+      const char *base = strrchr(e, '/');
+      if (strcmp(base ? base + 1 : e, "libcudnn-compat.so") == 0) continue;
+      n += (size_t)snprintf(kept + n, sizeof kept - n, "%s%s", n ? ":" : "", e);
+      if (n >= sizeof kept) return;  // cannot be rewritten whole: left as it was
+    }
+    if (kept[0])
+      spank_setenv(sp, vars[v], kept, 1);
+    else
+      spank_unsetenv(sp, vars[v]);
+  }
+  spank_setenv(sp, "CUDNN_COMPAT_DISABLE", "1", 1);
+}
+
 // LD_AUDIT=<shim>, after whatever audit modules the job already names.
 static void switch_shim_on(spank_t sp, const char *shim) {
   char have[4096], want[4096 + PATH_MAX + 64];
@@ -237,22 +262,55 @@ static void log_and_mark(spank_t sp, const char *node, int checked) {
   if (st.report_only) spank_setenv(sp, "CUDNN_COMPAT_USAGE", "report-only", 1);
 }
 
+// For `cudnn-compat doctor --nodes`, which asks each node with CUDNN_COMPAT_NODE_REPORT=1 in its
+// step: what this plugin does on this node, for the doctor's own task - the plugin's file, the
+// map a job gets here (%n expanded; empty: none, the shim searches as usual), whether shim=on.
+// The doctor checks the files and answers with that map. Nothing is set for any other step.
+static int report_asked(spank_t sp) {
+  char asked[8];
+  return spank_getenv(sp, "CUDNN_COMPAT_NODE_REPORT", asked, sizeof asked) == ESPANK_SUCCESS &&
+         strcmp(asked, "1") == 0;
+}
+static void report_self(spank_t sp, const char *map) {
+  char self[PATH_MAX] = "";
+  Dl_info info;
+  if (dladdr((void *)&slurm_spank_init, &info) && info.dli_fname)
+    snprintf(self, sizeof self, "%s", info.dli_fname);
+  spank_setenv(sp, "CUDNN_COMPAT_SPANK_PLUGIN", self, 1);
+  spank_setenv(sp, "CUDNN_COMPAT_SPANK_MAP", map ? map : "", 1);
+  spank_setenv(sp, "CUDNN_COMPAT_SPANK_SHIM", st.shim ? "on" : "off", 1);
+}
+
 // In slurmstepd, as the user, once per node and step, before any task exists.
 int slurm_spank_user_init(spank_t sp, int ac, char **av) {
   (void)ac, (void)av;
-  const int requested = st.cudnn[0] && strcmp(st.cudnn, "off") != 0;
-  if (!spank_remote(sp) || !(requested || (st.shim && !st.cudnn[0]))) return 0;
+  if (!spank_remote(sp)) return 0;
+  const int off = strcmp(st.cudnn, "off") == 0, requested = st.cudnn[0] && !off;
+  const int active = requested || (st.shim && !st.cudnn[0]), report = report_asked(sp);
+  if (off) switch_shim_off(sp);
+  if (!active && !report) return 0;
   char dir[PATH_MAX], shim[PATH_MAX + 32], node[256] = "", mapbuf[PATH_MAX];
+  node_name(sp, node, sizeof node);
+  const char *map = node_map(node, mapbuf, sizeof mapbuf);
+  if (report) report_self(sp, map);
+  if (!active) return 0;
   if (own_dir(dir, sizeof dir) != 0) {
     slurm_error("cudnn-compat: cannot tell where the plugin was loaded from; shim not set");
     return 0;
   }
-  node_name(sp, node, sizeof node);
-  const char *map = node_map(node, mapbuf, sizeof mapbuf);
+  // A shim that is not there would cost every process of the job ld.so's error line instead.
+  snprintf(shim, sizeof shim, "%s/libcudnn-compat.so", dir);
+  if (access(shim, R_OK) != 0) {
+    st.fit = NODE_UNCHECKED;
+    snprintf(st.line, sizeof st.line,
+             "cudnn-compat: %.200s: the shim %.600s is missing; the job runs without it "
+             "(reinstall cudnn-compat on this node)",
+             node, shim);
+    return 0;
+  }
   if (requested) check_node(sp, dir, map, node);
   log_and_mark(sp, node, requested);
   if (st.fit == NODE_UNCHECKED) return 0;
-  snprintf(shim, sizeof shim, "%s/libcudnn-compat.so", dir);
   switch_shim_on(sp, shim);
   if (map) spank_setenv(sp, "CUDNN_COMPAT_MAP", map, 1);
   if (requested) spank_setenv(sp, "CUDNN_COMPAT_REQUIRE", st.cudnn, 1);

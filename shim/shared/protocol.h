@@ -3,11 +3,13 @@
  * on one path notice it here instead of misreading each other.
  *
  * The shim runs
- *   cudnn-compat-select PROTOCOL NAME EXECUTABLE REQUESTER DEADLINE_MS [DIR...]
+ *   cudnn-compat-select PROTOCOL NAME EXECUTABLE REQUESTER DEADLINE_MS MEMO KEY [DIR...]
  * with stdin and stderr on /dev/null and stdout on a pipe, in a process group of its own:
  *   NAME         the name or path the process asked the loader for
  *   EXECUTABLE   the main program; REQUESTER the object that asks ("" for the main program)
  *   DEADLINE_MS  what is left of the decision's deadline; the engine's probes stay within it
+ *   MEMO KEY     where the engine writes its decision for the next process of the node, and
+ *                the key it writes there (memo_format.h); "-" "-" for nothing to remember
  *   DIR...       the directories the loader searches before ld.so.cache for this requester, in
  *                its order, as the shim read them from the loader's own data, each prefixed with
  *                where it comes from: "P:" RPATH, "L:" LD_LIBRARY_PATH as at process start,
@@ -17,6 +19,9 @@
  *   say TEXT     a line for stderr (at most one unless CUDNN_COMPAT_DEBUG=1)
  *   use PATH     load this file instead, or
  *   pass         keep the ordinary load
+ *   how SOURCE TEXT  where the file loaded comes from (module, wheel, conda, system, user) and
+ *                the need that chose it, for CUDNN_COMPAT_REPORT (a shim that does not know
+ *                the line ignores it)
  *   usage ...    the map's [usage] settings, and
  *   record ...   the decision's fields of a usage record, when records are asked for (both in
  *                shim/shared/usage_record.h; a shim that does not know them ignores them)
@@ -24,5 +29,5 @@
  */
 #pragma once
 
-#define CUDNN_COMPAT_PROTOCOL "2"
+#define CUDNN_COMPAT_PROTOCOL "3"
 #define CUDNN_COMPAT_NO_DIRS "?"

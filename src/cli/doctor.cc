@@ -116,9 +116,12 @@ void print_text_report(const DoctorFacts &f, const std::string &map_path,
 
 int doctor(const Options &o, const Globals &g) {
   const LoadedMap m = load_site_map(o.map);
-  const Map *map = m.map ? &*m.map : nullptr;
   std::error_code ec;
   const std::string program = o.program.empty() ? "" : fs::absolute(o.program, ec).string();
+  // The active Python environment's cuDNN are places beside the map's.
+  const std::optional<Map> seen = with_places(
+      m.map ? &*m.map : nullptr, active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program}));
+  const Map *map = seen ? &*seen : nullptr;
   Asked asked{o.require, o.cuda, std::nullopt, {}, std::nullopt};
   if (!program.empty()) asked.programs = {program};
   const Parsed<Need> need = derive_need(need_inputs(asked, env), map);
@@ -156,10 +159,17 @@ void add_doctor(CLI::App &app, Globals &g) {
       ->type_name("FILE");
   add_map_option(cmd, o->map);
   cmd->add_flag("--nodes", o->nodes,
-                "Inside a Slurm allocation: ask every node of it (srun, one task per node) and "
-                "print one table; exit 1 when a node misfits or the nodes' maps differ");
+                "Inside a Slurm allocation: ask every node of it (srun, one task per node) what "
+                "its jobs get, in one table; exit 1 when a node has a problem");
   cmd->add_flag("--node-report", o->node_report, "One node's answer for --nodes")->group("");
   cmd->footer(R"(
+Inside a Python environment (VIRTUAL_ENV, CONDA_PREFIX, or --for a program in one), each
+framework that pins cuDNN (torch's nvidia-cudnn-cu12==9.1.0.70, the JAX CUDA plugin's range, a
+conda package's depends) comes first: which copy its library will load and why (its RUNPATH to
+the wheel against LD_LIBRARY_PATH against the system), whether that fits its pin, and a family
+that would mix (a sub-library its directory lacks, taken from another release) before it happens.
+The wheels and conda envs of that environment count as places beside the map's.
+
 Reads the loaded modules (LOADEDMODULES, Lmod and Environment Modules alike), probes every
 directory on LD_LIBRARY_PATH that holds cuDNN for its true version, and follows the loader's real
 order (RPATH, LD_LIBRARY_PATH, RUNPATH of --for, ld.so.cache, default directories) to the file
@@ -169,9 +179,14 @@ dispatcher would take from another directory), several releases of one major on 
 built for another CUDA major than the loaded CUDA, and whether the shim is on.
 
 With --nodes, inside a Slurm allocation (salloc, sbatch), every node of it answers for itself, in
-one task per node: its map's digest (equal maps, equal digests, comments aside), the file
-libcudnn.so.<major> of the requirement resolves to there with the shim on, whether it fits, and the
-verdict. The table names a node that misfits and a node whose map differs from most nodes'.
+one task per node, about what a job gets there: whether its steps load the SPANK plugin (the
+plugin describes itself for this step), the map the plugin gives jobs there (map=.../%n.toml
+expanded; else the usual search; --map overrides) and its digest (equal maps, equal digests,
+comments aside), the file libcudnn.so.<major> of the requirement resolves to there with the shim
+on, whether it fits, and the verdict. A node's problems: a misfit, an invalid or missing map, the
+plugin's shim or cudnn-compat missing beside it, no plugin where other nodes have one (--cudnn
+does nothing there), a map whose content differs from most nodes' that read the same path (a copy
+that drifted). A verdict too long for the table follows it whole.
 
 Each of the map's tables (map.toml.cache, .fits, .misfits, .decide) is "in use" on this node when
 this node's readers believe it, else "not in use" and why (docs/contract.md): a table not in use
@@ -183,8 +198,8 @@ Examples:
   cudnn-compat doctor --for /opt/apps/tensorflow/1.0/bin/python
   cudnn-compat --json doctor
 
-Exit status: 0 nothing wrong (warnings allowed), 1 a problem (with --nodes: a node misfits, does
-not answer, or the nodes' maps differ), 2 bad usage (--nodes outside an allocation).)");
+Exit status: 0 nothing wrong (warnings allowed), 1 a problem (with --nodes: a node has one, or
+does not answer), 2 bad usage (--nodes outside an allocation).)");
   cmd->callback([o, &g] {
     if (o->nodes || o->node_report)
       g.exit_code =

@@ -37,100 +37,125 @@ std::string node_name() {
 }
 
 // What this node gives a process that needs `need`, with the shim on: the file, or why none.
-void judge_fit(nlohmann::json &r, const Need &need, const Map &map) {
-  const int major = need.cudnn->major;
-  const std::string name = "libcudnn.so." + std::to_string(major);
-  r["library"] = name;
+void judge_fit(NodeRow &r, const Need &need, const Map &map) {
+  const std::string name = "libcudnn.so." + std::to_string(need.cudnn->major);
   const std::optional<LoaderHit> hit = loader_search(name, loader_context("", "", env));
   const Selection s = system_doctor_io(probe_options())
                           .select(select_inputs(name, *parse_library_name(name), need, hit, &map));
   const std::string file = s.use ? *s.use : hit && s.say.empty() ? hit->path : "";
-  r["fits"] = !file.empty();
+  r.fits = !file.empty();
   if (!file.empty()) {
-    r["file"] = file;
+    r.file = file;
     return;
   }
   std::string why = s.say.empty() ? "no release of the map fits" : s.say.front();
   if (why.starts_with("cudnn-compat: ")) why.erase(0, 14);
-  r["verdict"] = "misfit: " + why;
+  r.verdict = "misfit: " + why;
 }
 
-// The node whose map differs from the one most nodes have (the first node's, on a tie) gets
-// that verdict too; a node without an answer is a problem (pure).
-bool judge_nodes(std::vector<nlohmann::json> &rows) {
-  std::map<std::string, int> count;
-  std::string common;
-  for (const nlohmann::json &r : rows)
-    if (r["map_digest"].is_string()) {
-      const std::string d = r["map_digest"];
-      if (++count[d] > (common.empty() ? 0 : count[common])) common = d;
-    }
-  bool ok = true;
-  for (nlohmann::json &r : rows) {
-    std::string verdict = r["verdict"];
-    if (r["map_digest"].is_string() && r["map_digest"] != common)
-      verdict = (verdict == "ok" ? "" : verdict + "; ") + "its map differs from " +
-                std::to_string(count[common]) + " of " + std::to_string(rows.size()) + " nodes'";
-    r["verdict"] = verdict;
-    ok &= verdict == "ok";
+// The SPANK plugin of this node, as it described itself for this step (CUDNN_COMPAT_NODE_REPORT:
+// spank_cudnn_compat.c): its file, and the map its jobs get. Its shim and cudnn-compat must be
+// where it looks for them; a missing one is this node's problem.
+std::optional<std::string> plugin_map(NodeRow &r, std::vector<std::string> &problems) {
+  r.plugin = env("CUDNN_COMPAT_SPANK_PLUGIN");
+  if (!r.plugin) return std::nullopt;
+  const std::filesystem::path dir = std::filesystem::path(*r.plugin).parent_path();
+  const std::string shim = (dir / "libcudnn-compat.so").string();
+  const std::string bin = (dir / "../../bin/cudnn-compat").lexically_normal().string();
+  if (access(shim.c_str(), R_OK) != 0)
+    problems.push_back("the shim " + shim + " is missing: jobs run without it here");
+  if (access(bin.c_str(), X_OK) != 0)
+    problems.push_back(bin + " is missing: --cudnn cannot be checked here");
+  const std::optional<std::string> map = env("CUDNN_COMPAT_SPANK_MAP");
+  return map && !map->empty() ? map : std::nullopt;
+}
+
+nlohmann::json json_of(const NodeRow &r) {
+  const auto opt = [](const auto &v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  return {{"node", r.node},
+          {"plugin", opt(r.plugin)},
+          {"map", r.map.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.map)},
+          {"map_digest", opt(r.map_digest)},
+          {"file", opt(r.file)},
+          {"fits", opt(r.fits)},
+          {"verdict", r.verdict}};
+}
+
+std::optional<NodeRow> row_of(const nlohmann::json &j) {
+  if (!j.is_object() || !j.value("node", nlohmann::json()).is_string() ||
+      !j.value("verdict", nlohmann::json()).is_string())
+    return std::nullopt;
+  const auto str = [&](const char *key) {
+    const nlohmann::json v = j.value(key, nlohmann::json());
+    return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
+  };
+  NodeRow r{j["node"],    str("plugin"), str("map").value_or(""), str("map_digest"), str("file"),
+            std::nullopt, j["verdict"]};
+  if (j.value("fits", nlohmann::json()).is_boolean()) r.fits = j["fits"].get<bool>();
+  return r;
+}
+
+// Cells of at most this many characters: a paragraph of a verdict (or an absurd path) would push
+// the other columns off every screen. A verdict cut short follows the table whole.
+constexpr std::size_t kVerdictCell = 60, kPathCell = 100;
+
+void print_table(const std::vector<NodeRow> &rows, const std::vector<std::string> &notes) {
+  const std::vector<std::string> titles{"node",        "plugin", "map",    "map digest",
+                                        "resolves to", "fits",   "verdict"};
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::string> cut;
+  for (const NodeRow &r : rows) {
+    cells.push_back({r.node, r.plugin ? "yes" : "no", r.map.empty() ? "-" : r.map,
+                     r.map_digest.value_or("-"), r.file.value_or("-"),
+                     r.fits ? (*r.fits ? "yes" : "no") : "-", r.verdict});
+    for (std::string &c : cells.back()) c = table_cell(c, kPathCell);
+    cells.back().back() = table_cell(r.verdict, kVerdictCell);
+    if (cells.back().back() != r.verdict) cut.push_back(r.node + ": " + r.verdict);
   }
-  return ok;
-}
-
-std::string cell(const nlohmann::json &v) {
-  if (v.is_null()) return "-";
-  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
-  return v.get<std::string>();
-}
-
-void print_table(const std::vector<nlohmann::json> &rows) {
-  const std::vector<std::pair<std::string, std::string>> columns{{"node", "node"},
-                                                                 {"map_digest", "map digest"},
-                                                                 {"file", "resolves to"},
-                                                                 {"fits", "fits"},
-                                                                 {"verdict", "verdict"}};
   std::vector<std::size_t> width;
-  for (const auto &[key, title] : columns) {
-    std::size_t w = title.size();
-    for (const nlohmann::json &r : rows) w = std::max(w, cell(r[key]).size());
+  for (std::size_t i = 0; i < titles.size(); ++i) {
+    std::size_t w = titles[i].size();
+    for (const std::vector<std::string> &row : cells) w = std::max(w, row[i].size());
     width.push_back(w + 2);
   }
-  auto line = [&](auto text_of) {
+  auto line = [&](const std::vector<std::string> &row) {
     std::string s;
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      std::string t = text_of(i);
-      if (i + 1 < columns.size()) t.resize(width[i], ' ');
-      s += t;
-    }
+    for (std::size_t i = 0; i < row.size(); ++i)
+      s += i + 1 < row.size() ? row[i] + std::string(width[i] - row[i].size(), ' ') : row[i];
     std::cout << s << '\n';
   };
-  line([&](std::size_t i) { return columns[i].second; });
-  for (const nlohmann::json &r : rows)
-    line([&](std::size_t i) { return cell(r[columns[i].first]); });
+  line(titles);
+  for (const std::vector<std::string> &row : cells) line(row);
+  for (const std::string &c : cut) std::cout << c << '\n';
+  for (const std::string &n : notes) std::cout << "note: " << n << '\n';
 }
 
 }  // namespace
 
 int doctor_node_report(const std::string &require, const std::string &map_flag) {
-  nlohmann::json r{{"node", node_name()}, {"map", nullptr},  {"map_digest", nullptr},
-                   {"library", nullptr},  {"file", nullptr}, {"fits", nullptr},
-                   {"verdict", "ok"}};
-  const LoadedMap m = load_site_map(map_flag);
-  if (!m.path.empty()) r["map"] = m.path;
+  NodeRow r;
+  r.node = node_name();
+  std::vector<std::string> problems;
+  // The map this node's jobs get: --map if given, else the plugin's, else the usual search.
+  const std::optional<std::string> jobs_map = plugin_map(r, problems);
+  const LoadedMap m = load_site_map(map_flag.empty() ? jobs_map.value_or("") : map_flag);
+  r.map = m.path;
   if (!m.map) {
-    r["verdict"] = m.path.empty()          ? map_not_found_message()
-                   : m.diagnostics.empty() ? m.path + " is invalid"
-                                           : "invalid map: " + to_string(m.diagnostics.front());
+    problems.push_back(m.path.empty() ? map_not_found_message()
+                       : m.diagnostics.empty()
+                           ? m.path + " is invalid"
+                           : "invalid map: " + to_string(m.diagnostics.front()));
   } else {
-    r["map_digest"] = digest(format_map(*m.map));
+    r.map_digest = digest(format_map(*m.map));
     const Parsed<Need> need =
         derive_need(need_inputs(Asked{require, "", {}, {}, {}}, env), &*m.map);
     if (!need)
-      r["verdict"] = need.error;
+      problems.push_back(need.error);
     else if (need->cudnn)
       judge_fit(r, *need, *m.map);
   }
-  std::cout << r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  for (const std::string &p : problems) r.verdict = r.verdict == "ok" ? p : p + "; " + r.verdict;
+  std::cout << json_of(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   return kYes;
 }
 
@@ -155,21 +180,22 @@ int doctor_nodes(const std::string &require, const std::string &map_flag, const 
   if (!map_flag.empty()) argv.insert(argv.end(), {"--map", map_flag});
   SpawnOptions srun;
   srun.search_path = true;  // its stderr passes through to ours
+  // Asks each node's SPANK plugin to say what it does there (spank_cudnn_compat.c).
+  srun.env = environment_with({"CUDNN_COMPAT_NODE_REPORT=1"});
   const SpawnResult c = spawn_process(argv, srun);
   if (!c.started) {
     Error() << c.error + "; doctor --nodes needs Slurm's srun on PATH";
     return kNo;
   }
-  std::vector<nlohmann::json> rows;
+  std::vector<NodeRow> rows;
   std::istringstream lines(c.out);
-  for (std::string l; std::getline(lines, l);) {
-    nlohmann::json r = nlohmann::json::parse(l, nullptr, false);
-    if (r.is_object() && r["node"].is_string() && r["verdict"].is_string()) rows.push_back(r);
-  }
-  std::sort(rows.begin(), rows.end(), [](const nlohmann::json &a, const nlohmann::json &b) {
-    return a["node"].get<std::string>() < b["node"].get<std::string>();
-  });
-  bool ok = judge_nodes(rows);
+  for (std::string l; std::getline(lines, l);)
+    if (std::optional<NodeRow> r = row_of(nlohmann::json::parse(l, nullptr, false)))
+      rows.push_back(std::move(*r));
+  std::sort(rows.begin(), rows.end(),
+            [](const NodeRow &a, const NodeRow &b) { return a.node < b.node; });
+  std::vector<std::string> notes;
+  bool ok = judge_nodes(rows, notes);
   std::string missing;
   if (std::to_string(rows.size()) != *nodes) {
     ok = false;
@@ -178,12 +204,15 @@ int doctor_nodes(const std::string &require, const std::string &map_flag, const 
               std::to_string(c.exit_code ? *c.exit_code : 128 + c.signal.value_or(0));
   }
   if (g.json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const NodeRow &r : rows) list.push_back(json_of(r));
     print_json({{"job", *job},
-                {"nodes", rows},
+                {"nodes", list},
                 {"ok", ok},
+                {"notes", notes},
                 {"missing", missing.empty() ? nlohmann::json(nullptr) : nlohmann::json(missing)}});
   } else {
-    print_table(rows);
+    print_table(rows, notes);
     if (!missing.empty()) std::cout << "problem: " << missing << '\n';
   }
   return ok ? kYes : kNo;

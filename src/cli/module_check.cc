@@ -69,9 +69,19 @@ void add_unlisted_modules(Map &map, const ModuleScene &scene) {
   }
 }
 
+// How an application's modulefile says what it was built with, in its own module system's
+// language (a Lua author is not shown Tcl).
+std::string unreadable_hint(const std::string &system) {
+  const bool lua = system != "envmodules";
+  return std::string(" (the application's modulefile says which cuDNN it was built with: ") +
+         (lua ? "cudnn_requires(\"8.9\")" : "cudnn-requires 8.9") +
+         ", or the lines `cudnn-compat modulefiles --format " + (lua ? "lua" : "tcl") +
+         " --requires 8.9` prints, which load without the site package too)";
+}
+
 int check(const Options &o, const Globals &g) {
   std::vector<AppNeed> apps;
-  // A need the check cannot read (a modulefile's `cudnn-requires 9`) is said, and the others are
+  // A need the check cannot read (a modulefile's `cudnn-requires 9.x`) is said, and the others are
   // still checked: one broken modulefile must not let a misfit through, in strict mode least of
   // all.
   std::vector<ModuleFinding> unreadable;
@@ -83,9 +93,7 @@ int check(const Options &o, const Globals &g) {
       Error() << a.error;  // not what a hook passes: the caller's mistake
       return kUsage;
     } else
-      unreadable.push_back({false, "cannot check " + a.error +
-                                       " (the application's modulefile says what it was built "
-                                       "with: cudnn-requires x.y)"});
+      unreadable.push_back({false, "cannot check " + a.error + unreadable_hint(o.system)});
   }
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {

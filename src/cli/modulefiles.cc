@@ -45,18 +45,18 @@ void write_one(const Modulefile &f, const std::string &out, bool force, Globals 
 }
 
 struct Options {
-  std::string format = "lua", out, map, cuda_module = "cuda/{cuda}";
+  std::string format = "lua", out, map, cuda_module = "cuda/{cuda}", built_with, cuda;
   bool force = false;
 };
 
-void write_modulefiles(const Options &o, Globals &g) {
+// -o DIR: a modulefile per map entry, and the shim's module.
+void write_modulefiles(const Options &o, ModuleFormat format, Globals &g) {
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {
     report_unusable_map(m);
     g.exit_code = kNo;
     return;
   }
-  const ModuleFormat format = o.format == "lua" ? ModuleFormat::lua : ModuleFormat::tcl;
   std::vector<Modulefile> files;
   std::error_code ec;
   for (const Installed &e : m.map->cudnn) {
@@ -75,6 +75,24 @@ void write_modulefiles(const Options &o, Globals &g) {
   if (g.json) print_json({{"format", o.format}, {"written", written}, {"kept", kept}});
 }
 
+// --requires: the application's lines, on stdout.
+int print_need_lines(const std::string &built_with, const std::string &cuda, ModuleFormat format,
+                     const Globals &g) {
+  const Parsed<Version> v = parse_required(built_with);
+  const Parsed<Version> c = cuda.empty() ? Parsed<Version>{} : parse_cuda(cuda);
+  if (!v || (!cuda.empty() && !c)) {
+    Error() << (!v ? v.error : c.error);
+    return kUsage;
+  }
+  const std::optional<int> major = c ? std::optional<int>(c->major) : std::nullopt;
+  const std::string text = need_lines(*v, major, format);
+  if (g.json)
+    print_json({{"format", format == ModuleFormat::lua ? "lua" : "tcl"}, {"lines", text}});
+  else
+    std::cout << text;
+  return kYes;
+}
+
 }  // namespace
 
 void add_modulefiles(CLI::App &app, Globals &g) {
@@ -83,9 +101,13 @@ void add_modulefiles(CLI::App &app, Globals &g) {
       app.add_subcommand("modulefiles", "Write a modulefile per map entry and the shim's module");
   cmd->add_option("--format", o->format, "lua (Lmod) or tcl (Environment Modules)")
       ->check(CLI::IsMember({"lua", "tcl"}));
-  cmd->add_option("-o,--output", o->out, "The module tree to write into")
-      ->required()
-      ->type_name("DIR");
+  cmd->add_option("-o,--output", o->out, "The module tree to write into")->type_name("DIR");
+  cmd->add_option("--requires", o->built_with,
+                  "Instead: print the lines an application's modulefile needs to say it was built "
+                  "with this cuDNN (5.1, 8.9.7, or a major alone: 9)")
+      ->type_name("VERSION");
+  cmd->add_option("--cuda", o->cuda, "With --requires: the CUDA major it was built for")
+      ->type_name("N");
   add_map_option(cmd, o->map);
   cmd->add_flag("--force", o->force, "Also replace modulefiles this command did not write");
   cmd->add_option("--cuda-module", o->cuda_module,
@@ -104,12 +126,31 @@ on (LD_AUDIT) for the session and the jobs it submits. A file this command wrote
 of the same name, such as a site's EasyBuild module, is kept and reported unless --force is given.
 Nothing else in the tree is touched.
 
+With --requires VERSION, nothing is written: it prints the lines an application's modulefile
+carries to say which cuDNN it was built with, in standard commands only (prepend_path of
+CUDNN_COMPAT_NEEDS, setenv of CUDNN_COMPAT_REQUIRE and CUDNN_COMPAT_CUDA). This is the form to
+use: unlike cudnn_requires("5.1") (Lua) or cudnn-requires 5.1 (Tcl), which the site package
+defines, it loads where that package is absent (another site, a spider cache built without it),
+and the hooks and the shim read it the same way.
+
 Examples:
   cudnn-compat modulefiles --format lua -o /opt/modulefiles
   cudnn-compat modulefiles --format tcl -o /etc/environment-modules/modulefiles
+  cudnn-compat modulefiles --format lua --requires 8.9 --cuda 12   # lines for pytorch/2.1.lua
 
-Exit status: 0 written, 1 no map or a file could not be written or was kept, 2 bad usage.)");
-  cmd->callback([o, &g] { write_modulefiles(*o, g); });
+Exit status: 0 written (or printed), 1 no map or a file could not be written or was kept, 2 bad
+usage.)");
+  cmd->callback([o, &g] {
+    const ModuleFormat format = o->format == "lua" ? ModuleFormat::lua : ModuleFormat::tcl;
+    if (!o->built_with.empty()) {
+      g.exit_code = print_need_lines(o->built_with, o->cuda, format, g);
+    } else if (o->out.empty()) {
+      Error() << "modulefiles needs -o DIR (the module tree to write into), or --requires VERSION";
+      g.exit_code = kUsage;
+    } else {
+      write_modulefiles(*o, format, g);
+    }
+  });
 }
 
 }  // namespace cudnn_compat::cli

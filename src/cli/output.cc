@@ -31,7 +31,9 @@ nlohmann::json json_of(const Installed &e) {
   return {{"version", to_string(e.version)},
           {"lib", e.lib},
           {"cuda", json_of(e.cuda)},
-          {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)}};
+          {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
+          {"source", to_string(source_of(e))},
+          {"hand_out", e.hand_out}};
 }
 
 nlohmann::json json_of(const Probe &p) {

@@ -24,39 +24,19 @@ nlohmann::json considered_json(const Map &map, const Choice &c) {
   return list;
 }
 
+// "module cudnn/5.1", "wheel", "conda": where a place comes from, as every answer says.
+std::string source_words(const Installed &e) {
+  return std::string(to_string(source_of(e))) + (e.module.empty() ? "" : " " + e.module);
+}
+
 void print_considered(const Map &map, const Choice &c) {
   std::cout << "  considered:\n";
   for (const Considered &k : c.considered) {
     const Installed &e = map.cudnn[k.entry];
-    std::string label = to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")");
+    std::string label = to_string(e.version) + " (" + source_words(e) + ")";
     label.resize(std::max<std::size_t>(label.size() + 1, 28), ' ');
     std::cout << "    " << (k.fits ? "fits  " : "no    ") << label << k.why << '\n';
   }
-}
-
-// The first ranked release whose directory holds the file asked for; the ones before it that
-// lack it, in words.
-struct Found {
-  const Installed *entry = nullptr;
-  std::string file;
-  std::vector<std::string> skipped;
-};
-
-Found first_with_file(const Map &map, const Choice &choice, const LibraryName &requested,
-                      const std::string &name) {
-  Found out;
-  for (std::size_t index : choice.ranked) {
-    const Installed &e = map.cudnn[index];
-    const std::optional<std::string> file = find_library_file(e.lib, requested, e.version.major);
-    if (file) {
-      out.entry = &e;
-      out.file = *file;
-      return out;
-    }
-    out.skipped.push_back(e.lib + " (listed for cuDNN " + to_string(e.version) +
-                          ") holds no file for " + name);
-  }
-  return out;
 }
 
 nlohmann::json need_json(const Need &need) {
@@ -84,7 +64,7 @@ std::string module_fix(const Map &listed, const Need &need, const LibraryName &r
 }
 
 void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,
-                 const Choice &choice, const Found &f) {
+                 const Choice &choice, const Resolved &f) {
   const Installed &e = *f.entry;
   const std::string fix = module_fix(map, need, *parse_library_name(o.name), choice);
   std::error_code ec;
@@ -96,6 +76,7 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
                 {"version", to_string(e.version)},
                 {"cuda", json_of(e.cuda)},
                 {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
+                {"source", to_string(source_of(e))},
                 {"need", need_json(need)},
                 {"reason", choice.reason},
                 {"module_command", fix.empty() ? nlohmann::json(nullptr) : nlohmann::json(fix)},
@@ -106,16 +87,23 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
   }
   std::cout << o.name << " -> " << f.file << (ec || real == f.file ? "" : "  (" + real + ")")
             << '\n'
-            << "  " << choice.reason << '\n';
+            << "  " << choice.reason << '\n'
+            << "  source: " << source_words(e) << '\n';
   for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
   if (!fix.empty()) std::cout << "  without the shim: " << fix << '\n';
   print_considered(map, choice);
 }
 
 void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const Need &need,
-                        const Choice &choice, const Found &f) {
+                        const Choice &choice, const Resolved &f) {
   std::string advice;
-  if (need.cudnn)
+  const LibraryName requested = *parse_library_name(o.name);
+  const std::optional<int> asked =
+      requested.version ? std::optional<int>(requested.version->major) : std::nullopt;
+  if (const std::optional<std::string> conflict = major_conflict(need, asked))
+    advice = "The requirement should be the cuDNN " + std::to_string(*asked) +
+             " release the program was built with: " + *conflict + ".";
+  else if (need.cudnn)
     advice = "Ask the admins for cuDNN " + acceptable_releases(need.rule, *need.cudnn) +
              (need.cuda_major ? " built for CUDA " + std::to_string(*need.cuda_major) : "") +
              ", or rebuild the program against an installed release.";
@@ -149,26 +137,35 @@ int run(const Opts &o, const Globals &g) {
     Error() << "unknown rule '" + o.rule + "'; expected one of:\n" + rule_list();
     return kUsage;
   }
+  Asked asked{o.require, o.cuda, rule, {}, *requested, {}};
+  if (!o.program.empty())
+    asked.programs.push_back(std::filesystem::absolute(o.program).lexically_normal().string());
+  // The active Python environment's cuDNN count, and with --for, the program's own environment
+  // and what its distribution pins (an explicit requirement still wins).
+  if (!o.program.empty() && o.require.empty() && !env("CUDNN_COMPAT_REQUIRE"))
+    asked.pins = pins_of_file(asked.programs.front());
   const LoadedMap m = load_site_map(o.map);
-  if (!m.map) {
+  const std::vector<PythonPlace> places =
+      m.map || m.path.empty()
+          ? active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), asked.programs)
+          : std::vector<PythonPlace>{};
+  const std::optional<Map> map = with_places(m.map ? &*m.map : nullptr, places);
+  if (!map) {
     report_unusable_map(m);
     return kNo;
   }
-  Asked asked{o.require, o.cuda, rule, {}, *requested};
-  if (!o.program.empty())
-    asked.programs.push_back(std::filesystem::absolute(o.program).lexically_normal().string());
-  const Parsed<Need> need = derive_need(need_inputs(asked, env), &*m.map);
+  const Parsed<Need> need = derive_need(need_inputs(asked, env), &*map);
   if (!need) {
     Error() << need.error;
     return kUsage;
   }
-  const Choice choice = choose(*m.map, *need, *requested);
-  const Found found = first_with_file(*m.map, choice, *requested, o.name);
+  const Choice choice = choose(*map, *need, *requested);
+  const Resolved found = resolve_file(*map, choice, *requested, o.name, find_library_file);
   if (found.entry) {
-    print_found(o, g, *m.map, *need, choice, found);
+    print_found(o, g, *map, *need, choice, found);
     return kYes;
   }
-  print_nothing_fits(o, g, *m.map, *need, choice, found);
+  print_nothing_fits(o, g, *map, *need, choice, found);
   return kNo;
 }
 
@@ -192,8 +189,13 @@ void add_resolve(CLI::App &app, Globals &g) {
                   "The program that asks, matched against the map's [[require]] rules")
       ->type_name("FILE");
   cmd->footer(R"(
-The requirement is taken, in this order, from --require or $CUDNN_COMPAT_REQUIRE, from the first
-[[require]] rule of the map whose glob matches --for, and from the version in NAME itself. Among
+The requirement is taken, in this order, from --require or $CUDNN_COMPAT_REQUIRE, from what the
+Python distribution that installed --for pins (torch's nvidia-cudnn-cu12==9.1.0.70 in its
+METADATA, a conda package's depends; under that framework's rule), from the first [[require]]
+rule of the map whose glob matches --for, and from the version in NAME itself. Besides the map's
+places, the cuDNN of the active environment count: the wheel of $VIRTUAL_ENV, the conda env of
+$CONDA_PREFIX, and those of --for's own environment; every place says its source (module, wheel,
+conda, system, user). Among
 the installed releases that satisfy it under the rule, the map's [policy] prefer picks one. When
 no fitting release's module is loaded, "without the shim:" names the module command that would
 load one in your module system (module swap/switch or load; the same advice as explain, doctor

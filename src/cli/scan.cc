@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 struct Options {
   std::string modules = "auto", output, modulepath;
-  std::vector<std::string> search;
+  std::vector<std::string> search, python;
   bool merge = false, prune = false;
 };
 
@@ -57,7 +57,7 @@ std::optional<Listed> modules_to_scan(const Options &o, std::vector<std::string>
     for (const ModuleLibs &m : mods ? *mods.value : std::vector<ModuleLibs>{}) {
       out.in_tree->insert(m.name);
       out.as_listed->emplace(m.name, m);
-      out.modules.push_back({m.name, m.lib_dirs, is_cudnn_module(m.name)});
+      out.modules.push_back({m.name, m.lib_dirs, is_cudnn_module(m.name), m.hidden});
     }
   }
   return out;
@@ -70,6 +70,7 @@ ScanIo system_scan_io(bool progress, const Listed &listed) {
   io.holds_cudnn = dir_holds_cudnn;
   io.canonical = canonical;
   io.walk = find_cudnn_dirs;
+  io.python_walk = find_python_places;
   io.probe = [options](const std::string &dir) { return probe(dir, options); };
   io.progress = [progress](std::size_t i, std::size_t n, const std::string &dir) {
     if (progress && n > 20 && (i % 10 == 0 || i + 1 == n))
@@ -137,7 +138,8 @@ bool write_out(const Options &o, const Globals &g, const std::string &text) {
 }
 
 void print_report(const Options &o, const Globals &g, const Map &map, const MergeReport &report,
-                  const std::vector<std::string> &problems, const std::string &asked) {
+                  const std::vector<std::string> &problems, const std::string &asked,
+                  const nlohmann::json &system_command) {
   if (g.json) {
     nlohmann::json entries = nlohmann::json::array();
     for (const Installed &e : map.cudnn) entries.push_back(json_of(e));
@@ -149,7 +151,8 @@ void print_report(const Options &o, const Globals &g, const Map &map, const Merg
                 {"gone", report.gone},
                 {"left_out", report.left_out},
                 {"problems", problems},
-                {"system", asked}});
+                {"system", asked},
+                {"system_command", system_command}});
     return;
   }
   for (const std::string &s : report.added) std::cerr << "scan: added " << s << '\n';
@@ -161,11 +164,26 @@ void print_report(const Options &o, const Globals &g, const Map &map, const Merg
             << (o.output.empty() ? "" : " " + o.output) << '\n';
 }
 
+// Which module system was asked, and how: with --modules auto it is the shell's own (or the first
+// found), and an admin who has both must be able to tell which tree became the map.
+void say_system(const Options &o, const Listed &listed) {
+  if (o.modules == "none") return;
+  if (!listed.system)
+    std::cerr << "scan: no module system found (no $LMOD_DIR/spider, $MODULES_CMD or Debian's "
+                 "modulecmd.tcl); only --search directories are scanned\n";
+  else
+    std::cerr << "scan: asked " << (listed.system->kind == "lmod" ? "Lmod" : "Environment Modules")
+              << " (" << listed.system->command << ") about MODULEPATH=" << listed.modulepath
+              << '\n';
+}
+
 int scan(const Options &o, const Globals &g) {
   std::vector<std::string> problems;
   const std::optional<Listed> listed = modules_to_scan(o, problems);
   if (!listed) return kUsage;
-  ScanFound found = gather_scan(listed->modules, o.search, system_scan_io(!g.json, *listed));
+  if (!g.json) say_system(o, *listed);
+  ScanFound found =
+      gather_scan(listed->modules, o.search, system_scan_io(!g.json, *listed), o.python);
   problems.insert(problems.end(), found.problems.begin(), found.problems.end());
   MergeReport report;
   int exit_code = kYes;
@@ -183,7 +201,9 @@ int scan(const Options &o, const Globals &g) {
     return kNo;
   }
   if (!write_out(o, g, text)) return kNo;
-  print_report(o, g, *map, report, problems, listed->asked);
+  print_report(o, g, *map, report, problems, listed->asked,
+               listed->system && listed->asked != "none" ? nlohmann::json(listed->system->command)
+                                                         : nlohmann::json(nullptr));
   return map->cudnn.empty() ? kNo : kYes;
 }
 
@@ -198,6 +218,10 @@ void add_scan(CLI::App &app, Globals &g) {
   cmd->add_option("--modulepath", o->modulepath, "Module tree(s), colon-separated ($MODULEPATH)");
   cmd->add_option("--search", o->search,
                   "Also walk this directory for cuDNN installed without a module (repeatable)")
+      ->type_name("DIR");
+  cmd->add_option("--python", o->python,
+                  "Also find the cuDNN of the Python environments under this directory: pip "
+                  "wheels (site-packages/nvidia/cudnn/lib) and conda envs (repeatable)")
       ->type_name("DIR");
   cmd->add_option("-o,--output", o->output, "Write the map here (default: print it)")
       ->type_name("FILE");
@@ -218,6 +242,13 @@ stderr, not dropped silently; a broken modulefile with the module system's own e
 installed in several places (an EasyBuild and a Spack module) is one [[cudnn]] entry whose lib
 and module are lists. --search follows symlinked directories at any depth, each directory once.
 
+--python DIR finds the Python environments under DIR (a virtualenv, a conda installation with its
+envs/, a directory of many): a wheel's cuDNN in <site-packages>/nvidia/cudnn/lib, its version from
+the nvidia_cudnn_cu<N>-<version>.dist-info/METADATA beside it, and a conda environment's in
+<prefix>/lib, its version from conda-meta/cudnn-<version>-<build>.json. Each is probed like any
+other directory and listed with source = "wheel" or "conda" (the package's own version, with its
+build number, where the library agrees with it).
+
 With --merge the old map is kept as FILE.bak and the changes are listed; the map and its cache are
 written atomically. A place of a release the old map already lists is reported, not added (the
 admin's entry says where that release lives). Entries whose module left the module tree are kept
@@ -227,6 +258,7 @@ Examples:
   cudnn-compat scan -o /etc/cudnn-compat/map.toml
   cudnn-compat scan --search /usr/local --search /opt --merge -o /etc/cudnn-compat/map.toml
   cudnn-compat scan --modules none --search /usr/local/cuda
+  cudnn-compat scan --python /opt/conda --python /shared/venvs --merge -o /etc/cudnn-compat/map.toml
 
 Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no such module system.)");
   cmd->callback([o, &g] { g.exit_code = scan(*o, g); });

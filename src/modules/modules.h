@@ -13,8 +13,8 @@ struct ModuleLibs {
   std::string name;  // the full name users load: cudnn/5.1, cuDNN/8.9.2.26-CUDA-12.1.1
   std::string file;  // the modulefile
   std::vector<std::string> lib_dirs;  // what it adds to LD_LIBRARY_PATH
-  bool hidden = false;
-  std::string error;  // the module system's own words when evaluating the modulefile failed
+  bool hidden = false;  // Lmod's spider says so; Environment Modules: a dot name or tag "hidden"
+  std::string error;    // the module system's own words when evaluating the modulefile failed
 };
 
 // Whether a module's name says cuDNN at all (any case, any scheme); its version is never trusted.
@@ -24,7 +24,7 @@ bool may_carry_cudnn(std::string_view full_name);
 
 // `spider -o spider-json MODULEPATH`: {sn: {file: {fullName, lpathA, hidden, ...}}}.
 Parsed<std::vector<ModuleLibs>> parse_spider_json(std::string_view text);
-// `modulecmd.tcl bash avail -a --json`: {modulepath: {name: {name, type, pathname}}}.
+// `modulecmd.tcl bash avail -a --json`: {modulepath: {name: {name, type, tags, pathname}}}.
 Parsed<std::vector<ModuleLibs>> parse_avail_json(std::string_view text);
 // `modulecmd.tcl bash display NAME`: its prepend-path/append-path LD_LIBRARY_PATH directories.
 std::vector<std::string> parse_display_lib_dirs(std::string_view text);

@@ -63,8 +63,11 @@ Parsed<std::vector<ModuleLibs>> parse_avail_json(std::string_view text) {
     if (!mods.is_object()) continue;
     for (const auto &[name, m] : mods.items()) {
       if (!m.is_object() || m.value("type", "") != "modulefile" || !may_carry_cudnn(name)) continue;
-      const std::string base = name.substr(name.rfind('/') + 1);
-      out.push_back({name, m.value("pathname", ""), {}, !base.empty() && base[0] == '.', {}});
+      // Hidden by its name (cudnn/.5.0) or by module-hide in a modulerc (tagged "hidden").
+      bool hidden = hidden_module(name);
+      if (m.contains("tags") && m["tags"].is_array())
+        for (const nlohmann::json &tag : m["tags"]) hidden = hidden || tag == "hidden";
+      out.push_back({name, m.value("pathname", ""), {}, hidden, {}});
     }
   }
   std::sort(out.begin(), out.end(), before);

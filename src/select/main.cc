@@ -3,12 +3,16 @@
 // carries no libc, let alone toml++). It speaks shim/protocol.h: whatever goes wrong, the answer
 // is "pass", and every line meant for the user goes back to the shim, which prints it.
 #include "decision_inputs.h"
+#include "grounds.h"
+#include "probes.h"
 #include "protocol.h"
 #include "system.h"
 #include "usage_record.h"
 
 #include <signal.h>
 #include <unistd.h>
+
+#include <ctime>
 
 #include <algorithm>
 #include <chrono>
@@ -25,13 +29,9 @@ using Clock = std::chrono::steady_clock;
 struct Request {
   std::string name, executable, requester;
   Clock::time_point deadline;
+  std::string memo_entry, memo_key;              // "-": nothing to remember
   std::optional<std::vector<std::string>> dirs;  // the loader's, from the shim
 };
-
-std::string self_dir() {
-  std::error_code ec;
-  return fs::read_symlink("/proc/self/exe", ec).parent_path().string();
-}
 
 std::string real_path(const std::string &path) {
   std::error_code ec;
@@ -47,16 +47,65 @@ std::vector<KnownLibrary> known_libraries(const std::string &path, const FileSta
   return table_libraries(*table.text);
 }
 
-std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,
-                                             std::vector<KnownLibrary> &known) {
+// The map the search finds, recorded with the places before it that held none, and what its
+// decision table knows.
+std::optional<std::string> map_path(Grounds &grounds, std::vector<KnownLibrary> &known,
+                                    std::optional<FileStamp> &stamp) {
   const std::optional<std::string> path = find_map_path();
+  for (const std::string &p : map_search_path()) {
+    grounds.file(p);
+    if (p == path) break;
+  }
+  if (path && (stamp = stamp_file(*path))) known = known_libraries(*path, *stamp);
+  return path;
+}
+
+std::pair<const Map *, std::string> load_found(const std::optional<std::string> &path,
+                                               const std::optional<FileStamp> &stamp,
+                                               std::optional<MapLoad> &out,
+                                               std::vector<KnownLibrary> &known) {
   if (!path) return {nullptr, "none at " + map_search_path().back()};
-  const std::optional<FileStamp> stamp = stamp_file(*path);
-  load = load_map(*path);
-  if (load->map && stamp) known = known_libraries(*path, *stamp);
-  if (load->map) return {&*load->map, ""};
+  out = load_map(*path);
+  // The map must still be the one the table was read for: an edit since is not known.
+  if (!out->map || !stamp || stamp_file(*path) != stamp) known.clear();
+  if (out->map) return {&*out->map, ""};
   return {nullptr,
-          load->diagnostics.empty() ? *path + " is invalid" : to_string(load->diagnostics.front())};
+          out->diagnostics.empty() ? *path + " is invalid" : to_string(out->diagnostics.front())};
+}
+
+// What the Python environment of the process adds: the pins of the frameworks in it (an
+// explicit requirement would win: not read then; the shim's keeper, the engine's parent, shares
+// the host's memory and so its maps), and the active environment's cuDNN as places beside the
+// map's, listed in it or not. nullopt: the map as it is. The memo keeps the decision while each
+// METADATA and conda record read is as it was, and only where the requester's own distribution
+// gave every pin: another framework mapped in this process is not a file it can watch.
+std::optional<Map> python_environment(const std::string &requester, const std::string &executable,
+                                      const Map *map, Asked &asked, Grounds &grounds) {
+  if (!env("CUDNN_COMPAT_REQUIRE")) {
+    std::vector<std::string> files{requester};
+    for (std::string &f : mapped_files("/proc/" + std::to_string(getppid()) + "/maps"))
+      files.push_back(std::move(f));
+    asked.pins = pins_of_files(files);
+    for (const CudnnPin &p : asked.pins) grounds.file(p.file);
+    if (asked.pins.size() != pins_of_file(requester).size()) grounds.keep = false;
+  }
+  const std::vector<PythonPlace> places =
+      active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {requester, real_path(executable)});
+  for (const PythonPlace &p : places) grounds.file(p.file);
+  return with_places(map, places);
+}
+
+// The file the loader takes from the directories the shim passed, or the path asked for: the one
+// the engine probes first, known before the map is read.
+std::optional<std::string> loader_file(const Request &r) {
+  std::error_code ec;
+  if (r.name.find('/') != std::string::npos)
+    return fs::is_regular_file(r.name, ec) ? std::optional(r.name) : std::nullopt;
+  for (const std::string &d : r.dirs.value_or(std::vector<std::string>{})) {
+    const fs::path f = fs::path(d.size() > 2 ? d.substr(2) : "") / r.name;
+    if (fs::is_regular_file(f, ec)) return f.string();
+  }
+  return std::nullopt;
 }
 
 SearchStep search_step(std::string_view arg, const std::string &requester);
@@ -69,17 +118,22 @@ std::vector<std::string> usage_lines(const Map *map, const SelectInputs &in, con
   if (!(map && map->usage.given && map->usage.mode != UsageMode::off) && !asked) return {};
   std::vector<std::string> lines;
   if (map && map->usage.given) lines.push_back(usage_settings_text(map->usage, ' '));
-  lines.push_back(CUDNN_COMPAT_USAGE_FIELDS + usage_fields(in, s, is_conda_lib));
+  lines.push_back(CUDNN_COMPAT_USAGE_FIELDS + usage_fields(in, s));
   return lines;
 }
 
-Selection decide(const Request &r, bool debug, std::vector<std::string> &usage) {
+Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std::string> &usage) {
   const std::string requester = r.requester.empty() ? real_path(r.executable) : r.requester;
   const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
   if (!requested) return {};
-  std::optional<MapLoad> load;
   std::vector<KnownLibrary> known;
-  const auto [map, map_problem] = find_map(load, known);
+  std::optional<FileStamp> stamp;
+  const std::optional<std::string> path = map_path(grounds, known, stamp);
+  Probes probes(r.deadline, grounds);
+  if (const std::optional<std::string> file = loader_file(r)) probes.start(*file, known);
+  std::optional<MapLoad> loaded;
+  const auto [listed, map_problem] = load_found(path, stamp, loaded, known);
+  const Map *map = listed;  // the table's indices are the site map's
 
   // A [[require]] glob may name a program by the path it was started as or by its real path.
   std::error_code ec;
@@ -87,6 +141,8 @@ Selection decide(const Request &r, bool debug, std::vector<std::string> &usage) 
   Asked asked;
   asked.programs = {started_as, real_path(r.executable), requester, real_path(requester)};
   asked.requested = *requested;
+  const std::optional<Map> seen = python_environment(requester, r.executable, map, asked, grounds);
+  if (seen) map = &*seen;
   const Parsed<Need> need = derive_need(need_inputs(asked, env), map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
 
@@ -95,31 +151,25 @@ Selection decide(const Request &r, bool debug, std::vector<std::string> &usage) 
     lc.before_cache.emplace();
     for (const std::string &d : *r.dirs) lc.before_cache->push_back(search_step(d, requester));
   }
-  SelectInputs in = select_inputs(r.name, *requested, *need, loader_search(r.name, lc), map);
+  const std::optional<LoaderHit> loader = loader_search(r.name, lc);
+  if (!loader || loader->from == "ld.so.cache" || loader->from == "the default directories")
+    grounds.file(lc.ld_cache);
+  SelectInputs in = select_inputs(r.name, *requested, *need, loader, map);
   in.map_problem = map_problem;
   in.debug = debug;
 
-  const std::string helper = self_dir() + "/cudnn-compat-probe";
-  SelectIo io;
-  // Only the library's own word counts, within what is left of the shim's deadline.
-  io.probe = [&](const std::string &file) -> LibraryCheck {
-    const std::optional<FileStamp> id = map ? stamp_file(file) : std::nullopt;
-    if (id)
-      if (std::optional<Probe> p =
-              remembered_probe(known, *map, file, *id, need->cuda_major.has_value()))
-        return p;
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
-    if (left.count() <= 0) return {std::nullopt, "no time was left of CUDNN_COMPAT_TIMEOUT"};
-    // Half of what is left, so that one library that hangs leaves time for the next candidate.
-    const long half = std::max<long>(left.count() / 2, std::min<long>(left.count(), 500));
-    return check_library(file, {helper, int(half)});
+  // The table's word for a file it knows (as the fast path takes it), else the library's own;
+  // every file asked is a ground of the decision the memo keeps.
+  SelectIo io = engine_io(known, listed, need->cuda_major.has_value(),
+                          [&](const std::string &file) { return probes(file); });
+  io.probe = [&grounds, table = std::move(io.probe)](const std::string &file) {
+    grounds.file(file);
+    return table(file);
   };
-  io.find_file = find_library_file;
   Selection s = select_library(in, io);
   // A map that is there but refused (broken, or writable by others) is said once, even where the
   // ordinary load needs no map.
-  if (!map && load && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
+  if (!listed && loaded && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
     s.say.push_back("cudnn-compat: " + map_problem + "; the map is not used, loading " + r.name +
                     " as usual");
   usage = usage_lines(map, in, s);
@@ -127,11 +177,11 @@ Selection decide(const Request &r, bool debug, std::vector<std::string> &usage) 
 }
 
 std::optional<Request> parse_request(int argc, char **argv) {
-  if (argc < 6 || std::string_view(argv[1]) != CUDNN_COMPAT_PROTOCOL) return std::nullopt;
-  Request r{argv[2], argv[3], argv[4], Clock::now(), std::nullopt};
+  if (argc < 8 || std::string_view(argv[1]) != CUDNN_COMPAT_PROTOCOL) return std::nullopt;
+  Request r{argv[2], argv[3], argv[4], Clock::now(), argv[6], argv[7], std::nullopt};
   r.deadline += std::chrono::milliseconds(std::strtol(argv[5], nullptr, 10));
-  if (!(argc == 7 && std::string_view(argv[6]) == CUDNN_COMPAT_NO_DIRS))
-    r.dirs = std::vector<std::string>(argv + 6, argv + argc);
+  if (!(argc == 9 && std::string_view(argv[8]) == CUDNN_COMPAT_NO_DIRS))
+    r.dirs = std::vector<std::string>(argv + 8, argv + argc);
   return r;
 }
 
@@ -158,25 +208,77 @@ void default_signals() {
   sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
+// A line of the answer as one line: a path or a distribution's metadata with a line break in it
+// must not end it early and pass the rest off as an answer line of its own ("use ...").
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+// The answer without its end line; also what the memo keeps for the next process of the node, so
+// everything a remembered answer must carry is in it (the usage lines: shim/record.c).
+std::string answer_text(Selection s, const std::vector<std::string> &usage) {
+  // The answer is lines: a file whose path holds a line break cannot be named in it.
+  if (s.use && s.use->find('\n') != std::string::npos) {
+    s.say = {
+        "cudnn-compat: the cuDNN to hand over is at a path with a line break, which the "
+        "shim's answer cannot carry; loading as usual"};
+    s.use.reset();
+    s.source.reset();
+  }
+  std::string out;
+  for (const std::string &line : s.say) out += "say " + one_line(line) + '\n';
+  if (s.source) out += "how " + std::string(to_string(*s.source)) + ' ' + one_line(s.how) + '\n';
+  for (const std::string &line : usage) out += one_line(line) + '\n';
+  return out + (s.use ? "use " + *s.use : std::string("pass")) + '\n';
+}
+
+// The decision, remembered for the next process of this node where the shim asked for it.
+void remember(const Request &r, const Grounds &grounds, const std::vector<EnvRead> &read,
+              const std::string &answer) {
+  if (r.memo_entry == "-" || !grounds.keep) return;
+  MemoEntry e{r.memo_key, grounds.files, {}, answer};
+  std::error_code ec;
+  e.files.emplace_back(fs::read_symlink("/proc/self/exe", ec).string(), std::nullopt);
+  e.files.back().second =
+      identify_file(e.files.back().first);  // this engine: a new one decides anew
+  for (const EnvRead &v : read)
+    if (std::none_of(e.env.begin(), e.env.end(),
+                     [&](const EnvRead &w) { return w.first == v.first; }))
+      e.env.push_back(v);
+  write_memo_entry(r.memo_entry, e);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   default_signals();
   Selection s;
+  std::optional<Request> r;
+  Grounds grounds;
   std::vector<std::string> usage;
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  grounds.started_ns = std::uint64_t(now.tv_sec) * 1'000'000'000u + std::uint64_t(now.tv_nsec);
+  std::vector<EnvRead> read;
+  record_env_reads(&read);
   try {
-    if (const std::optional<Request> r = parse_request(argc, argv))
-      s = decide(*r, env("CUDNN_COMPAT_DEBUG") == std::optional<std::string>("1"), usage);
+    if ((r = parse_request(argc, argv)))
+      s = decide(*r, env("CUDNN_COMPAT_DEBUG") == std::optional<std::string>("1"), grounds, usage);
     else
       s.say.push_back("cudnn-compat: the engine speaks protocol " CUDNN_COMPAT_PROTOCOL
                       " but was run otherwise (a shim of another install?); loading as usual");
   } catch (const std::exception &e) {
     s = {{}, {std::string("cudnn-compat: internal error: ") + e.what() + "; loading as usual"}};
+    grounds.keep = false;
   }
-  for (const std::string &line : s.say) std::cout << "say " << line << '\n';
-  for (const std::string &line : usage) std::cout << line << '\n';
-  std::cout << (s.use ? "use " + *s.use : std::string("pass"))
-            << "\nend " CUDNN_COMPAT_PROTOCOL "\n"
-            << std::flush;
+  record_env_reads(nullptr);
+  const std::string answer = answer_text(s, usage);
+  std::cout << answer << "end " CUDNN_COMPAT_PROTOCOL "\n" << std::flush;
+  // After the answer: the process that waits for it needs nothing of the memo.
+  if (r) try {
+      remember(*r, grounds, read, answer);
+    } catch (const std::exception &) {
+    }
   return 0;
 }

@@ -5,12 +5,12 @@ fake_map >"$t/map.toml"
 export CUDNN_COMPAT_MAP=$t/map.toml
 
 LD_LIBRARY_PATH=$FAKES/5.1.10/lib64 expect_rc 0 cc doctor --require 5.1
-has "ok: libcudnn.so.5 resolves to $FAKES/5.1.10/lib64/libcudnn.so.5 (LD_LIBRARY_PATH): cuDNN 5.1.10"
+has "ok: libcudnn.so.5 resolves to $FAKES/5.1.10/lib64/libcudnn.so.5 (LD_LIBRARY_PATH, module): cuDNN 5.1.10"
 has "which fits cuDNN 5.1 (from --require)"
 has "ok: the shim is off"
 
 LD_LIBRARY_PATH=$FAKES/5.0.5/lib64:$FAKES/5.1.10/lib64 expect_rc 1 cc doctor --require 5.1
-has "problem: libcudnn.so.5 resolves to $FAKES/5.0.5/lib64/libcudnn.so.5 (LD_LIBRARY_PATH): cuDNN 5.0.5, but cuDNN 5.1 (from --require) does not fit it: before cuDNN 7 the minor version must match"
+has "problem: libcudnn.so.5 resolves to $FAKES/5.0.5/lib64/libcudnn.so.5 (LD_LIBRARY_PATH, module): cuDNN 5.0.5, but cuDNN 5.1 (from --require) does not fit it: before cuDNN 7 the minor version must match"
 has "fix: module load cudnn/5.1   # cuDNN 5.1.10"
 has "the shim is off; it would load $FAKES/5.1.10/lib64/libcudnn.so.5"
 has "warning: 2 cuDNN 5 releases on LD_LIBRARY_PATH"

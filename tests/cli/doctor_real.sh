@@ -5,4 +5,4 @@ real=/usr/local/cuda/lib64
 fake_map >"$t/map.toml"
 export CUDNN_COMPAT_MAP=$t/map.toml
 LD_LIBRARY_PATH=$real expect_rc 0 cc doctor --require 9.1
-has "libcudnn.so.9 resolves to $real/libcudnn.so.9 (LD_LIBRARY_PATH): cuDNN 9."
+has "libcudnn.so.9 resolves to $real/libcudnn.so.9 (LD_LIBRARY_PATH, system): cuDNN 9."

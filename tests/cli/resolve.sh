@@ -8,7 +8,8 @@ export CUDNN_COMPAT_MAP="$t/map.toml"
 
 expect_rc 0 cc resolve libcudnn.so.5 --require 5.1
 has "libcudnn.so.5 -> $FAKES/5.1.10/lib64/libcudnn.so.5  ($FAKES/5.1.10/lib64/libcudnn.so.5.1.10)"
-has "no    5.0.5 (cudnn/5.0)"
+has "no    5.0.5 (module cudnn/5.0)"
+has "source: module cudnn/5.1"
 has "before cuDNN 7 the minor version must match (5.0 vs 5.1)"
 
 # The requirement from the environment, as the shim will read it.

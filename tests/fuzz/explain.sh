@@ -1,4 +1,5 @@
-# A short libFuzzer run of explain's reader (ASan and UBSan on), seeded with the shared examples.
+# A short libFuzzer run of explain's reader (ASan and UBSan on), seeded with the real messages of
+# tests/explain (the shared examples, the tuning and the held-back sets).
 # CI runs it for FUZZ_SECONDS (default 30); a crash fails the test and leaves the input in $t.
 source "$(dirname "$0")/../scenario.sh"
 : "${SOURCE:?}" "${FUZZ_BUILD:?}"
@@ -24,11 +25,15 @@ ar rcs "$t/layers.a" "${objects[@]}"
 clang++ -std=c++20 -fsanitize=fuzzer "${flags[@]}" "$(dirname "$0")/explain_fuzz.cc" "$t/layers.a" \
   -o "$t/explain_fuzz" 2>"$t/build.log" || { cat "$t/build.log"; fail "the fuzz target does not build"; }
 mkdir "$t/corpus"
-i=0
-while IFS= read -r line; do
-  python3 -c 'import json,sys; sys.stdout.write(json.loads(sys.argv[1])["message"])' "$line" \
-    >"$t/corpus/example-$((i++))"
-done <"$SOURCE/tests/explain/error-examples.jsonl"
+python3 - "$t/corpus" "$SOURCE"/tests/explain/*.jsonl <<'PY'
+import json, sys
+n = 0
+for path in sys.argv[2:]:
+    for line in open(path):
+        if line.strip():
+            open(f"{sys.argv[1]}/example-{n}", "w").write(json.loads(line)["message"])
+            n += 1
+PY
 cd "$t"
 expect_rc 0 "$t/explain_fuzz" -max_total_time="${FUZZ_SECONDS:-30}" -max_len=65536 \
   -timeout=10 -rss_limit_mb=2048 "$t/corpus"

@@ -10,6 +10,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/../scenario.sh"
 for v in "${!CUDNN_COMPAT_@}"; do unset "$v"; done
 unset LOADEDMODULES _LMFILES_ _ModuleTable_ MODULEPATH LMOD_PACKAGE_PATH MODULES_SITECONFIG
 export LMOD_IGNORE_CACHE=1 HOME=$t
+# The shim's memo off (a file where its directory would be: tests/shim/common.sh says why), and
+# none in this machine's /tmp; memo_installed.sh turns it on.
+mkdir -m 700 "$t/run"
+export XDG_RUNTIME_DIR=$t/run
+: >"$t/run/cudnn-compat"
 lmod_cmd=/usr/share/lmod/lmod/libexec/lmod
 modulecmd=$ENVMODULES/usr/lib/x86_64-linux-gnu/modulecmd.tcl
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # cpack builds the .deb and the .rpm; their metadata is right (name, version = `cudnn-compat
-# --version`, dependencies computed from the binaries, license, the etc/ file marked as config);
-# the .deb installed into a throwaway root runs the demo's core steps from there.
+# --version`, dependencies computed from the binaries, license, the etc/ file marked as config,
+# Slurm's plugin named where it was built); the .deb carries the docs, Debian's copyright file and
+# a /usr/bin entry (issue 25, low), the .rpm nothing outside its relocatable prefix; the .deb
+# installed into a throwaway root runs the demo's core steps from there.
 . "$(dirname "$0")/common.sh"
 for tool in cpack dpkg-deb dpkg-shlibdeps rpmbuild rpm; do
   command -v $tool >/dev/null || skip "no $tool (scripts/deps.sh installs dpkg-dev and rpm)"
@@ -21,9 +23,23 @@ out=$(dpkg-deb -f "$deb" Package Depends Description)
 has "Package: cudnn-compat"
 has "libc6 (>="  # from dpkg-shlibdeps, not written by hand
 has "Description: Hands every job a compatible cuDNN"
+if [[ -f $BUILD_DIR/lib/cudnn-compat/spank-cudnn-compat.so ]]; then
+  files+=(lib/cudnn-compat/spank-cudnn-compat.so)
+  has "For Slurm, a SPANK plugin"
+  out=$(dpkg-deb -f "$deb" Enhances)
+  has "slurmd"
+fi
 out=$(dpkg-deb -c "$deb")
-for f in "${files[@]}"; do has "./opt/cudnn-compat/$f"; done
-lacks " ./usr"  # one tree under one prefix
+for f in "${files[@]}" share/doc/cudnn-compat/README.md; do has "./opt/cudnn-compat/$f"; done
+# Outside the one prefix only what Debian and admins look for: the command and the copyright.
+has "./usr/bin/cudnn-compat -> /opt/cudnn-compat/bin/cudnn-compat"
+has "./usr/share/doc/cudnn-compat/copyright"
+extra=$(grep -E ' \./usr/' <<<"$out" | grep -vE ' \./usr/(|bin/|share/|share/doc/|share/doc/cudnn-compat/)$' |
+  grep -vE ' \./usr/(bin/cudnn-compat -> |share/doc/cudnn-compat/copyright$)' || true)
+[[ -z $extra ]] || fail "the .deb installs more outside /opt/cudnn-compat: $extra"
+out=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/cudnn-compat/copyright)
+has "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+has "Upstream-Name: cudnn-compat"
 out=$(dpkg-deb -I "$deb" conffiles)
 [[ $out == /opt/cudnn-compat/etc/cudnn-compat/map.toml.example ]] || fail "conffiles: $out"
 
@@ -60,6 +76,8 @@ root=$t/root
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
 touch "$root/var/lib/dpkg/status"
 expect_rc 0 dpkg --root="$root" --force-depends --force-script-chrootless -i "$deb"
+[[ $(readlink "$root/usr/bin/cudnn-compat") == /opt/cudnn-compat/bin/cudnn-compat ]] ||
+  fail "/usr/bin/cudnn-compat is not the link to the installed tool"
 out=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Conffiles}' cudnn-compat)
 has "/opt/cudnn-compat/etc/cudnn-compat/map.toml.example"
 p=$root/opt/cudnn-compat cc=$root/opt/cudnn-compat/bin/cudnn-compat

@@ -212,21 +212,22 @@ need_tcl_apps() {
   printf '#%%Module1.0\nset built_with 5.1\ncudnn-requires $built_with\n' >"$t/tcl/byvar/1.0"
 }
 
-# check_standard_form: issue 12 item 7. An application modulefile written only with standard
-# commands (path-like CUDNN_COMPAT_NEEDS and CUDNN_COMPAT_REQUIRE) loads where the site's hooks are
-# absent, and is checked where they are. $site is the variable that names the hooks.
+# check_standard_form [APP]: issue 12 item 7. An application modulefile written only with standard
+# commands (path-like CUDNN_COMPAT_NEEDS and CUDNN_COMPAT_REQUIRE; APP, plain/1.0 by default,
+# built with 5.1) loads where the site's hooks are absent, and is checked where they are. $site is
+# the variable that names the hooks.
 check_standard_form() {
-  local hooks=${!site}
+  local app=${1:-plain/1.0} hooks=${!site}
   unset "$site"
-  module load plain/1.0 cudnn/5.0; msg
+  module load "$app" cudnn/5.0; msg
   [[ -z $out ]] || fail "the standard form printed without the hooks: $out"
-  [[ $CUDNN_COMPAT_NEEDS == plain/1.0=5.1 && $CUDNN_COMPAT_REQUIRE == 5.1 ]] ||
-    fail "the standard form set '$CUDNN_COMPAT_NEEDS' / '${CUDNN_COMPAT_REQUIRE:-}'"
+  [[ $CUDNN_COMPAT_NEEDS == $app=5.1 && $CUDNN_COMPAT_REQUIRE == 5.1 ]] ||
+    fail "the standard form set '${CUDNN_COMPAT_NEEDS:-}' / '${CUDNN_COMPAT_REQUIRE:-}'"
   module purge
   [[ -z ${CUDNN_COMPAT_NEEDS:-}${CUDNN_COMPAT_REQUIRE:-} ]] || fail "purge left the need"
   export "$site=$hooks"
-  module load plain/1.0 cudnn/5.0 || true; msg
-  has "plain/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+  module load "$app" cudnn/5.0 || true; msg
+  has "$app was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
   module purge
 }
 
@@ -453,4 +454,186 @@ retiring_release() {
     repl=cudnn/9-real
     repl_version=$(sed -n 's/^version = "\(9\.[1-9][0-9]*\..*\)"$/\1/p' "$t/map.toml" | tail -1)
   fi
+}
+
+# use_system lmod|envmodules: the scenario runs on that module system, skipped where it is not
+# here: $system, $format, $swap and $site for it, its tree of generated modules (lmod_tree,
+# tcl_tree) and module().
+use_system() {
+  system=$1
+  if [[ $1 == lmod ]]; then
+    [[ -x $lmod_cmd ]] || skip "no Lmod at $lmod_cmd (scripts/deps.sh installs it)"
+    format=lua swap=swap site=LMOD_PACKAGE_PATH
+    lmod_tree
+    module() { lmod_module "$@"; }
+  else
+    [[ -f $modulecmd ]] || skip "no Environment Modules at $modulecmd (scripts/deps.sh unpacks it)"
+    format=tcl swap=switch site=MODULES_SITECONFIG
+    tcl_tree
+    module() { tcl_module "$@"; }
+  fi
+}
+
+# hidden_site: issue 25 item 2's tree in $t/hid for $format (lua or tcl): cudnn/7.6 and cudnn/9.0
+# visible; cudnn/.9.1 hidden by its name and cudnn/8.9 hidden by the modulerc (Lmod hide_version,
+# Environment Modules module-hide), as sites withdraw builds; the applications app9/1.0 (built
+# with 9.0), app91/1.0 (9.1: only the hidden 9.1.0 fits) and app89/1.0 (8.9: only the hidden
+# 8.9.7 fits). MODULEPATH is the tree; the map is what scan makes of it.
+hidden_site() {
+  local h=$t/hid
+  mkdir -p "$h/cudnn" "$h/app9" "$h/app91" "$h/app89"
+  hmod() {  # hmod NAME FAKE-RELEASE
+    if [[ $format == lua ]]; then
+      printf 'family("cudnn")\nprepend_path("LD_LIBRARY_PATH", "%s")\n' "$FAKES/$2/lib64" >"$h/$1.lua"
+    else
+      printf '#%%Module\nconflict cudnn\nprepend-path LD_LIBRARY_PATH %s\n' "$FAKES/$2/lib64" >"$h/$1"
+    fi
+  }
+  happ() {  # happ NAME NEED
+    if [[ $format == lua ]]; then
+      printf 'cudnn_requires("%s")\n' "$2" >"$h/$1.lua"
+    else
+      printf '#%%Module\ncudnn-requires %s\n' "$2" >"$h/$1"
+    fi
+  }
+  hmod cudnn/7.6 7.6.5
+  hmod cudnn/9.0 9.0.0
+  hmod cudnn/.9.1 9.1.0
+  hmod cudnn/8.9 8.9.7
+  if [[ $format == lua ]]; then
+    echo 'hide_version("cudnn/8.9")' >"$h/cudnn/.modulerc.lua"
+  else
+    printf '#%%Module4.6\nmodule-hide cudnn/8.9\n' >"$h/cudnn/.modulerc"
+  fi
+  happ app9/1.0 9.0
+  happ app91/1.0 9.1
+  happ app89/1.0 8.9
+  export MODULEPATH=$h
+}
+
+# check_hidden: scan marks the hidden modules' places (hand_out = false) and --merge keeps the
+# mark; resolve, the shim (decision table and engine alike) and the module advice all hand out the
+# visible 9.0.0, never the newer hidden 9.1.0; where only a hidden one fits, the warning says so
+# instead of "no installed module fits"; a user who loads a hidden module keeps it.
+check_hidden() {
+  expect_rc 0 env MODULES_CMD="$modulecmd" "$CUDNN_COMPAT" scan --modules "$system" -o "$t/map.toml"
+  out=$(cat "$t/map.toml"); count "hand_out = false" 2
+  grep -A4 'version = "9.1.0"' "$t/map.toml" | grep -q 'hand_out = false' || fail "9.1.0 not withheld: $(cat "$t/map.toml")"
+  grep -A4 'version = "8.9.7"' "$t/map.toml" | grep -q 'hand_out = false' || fail "8.9.7 not withheld: $(cat "$t/map.toml")"
+  expect_rc 0 env MODULES_CMD="$modulecmd" "$CUDNN_COMPAT" scan --modules "$system" --merge -o "$t/map.toml"
+  out=$(cat "$t/map.toml"); count "hand_out = false" 2
+
+  expect_rc 0 cc resolve libcudnn.so.9 --require 9.0
+  has "libcudnn.so.9 -> $FAKES/9.0.0/lib64/libcudnn.so.9"
+  has "the map does not hand it out"
+
+  # CUDA 12: the real cuDNN 9 of this machine, which ld.so.cache may hold, is built for CUDA 13 and
+  # does not fit, so the loader's pick is replaced by what the map hands out.
+  local shim; shim=$(cc shim-path)
+  compile_family
+  for debug in 0 1; do  # with CUDNN_COMPAT_DEBUG=1 the engine always decides
+    expect_rc 0 env CUDNN_COMPAT_REQUIRE=9.0 CUDNN_COMPAT_CUDA=12 CUDNN_COMPAT_DEBUG=$debug \
+      LD_AUDIT="$shim" "$t/family" libcudnn.so.9
+    has "version 90000"
+  done
+
+  module load cudnn/7.6 app9/1.0 || true; msg
+  has "Use: module $swap cudnn/7.6 cudnn/9.0 (9.0.0)"
+  lacks "cudnn/.9.1"
+  module purge
+  module load cudnn/7.6 app91/1.0 || true; msg
+  has "No cuDNN module the site hands out fits: cudnn/.9.1 (9.1.0) would, but the map withholds it"
+  lacks "No installed cuDNN module fits"
+  module purge
+  module load cudnn/7.6 app89/1.0 || true; msg
+  has "No cuDNN module the site hands out fits: cudnn/8.9 (8.9.7) would"
+  lacks "module $swap cudnn/7.6 cudnn/8.9"
+  module purge
+
+  # Loaded by hand, the hidden build is the user's own choice: kept where it fits.
+  module load cudnn/.9.1; msg
+  expect_rc 0 env CUDNN_COMPAT_REQUIRE=9.0 CUDNN_COMPAT_CUDA=12 LD_AUDIT="$shim" "$t/family" libcudnn.so.9
+  has "version 90100"
+  module purge
+}
+# compile_family: a client that dlopens argv[1] and prints the cuDNN version it got, into
+# $t/family.
+compile_family() {
+  "$CC" -o "$t/family" -x c - -ldl <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  void *lib = dlopen(argv[1], RTLD_NOW);
+  if (!lib) {
+    printf("dlopen: %s\n", dlerror());
+    return 1;
+  }
+  printf("version %zu\n", ((size_t (*)(void))dlsym(lib, "cudnnGetVersion"))());
+  return 0;
+}
+C
+}
+
+# check_major_need: issue 25 item 7. An application built against a major alone
+# (cudnn_requires("5"): any 5.x) is a valid need: silent beside a 5.x module, decided by the fits
+# table without starting module-check, and beside another major warned with the 5.x to load.
+check_major_need() {
+  printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$t/started" "$CUDNN_COMPAT" >"$t/counted"
+  chmod +x "$t/counted"
+  module load major5/1.0 cudnn/5.0; msg
+  [[ -z $out ]] || fail "a major alone was refused beside cudnn/5.0: $out"
+  module purge
+  CUDNN_COMPAT_BIN=$t/counted module load major5/1.0 cudnn/5.1; msg
+  [[ -z $out ]] || fail "a major alone was refused beside cudnn/5.1: $out"
+  [[ ! -e $t/started ]] || fail "module-check was started for a fitting major: $(cat "$t/started")"
+  module purge
+  module load major5/1.0 cudnn/9.1 || true; msg
+  has "major5/1.0 was built with cuDNN 5 but cudnn/9.1 provides 9.1.0"
+  has "Use: module $swap cudnn/9.1 cudnn/5.1 (5.1.10)"
+  module purge
+}
+major_apps() {
+  mkdir -p "$t/$format/major5"
+  if [[ $format == lua ]]; then
+    echo 'cudnn_requires("5")' >"$t/lua/major5/1.0.lua"
+  else
+    printf '#%%Module1.0\ncudnn-requires 5\n' >"$t/tcl/major5/1.0"
+  fi
+}
+
+# check_portable_need: issue 25 item 9. The lines `modulefiles --requires` prints are the
+# application's need in standard commands: the modulefile loads without the site package and
+# leaves the need set, and with it a misfit is warned (check_standard_form); a warning leaves
+# `module load`'s exit status 0 (a `bash -e` job script goes on) and keeps the advised command on
+# one line; a need the check cannot read is answered in the author's own language.
+check_portable_need() {
+  mkdir -p "$t/$format/portable"
+  local file=$t/$format/portable/1.0
+  [[ $format == lua ]] && file+=.lua || echo '#%Module1.0' >"$file"
+  cc modulefiles --format "$format" --requires 5.1 >>"$file"
+  check_standard_form portable/1.0
+  local rc=0
+  module load portable/1.0 cudnn/5.0 || rc=$?
+  [[ $rc == 0 ]] || fail "a warning made module load exit $rc"
+  grep -qF "Use: module $swap cudnn/5.0 cudnn/5.1" "$t/msg" ||
+    fail "the advised command is not on one line: $(cat "$t/msg")"
+  msg; has "portable/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+  module purge
+  # A job script under bash -e: a separate shell, so that -e holds inside it.
+  bash -e -c "$(declare -p t lmod_cmd modulecmd; declare -f lmod_module tcl_module module)
+    module load portable/1.0 cudnn/5.0
+    echo went on >\"\$t/went-on\"" || true
+  [[ -e $t/went-on ]] || fail "a bash -e script stopped at a warning"
+  module purge
+  mkdir -p "$t/$format/oddneed"
+  if [[ $format == lua ]]; then
+    echo 'cudnn_requires("9.x")' >"$t/lua/oddneed/1.0.lua"
+  else
+    printf '#%%Module1.0\ncudnn-requires 9.x\n' >"$t/tcl/oddneed/1.0"
+  fi
+  module load oddneed/1.0 cudnn/5.0 || true; msg
+  has "cannot check oddneed/1.0: '9.x' is not a version"
+  if [[ $format == lua ]]; then has 'cudnn_requires("8.9")'; lacks 'cudnn-requires 8.9'
+  else has 'cudnn-requires 8.9'; lacks 'cudnn_requires('; fi
+  module purge
 }

@@ -27,11 +27,11 @@ module purge
 strict_from_table "ERROR: tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
 module purge
 # ... also beside an application whose need cannot be read: that one is said, the others checked.
-mkdir -p "$t/tcl/jax" && printf '#%%Module1.0\ncudnn-requires 9\n' >"$t/tcl/jax/0.4"
+mkdir -p "$t/tcl/jax" && printf '#%%Module1.0\ncudnn-requires 9.x\n' >"$t/tcl/jax/0.4"
 rc=0; module load tensorflow/1.0 jax/0.4 cudnn/5.0 || rc=$?; msg
 [[ $rc != 0 ]] || fail "strict mode let the misfit through beside an unreadable need"
 has "ERROR: tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
-has "cannot check jax/0.4: '9' is not a version"
+has "cannot check jax/0.4: '9.x' is not a version"
 lacks "cudnn-compat: cudnn-compat:"
 [[ -z ${LOADEDMODULES:-} ]] || fail "the environment changed: $LOADEDMODULES"
 module purge

@@ -4,10 +4,28 @@
 #   CUDNN_COMPAT  the cudnn-compat binary
 #   FAKES         the FAKE cuDNN releases (tests/fakecudnn)
 #   CC            the C compiler for the clients
+#   BUILD_DIR     the build tree, for the scenarios that install it (deployed)
 source "$(dirname "${BASH_SOURCE[0]}")/../scenario.sh"
 : "${SHIM:?}" "${FAKES:?}" "${CC:?}"
 # The map is looked for at $CUDNN_COMPAT_MAP first; point it at nothing unless a test writes one.
 export CUDNN_COMPAT_MAP=$t/map.toml
+
+# deployed: the tree as a site runs it - installed (cmake --install of BUILD_DIR, or a copy of
+# INSTALLED_TREE, an install of another build to hold against this one) to $t/first, then moved
+# to $t/moved - with no CUDNN_COMPAT_* set: SHIM and CUDNN_COMPAT point into the moved tree, and
+# $map is the map under its etc/, which the shim finds from its own place.
+deployed() {
+  if [[ -n ${INSTALLED_TREE:-} ]]; then
+    cp -a "$INSTALLED_TREE" "$t/first"
+  else
+    cmake --install "${BUILD_DIR:?}" --prefix "$t/first" >/dev/null
+  fi
+  mv "$t/first" "$t/moved"
+  prefix=$t/moved map=$t/moved/etc/cudnn-compat/map.toml
+  SHIM=$prefix/lib/cudnn-compat/libcudnn-compat.so CUDNN_COMPAT=$prefix/bin/cudnn-compat
+  local v
+  for v in "${!CUDNN_COMPAT_@}"; do unset "$v"; done
+}
 
 # compile NAME [cc flags...] < C source: builds $t/NAME.
 compile() { local name=$1; shift; "$CC" -o "$t/$name" -x c - -x none "$@" -ldl; }
@@ -278,3 +296,85 @@ syslog_namespace() {
   "${namespace[@]}" true 2>/dev/null || namespace=(unshare --user --map-root-user --mount --propagation private)
   "${namespace[@]}" true 2>/dev/null || skip "no mount namespace here: ${namespace[*]} failed"
 }
+
+# --- The memo (shim/memo.c). Each scenario has its own, and it is off - a file where its
+# directory would be, which the shim neither reads nor writes - so that every process decides as
+# the first of a node does (the racy rule would otherwise turn it on a second into a scenario).
+# The memo scenarios (memo_*.sh) turn it on.
+mkdir -m 700 "$t/run"
+export XDG_RUNTIME_DIR=$t/run
+memo=$t/run/cudnn-compat
+: >"$memo"
+memo_on() { rm -f "$memo"; }
+# memo_setting: the memo scenarios' site, the memo on. FAKE 9.0.0 and 9.1.0 in a validated map, the user's own
+# copy of FAKE 9.0.0 first on the path (no table knows it), 9.1 required, the family client built.
+memo_setting() {
+  memo_on
+  family_client
+  mkdir -p "$t/site"
+  fake_map 9.0.0 9.1.0 >"$t/site/map.toml"
+  export CUDNN_COMPAT_MAP=$t/site/map.toml
+  expect_rc 0 "$CUDNN_COMPAT" map validate "$CUDNN_COMPAT_MAP"
+  cp -a "$FAKES/9.0.0" "$t/own"
+  export LD_LIBRARY_PATH=$t/own/lib64 CUDNN_COMPAT_REQUIRE=9.1
+}
+# decided_right N: in memo_setting, the client under the shim as LD_<$mode> got the map's 9.1.0
+# without a line, and started N processes ("some": one or more); $case names the step.
+decided_right() {
+  started "$mode" "$t/family" libcudnn.so.9
+  has "loaded $FAKES/9.1.0/lib64/libcudnn.so.9"
+  lacks "cudnn-compat:"
+  if [[ $1 == some ]]; then
+    ((started > 0)) || fail "$mode, $case: the memo was used:"$'\n'"$trace"
+  else
+    [[ $started == "$1" ]] || fail "$mode, $case: $started processes, expected $1:"$'\n'"$trace"
+  fi
+}
+# started MODE CMD...: runs CMD with the shim as LD_<MODE> (audit or preload) under strace -f, its
+# stdout+stderr in $out, and sets $started to the processes it started (clone, fork and vfork
+# calls that make no thread, and execve calls after its own) and $trace to the trace.
+started() {
+  local mode=$1; shift
+  strace -f -qq -s 4096 -e trace=execve,clone,clone3,fork,vfork -o "$t/started.trace" \
+    env "LD_${mode^^}=$SHIM" "$@" >"$t/output" 2>&1 || true
+  out=$(<"$t/output")
+  trace=$(<"$t/started.trace")
+  started=$(($(grep -E '(clone3?|v?fork)\(' <<<"$trace" | grep -vc CLONE_THREAD || true) + $(grep -c 'execve(' <<<"$trace" || true) - 2))
+}
+# The racy rule (shim/shared/memo_format.h): a decision resting on a file changed within the last
+# second is not remembered. Scenarios that have just written their files wait it out.
+settle() { sleep 1.1; }
+# probe_counter: after own_shim, every probe the engine starts appends a line to $t/probes first
+# (after sleeping $PROBE_NAP seconds, default 0: a library that takes that long to load).
+probe_counter() {
+  mv "$t/lib/cudnn-compat-probe" "$t/lib/cudnn-compat-probe.real"
+  printf '#!/bin/sh\necho "probe $1" >>"%s/probes"\nsleep "${PROBE_NAP:-0}"\nexec "$0.real" "$@"\n' "$t" \
+    >"$t/lib/cudnn-compat-probe"
+  chmod +x "$t/lib/cudnn-compat-probe"
+  : >"$t/probes"
+}
+probes_run() { wc -l <"$t/probes"; }
+
+# --- For the scenarios of the loader's own view (issue 27): hosts without /proc, mounts that
+# differ, other users.
+
+# table_state yes|no: the map's decision table as map validate writes it, or none (every decision
+# then goes to the engine).
+table_state() {
+  if [[ $1 == yes ]]; then
+    expect_rc 0 "$CUDNN_COMPAT" map validate
+  else
+    rm -f "$map.decide"
+  fi
+}
+
+# in_namespace SCRIPT ARGS...: runs sh -c SCRIPT (ARGS as $1...) in a mount namespace of its own
+# (a user namespace too when not root), where it may mount over what the host has. Skips when no
+# mount namespace can be made.
+in_namespace() {
+  local user=(); [[ $(id -u) == 0 ]] || user=(-r)
+  unshare "${user[@]}" -m true 2>/dev/null || skip "cannot make a mount namespace (unshare -m)"
+  unshare "${user[@]}" -m sh -c "$@"
+}
+# without_proc CMD...: CMD where /proc is an empty file system (a chroot, a sandbox).
+without_proc() { in_namespace 'mount -t tmpfs none /proc && exec "$@"' sh "$@"; }

@@ -15,7 +15,7 @@ for mode in audit preload; do
   lacks "cudnn-compat:"  # silent when all goes well
 
   CUDNN_COMPAT_DEBUG=1 expect_rc 0 $mode "$t/tf2016"
-  has "cudnn-compat: libcudnn.so.5 -> $FAKES/5.1.10/lib64/libcudnn.so.5 (needs 5.1.3 from CUDNN_COMPAT_REQUIRE; 5.0.5 on LD_LIBRARY_PATH does not fit: before cuDNN 7 the minor version must match"
+  has "cudnn-compat: libcudnn.so.5 -> $FAKES/5.1.10/lib64/libcudnn.so.5 (module 5.1.10; needs 5.1.3 from CUDNN_COMPAT_REQUIRE; 5.0.5 on LD_LIBRARY_PATH does not fit: before cuDNN 7 the minor version must match"
 
   CUDNN_COMPAT_DISABLE=1 expect_rc 1 $mode "$t/tf2016"
   has "Loaded runtime CuDNN library: 5005"

@@ -83,8 +83,19 @@ CONF
   export SLURM_CONF=$dir/slurm.conf
   /usr/sbin/slurmctld -f "$SLURM_CONF" -i </dev/null >/dev/null || return 1
   # SLURMD_ENV_node1/_node2: VAR=VALUE words for one node's own environment (its map, say).
-  env ${SLURMD_ENV_node1:-} /usr/sbin/slurmd -f "$SLURM_CONF" -N node1 </dev/null >/dev/null || return 1
-  env ${SLURMD_ENV_node2:-} /usr/sbin/slurmd -f "$SLURM_CONF" -N node2 </dev/null >/dev/null || return 1
+  # SLURMD_PLUGSTACK_node1/_node2: that node's own plugstack.conf line (a node without the plugin,
+  # or with another copy of it): its slurmd reads a slurm.conf naming its own plugstack.conf.
+  local n conf var
+  for n in node1 node2; do
+    conf=$SLURM_CONF var=SLURMD_PLUGSTACK_$n
+    if [[ -n ${!var+set} ]]; then
+      printf '%s\n' "${!var}" >"$dir/plugstack-$n.conf"
+      sed "s|^PlugStackConfig=.*|PlugStackConfig=$dir/plugstack-$n.conf|" "$SLURM_CONF" >"$dir/slurm-$n.conf"
+      conf=$dir/slurm-$n.conf
+    fi
+    var=SLURMD_ENV_$n
+    env ${!var:-} /usr/sbin/slurmd -f "$conf" -N $n </dev/null >/dev/null || return 1
+  done
   local i
   for ((i = 0; i < 300; ++i)); do
     [[ $(sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle') == 2 ]] && return 0

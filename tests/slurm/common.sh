@@ -25,3 +25,16 @@ node_maps() {
   fake_map $1 >"$t/maps/node1.toml"
   fake_map $2 >"$t/maps/node2.toml"
 }
+
+# short_cells: the table of doctor --nodes in $out keeps every cell of its last column (the
+# verdict) within 60 characters; the whole verdict is printed after the table.
+short_cells() {
+  local at line cell
+  at=$(grep '^node ' <<<"$out" | head -1 | grep -bo 'verdict$' | cut -d: -f1 || true)
+  [[ -n $at ]] || fail "no verdict column:"$'\n'"$out"
+  while IFS= read -r line; do
+    [[ $line == node[12]\ * ]] || continue
+    cell=${line:$at}
+    (( ${#cell} <= 60 )) || fail "a verdict cell of ${#cell} characters: $cell"
+  done <<<"$out"
+}

@@ -50,6 +50,18 @@ std::string row_for(const std::string &table, const std::string &cuda, unsigned 
   return found;
 }
 
+// A place the map withholds (a hidden module) is neither an answer nor a library the table knows:
+// never handed over, and a process whose loader finds it is left to the engine, which keeps it
+// where it fits.
+TEST(DecisionTable, LeavesOutAWithheldPlace) {
+  Map map = two_releases();
+  map.cudnn[1].hand_out = false;
+  const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, facts_for(map));
+  EXPECT_EQ(t.find("lib\t1\t"), std::string::npos) << t;
+  EXPECT_EQ(row_for(t, "-", 0), "0");
+  EXPECT_EQ(row_for(t, "-", cudnn_compat_decision_key(1, false, 0)), "");  // 5.1: none handed out
+}
+
 TEST(DecisionTable, RowsAreRankAnswers) {
   const Map map = two_releases();
   const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, facts_for(map));
@@ -127,6 +139,7 @@ TEST(DecisionTable, LibrariesReadBack) {
   EXPECT_EQ(known[1].size, 100u);
   EXPECT_EQ(known[1].mtime_ns, 1000u);
   EXPECT_EQ(known[1].entry, 1u);
+  EXPECT_EQ(known[1].path, "/lib1/libcudnn.so.5");
   EXPECT_TRUE(table_libraries(t.substr(0, t.size() - 1)).empty()) << "a table cut short";
 }
 
@@ -143,12 +156,18 @@ TEST(DecisionTable, CutAfterAFitRowIsRefused) {
 
 TEST(DecisionTable, RememberedProbeOnlyForTheSameFile) {
   const Map map = two_releases();
-  const std::vector<KnownLibrary> known = {{11, 100, 1000, 1}};
+  const std::vector<KnownLibrary> known = {{11, 100, 1000, 1, "/b/libcudnn.so.5"}};
   const std::optional<Probe> p =
       remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 100, 1000, 0}, false);
   ASSERT_TRUE(p);
   EXPECT_EQ(to_string(p->version), "5.1.10");
   EXPECT_EQ(p->file, "/b/libcudnn.so.5");
+  // The same file reached by another path (a link in a directory of other sub-libraries): the
+  // release is where it was probed, with its family.
+  const std::optional<Probe> linked =
+      remembered_probe(known, map, "/mix/libcudnn.so.5", FileStamp{11, 100, 1000, 0}, false);
+  ASSERT_TRUE(linked);
+  EXPECT_EQ(linked->file, "/b/libcudnn.so.5");
   EXPECT_FALSE(remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 101, 1000, 0}, false))
       << "rewritten: another size";
   EXPECT_FALSE(remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 100, 1001, 0}, false))

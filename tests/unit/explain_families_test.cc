@@ -45,7 +45,8 @@ TEST_P(ExplainFamily, ReadsTheMessageInsideALog) {
   const std::vector<Finding> found = find_errors(in_noise(GetParam().message));
   ASSERT_EQ(found.size(), 1u) << GetParam().message;
   EXPECT_EQ(summary(found.front()), GetParam().expect) << GetParam().message;
-  EXPECT_EQ(found.front().line, 5u);  // \r ends lines too
+  // Numbered as the file numbers lines: a \r starts a piece of line 3, not a line.
+  EXPECT_EQ(found.front().line, 3u);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -265,15 +266,28 @@ INSTANTIATE_TEST_SUITE_P(
             "object file: No such file or directory",
             "library-not-found - - - libcudnn_graph.so.9 - - - - run"}));
 
+// The GPU's architecture and the driver are read as what they are (issue 22), never as a cuDNN
+// version problem, whatever cuDNN release the line also names.
+TEST(ExplainNegatives, GpuAndDriverAreNotVersionProblems) {
+  const std::vector<Finding> driver = find_errors(
+      "cudaGetDevice() failed. Status: CUDA driver version is insufficient for CUDA "
+      "runtime version (cuDNN 8.1.0)");
+  ASSERT_EQ(driver.size(), 1u);
+  EXPECT_EQ(driver[0].kind, FindingKind::driver_too_old);
+  EXPECT_FALSE(driver[0].runtime || driver[0].built_with);
+  const std::vector<Finding> arch = find_errors(
+      "F0327 11:50:10.866304 26661 cudnn_conv_layer.cpp:53] Check failed: status == "
+      "CUDNN_STATUS_SUCCESS (6 vs. 0)  CUDNN_STATUS_ARCH_MISMATCH");
+  ASSERT_EQ(arch.size(), 1u);
+  EXPECT_EQ(arch[0].kind, FindingKind::arch_mismatch);
+  EXPECT_EQ(arch[0].status, "CUDNN_STATUS_ARCH_MISMATCH");
+}
+
 // Messages about other things that mention cuDNN: never a cuDNN version problem.
 TEST(ExplainNegatives, OtherTroubleIsNotAVersionMismatch) {
   for (const char *message : {
            "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED (CUDA out of memory?)",
            "RuntimeError: CUDA error: out of memory; cuDNN 8.9.7 was in use",
-           "cudaGetDevice() failed. Status: CUDA driver version is insufficient for CUDA runtime "
-           "version (cuDNN 8.1.0)",
-           "F0327 11:50:10.866304 26661 cudnn_conv_layer.cpp:53] Check failed: status == "
-           "CUDNN_STATUS_SUCCESS (6 vs. 0)  CUDNN_STATUS_ARCH_MISMATCH",
            "[TRT] [W] TensorRT was linked against cuBLAS/cuBLAS LT 11.8.0 but loaded cuBLAS/cuBLAS "
            "LT 11.5.1",
            "cuFFT version 11.0.2 does not match the version 10.9.0 cuDNN 8.9 expects",

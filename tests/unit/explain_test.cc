@@ -342,11 +342,14 @@ TEST(Explain, ADependencyOfAnotherReleaseIsNotCalledMissing) {
 }
 
 // Progress bars redraw with \r; a line too long to read whole is said to be so.
+// A progress bar's \r starts a piece of a line, read on its own; the line number is the file's, as
+// editors, less and wc -l count it.
 TEST(Explain, SplitsOnCarriageReturnsAndSaysWhatItCut) {
   const std::vector<Finding> found = find_errors(
-      "10%|#   |\r20%|##  |\rImportError: libcudnn.so.8: cannot open shared object file\r\n");
+      "start\n10%|#   |\r20%|##  |\rImportError: libcudnn.so.8: cannot open shared object file\r\n");
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].line, 3u);
+  EXPECT_EQ(found[0].line, 2u);
+  EXPECT_EQ(found[0].library, "libcudnn.so.8");
   const ExplainScan scan = scan_log("ok\n" + std::string(100000, 'x') + "\n");
   ASSERT_EQ(scan.cut.size(), 1u);
   EXPECT_NE(scan.cut[0].find("line 2 is 100000 bytes long"), std::string::npos) << scan.cut[0];

@@ -13,13 +13,17 @@
 namespace cudnn_compat {
 namespace {
 
-// The example map plus what the cache must carry through: a lib with a tab, a backslash and a
-// newline in it, and an unknown key's warning.
+// The example map plus what the cache must carry through: a glob with a tab, a backslash and a
+// newline in it (a lib may hold none of them but the backslash), and an unknown key's warning.
 const std::string kMap = std::string(kExampleMap) + R"(
 [[cudnn]]
 version = "9.1.0"
-lib = "/opt/we\tird\\dir\nx"
+lib = "/opt/weird\\dir x"
 colour = "blue"
+source = "user"
+[[require]]
+match = "/opt/we\tird\\dir\nx/*"
+cudnn = "9.1"
 )";
 
 const FileStamp kStamp{2, 3, 4'000'000'005, 5, 0xcbf43926u, 1000};
@@ -32,7 +36,9 @@ TEST(MapCache, RoundTripsEverythingTheHotPathReads) {
   ASSERT_TRUE(back) << text;
   ASSERT_TRUE(back->map);
   EXPECT_EQ(format_map(*back->map), format_map(*m.map));
-  EXPECT_EQ(back->map->cudnn[2].lib, "/opt/we\tird\\dir\nx");
+  EXPECT_EQ(back->map->cudnn[2].lib, "/opt/weird\\dir x");
+  EXPECT_EQ(back->map->require[1].match, "/opt/we\tird\\dir\nx/*");
+  EXPECT_EQ(source_of(back->map->cudnn[2]), Source::user);
   EXPECT_EQ(back->map->cudnn[1].pos.line, m.map->cudnn[1].pos.line);
   EXPECT_EQ(back->map->require[0].pos.line, 17);  // [[require]] in example_map.h
   ASSERT_EQ(back->diagnostics.size(), 1u);        // the unknown key's warning survives
@@ -54,6 +60,33 @@ TEST(MapCache, TheStampReadsBack) {
   none.gid = -1;
   EXPECT_EQ(parse_stamp(stamp_line(TableKind::fits, none), TableKind::fits)->gid, -1);
   EXPECT_EQ(site_crc32(0, "123456789", 9), 0xcbf43926u) << "zlib's CRC-32 check value";
+}
+
+// hand_out = false (a hidden module's place) travels through the cache: jobs read the cache.
+TEST(MapCache, CarriesWhichPlacesAreWithheld) {
+  const MapLoad m = parse_map(R"(schema = 1
+[[cudnn]]
+version = "9.1.0"
+lib = ["/a", "/b"]
+module = ["cudnn/9.1", "cudnn/9.1-debug"]
+hand_out = [true, false]
+[[cudnn]]
+version = "9.2.0"
+lib = "/c"
+module = "cudnn/.9.2"
+)",
+                              "map.toml");
+  ASSERT_TRUE(m.map);
+  ASSERT_EQ(m.map->cudnn.size(), 3u);
+  EXPECT_TRUE(m.map->cudnn[0].hand_out);
+  EXPECT_FALSE(m.map->cudnn[1].hand_out);
+  EXPECT_FALSE(m.map->cudnn[2].hand_out);  // a hidden module's default
+  const std::optional<MapLoad> back =
+      parse_map_cache(format_map_cache(*m.map, m.diagnostics, kStamp), "map.toml");
+  ASSERT_TRUE(back && back->map);
+  EXPECT_EQ(format_map(*back->map), format_map(*m.map));
+  EXPECT_FALSE(back->map->cudnn[1].hand_out);
+  EXPECT_FALSE(back->map->cudnn[2].hand_out);
 }
 
 TEST(MapCache, RefusesAnyDamage) {

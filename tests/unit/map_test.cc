@@ -47,10 +47,72 @@ TEST(Map, FormatRoundTrips) {
 
 TEST(Map, FormatQuotesAwkwardStrings) {
   Map map;
-  map.cudnn.push_back({{9, 1, 0, {}}, "/opt/we\"ird\\dir\n", std::nullopt, "", {}});
+  map.cudnn.push_back({{9, 1, 0, {}}, "/opt/we\"ird\\dir", std::nullopt, "", {}});
+  map.require.push_back({"/opt/\"app\\\n*", {9, 1, {}, {}}, std::nullopt, {}});
   const MapLoad back = parse_map(format_map(map), "m.toml");
   ASSERT_TRUE(back.map);
-  EXPECT_EQ(back.map->cudnn[0].lib, "/opt/we\"ird\\dir\n");
+  EXPECT_EQ(back.map->cudnn[0].lib, "/opt/we\"ird\\dir");
+  EXPECT_EQ(back.map->require[0].match, "/opt/\"app\\\n*");
+}
+
+// A place's source: written where it is not the default, read back, and in lists one per place.
+TEST(Map, SourceOfEachPlace) {
+  const MapLoad m = parse_map(R"(schema = 1
+[[cudnn]]
+version = "9.1.0"
+lib = "/venv/lib/python3.11/site-packages/nvidia/cudnn/lib"
+[[cudnn]]
+version = "9.2.0"
+lib = ["/conda/envs/a/lib", "/opt/cudnn/9.2.0/lib64", "/m/9.2.0/lib64"]
+module = ["", "", "cudnn/9.2"]
+source = ["conda", "system"]
+[[cudnn]]
+version = "9.3.0"
+lib = "/home/me/cudnn"
+source = "user"
+)",
+                              "m.toml");
+  ASSERT_TRUE(m.map) << (m.diagnostics.empty() ? "" : to_string(m.diagnostics[0]));
+  ASSERT_EQ(m.map->cudnn.size(), 5u);
+  EXPECT_EQ(source_of(m.map->cudnn[0]), Source::wheel);  // by the directory's shape
+  EXPECT_EQ(source_of(m.map->cudnn[1]), Source::conda);
+  EXPECT_EQ(source_of(m.map->cudnn[2]), Source::system);
+  EXPECT_EQ(source_of(m.map->cudnn[3]), Source::module);  // past the list: its default
+  EXPECT_EQ(source_of(m.map->cudnn[4]), Source::user);
+  const std::string text = format_map(*m.map);
+  EXPECT_EQ(text.find("source = \"wheel\""), std::string::npos) << text;  // the default
+  EXPECT_NE(text.find("source = [\"conda\", \"system\", \"module\"]"), std::string::npos) << text;
+  EXPECT_NE(text.find("source = \"user\""), std::string::npos) << text;
+  const MapLoad again = parse_map(text, "again.toml");
+  ASSERT_TRUE(again.map);
+  for (std::size_t i = 0; i < 5; ++i)
+    EXPECT_EQ(source_of(again.map->cudnn[i]), source_of(m.map->cudnn[i]));
+}
+
+TEST(Map, SchemaOneWithoutSourceReadsAsBefore) {
+  const MapLoad m = parse_map(kGood, "map.toml");
+  ASSERT_TRUE(m.map);
+  EXPECT_EQ(source_of(m.map->cudnn[0]), Source::module);
+  EXPECT_EQ(format_map(*m.map).find("source"), std::string::npos);
+}
+
+TEST(Map, UnknownSourceIsAnErrorAtItsPosition) {
+  const MapLoad m = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"9.1.0\"\nlib = \"/x\"\nsource = \"pip\"\n", "m.toml");
+  EXPECT_FALSE(m.map);
+  ASSERT_FALSE(m.diagnostics.empty());
+  EXPECT_EQ(to_string(m.diagnostics[0]),
+            "m.toml:5:10: error: 'source' in [[cudnn]] is \"pip\"; expected \"module\", "
+            "\"wheel\", \"conda\", \"system\" or \"user\"");
+}
+
+TEST(Map, WheelDirectoryShape) {
+  EXPECT_TRUE(is_wheel_dir("/v/lib/python3.11/site-packages/nvidia/cudnn/lib"));
+  EXPECT_TRUE(is_wheel_dir("/usr/lib/python3/dist-packages/nvidia/cudnn/lib/"));
+  EXPECT_FALSE(is_wheel_dir("/v/lib/python3.11/my-packages/nvidia/cudnn/lib"));
+  EXPECT_FALSE(is_wheel_dir("/opt/nvidia/cudnn/lib"));
+  EXPECT_FALSE(is_wheel_dir("/v/site-packages/nvidia/cudnn/lib64"));
+  EXPECT_FALSE(is_wheel_dir("nvidia/cudnn/lib"));
 }
 
 struct Bad {
@@ -101,7 +163,7 @@ INSTANTIATE_TEST_SUITE_P(Table, MapDiagnostics, testing::Values(
   Bad{"cudnn_table", "schema = 1\n[cudnn]\nversion = \"5.1.10\"\n", 2, 1, "array of tables", Severity::error},
   Bad{"duplicate", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/a\"\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/b\"\n", 5, 1, "listed twice (first at line 2)", Severity::error},
   Bad{"require_no_match", "schema = 1\n[[require]]\ncudnn = \"5.1\"\n", 2, 1, "missing key 'match'", Severity::error},
-  Bad{"require_bad", "schema = 1\n[[require]]\nmatch = \"*\"\ncudnn = \"5\"\n", 4, 9, "e.g. \"5.1\"", Severity::error},
+  Bad{"require_bad", "schema = 1\n[[require]]\nmatch = \"*\"\ncudnn = \"5.x\"\n", 4, 9, "e.g. \"5.1\"", Severity::error},
   Bad{"unknown_top", "schema = 1\nshcema = 2\n", 2, 1, "unknown key 'shcema'", Severity::warning},
   Bad{"unknown_entry", "schema = 1\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/x\"\nmodul = \"cudnn/5.1\"\n", 5, 1, "unknown key 'modul'", Severity::warning}),
   [](const testing::TestParamInfo<Bad> &i) { return std::string(i.param.name); });
@@ -233,6 +295,38 @@ TEST(Map, OneReleaseInSeveralPlaces) {
   EXPECT_FALSE(parse_map("schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = []\n", "m").map);
 }
 
+// hand_out: which places the shim, resolve and the advice may hand out. A hidden module's place is
+// withheld by default, and the printed map says so; a wrong value is an error at its position.
+TEST(Map, HandOutPerPlaceWithAHiddenModulesDefault) {
+  const MapLoad load = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.8\"\nlib = \"/a\"\nmodule = \"cuDNN/.8.9.8\"\n"
+      "[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/b\"\nmodule = \"cuDNN/8.9.7\"\n"
+      "[[cudnn]]\nversion = \"9.0.0\"\nlib = \"/c\"\nhand_out = false\n"
+      "[[cudnn]]\nversion = \"9.1.0\"\nlib = \"/d\"\nmodule = \"cudnn/.9.1\"\nhand_out = true\n",
+      "m.toml");
+  ASSERT_TRUE(load.map);
+  EXPECT_FALSE(load.map->cudnn[0].hand_out);
+  EXPECT_TRUE(load.map->cudnn[1].hand_out);
+  EXPECT_FALSE(load.map->cudnn[2].hand_out);
+  EXPECT_TRUE(load.map->cudnn[3].hand_out);  // the admin hands a hidden module out
+  const std::string text = format_map(*load.map);
+  EXPECT_NE(text.find("module = \"cuDNN/.8.9.8\"\nhand_out = false\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("module = \"cudnn/.9.1\"\nhand_out = true\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("module = \"cuDNN/8.9.7\"\nhand_out"), std::string::npos) << text;
+  const MapLoad again = parse_map(text, "m.toml");
+  ASSERT_TRUE(again.map);
+  EXPECT_EQ(format_map(*again.map), text);
+
+  const MapLoad bad = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = [\"/a\", \"/b\"]\nhand_out = [true]\n",
+      "m.toml");
+  EXPECT_FALSE(bad.map);
+  ASSERT_FALSE(bad.diagnostics.empty());
+  EXPECT_EQ(bad.diagnostics[0].pos.line, 5);
+  EXPECT_NE(bad.diagnostics[0].message.find("a list of one per place (2 here"), std::string::npos)
+      << bad.diagnostics[0].message;
+}
+
 // One module name on two releases: the hooks would advise the module that is loaded. A map says
 // so at the later entry; a scan leaves that place out and writes a map that validates.
 TEST(Map, OneModuleOnTwoReleasesIsAnError) {
@@ -286,6 +380,21 @@ TEST(Map, ModuleWithAControlCharacterIsAnError) {
     ASSERT_EQ(load.diagnostics.size(), 1u) << module;
     EXPECT_NE(to_string(load.diagnostics[0]).find("m.toml:5:"), std::string::npos)
         << to_string(load.diagnostics[0]);
+  }
+}
+
+// A line break in a directory would cut the decision table's row there (issue 27, item 11): an
+// error at the string, as for a module.
+TEST(Map, LibWithAControlCharacterIsAnError) {
+  for (const char *lib : {"\"/opt/a\\n/opt/b\"", "\"/opt\\tx\"", "[\"/opt/a\", \"/opt/b\\u001b\"]",
+                          "\"\"\"\n/opt/a\n/opt/b\"\"\""}) {
+    const MapLoad load = parse_map(
+        std::string("schema = 1\n[[cudnn]]\nversion = \"7.6.5\"\nlib = ") + lib + "\n", "m.toml");
+    EXPECT_FALSE(load.map) << lib;
+    ASSERT_EQ(load.diagnostics.size(), 1u) << lib;
+    const std::string said = to_string(load.diagnostics[0]);
+    EXPECT_NE(said.find("m.toml:4:"), std::string::npos) << said;
+    EXPECT_NE(said.find("'lib' in [[cudnn]] holds a control character"), std::string::npos) << said;
   }
 }
 

@@ -6,6 +6,13 @@
 namespace cudnn_compat {
 namespace {
 
+// A place of the map that is not handed out (hand_out = false).
+Installed withheld(const char *version, const char *lib, Version cuda, const char *module) {
+  Installed e{*parse_dotted(version), lib, cuda, module, {}};
+  e.hand_out = false;
+  return e;
+}
+
 Map site() {
   Map m;
   m.path = "map.toml";
@@ -72,9 +79,41 @@ TEST(ModuleCheck, CudaAndNothingInstalled) {
       m, {*parse_app_need("pytorch/2.1=8.9,cuda=11")}, loaded({"cuDNN/8.9.7.29-CUDA-12.2.0"}));
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0].message.find("it is built for CUDA 12.2, not CUDA 11"), std::string::npos);
-  EXPECT_NE(f[0].message.find("No installed cuDNN module fits; ask the admins for cuDNN 8.9"),
+  // The map may predate a release installed since: "installed" would not be the truth.
+  EXPECT_NE(f[0].message.find("No cuDNN module in the version map fits; ask the admins for cuDNN "
+                              "8.9 or a newer 8.x (or, if one is installed, to add it to the map"),
             std::string::npos)
       << f[0].message;
+}
+
+TEST(ModuleCheck, OnlyAWithheldModuleFitsAndTheWarningSaysSo) {
+  Map m = site();
+  m.cudnn.push_back(
+      withheld("8.9.8", "/opt/8.9.8/lib64", Version{11, 8, {}, {}}, "cudnn/8.9.8-debug"));
+  std::vector<ModuleFinding> f = check_loaded_modules(
+      m, {*parse_app_need("pytorch/2.1=8.9,cuda=11")}, loaded({"cuDNN/8.9.7.29-CUDA-12.2.0"}));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("No cuDNN module the site hands out fits: cudnn/8.9.8-debug (8.9.8) "
+                              "would, but the map withholds it"),
+            std::string::npos)
+      << f[0].message;
+  EXPECT_EQ(f[0].message.find("module swap"), std::string::npos) << f[0].message;
+}
+
+TEST(ModuleCheck, AMajorAloneIsANeedForAnyReleaseOfIt) {
+  const Map m = site();
+  EXPECT_TRUE(check_loaded_modules(m, {*parse_app_need("app/1=5")}, loaded({"cudnn/5.0"})).empty());
+  const std::vector<ModuleFinding> f =
+      check_loaded_modules(m, {*parse_app_need("app/1=8")}, loaded({"cudnn/5.0"}));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("app/1 was built with cuDNN 8 but cudnn/5.0 provides 5.0.5"),
+            std::string::npos)
+      << f[0].message;
+  EXPECT_NE(f[0].message.find("module swap cudnn/5.0 cuDNN/8.9.7.29-CUDA-12.2.0"),
+            std::string::npos)
+      << f[0].message;
+  // The hooks' table decides a major alone in advance.
+  EXPECT_NE(format_fits_table(m, {}).find("\nF\tcudnn/5.0\t5\n"), std::string::npos);
 }
 
 // The advice is the command that works in the user's module system, never a hidden module, and
@@ -91,8 +130,8 @@ TEST(ModuleCheck, AdvisesTheCommandThatWorks) {
                      Version{12, 4, {}, {}},
                      "cudnn/9.1.0.70-12-abcdefg",
                      {}});
-  m.cudnn.push_back(
-      {*parse_dotted("9.2.0"), "/opt/9.2.0/lib64", Version{12, 4, {}, {}}, "cudnn/.9.2", {}});
+  // A hidden module: the map's parser withholds it by default (hand_out = false).
+  m.cudnn.push_back(withheld("9.2.0", "/opt/9.2.0/lib64", Version{12, 4, {}, {}}, "cudnn/.9.2"));
   const auto advice = [&](const char *need, ModuleScene s) {
     const std::vector<ModuleFinding> f = check_loaded_modules(m, {*parse_app_need(need)}, s);
     if (f.empty()) return std::string("(fits)");

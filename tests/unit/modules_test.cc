@@ -34,13 +34,17 @@ TEST(Modules, ReadsAvailJsonAndDisplay) {
     "cudnn/5.1": {"name": "cudnn/5.1", "type": "modulefile", "pathname": "/m/cudnn/5.1"},
     "cudnn/default": {"name": "cudnn/default", "type": "alias", "pathname": ""},
     "cudnn/.6.0": {"name": "cudnn/.6.0", "type": "modulefile", "pathname": "/m/cudnn/.6.0"},
+    "cudnn/7.0": {"name": "cudnn/7.0", "type": "modulefile", "tags": ["hidden"], "pathname": "x"},
     "tensorflow/1.0": {"name": "tensorflow/1.0", "type": "modulefile", "pathname": "/m/tf"}}})";
   const Parsed<std::vector<ModuleLibs>> m = parse_avail_json(json);
   ASSERT_TRUE(m) << m.error;
-  ASSERT_EQ(m->size(), 2u);
+  ASSERT_EQ(m->size(), 3u);
   EXPECT_EQ((*m)[0].name, "cudnn/5.1");
+  EXPECT_FALSE((*m)[0].hidden);
   EXPECT_EQ((*m)[1].name, "cudnn/.6.0");
   EXPECT_TRUE((*m)[1].hidden);
+  EXPECT_EQ((*m)[2].name, "cudnn/7.0");  // hidden by module-hide in a modulerc
+  EXPECT_TRUE((*m)[2].hidden);
   EXPECT_EQ(parse_display_lib_dirs("-----\n/m/cudnn/5.1:\n\nmodule-whatis\t{cuDNN 5.1.10}\n"
                                    "prepend-path\tLD_LIBRARY_PATH /a/lib64:/b\n"
                                    "append-path LD_LIBRARY_PATH  /c\n"
@@ -96,6 +100,32 @@ TEST(Modules, MergeKeepsTheAdminsWork) {
             std::vector<std::string>{"cuDNN 9.1.0 for CUDA 12.4 (cudnn/9.1) in /opt/9.1/lib64"});
   ASSERT_EQ(r.dropped.size(), 1u);
   EXPECT_NE(r.dropped[0].find("/gone"), std::string::npos);
+}
+
+// Withdrawn stays withdrawn: a place the old map withholds, or whose module the scan found hidden,
+// is withheld after the merge.
+TEST(Modules, MergeKeepsAPlaceWithheld) {
+  Map old;
+  old.cudnn.push_back(
+      {*parse_dotted("8.9.8"), "/a", std::nullopt, "cudnn/8.9.8", {}, false, false});
+  old.cudnn.push_back({*parse_dotted("8.9.7"), "/b", std::nullopt, "cudnn/8.9.7", {}});
+  const std::vector<Installed> scanned{
+      {*parse_dotted("8.9.8"), "/a", std::nullopt, "cudnn/8.9.8", {}},
+      {*parse_dotted("8.9.7"), "/b", std::nullopt, "cudnn/8.9.7", {}, false, false},
+      {*parse_dotted("9.0.0"), "/c", std::nullopt, "cudnn/9.0", {}, false, false}};
+  const MergeIo io{[](const std::string &) { return true; },
+                   [](const std::string &lib) { return lib; },
+                   {},
+                   false};
+  MergeReport r;
+  const Map m = merge_scan(old, scanned, io, r);
+  ASSERT_EQ(m.cudnn.size(), 3u);
+  EXPECT_FALSE(m.cudnn[0].hand_out);  // the old map's word
+  EXPECT_FALSE(m.cudnn[1].hand_out);  // hidden since
+  EXPECT_FALSE(m.cudnn[2].hand_out);  // new, and hidden
+  EXPECT_EQ(r.changed, std::vector<std::string>{"cuDNN 8.9.7 (cudnn/8.9.7) in /b -> cuDNN 8.9.7 "
+                                                "(cudnn/8.9.7) in /b, not handed out"});
+  EXPECT_EQ(r.added, std::vector<std::string>{"cuDNN 9.0.0 (cudnn/9.0) in /c, not handed out"});
 }
 
 }  // namespace

@@ -33,6 +33,20 @@ Need need(const char *cudnn, Rule rule = Rule::nvidia) {
   return Need{*parse_dotted(cudnn), std::nullopt, rule, "test"};
 }
 
+// Issue 27 item 10: JAX's, Caffe2's and PaddlePaddle's rules accept a newer major, but a program
+// that asks for libcudnn.so.8 by name and says it was built with 5.0 (or 7.0) is served by no
+// release: resolve and the shim's selection refuse alike, under every rule.
+TEST(Choose, ANameOfOneMajorIsServedForNoRequirementOfAnother) {
+  const Map m = fake_map();
+  for (const Rule rule : {Rule::nvidia, Rule::jax, Rule::caffe2, Rule::paddle})
+    for (const char *required : {"5.0", "7.0", "9.1"}) {
+      const Choice c = choose(m, need(required, rule), lib("libcudnn.so.8"));
+      EXPECT_TRUE(c.ranked.empty()) << required << " under " << rule_name(rule);
+      EXPECT_NE(c.considered[4].why.find("only a cuDNN 8 can serve"), std::string::npos)
+          << c.considered[4].why;
+    }
+}
+
 TEST(Choose, MinorMustMatchBeforeSeven) {
   const Map m = fake_map();
   const Choice c = choose(m, need("5.1"), lib("libcudnn.so.5"));
@@ -147,11 +161,40 @@ TEST(DeriveNeed, ExplicitThenMapRuleThenName) {
   EXPECT_FALSE(derive_need(by_name, &m)->cudnn);
 }
 
-TEST(DeriveNeed, BadInputSaysWhereItCameFrom) {
+TEST(Choose, AWithheldPlaceIsNeverChosenButSaysWhy) {
+  Map m = fake_map();
+  m.cudnn[5].hand_out = false;  // 9.1.0, as for a hidden module
+  const Choice c = choose(m, need("9.0"), lib("libcudnn.so.9"));
+  EXPECT_TRUE(c.ranked.empty());
+  EXPECT_FALSE(c.considered[5].fits);
+  EXPECT_NE(c.considered[5].why.find("the map does not hand it out (hand_out = false)"),
+            std::string::npos)
+      << c.considered[5].why;
+  m.cudnn[5].module = "cudnn/.9.1.0";
+  EXPECT_NE(choose(m, need("9.0"), lib("libcudnn.so.9")).considered[5].why.find("a hidden module"),
+            std::string::npos);
+}
+
+// What a request asks for and the requirement given, with where it came from.
+NeedInputs asked(const char *name, const char *require, const char *source) {
   NeedInputs in;
-  in.requested = lib("libcudnn.so.5");
-  in.require = "five";
-  in.require_source = "CUDNN_COMPAT_REQUIRE";
+  in.requested = lib(name);
+  in.require = require;
+  in.require_source = source;
+  return in;
+}
+
+TEST(DeriveNeed, AMajorAloneIsANeed) {
+  const NeedInputs in = asked("libcudnn.so.9", "9", "--require");
+  const Parsed<Need> n = derive_need(in, nullptr);
+  ASSERT_TRUE(n) << n.error;
+  EXPECT_EQ(*n->cudnn, (Version{9, {}, {}, {}}));
+  const Map m = fake_map();
+  EXPECT_EQ(rank(m, *n, in.requested), std::vector<std::size_t>{5});
+}
+
+TEST(DeriveNeed, BadInputSaysWhereItCameFrom) {
+  NeedInputs in = asked("libcudnn.so.5", "five", "CUDNN_COMPAT_REQUIRE");
   const Parsed<Need> n = derive_need(in, nullptr);
   ASSERT_FALSE(n);
   EXPECT_EQ(n.error.rfind("CUDNN_COMPAT_REQUIRE: ", 0), 0u) << n.error;

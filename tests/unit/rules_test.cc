@@ -112,6 +112,25 @@ TEST(Rules, MissingMinorIsNotJudged) {
   EXPECT_NE(v.reason.find("minor"), std::string::npos);
 }
 
+// A need of a major alone ("built with cuDNN 9", "Require cuDNN 9.*") takes any release of that
+// major under every rule; a release of another major only where the rule takes other majors.
+TEST(Rules, AMajorAloneAcceptsAnyReleaseOfIt) {
+  for (const RuleInfo &r : all_rules()) {
+    EXPECT_TRUE(judge(r.rule, {5, 0, 5, {}}, {5, {}, {}, {}}).compatible) << r.name;
+    EXPECT_TRUE(judge(r.rule, {9, 19, 0, {}}, {9, {}, {}, {}}).compatible) << r.name;
+  }
+  EXPECT_FALSE(judge(Rule::nvidia, {8, 9, 7, {}}, {9, {}, {}, {}}).compatible);
+  EXPECT_TRUE(judge(Rule::jax, {10, 0, 0, {}}, {9, {}, {}, {}}).compatible);  // JAX takes newer
+  EXPECT_FALSE(judge(Rule::jax, {8, 9, 7, {}}, {9, {}, {}, {}}).compatible);
+  EXPECT_EQ(judge(Rule::nvidia, {9, 1, 0, {}}, {9, {}, {}, {}}).reason,
+            "built with cuDNN 9 without a minor version: any 9.x serves");
+  EXPECT_EQ(acceptable_releases(Rule::nvidia, {9, {}, {}, {}}), "9.x");
+  EXPECT_EQ(*parse_required("9"), (Version{9, {}, {}, {}}));
+  EXPECT_EQ(*parse_required("8.9.7"), (Version{8, 9, 7, {}}));
+  EXPECT_FALSE(parse_required("9.x"));
+  EXPECT_FALSE(parse_required("nine"));
+}
+
 TEST(Rules, AcceptableReleasesInWords) {
   EXPECT_EQ(acceptable_releases(Rule::nvidia, {5, 1, 3, {}}), "5.1.x");
   EXPECT_EQ(acceptable_releases(Rule::nvidia, {7, 6, 0, {}}), "7.6 or a newer 7.x");

@@ -84,10 +84,12 @@ TEST(Select, HandsOverTheFittingReleaseSilently) {
   in.debug = true;
   s = select_library(in, w.io());
   ASSERT_EQ(s.say.size(), 1u);
-  EXPECT_EQ(s.say[0],
-            "cudnn-compat: libcudnn.so.5 -> /opt/5.1.10/libcudnn.so.5 (needs 5.1.3 from the test; "
-            "5.0.5 on LD_LIBRARY_PATH does not fit: before cuDNN 7 the minor version must match "
-            "(5.0 vs 5.1))");
+  EXPECT_EQ(
+      s.say[0],
+      "cudnn-compat: libcudnn.so.5 -> /opt/5.1.10/libcudnn.so.5 (module 5.1.10; needs 5.1.3 from "
+      "the test; "
+      "5.0.5 on LD_LIBRARY_PATH does not fit: before cuDNN 7 the minor version must match "
+      "(5.0 vs 5.1))");
 }
 
 TEST(Select, PassesOverAMapThatLiesAndSaysSo) {

@@ -203,7 +203,8 @@ TEST(Retire, TheTableLeavesARetiringReleaseToTheEngineAndNamesReleasesForRecords
   const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, f);
   EXPECT_EQ(t.find("lib\t0\t"), std::string::npos) << t;
   EXPECT_NE(t.find("lib\t1\t11\t100\t1000\t/lib1/libcudnn.so.8\n"), std::string::npos) << t;
-  EXPECT_NE(t.find("rel\t1\t8.9.7\tmodule\tcuDNN/8.9.7.29-CUDA-12.2.0\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("rel\t1\t8907\tmodule\t8.9.7\tcuDNN/8.9.7.29-CUDA-12.2.0\n"), std::string::npos)
+      << t;
   EXPECT_NE(t.find("\t1,0\n"), std::string::npos) << t;  // still ranked: 8.9.7, then 8.9.2
   EXPECT_EQ(t.find("usage"), std::string::npos);         // no [usage]: no settings row
   Map on = map;
@@ -269,14 +270,23 @@ TEST(UsageFields, TheEngineSaysWhatItDecided) {
   s.outcome = Outcome::redirected;
   s.loader_release = Version{8, 5, 0, {}};
   s.release = Version{8, 9, 7, {}};
-  EXPECT_EQ(usage_fields(in, s, [](const std::string &) { return false; }),
+  in.loader_source = Source::module;  // as select_inputs finds them (source_of_hit, source_of)
+  s.source = Source::module;
+  EXPECT_EQ(usage_fields(in, s),
             " need=8.9 cuda=- from=env loader=/c/libcudnn.so.8 lrel=8.5.0 lsrc=module "
             "lmod=cudnn/8.5 got=/b/libcudnn.so.8 rel=8.9.7 src=module "
             "mod=cuDNN/8.9.7.29-CUDA-12.2.0 verdict=redirected");
-  EXPECT_EQ(place_source("/v/lib/python3.11/site-packages/nvidia/cudnn/lib", "", false), "wheel");
-  EXPECT_EQ(place_source("/opt/conda/envs/a/lib", "", true), "conda");
-  EXPECT_EQ(place_source("/usr/lib/x86_64-linux-gnu", "", false), "system");
-  EXPECT_EQ(place_source("/home/a/cudnn/lib", "", false), "user");
+  // A wheel's own cuDNN that fits a framework's pin: kept, and its source is the loader's.
+  in.need.origin = NeedOrigin::pin;
+  in.loader = LoaderHit{"/v/site-packages/nvidia/cudnn/lib/libcudnn.so.8", "RUNPATH"};
+  in.loader_source = Source::wheel;
+  s = Selection{};
+  s.outcome = Outcome::fit;
+  s.loader_release = Version{8, 9, 7, {}};
+  EXPECT_EQ(usage_fields(in, s),
+            " need=8.9 cuda=- from=pin loader=/v/site-packages/nvidia/cudnn/lib/libcudnn.so.8 "
+            "lrel=8.9.7 lsrc=wheel lmod=- got=/v/site-packages/nvidia/cudnn/lib/libcudnn.so.8 "
+            "rel=8.9.7 src=wheel mod=- verdict=fit");
 }
 
 struct TempDb {

@@ -1,4 +1,5 @@
 #include "cudnn_compat.h"
+#include "decision_key.h"
 
 #include <gtest/gtest.h>
 
@@ -50,6 +51,36 @@ TEST(Version, Dotted) {
   EXPECT_EQ(*parse_dotted(" v8.9.7 "), (Version{8, 9, 7, {}}));
   for (const char *bad : {"5", "5.", ".5", "5..1", "5.1.2.3.4", "5.x", "five.one", "", "5.1-rc1"})
     EXPECT_FALSE(parse_dotted(bad)) << bad;
+}
+
+// The grammar's limits (shim/shared/version_grammar.h): five digits a part, so a number past
+// them is no version to the engine nor to the shim's fast path, which reads the same code.
+TEST(Version, DottedLimits) {
+  EXPECT_EQ(*parse_dotted("5.0.99999"), (Version{5, 0, 99999, {}}));
+  EXPECT_EQ(*parse_dotted("05.01"), (Version{5, 1, {}, {}}));
+  for (const char *bad : {"5.0.100000", "5.0.000001", "5.18446744073709551617", "99999999999.1",
+                          "v", "vv5.1", "5 .1", "+5.1", "-5.1"})
+    EXPECT_FALSE(parse_dotted(bad)) << bad;
+  EXPECT_FALSE(parse_cuda("1234")) << "a bare CUDA major has at most three digits";
+  EXPECT_EQ(*parse_cuda(" 012 "), (Version{12, {}, {}, {}}));
+}
+
+// Every (minor, patch) the grammar accepts, and the points just past them the table's writer
+// asks at, has a key of its own, in the order of the versions (5.0.99999 is not 5.1).
+TEST(Version, DecisionKeysNeverCollide) {
+  const unsigned long max = CUDNN_COMPAT_VERSION_MAX;
+  std::vector<std::pair<unsigned long, long>> points;  // (minor, patch or -1), ascending
+  for (unsigned long minor : {0ul, 1ul, 2ul, max - 1, max, max + 1})
+    for (long patch : {-1l, 0l, 1l, long(max) - 1, long(max), long(max) + 1})
+      points.emplace_back(minor, patch);
+  unsigned long previous = 0;
+  for (const auto &[minor, patch] : points) {
+    const unsigned long key =
+        cudnn_compat_decision_key(minor, patch >= 0, patch >= 0 ? (unsigned long)patch : 0);
+    EXPECT_GT(key, previous) << minor << "." << patch;
+    previous = key;
+  }
+  EXPECT_NE(cudnn_compat_decision_key(0, 1, 99999), cudnn_compat_decision_key(1, 0, 0));
 }
 
 TEST(Version, Tuples) {

@@ -20,7 +20,7 @@ namespace cudnn_compat {
 // requirement.cc: what a process needs.
 
 // Where a need came from, as a usage record says it (shim/shared/usage_record.h: from).
-enum class NeedOrigin { none, asked, rule, name };  // asked: --require or CUDNN_COMPAT_REQUIRE
+enum class NeedOrigin { none, asked, pin, rule, name };  // asked: --require or CUDNN_COMPAT_REQUIRE
 
 struct Need {
   std::optional<Version> cudnn;  // the cuDNN it was built with
@@ -28,6 +28,8 @@ struct Need {
   Rule rule = Rule::nvidia;
   std::string source;  // "--require", "CUDNN_COMPAT_REQUIRE", "map.toml:12 (/opt/apps/tf/*)", ...
   NeedOrigin origin = NeedOrigin::none;
+  std::optional<Version> below = std::nullopt;  // a pin's upper bound (<9.5): from it on, no fit
+  std::vector<Need> also = {};  // the other consumers in the process: a release fits them too
 };
 
 struct NeedInputs {
@@ -38,10 +40,30 @@ struct NeedInputs {
   std::optional<Rule> rule;           // --rule; else the map's policy
   std::vector<std::string> programs;  // the executable and the library that asks, for [[require]]
   LibraryName requested;
+  // What the Python distributions in the process require of cuDNN (pins.cc): the requester's
+  // own first, then those of the other consumers loaded beside it.
+  std::vector<CudnnPin> pins;
 };
 
-// Explicit requirement first, then the map's [[require]] rules, then the version in the name.
+// Explicit requirement first, then the frameworks' pins, then the map's [[require]] rules, then
+// the version in the name.
 Parsed<Need> derive_need(const NeedInputs &in, const Map *map);
+// "cuDNN 9.1.0 under rule pytorch (from ...)", "any cuDNN 9": a need in words; with `also`, each.
+std::string describe(const Need &need, std::optional<int> major);
+
+// ---------------------------------------------------------------------------------------------
+// pins.cc: a framework's pin of cuDNN (its wheel's Requires-Dist, its conda depends) as a need.
+
+// The rule of the framework a distribution or conda package belongs to: torch -> pytorch, jax,
+// jaxlib and the JAX CUDA plugins -> jax, tensorflow -> tensorflow, ...; nullopt when unknown.
+std::optional<Rule> framework_rule(std::string_view distribution);
+// The need a pin states, under its framework's rule (else `fallback`): the lower bound (an exact
+// pin's release, >=, ~=, a prefix) is the cuDNN it was built with, an upper bound within the major
+// is `below`; the CUDA of the wheel asked for is its CUDA. nullopt when it names no version.
+std::optional<Need> need_of_pin(const CudnnPin &pin, Rule fallback);
+// The needs of several consumers as one: the first, with the others that differ from it as
+// `also`.
+Need combined_need(const std::vector<Need> &needs);
 
 // ---------------------------------------------------------------------------------------------
 // resolve.cc: which installed release a request gets.
@@ -64,16 +86,37 @@ struct Choice {
 enum class Words { yes, no };  // whether a Verdict's reason is wanted (the decision is the same)
 Verdict fit(const Need &need, std::optional<int> major, const Version &release,
             const std::optional<Version> &cuda, Words words = Words::yes);
+// Why no release can serve a request whose name carries `major` when the requirement is of
+// another major ("the program asks for cuDNN 8 by name, which only a cuDNN 8 can serve, but the
+// requirement is 5.0"); nullopt when they agree. fit() refuses every release then.
+std::optional<std::string> major_conflict(const Need &need, std::optional<int> major);
 // fit() on what the map says of an entry, the reason telling the admin what the map lacks.
 Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major,
                    Words words = Words::yes);
 
 // The major a request is for: the required version's, else the one in the requested name.
 std::optional<int> wanted_major(const Need &need, const LibraryName &requested);
-// The fitting entries (indices into Map::cudnn), best first: the decision without the words.
+// The fitting entries the map hands out (indices into Map::cudnn), best first: the decision
+// without the words. A place with hand_out = false is never among them.
 std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested);
 // rank() with a reason for every entry, for people.
 Choice choose(const Map &map, const Need &need, const LibraryName &requested);
+// The places (indices into Map::cudnn) that fit need for major but that the map does not hand out
+// (hidden modules): what a "nothing fits" must not hide.
+std::vector<std::size_t> withheld_fits(const Map &map, const Need &need, std::optional<int> major);
+
+// The file in a release's directory that serves a request (find_library_file; injected).
+using FindFile = std::function<std::optional<std::string>(const std::string &dir,
+                                                          const LibraryName &requested, int major)>;
+// resolve's answer: the first of choice's ranked releases whose directory holds the file asked
+// for (`name`), and the ones before it that lack it, in words.
+struct Resolved {
+  const Installed *entry = nullptr;  // nullptr: no fitting release holds it
+  std::string file;
+  std::vector<std::string> skipped;
+};
+Resolved resolve_file(const Map &map, const Choice &choice, const LibraryName &requested,
+                      const std::string &name, const FindFile &find_file);
 
 // ---------------------------------------------------------------------------------------------
 // decision_table.cc: `map.toml.decide`, the engine's own decisions compiled for the shim, which
@@ -81,12 +124,12 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested);
 // library was probed and agrees with the map are in it; anything it does not settle goes to the
 // engine. Its last line is "end": both readers refuse a table without it (cut short).
 
+// The file the loader takes from ld.so.cache and the default directories is not in the table: the
+// cache changes with every ldconfig and differs between the nodes that share a map, so the shim
+// reads it itself (shim/shared/ld_system.c) and judges that file by identity like any other.
 struct TableFacts {  // what only the file system and the libraries say, gathered by the writer
   std::vector<std::optional<Probe>> probes;     // per map entry: its libcudnn.so.<major>, probed
   std::vector<std::optional<FileStamp>> files;  // that file's identity when it was probed
-  std::optional<FileStamp> ld_cache;            // /etc/ld.so.cache
-  std::vector<std::pair<int, std::string>> system;  // per major: ld.so.cache and default dirs' file
-  std::vector<bool> conda;  // per map entry: its lib is a conda environment's (is_conda_lib)
 };
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
 // Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did
@@ -97,11 +140,15 @@ std::string library_disagreement(const Installed &e, const std::optional<Probe> 
 struct KnownLibrary {
   std::uint64_t ino = 0, size = 0, mtime_ns = 0;
   std::size_t entry = 0;
+  std::string path;  // where it was probed (its family: the sub-libraries beside it)
 };
 std::vector<KnownLibrary> table_libraries(std::string_view table);
 // The table's word for a file instead of a probe: the shim's fast path trusts the same identities,
 // so the engine's answer cannot differ from the table's. Only where the map names the CUDA when a
-// CUDA is needed (the probe would read the library's own). Pure.
+// CUDA is needed (the probe would read the library's own). The probe's `file` is the path the
+// release was probed at: another path to the same file (a link in a directory of other
+// sub-libraries) is not where its family is, and select_library hands over that path instead.
+// Pure.
 std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, const Map &map,
                                       const std::string &file, const FileStamp &identity,
                                       bool cuda_needed);
@@ -110,8 +157,6 @@ std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, co
 // module_advice.cc: the one decision of which module command fixes a need, in the user's module
 // system (pure; the CLI gathers the scene, the hooks pass theirs to module-check).
 
-// A name with a component that starts with '.' (cudnn/.5.1): Lmod and Environment Modules hide it.
-bool hidden_module(std::string_view name);
 // Whose build a release is: EasyBuild (cuDNN/8.9.2.26-CUDA-12.1.1), Spack (a hash in the name).
 Toolchain release_toolchain(const Installed &e);
 // Whose build an application module is: its modulefile's tree (Compiler/GCC/12.3.0/, a Spack
@@ -124,8 +169,8 @@ std::string loaded_cudnn_module(const ModuleScene &scene, const Map *map, std::o
 // when old_module is "".
 std::string module_command(const ModuleScene &scene, const std::string &old_module,
                            const std::string &module);
-// The releases to advise, best first: rank()'s fitting ones that have a module users can see,
-// those of the application's toolchain first.
+// The releases to advise, best first: rank()'s fitting ones (the map hands them out: no hidden
+// module) that have a module, those of the application's toolchain first.
 std::vector<std::size_t> advised_releases(const Map &map, const Need &need,
                                           const LibraryName &requested, Toolchain app);
 
@@ -169,16 +214,15 @@ std::string format_misfits_table(const Map &map, const FileStamp &stamp);  // pu
 
 struct SelectIo {  // the edges, injected so that the decision itself stays testable
   std::function<LibraryCheck(const std::string &file)> probe;
-  std::function<std::optional<std::string>(const std::string &dir, const LibraryName &requested,
-                                           int major)>
-      find_file;
+  FindFile find_file;
 };
 
 struct SelectInputs {
   std::string name;  // as the process asked for it
   LibraryName requested;
   Need need;
-  std::optional<LoaderHit> loader;  // what the loader would take without the shim
+  std::optional<LoaderHit> loader;      // what the loader would take without the shim
+  Source loader_source = Source::user;  // where that comes from
   const Map *map = nullptr;
   std::string map_problem;  // why there is no map, when map is null
   bool debug = false;
@@ -199,6 +243,10 @@ struct Selection {
   Outcome outcome = Outcome::undecided;
   std::optional<Version> loader_release = {};  // what the loader's own library reports
   std::optional<Version> release = {};         // what `use` reports
+  // For CUDNN_COMPAT_REPORT: where the file loaded comes from and the need that chose it
+  // ("rule pytorch, the pin of torch 2.6.0: ..."); empty when nothing was judged.
+  std::optional<Source> source = std::nullopt;
+  std::string how = "";
 };
 
 Selection select_library(const SelectInputs &in, const SelectIo &io);
@@ -208,14 +256,10 @@ Verdict serves(const Need &need, std::optional<int> major, const Probe &p);
 
 // ---------------------------------------------------------------------------------------------
 // usage_fields.cc: what the engine tells the shim for a usage record (issue 21; the format is
-// shim/shared/usage_record.h), and where a place comes from.
+// shim/shared/usage_record.h).
 
-// module, wheel, conda, system or user: a place with a module is the module's; a wheel's
-// directory (<site-packages>/nvidia/cudnn/lib) is a wheel's; a conda environment's (is_conda: it
-// has conda-meta beside it) conda's; under /usr or /lib the system's; anything else a user's.
-std::string_view place_source(const std::string &dir, const std::string &module, bool is_conda);
-// The record's fields from need to verdict (" need=... verdict=..."), encoded.
-std::string usage_fields(const SelectInputs &in, const Selection &s,
-                         const std::function<bool(const std::string &dir)> &is_conda);
+// The record's fields from need to verdict (" need=... verdict=..."), encoded; the sources are
+// the selection's (model.h's Source: where a place comes from).
+std::string usage_fields(const SelectInputs &in, const Selection &s);
 
 }  // namespace cudnn_compat

@@ -2,10 +2,10 @@
 // that makes a difference, the releases rank() accepts, best first. rank() is the one decision
 // procedure; the shim only looks its answers up (shim/fast_path.c).
 //
-// Which releases fit a need changes only where the required version crosses an installed one:
-// every rule compares the required version with the release's minor, or with its whole number,
-// for order or equality. So rank() is asked at each installed release's minor and patch and just
-// past them, and each row holds from its key to the next.
+// Which releases fit a need changes only where the required version crosses an installed one
+// (every rule compares it with the release's minor, or with its whole number, for order or
+// equality) or a rule's own threshold. So rank() is asked there and just past, and each row holds
+// from its key to the next (points() says where, for the needs the shim looks up).
 #include "decide.h"
 #include "decision_key.h"
 
@@ -21,10 +21,14 @@ struct Point {
   std::optional<Version> need;
 };
 
+// The frameworks' integer rules compare cudnn_number(): major*scale + minor*100 + patch. For a
+// need whose patch is below 100 (the only ones the shim looks up: decision_key.h) that number
+// grows with (minor, patch), so a verdict changes where it crosses a release's own number - at the
+// release's minor and patch as written, or, for a patch of 100 or more, where that number puts it
+// (5.0.150 is 5.1.50 to them) - or one of rule_thresholds().
 std::vector<Point> points(int major, const std::vector<const Installed *> &entries) {
   std::set<std::pair<int, int>> at = {{0, -1}};  // (minor, patch or -1)
-  for (const Installed *e : entries) {
-    const int minor = e->version.minor.value_or(0), patch = e->version.patch.value_or(0);
+  const auto around = [&](int minor, int patch) {
     for (auto p : {std::pair{minor, -1},
                    {minor, 0},
                    {minor, patch},
@@ -32,7 +36,15 @@ std::vector<Point> points(int major, const std::vector<const Installed *> &entri
                    {minor + 1, -1},
                    {minor + 1, 0}})
       at.insert(p);
+  };
+  for (const Installed *e : entries) {
+    const int minor = e->version.minor.value_or(0), patch = e->version.patch.value_or(0);
+    around(minor, patch);
+    if (patch >= 100) around(minor + patch / 100, patch % 100);
   }
+  const std::int64_t base = cudnn_number(Version{major, 0, 0, {}});
+  for (std::int64_t n : rule_thresholds())
+    if (n >= base) around(int((n - base) / 100), int((n - base) % 100));
   std::vector<Point> out{{0, std::nullopt}};
   for (auto [minor, patch] : at) {
     Version v{major, minor, {}, {}};
@@ -78,6 +90,17 @@ std::string identity(const FileStamp &s) {
   return std::to_string(s.ino) + "\t" + std::to_string(s.size) + "\t" + std::to_string(s.mtime_ns);
 }
 
+// A place's "lib" row (its probed file's identity) and its "rel" row: the release number and
+// source, for the shim's family rule and its report, and the version and module a usage record
+// says of it (shim/record.c).
+std::string place_rows(std::size_t i, const Installed &e, const TableFacts &facts) {
+  const std::string entry = std::to_string(i);
+  return "lib\t" + entry + "\t" + identity(*facts.files[i]) + "\t" + facts.probes[i]->file +
+         "\nrel\t" + entry + "\t" + std::to_string(cudnn_number(e.version)) + "\t" +
+         std::string(to_string(source_of(e))) + "\t" + to_string(e.version) + "\t" +
+         (e.module.empty() ? "-" : e.module) + "\n";
+}
+
 }  // namespace
 
 std::string library_disagreement(const Installed &e, const std::optional<Probe> &p) {
@@ -94,28 +117,21 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
   // Second, where the shim looks for it first (shim/record.c): with records off, nothing more.
   if (map.usage.given) out += usage_settings_text(map.usage, '\t') + "\n";
   out += "require\t" + std::to_string(map.require.size()) + "\n";
-  out += "system\t" + (facts.ld_cache ? identity(*facts.ld_cache) : std::string("-")) + "\n";
-  for (const auto &[major, file] : facts.system)
-    out += "sys\t" + std::to_string(major) + "\t" + file + "\n";
-  // The map as rank() sees it, but only the releases whose library says what the map says.
+  // The map as rank() sees it, but only the releases whose library says what the map says. A
+  // place the map does not hand out is left to the engine too: it is never handed over, and a
+  // process whose loader finds it keeps it when it fits, which only the engine tells apart.
   Map known = map;
   known.cudnn.clear();
   std::vector<std::size_t> index;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
     const Installed &e = map.cudnn[i];
-    if (!library_disagreement(e, facts.probes[i]).empty() || !facts.files[i]) continue;
+    if (!e.hand_out || !library_disagreement(e, facts.probes[i]).empty() || !facts.files[i])
+      continue;
     known.cudnn.push_back(e);
     index.push_back(i);
     // A release that retires is ranked, but handed over or kept only by the engine, which knows
     // the day: the shim finds no file of it here and asks.
-    if (!e.retire_after.empty()) continue;
-    out += "lib\t" + std::to_string(i) + "\t" + identity(*facts.files[i]) + "\t" +
-           facts.probes[i]->file + "\n";
-    // What a usage record says of it (shim/record.c).
-    const bool conda = i < facts.conda.size() && facts.conda[i];
-    out += "rel\t" + std::to_string(i) + "\t" + to_string(e.version) + "\t" +
-           std::string(place_source(e.lib, e.module, conda)) + "\t" +
-           (e.module.empty() ? "-" : e.module) + "\n";
+    if (e.retire_after.empty()) out += place_rows(i, e, facts);
   }
   std::set<int> majors;
   for (const Installed &e : known.cudnn) majors.insert(e.version.major);
@@ -158,7 +174,7 @@ std::vector<KnownLibrary> table_libraries(std::string_view table) {
       if (ec != std::errc() || end == line.data() + line.size() || *end != '\t') return {};
       line.remove_prefix(std::size_t(end - line.data()) + 1);
     }
-    out.push_back({n[1], n[2], n[3], std::size_t(n[0])});
+    out.push_back({n[1], n[2], n[3], std::size_t(n[0]), std::string(line)});
   }
   return out;
 }
@@ -166,15 +182,17 @@ std::vector<KnownLibrary> table_libraries(std::string_view table) {
 std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, const Map &map,
                                       const std::string &file, const FileStamp &identity,
                                       bool cuda_needed) {
+  const KnownLibrary *found = nullptr;
   for (const KnownLibrary &k : known) {
     if (k.ino != identity.ino || k.size != identity.size || k.mtime_ns != identity.mtime_ns ||
         k.entry >= map.cudnn.size())
       continue;
-    const Installed &e = map.cudnn[k.entry];
-    if (cuda_needed && !e.cuda) return std::nullopt;
-    return Probe{file, e.version, e.cuda, ProbeSource::library, ""};
+    if (!found || k.path == file) found = &k;  // the row of this very path, if there is one
   }
-  return std::nullopt;
+  if (!found) return std::nullopt;
+  const Installed &e = map.cudnn[found->entry];
+  if (cuda_needed && !e.cuda) return std::nullopt;
+  return Probe{found->path, e.version, e.cuda, ProbeSource::library, ""};
 }
 
 }  // namespace cudnn_compat

@@ -42,12 +42,6 @@ std::optional<std::optional<int>> cudnn_major(const Map *map, const std::string 
 
 }  // namespace
 
-bool hidden_module(std::string_view name) {
-  for (std::string_view part : split(name, '/'))
-    if (part.starts_with('.')) return true;
-  return false;
-}
-
 Toolchain release_toolchain(const Installed &e) {
   const std::string lib = lower(e.lib);
   if (has(e.module, "-CUDA-") || has(lib, "/easybuild/")) return Toolchain::easybuild;
@@ -94,7 +88,7 @@ std::vector<std::size_t> advised_releases(const Map &map, const Need &need,
                                           const LibraryName &requested, Toolchain app) {
   std::vector<std::size_t> out;
   for (std::size_t i : rank(map, need, requested))
-    if (!map.cudnn[i].module.empty() && !hidden_module(map.cudnn[i].module)) out.push_back(i);
+    if (!map.cudnn[i].module.empty()) out.push_back(i);
   if (app != Toolchain::none)
     std::stable_partition(out.begin(), out.end(),
                           [&](std::size_t i) { return release_toolchain(map.cudnn[i]) == app; });

@@ -21,6 +21,24 @@ std::vector<std::size_t> advice(const Map &map, const AppNeed &a, Toolchain tool
                           LibraryName{}, toolchain);
 }
 
+// What to say when no module the map hands out fits a: a hidden module that would (the site
+// withdrew it), else that the map lists none (a release installed since the last scan is not in
+// it), and what to ask the admins for.
+std::string no_module_fits(const Map &map, const AppNeed &a) {
+  std::string held;
+  for (std::size_t i :
+       withheld_fits(map, Need{a.cudnn, a.cuda_major, map.policy.rule, a.module}, a.cudnn.major))
+    if (const Installed &e = map.cudnn[i]; !e.module.empty())
+      held += (held.empty() ? "" : ", ") + e.module + " (" + to_string(e.version) + ")";
+  const std::string ask =
+      "ask the admins for cuDNN " + acceptable_releases(map.policy.rule, a.cudnn);
+  if (!held.empty())
+    return "No cuDNN module the site hands out fits: " + held +
+           " would, but the map withholds it (a hidden module: withdrawn); " + ask;
+  return "No cuDNN module in the version map fits; " + ask +
+         " (or, if one is installed, to add it to the map: cudnn-compat scan --merge)";
+}
+
 // A warning names this many fixes at most: a site with 100 modules of one release would otherwise
 // print a hundred.
 constexpr std::size_t kAdvised = 3;
@@ -41,10 +59,7 @@ std::string fix_text(const Map &map, const AppNeed &a, const std::vector<std::si
            " more fit (`cudnn-compat resolve --require " + to_string(a.cudnn) +
            (a.cuda_major ? " --cuda " + std::to_string(*a.cuda_major) : "") + " libcudnn.so." +
            std::to_string(a.cudnn.major) + "` lists them)";
-  if (out.empty())
-    out = "No installed cuDNN module fits; ask the admins for cuDNN " +
-          acceptable_releases(map.policy.rule, a.cudnn);
-  return out;
+  return out.empty() ? no_module_fits(map, a) : out;
 }
 
 // Why release e does not serve application a under the map's rule; nullopt when it does. The
@@ -138,12 +153,13 @@ std::string misfit_lines(const Map &map, const std::vector<std::string> &groups,
   return out;
 }
 
-// The needs decided in advance, as the hooks spell them ("5.1", "8.9,cuda=12"): each release's
-// x.y and full version, with and without its CUDA major.
+// The needs decided in advance, as the hooks spell them ("5.1", "8.9,cuda=12", "9"): each
+// release's major alone, x.y and full version, with and without its CUDA major.
 std::vector<std::pair<std::string, AppNeed>> decided_needs(const Map &map) {
   std::vector<std::pair<std::string, AppNeed>> needs;
   for (const Installed &e : map.cudnn) {
-    for (const Version &v : {Version{e.version.major, e.version.minor, {}, {}}, e.version}) {
+    for (const Version &v : {Version{e.version.major, {}, {}, {}},
+                             Version{e.version.major, e.version.minor, {}, {}}, e.version}) {
       needs.push_back({to_string(v), {"", v, std::nullopt}});
       if (e.cuda)
         needs.push_back(
@@ -172,7 +188,7 @@ Parsed<AppNeed> parse_app_need(std::string_view text) {
   AppNeed a;
   a.module = std::string(trim(text.substr(0, eq)));
   const std::vector<std::string_view> parts = split(text.substr(eq + 1), ',');
-  const Parsed<Version> v = parse_dotted(parts[0]);
+  const Parsed<Version> v = parse_required(parts[0]);
   if (!v) return Parsed<AppNeed>::fail(a.module + ": " + v.error);
   a.cudnn = *v;
   for (std::size_t i = 1; i < parts.size(); ++i) {

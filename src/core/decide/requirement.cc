@@ -1,5 +1,5 @@
-// What a process needs: an explicit requirement, else the map's [[require]] rules, else the
-// version in the name it asked for.
+// What a process needs: an explicit requirement, else what the frameworks in it pin, else the
+// map's [[require]] rules, else the version in the name it asked for.
 #include "decide.h"
 
 #include <fnmatch.h>
@@ -11,7 +11,7 @@ Parsed<Need> derive_need(const NeedInputs &in, const Map *map) {
   need.rule = in.rule ? *in.rule : map ? map->policy.rule : Rule::nvidia;
 
   if (in.require) {
-    const Parsed<Version> v = parse_dotted(*in.require);
+    const Parsed<Version> v = parse_required(*in.require);
     if (!v) return Parsed<Need>::fail(in.require_source + ": " + v.error);
     need.cudnn = *v;
     need.source = in.require_source;
@@ -21,6 +21,21 @@ Parsed<Need> derive_need(const NeedInputs &in, const Map *map) {
     const Parsed<Version> v = parse_cuda(*in.cuda);
     if (!v) return Parsed<Need>::fail(in.cuda_source + ": " + v.error);
     need.cuda_major = v->major;
+  }
+  if (!need.cudnn && !in.pins.empty()) {
+    std::vector<Need> needs;
+    for (const CudnnPin &pin : in.pins)
+      if (std::optional<Need> n = need_of_pin(pin, need.rule)) needs.push_back(std::move(*n));
+    if (!needs.empty()) {
+      Need pinned = combined_need(needs);
+      pinned.origin = NeedOrigin::pin;
+      // CUDNN_COMPAT_CUDA (or --cuda) still says which CUDA the job runs.
+      if (need.cuda_major) {
+        pinned.cuda_major = need.cuda_major;
+        for (Need &other : pinned.also) other.cuda_major = need.cuda_major;
+      }
+      return {pinned, {}};
+    }
   }
   if (!need.cudnn && map) {
     for (const RequireRule &r : map->require) {

@@ -4,19 +4,18 @@
 #include <algorithm>
 
 namespace cudnn_compat {
-namespace {
 
 std::string describe(const Need &need, std::optional<int> major) {
   std::string s = need.cudnn ? "cuDNN " + to_string(*need.cudnn)
                   : major    ? "any cuDNN " + std::to_string(*major)
                              : "any cuDNN";
+  if (need.below) s += " below " + to_string(*need.below);
   if (need.cuda_major) s += " for CUDA " + std::to_string(*need.cuda_major);
   if (need.cudnn) s += " under rule " + std::string(rule_name(need.rule));
   if (!need.source.empty()) s += " (from " + need.source + ")";
+  for (const Need &other : need.also) s += " and " + describe(other, major);
   return s;
 }
-
-}  // namespace
 
 // A name that carries a major is only ever served by that major; a requirement of another major
 // then fits nothing.
@@ -29,8 +28,10 @@ std::optional<int> wanted_major(const Need &need, const LibraryName &requested) 
 std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested) {
   const std::optional<int> major = wanted_major(need, requested);
   std::vector<std::size_t> ranked;
+  // Only a place the map hands out: a hidden module is how a site withdraws a build.
   for (std::size_t i = 0; i < map.cudnn.size(); ++i)
-    if (entry_fits(map.cudnn[i], need, major, Words::no).compatible) ranked.push_back(i);
+    if (map.cudnn[i].hand_out && entry_fits(map.cudnn[i], need, major, Words::no).compatible)
+      ranked.push_back(i);
   // Stable: between equal versions the admin's order in the map decides.
   std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) {
     const int order = compare(map.cudnn[a].version, map.cudnn[b].version);
@@ -39,18 +40,37 @@ std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryNam
   return ranked;
 }
 
+std::vector<std::size_t> withheld_fits(const Map &map, const Need &need, std::optional<int> major) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i)
+    if (!map.cudnn[i].hand_out && entry_fits(map.cudnn[i], need, major, Words::no).compatible)
+      out.push_back(i);
+  return out;
+}
+
 Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
   const std::optional<int> major = wanted_major(need, requested);
   Choice choice;
   choice.ranked = rank(map, need, requested);
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
-    const Verdict v = entry_fits(map.cudnn[i], need, major);
+    const Installed &e = map.cudnn[i];
+    Verdict v = entry_fits(e, need, major);
+    if (v.compatible && !e.hand_out)
+      v = {false, "it fits, but the map does not hand it out (hand_out = false" +
+                      std::string(hidden_module(e.module) ? ": a hidden module" : "") +
+                      "); only a process whose loader finds it keeps it"};
     choice.considered.push_back({i, v.compatible, v.reason});
   }
   if (choice.ranked.empty()) {
-    choice.reason = "no installed cuDNN fits " + describe(need, major) + "; " +
-                    std::to_string(map.cudnn.size()) + " release" +
+    const std::vector<std::size_t> held = withheld_fits(map, need, major);
+    choice.reason = (held.empty() ? "no installed cuDNN fits " : "no cuDNN the map hands out fits ") +
+                    describe(need, major) + "; " + std::to_string(map.cudnn.size()) + " release" +
                     (map.cudnn.size() == 1 ? " is" : "s are") + " in " + map.path;
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      const Installed &e = map.cudnn[held[i]];
+      choice.reason += (i ? ", " : "; it withholds one that fits (hand_out = false): ") +
+                       to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")");
+    }
     return choice;
   }
   const Installed &e = map.cudnn[choice.ranked.front()];
@@ -61,6 +81,22 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
                   std::to_string(n) + " installed release" + (n == 1 ? "" : "s") + " that fit " +
                   describe(need, major);
   return choice;
+}
+
+Resolved resolve_file(const Map &map, const Choice &choice, const LibraryName &requested,
+                      const std::string &name, const FindFile &find_file) {
+  Resolved out;
+  for (std::size_t index : choice.ranked) {
+    const Installed &e = map.cudnn[index];
+    if (const std::optional<std::string> file = find_file(e.lib, requested, e.version.major)) {
+      out.entry = &e;
+      out.file = *file;
+      return out;
+    }
+    out.skipped.push_back(e.lib + " (listed for cuDNN " + to_string(e.version) +
+                          ") holds no file for " + name);
+  }
+  return out;
 }
 
 }  // namespace cudnn_compat

@@ -13,8 +13,13 @@ std::string describe_need(const SelectInputs &in) {
     return major ? "any cuDNN " + std::to_string(*major) : "any cuDNN";
   }
   std::string s = "needs " + to_string(*in.need.cudnn);
+  if (in.need.below) s += " below " + to_string(*in.need.below);
   if (in.need.cuda_major) s += " for CUDA " + std::to_string(*in.need.cuda_major);
-  return s + " from " + in.need.source;
+  s += " from " + in.need.source;
+  for (const Need &other : in.need.also)
+    s += " and " + (other.cudnn ? to_string(*other.cudnn) : std::string("any")) + " from " +
+         other.source;
+  return s;
 }
 
 // At most `most` of items, then how many more: a site's thousand releases make no one-line message.
@@ -29,9 +34,10 @@ std::string capped(const std::vector<std::string> &items, std::size_t most, cons
 std::string installed_list(const Map &map) {
   std::vector<std::string> items;
   for (const Installed &e : map.cudnn) {
-    const std::string where = e.module.empty() ? "" : " (" + e.module + ")";
+    const std::string where =
+        " (" + (e.module.empty() ? std::string(to_string(source_of(e))) : e.module) + ")";
     if (e.joined && !items.empty())  // another place of the release before it
-      items.back() += where.empty() ? "" : where;
+      items.back() += where;
     else
       items.push_back(to_string(e.version) + where);
   }
@@ -43,17 +49,15 @@ std::string installed_list(const Map &map) {
 std::optional<Selection> settled_early(const SelectInputs &in, const std::string &need) {
   // A path is the program's own choice: a load that would fail stays a failing load.
   if (in.name.find('/') != std::string::npos && !in.loader) return Selection{};
-  // A name that carries a major is only served by that major.
-  if (in.requested.version && in.need.cudnn &&
-      in.need.cudnn->major != in.requested.version->major) {
-    const std::string asked = std::to_string(in.requested.version->major);
+  // A name that carries a major is only served by that major (fit() refuses every release).
+  const std::optional<int> asked =
+      in.requested.version ? std::optional<int>(in.requested.version->major) : std::nullopt;
+  if (const std::optional<std::string> conflict = major_conflict(in.need, asked))
     return Selection{{},
-                     {kPrefix + in.name + ": " + need + ", but the program asks for cuDNN " +
-                      asked + " by name, which only a cuDNN " + asked +
-                      " can serve; loading as usual (the requirement should be the cuDNN " + asked +
-                      " release the program was built with)"},
+                     {kPrefix + in.name + ": " + need + ", but " + *conflict +
+                      "; loading as usual (the requirement should be the cuDNN " +
+                      std::to_string(*asked) + " release the program was built with)"},
                      Outcome::refused};
-  }
   return std::nullopt;
 }
 
@@ -61,6 +65,14 @@ std::optional<Selection> settled_early(const SelectInputs &in, const std::string
 std::string no_answer(const std::string &file, const LibraryCheck &c) {
   return c.not_run.empty() ? file + " does not load"
                            : file + " could not be checked (" + c.not_run + ")";
+}
+
+// The need in short, for the report: "rule pytorch, needs 9.1.0 from the pin of torch 2.6.0: ...".
+std::string how(const SelectInputs &in) {
+  std::string s = "rule " + std::string(rule_name(in.need.rule));
+  if (in.need.cudnn) s += ", needs " + to_string(*in.need.cudnn) + " from " + in.need.source;
+  for (const Need &other : in.need.also) s += " and " + other.source;
+  return s;
 }
 
 // What the loader would take, probed (checked): kept when it fits (its own major included: a
@@ -73,9 +85,19 @@ std::optional<std::string> loader_misfit(const SelectInputs &in, const LibraryCh
   const Verdict v = serves(in.need, wanted_major(in.need, in.requested), p);
   if (!v.compatible)
     return to_string(p.version) + " on " + in.loader->from + " does not fit: " + v.reason;
+  out.source = in.loader_source;
+  out.how = how(in);
+  // The release that fits is handed over where it was probed when the loader reaches it by
+  // another path (a link in a directory of other sub-libraries: its family would come from
+  // there), whichever path that is: the fast path does the same.
+  if (p.file != in.loader->path) out.use = p.file;
   if (in.debug)
-    out.say.push_back(kPrefix + in.name + " -> " + in.loader->path + " as the loader finds it (" +
-                      need + "; " + to_string(p.version) + " on " + in.loader->from +
+    out.say.push_back(kPrefix + in.name + " -> " + out.use.value_or(in.loader->path) +
+                      (out.use ? " (the release the loader finds at " + in.loader->path +
+                                     ", at the path its family was probed at; "
+                               : " as the loader finds it (") +
+                      need + "; " + to_string(p.version) + " (" +
+                      std::string(to_string(in.loader_source)) + ") on " + in.loader->from +
                       " fits: " + v.reason + ")");
   return std::nullopt;
 }
@@ -85,13 +107,16 @@ struct Search {
   std::vector<std::string> passed_over;  // releases that do not load, lie or do not fit
   std::string not_run;                   // why one of them could not be checked at all
   bool any_file = false;                 // a release of the map has its library here
-  std::optional<Version> chosen;         // what the one handed over reports
+  std::size_t chosen = 0;                // the entry of the one handed over
+  std::optional<Version> reports;        // what its library reports
 };
 
-// The best fitting release that says so itself; a map that lies is passed over, and said so.
-std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &io, Search &s) {
-  const std::optional<int> major = wanted_major(in.need, in.requested);
-  for (std::size_t i : rank(*in.map, in.need, in.requested)) {
+// The best fitting release for need that says so itself; a map that lies is passed over, and
+// said so.
+std::optional<std::string> best_release(const SelectInputs &in, const Need &need,
+                                        const SelectIo &io, Search &s) {
+  const std::optional<int> major = wanted_major(need, in.requested);
+  for (std::size_t i : rank(*in.map, need, in.requested)) {
     const Installed &e = in.map->cudnn[i];
     const std::optional<std::string> file =
         io.find_file(e.lib, in.requested, major.value_or(e.version.major));
@@ -104,9 +129,10 @@ std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &
       continue;
     }
     // The library's own CUDA where it tells (cuDNN 6 on), else the map's word for it.
-    const Verdict v = fit(in.need, major, c.probe->version, c.probe->cuda ? c.probe->cuda : e.cuda);
+    const Verdict v = fit(need, major, c.probe->version, c.probe->cuda ? c.probe->cuda : e.cuda);
     if (v.compatible) {
-      s.chosen = c.probe->version;
+      s.chosen = i;
+      s.reports = c.probe->version;
       return file;
     }
     // A release that is what the map says but not built for the CUDA needed is no liar.
@@ -116,6 +142,40 @@ std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &
                                       " reports " + to_string(c.probe->version));
   }
   return std::nullopt;
+}
+
+// No release serves every consumer in the process (one family per process): the one that asks
+// now gets its own - the loader's pick when that serves it - and one line names both needs.
+Selection serve_own(const SelectInputs &in, const SelectIo &io, Selection out) {
+  SelectInputs own = in;
+  own.need.also.clear();
+  Selection mine = select_library(own, io);
+  const std::string where = mine.use ? *mine.use : in.loader ? in.loader->path : in.name;
+  out.use = mine.use;
+  out.outcome = mine.outcome;
+  out.release = mine.release;
+  out.source = mine.source;
+  out.how = how(in);
+  out.say = {kPrefix + in.name + " -> " + where + ": no installed cuDNN serves both " +
+             describe(own.need, std::nullopt) + " and " +
+             describe(in.need.also.front(), std::nullopt) +
+             " (one cuDNN family per process); took the one for the first"};
+  return out;
+}
+
+// The file handed over, with its source and release: said when debugging or when the map lied.
+void handed_over(const SelectInputs &in, const std::string &need, const std::string &note,
+                 const Search &found, Selection &out) {
+  const Installed &e = in.map->cudnn[found.chosen];
+  out.source = source_of(e);
+  out.how = how(in);
+  const std::string lies =
+      found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
+  if (in.debug || !lies.empty())
+    out.say.push_back(kPrefix + in.name + " -> " + *out.use + " (" +
+                      std::string(to_string(source_of(e))) + " " + to_string(e.version) + "; " +
+                      need + "; " + note + lies +
+                      (lies.empty() ? "" : "; run `cudnn-compat map validate --probe`") + ")");
 }
 
 }  // namespace
@@ -152,14 +212,16 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   const std::optional<std::string> loader_note = loader_misfit(in, loaded, need, out);
   if (!loader_note) {
     out.outcome = Outcome::fit;
+    out.release = out.loader_release;  // handed over at the path it was probed at, if another
     return out;
   }
   Search found;
-  if (in.map) out.use = best_release(in, io, found);
-  out.release = found.chosen;
-  out.outcome = out.use                  ? Outcome::redirected
+  if (in.map) out.use = best_release(in, in.need, io, found);
+  if (in.map && !out.use && !in.need.also.empty()) return serve_own(in, io, out);
+  out.release = found.reports;
+  out.outcome = out.use                 ? Outcome::redirected
                 : found.not_run.empty() ? Outcome::refused
-                                         : Outcome::undecided;
+                                        : Outcome::undecided;
   // No cuDNN at all, on the loader's path or in the map: the ordinary load fails on its own.
   if (!in.loader && !found.any_file) return out;
   if (!in.map) {
@@ -168,23 +230,25 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
                       "); loading as usual");
     return out;
   }
-  const std::string lies =
-      found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
   if (out.use) {
-    if (in.debug || !lies.empty())
-      out.say.push_back(kPrefix + in.name + " -> " + *out.use + " (" + need + "; " + *loader_note +
-                        lies + (lies.empty() ? "" : "; run `cudnn-compat map validate --probe`") +
-                        ")");
+    handed_over(in, need, *loader_note, found, out);
     return out;
   }
+  const std::string lies =
+      found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
   // Nothing fits: the ordinary load, and what to do about it - unless a release that may fit
-  // could not be checked, which is no reason to ask the admins for anything.
+  // could not be checked, which is no reason to ask the admins for anything. A place the map
+  // withholds that would fit is named: "nothing installed fits" would not be the truth.
   std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies;
+  std::string held;
+  for (std::size_t i : withheld_fits(*in.map, in.need, wanted_major(in.need, in.requested)))
+    held += (held.empty() ? "; the map withholds " : ", ") + to_string(in.map->cudnn[i].version);
   if (!found.not_run.empty())
     line += "; loading as usual";
   else
-    line +=
-        "; no installed cuDNN fits (installed: " + installed_list(*in.map) + "); loading as usual";
+    line += "; no " + std::string(held.empty() ? "installed cuDNN" : "cuDNN the map hands out") +
+            " fits (installed: " + installed_list(*in.map) + held +
+            (held.empty() ? "" : ", which would") + "); loading as usual";
   if (in.need.cudnn && found.not_run.empty())
     line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
   out.say.push_back(line);

@@ -12,6 +12,8 @@ std::string_view origin_word(NeedOrigin o) {
   switch (o) {
     case NeedOrigin::asked:
       return "env";
+    case NeedOrigin::pin:
+      return "pin";
     case NeedOrigin::rule:
       return "rule";
     case NeedOrigin::name:
@@ -40,32 +42,20 @@ const Installed *place_of(const Map *map, const std::string &file) {
   return nullptr;
 }
 
-// "KEY=file REL=release SRC=source MOD=module" of one file.
+// "KEY=file REL=release SRC=source MOD=module" of one file ("" for none).
 void put_file(Fields &f, const char *const keys[4], const std::string &file,
-              const std::optional<Version> &release, const Map *map,
-              const std::function<bool(const std::string &)> &is_conda) {
+              const std::optional<Version> &release, Source source, const Map *map) {
   const Installed *e = place_of(map, file);
-  const std::string dir = std::filesystem::path(file).parent_path().string();
   f.put(keys[0], file);
   // A place of the map is named by the map's release (8.9.2.26, as the decision table names it).
   f.put(keys[1], e ? to_string(e->version) : release ? to_string(*release) : "");
-  f.put(keys[2], file.empty() ? "" : place_source(dir, e ? e->module : "", is_conda(dir)));
+  f.put(keys[2], file.empty() ? "" : to_string(source));
   f.put(keys[3], e ? e->module : "");
 }
 
 }  // namespace
 
-std::string_view place_source(const std::string &dir, const std::string &module, bool is_conda) {
-  if (!module.empty()) return "module";
-  const std::string d = std::filesystem::path(dir).lexically_normal().string();
-  if (d.ends_with("/site-packages/nvidia/cudnn/lib")) return "wheel";
-  if (is_conda) return "conda";
-  if (d.starts_with("/usr/") || d.starts_with("/lib")) return "system";
-  return "user";
-}
-
-std::string usage_fields(const SelectInputs &in, const Selection &s,
-                         const std::function<bool(const std::string &dir)> &is_conda) {
+std::string usage_fields(const SelectInputs &in, const Selection &s) {
   static const char *const loader_keys[4] = {"loader", "lrel", "lsrc", "lmod"};
   static const char *const got_keys[4] = {"got", "rel", "src", "mod"};
   Fields f;
@@ -73,11 +63,11 @@ std::string usage_fields(const SelectInputs &in, const Selection &s,
   f.put("cuda", in.need.cuda_major ? std::to_string(*in.need.cuda_major) : "");
   f.put("from", origin_word(in.need.origin));
   const std::string loader = in.loader ? in.loader->path : "";
-  put_file(f, loader_keys, loader, s.loader_release, in.map, is_conda);
+  put_file(f, loader_keys, loader, s.loader_release, in.loader_source, in.map);
   if (s.use)
-    put_file(f, got_keys, *s.use, s.release, in.map, is_conda);
+    put_file(f, got_keys, *s.use, s.release, s.source.value_or(in.loader_source), in.map);
   else
-    put_file(f, got_keys, loader, s.loader_release, in.map, is_conda);
+    put_file(f, got_keys, loader, s.loader_release, in.loader_source, in.map);
   f.put("verdict", to_string(s.outcome));
   f.text.resize(std::size_t(f.at));
   return f.text;

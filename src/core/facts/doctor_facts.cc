@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
 
 namespace cudnn_compat {
 namespace {
@@ -28,12 +31,32 @@ std::vector<std::string> cudnn_needed(const std::vector<std::string> &needed) {
   return out;
 }
 
+// The sub-libraries a dispatcher of major asks for: those FACTS.md knows, and the others its own
+// directory and the directories it searches after it hold (a newer release's, which a family of
+// that release lacks: pytorch#188892) when its family names them (the dispatcher or its graph
+// library, which loads the engines, holds the name).
+std::set<std::string> sub_names(const Resolution &r, const LoaderContext &lc, const DoctorIo &io) {
+  std::set<std::string> subs(sub_libraries(r.major).begin(), sub_libraries(r.major).end());
+  if (!io.subs_in || !io.mentions) return subs;
+  const std::string home = fs::path(r.hit->path).parent_path().string();
+  std::vector<std::string> dirs{home};
+  for (std::string_view d : split(lc.secure ? "" : lc.ld_library_path, ':'))
+    if (!d.empty()) dirs.emplace_back(d);
+  dirs.insert(dirs.end(), lc.default_dirs.begin(), lc.default_dirs.end());
+  const std::string graph = home + "/libcudnn_graph.so." + std::to_string(r.major);
+  for (const std::string &d : dirs)
+    for (std::string &sub : io.subs_in(d, r.major))
+      if (!subs.contains(sub) && (io.mentions(r.hit->path, sub) || io.mentions(graph, sub)))
+        subs.insert(std::move(sub));
+  return subs;
+}
+
 // Where the dispatcher found at r.hit would take each sub-library from, when not its own dir.
 void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &io) {
   LoaderContext from_dispatcher = lc;
   from_dispatcher.requester = r.hit->path;
   const std::string home = fs::path(r.hit->path).parent_path().string();
-  for (std::string_view sub : sub_libraries(r.major))
+  for (const std::string &sub : sub_names(r, lc, io))
     for (const std::string &n : dispatcher_asks(sub, r.probe->version))
       if (const std::optional<LoaderHit> h = io.search(n, from_dispatcher)) {
         if (fs::path(h->path).parent_path().string() != home) r.foreign_subs.emplace_back(n, *h);
@@ -41,10 +64,11 @@ void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &i
       }
 }
 
-Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io) {
+Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io, const Map *map) {
   Resolution r;
   r.major = major;
   r.hit = io.search("libcudnn.so." + std::to_string(major), lc);
+  if (r.hit) r.source = source_of_hit(*r.hit, map);
   if (r.hit) r.probe = io.probe_file(r.hit->path);
   if (r.hit && r.probe) find_foreign_subs(r, lc, io);
   return r;
@@ -65,6 +89,25 @@ void shim_choice(DoctorFacts &f, const Map &map, const DoctorIo &io) {
         if (r.probe) f.shim_choice_cuda = r.probe->cuda;
       }
     }
+}
+
+// What each framework of the active Python environment will load, by its own library's search
+// (its RUNPATH against LD_LIBRARY_PATH against the system), and what its pin says of that.
+void gather_frameworks(DoctorFacts &f, const Map *map, const DoctorIo &io) {
+  if (!io.consumers) return;
+  for (const CudnnConsumer &c : io.consumers(f.program)) {
+    FrameworkView v;
+    v.name = c.name + (c.version.empty() ? "" : " " + c.version);
+    v.pin = c.pins.front().text;
+    v.library = c.library;
+    v.runpath = c.wheel_runpath;
+    v.need = need_of_pin(c.pins.front(), map ? map->policy.rule : Rule::nvidia);
+    if (!c.library.empty()) {
+      const int major = c.major ? *c.major : v.need && v.need->cudnn ? v.need->cudnn->major : 9;
+      v.resolved = follow(major, loader_context(f.program, c.library, io.env), io, map);
+    }
+    f.frameworks.push_back(std::move(v));
+  }
 }
 
 // The loaded CUDA: a cuda module, else the installation CUDA_HOME (or CUDA_PATH) names.
@@ -132,11 +175,12 @@ DoctorFacts gather_doctor_facts(const std::string &program, const std::optional<
   f.path = probe_path(io.env("LD_LIBRARY_PATH").value_or(""), io);
   if (!program.empty()) f.program_needs = cudnn_needed(io.needed(program));
   const LoaderContext lc = loader_context(program, program, io.env);
-  for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io));
+  for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io, map));
   if (io.scene) f.scene = io.scene();
   cuda_of(f, io);
   f.shim = shim_mode(io.env("LD_AUDIT").value_or(""), io.env("LD_PRELOAD").value_or(""));
   if (f.need && map) shim_choice(f, *map, io);
+  gather_frameworks(f, map, io);
   return f;
 }
 
@@ -154,6 +198,23 @@ DoctorIo system_doctor_io(const ProbeOptions &options) {
   };
   io.select = [probe_file = io.probe_file](const SelectInputs &in) {
     return select_library(in, SelectIo{probe_file, find_library_file});
+  };
+  io.consumers = [](const std::string &program) {
+    return active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program});
+  };
+  io.mentions = [](const std::string &file, const std::string &text) {
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return bytes.find(text) != std::string::npos;
+  };
+  io.subs_in = [](const std::string &dir, int major) {
+    std::vector<std::string> subs;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
+          n && !n->sub.empty() && n->version && n->version->major == major)
+        subs.push_back(n->sub);
+    return subs;
   };
   return io;
 }

@@ -23,6 +23,15 @@ struct DoctorIo {
   std::function<ModuleScene()> scene;  // the module system and what it has loaded
   // The CUDA major of the installation CUDA_HOME names (its version files), when no module says.
   std::function<std::optional<int>(const std::string &home)> cuda_major_of_home;
+  // The frameworks of the active Python environment that pin cuDNN (active_consumers), for the
+  // program (absolute, or empty).
+  std::function<std::vector<CudnnConsumer>(const std::string &program)> consumers;
+  // The cuDNN sub-library names a directory holds for major ("engines_tensor_ir", ...): a family
+  // may lack one that its search path offers from another release.
+  std::function<std::vector<std::string>(const std::string &dir, int major)> subs_in;
+  // Whether a file's bytes hold a text: a family asks for the sub-libraries its dispatcher (or its
+  // libcudnn_graph, which loads the engines) names.
+  std::function<bool(const std::string &file, const std::string &text)> mentions;
 };
 // The real edges: probes through options' helper, the engine probing the same way.
 DoctorIo system_doctor_io(const ProbeOptions &options);

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -12,7 +13,11 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Candidate {
-  std::string dir, module;  // module empty for a search-root find
+  std::string dir, module;          // module empty for a search-root find
+  std::optional<Source> source;     // a wheel's or conda env's (scan --python)
+  std::optional<Version> declared;  // the version its package says (9.1.0.70)
+  std::string package;              // "nvidia-cudnn-cu12 9.1.0.70 (.../METADATA)"
+  bool hidden = false;              // its module is hidden: the map does not hand the place out
 };
 
 // 1. The module system's cuDNN modules.
@@ -23,7 +28,7 @@ std::vector<Candidate> module_candidates(const std::vector<ScanModule> &modules,
     bool found = false;
     for (const std::string &d : m.lib_dirs)
       if (io.holds_cudnn(d)) {
-        candidates.push_back({d, m.name});
+        candidates.push_back({d, m.name, {}, {}, "", m.hidden});
         found = true;
       }
     if (found || !m.cudnn) continue;  // most CUDA modules carry no cuDNN
@@ -37,13 +42,37 @@ std::vector<Candidate> module_candidates(const std::vector<ScanModule> &modules,
   return candidates;
 }
 
-// 2. Installs without a module.
+// 2. Python environments named by the admin, then installs without a module.
+void add_python_finds(const std::vector<std::string> &roots, const ScanIo &io,
+                      std::vector<Candidate> &candidates) {
+  std::set<std::string> seen;
+  for (const Candidate &c : candidates) seen.insert(io.canonical(c.dir));
+  for (const std::string &root : roots)
+    for (const PythonPlace &p : io.python_walk(root))
+      if (seen.insert(io.canonical(p.lib)).second)
+        candidates.push_back({p.lib, "", p.source, p.version, p.package + " (" + p.file + ")"});
+}
+
 void add_search_finds(const std::vector<std::string> &roots, const ScanIo &io,
                       std::vector<Candidate> &candidates) {
   std::set<std::string> seen;
   for (const Candidate &c : candidates) seen.insert(io.canonical(c.dir));
   for (const std::string &d : io.walk(roots))
-    if (seen.insert(d).second) candidates.push_back({d, ""});
+    if (seen.insert(io.canonical(d)).second) candidates.push_back({d, "", {}, {}, ""});
+}
+
+// A place as probed: the package's own version where the library agrees (it carries the build
+// number the library does not report), its source where scan --python found it.
+Installed place(const Candidate &c, const Probe &p, ScanFound &out) {
+  Installed e{p.version, c.dir, p.cuda, c.module, {}, false, !c.hidden};
+  e.source = c.source;
+  if (c.declared && same_release(*c.declared, p.version))
+    e.version = *c.declared;
+  else if (c.declared)
+    out.problems.push_back(c.dir + ": " + c.package + " says " + to_string(*c.declared) +
+                           " but the library reports " + to_string(p.version) +
+                           "; listed as the library says");
+  return e;
 }
 
 // What one probed library adds: an entry, a problem, or both.
@@ -56,7 +85,7 @@ void take_probe(const Candidate &c, const Probe &p, ScanFound &out) {
   if (p.source == ProbeSource::header)
     out.problems.push_back(p.file + ": version from its header, the library did not load (" +
                            p.note + ")");
-  out.scanned.push_back({p.version, c.dir, p.cuda, c.module, {}});
+  out.scanned.push_back(place(c, p, out));
 }
 
 // 3. Probe each directory once; modules that share a directory are places of its release.
@@ -72,8 +101,7 @@ void probe_candidates(const std::vector<Candidate> &candidates, const ScanIo &io
     if (again) {
       if (found)
         for (const Probe &p : *found)
-          if (p.source != ProbeSource::filename)
-            out.scanned.push_back({p.version, c.dir, p.cuda, c.module, {}});
+          if (p.source != ProbeSource::filename) out.scanned.push_back(place(c, p, out));
       continue;
     }
     if (!found) {
@@ -88,9 +116,11 @@ void probe_candidates(const std::vector<Candidate> &candidates, const ScanIo &io
 }  // namespace
 
 ScanFound gather_scan(const std::vector<ScanModule> &modules,
-                      const std::vector<std::string> &search_roots, const ScanIo &io) {
+                      const std::vector<std::string> &search_roots, const ScanIo &io,
+                      const std::vector<std::string> &python_roots) {
   ScanFound out;
   std::vector<Candidate> candidates = module_candidates(modules, io, out.problems);
+  if (!python_roots.empty()) add_python_finds(python_roots, io, candidates);
   add_search_finds(search_roots, io, candidates);
   probe_candidates(candidates, io, out);
   return out;
@@ -99,7 +129,10 @@ ScanFound gather_scan(const std::vector<ScanModule> &modules,
 std::vector<std::string> find_cudnn_dirs(const std::vector<std::string> &roots) {
   std::set<std::string> dirs;
   std::set<std::pair<dev_t, ino_t>> entered;
-  std::vector<fs::path> todo(roots.rbegin(), roots.rend());
+  std::vector<fs::path> todo;
+  std::error_code ec;
+  for (auto r = roots.rbegin(); r != roots.rend(); ++r)
+    todo.push_back(fs::absolute(*r, ec).lexically_normal());
   while (!todo.empty()) {
     const fs::path dir = std::move(todo.back());
     todo.pop_back();
@@ -107,12 +140,14 @@ std::vector<std::string> find_cudnn_dirs(const std::vector<std::string> &roots) 
     if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
         !entered.insert({st.st_dev, st.st_ino}).second)
       continue;
-    std::error_code ec;
-    if (dir_holds_cudnn(dir.string())) dirs.insert(fs::weakly_canonical(dir, ec).string());
+    // The path as walked, links kept: the admin's /opt/cudnn/9.1 outlives a move of the storage
+    // it points to, which the physical path would not.
+    if (dir_holds_cudnn(dir.string())) dirs.insert(dir.string());
     std::vector<fs::path> below;
     for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
          !ec && it != end; it.increment(ec))
       if (it->is_directory(ec)) below.push_back(it->path());  // follows a symlink
+    std::sort(below.begin(), below.end());  // the same walk, so the same path, every time
     todo.insert(todo.end(), below.rbegin(), below.rend());
   }
   return {dirs.begin(), dirs.end()};

@@ -1,5 +1,8 @@
 #include "decision_inputs.h"
 
+#include <algorithm>
+#include <filesystem>
+
 namespace cudnn_compat {
 namespace {
 
@@ -21,6 +24,7 @@ NeedInputs need_inputs(const Asked &asked, const EnvReader &read_env) {
   in.rule = asked.rule;
   in.programs = asked.programs;
   if (asked.requested) in.requested = *asked.requested;
+  in.pins = asked.pins;
   return in;
 }
 
@@ -34,6 +38,49 @@ LoaderContext loader_context(const std::string &executable, const std::string &r
   return lc;
 }
 
+namespace {
+
+std::string canonical_dir(const std::string &dir) {
+  std::error_code ec;
+  const std::filesystem::path real = std::filesystem::weakly_canonical(dir, ec);
+  return ec ? std::filesystem::path(dir).lexically_normal().string() : real.string();
+}
+
+}  // namespace
+
+std::optional<Map> with_places(const Map *map, const std::vector<PythonPlace> &places) {
+  if (!map && places.empty()) return std::nullopt;
+  Map out = map ? *map : Map{};
+  if (!map) out.path = "the active Python environment (no version map)";
+  std::vector<std::string> listed;
+  for (const Installed &e : out.cudnn) listed.push_back(canonical_dir(e.lib));
+  for (const PythonPlace &p : places) {
+    const std::string dir = canonical_dir(p.lib);
+    if (std::find(listed.begin(), listed.end(), dir) != listed.end()) continue;
+    Installed e{p.version, p.lib, p.cuda, "", {}};
+    e.source = p.source;
+    out.cudnn.push_back(std::move(e));
+    listed.push_back(dir);
+  }
+  return out;
+}
+
+Source source_of_hit(const LoaderHit &hit, const Map *map) {
+  const std::string dir = std::filesystem::path(hit.path).parent_path().string();
+  const std::string real = canonical_dir(dir);
+  if (map)
+    for (const Installed &e : map->cudnn)
+      if (canonical_dir(e.lib) == real) return source_of(e);
+  if (is_wheel_dir(dir)) return Source::wheel;
+  std::error_code ec;
+  if (std::filesystem::path(dir).filename() == "lib" &&
+      std::filesystem::is_directory(std::filesystem::path(dir).parent_path() / "conda-meta", ec))
+    return Source::conda;
+  const bool system =
+      hit.from == "ld.so.cache" || hit.from == "the default directories" || is_system_install(real);
+  return system ? Source::system : Source::user;
+}
+
 SelectInputs select_inputs(const std::string &name, const LibraryName &requested, const Need &need,
                            const std::optional<LoaderHit> &loader, const Map *map) {
   SelectInputs in;
@@ -42,7 +89,24 @@ SelectInputs select_inputs(const std::string &name, const LibraryName &requested
   in.need = need;
   in.loader = loader;
   in.map = map;
+  if (loader) in.loader_source = source_of_hit(*loader, map);
   return in;
+}
+
+SelectIo engine_io(const std::vector<KnownLibrary> &known, const Map *map, bool cuda_needed,
+                   std::function<LibraryCheck(const std::string &file)> probe) {
+  SelectIo io;
+  io.probe = [&known, map, cuda_needed,
+              probe = std::move(probe)](const std::string &file) -> LibraryCheck {
+    const std::optional<FileStamp> id = map ? stamp_file(file) : std::nullopt;
+    if (id)
+      if (std::optional<Probe> p = remembered_probe(known, *map, file, *id, cuda_needed);
+          p && loadable_here(file) && loadable_here(p->file))
+        return p;
+    return probe(file);
+  };
+  io.find_file = find_library_file;
+  return io;
 }
 
 }  // namespace cudnn_compat

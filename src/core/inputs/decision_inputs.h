@@ -18,6 +18,7 @@ struct Asked {                        // what the caller was told beyond the env
   std::optional<Rule> rule;           // --rule; else the map's policy
   std::vector<std::string> programs;  // paths a [[require]] glob may name
   std::optional<LibraryName> requested;
+  std::vector<CudnnPin> pins = {};  // what the Python distributions in the process pin
 };
 NeedInputs need_inputs(const Asked &asked, const EnvReader &read_env);
 
@@ -26,9 +27,26 @@ NeedInputs need_inputs(const Asked &asked, const EnvReader &read_env);
 LoaderContext loader_context(const std::string &executable, const std::string &requester,
                              const EnvReader &read_env);
 
+// The map as a process in a Python environment sees it: the site's places, then the active
+// environment's (wheels and conda envs, `places`) that the map does not list, each with its
+// source. With no map, those places alone under the default policy; nullopt when neither.
+std::optional<Map> with_places(const Map *map, const std::vector<PythonPlace> &places);
+// Where the loader's own pick comes from: the place of the map that holds it, else a wheel or
+// conda environment by its directory, else the system (ld.so.cache, the default directories, a
+// directory under /usr or /lib) or the user (anywhere else on LD_LIBRARY_PATH, RPATH, RUNPATH).
+Source source_of_hit(const LoaderHit &hit, const Map *map);
+
 // The engine's inputs for a request of `name`, which parses as `requested`, by a process that
 // needs `need` and would get `loader` without the shim.
 SelectInputs select_inputs(const std::string &name, const LibraryName &requested, const Need &need,
                            const std::optional<LoaderHit> &loader, const Map *map);
+
+// The engine's edges for select_library. A file the map's decision table knows by its identity
+// is taken at the table's word (remembered_probe), so that the engine and the shim's fast path
+// answer alike, when this process can load both it and the path the table probed it at; any other
+// file is asked of `probe`. Files are found as the shim hands them over. Keeps a reference to
+// known, which must outlive the result.
+SelectIo engine_io(const std::vector<KnownLibrary> &known, const Map *map, bool cuda_needed,
+                   std::function<LibraryCheck(const std::string &file)> probe);
 
 }  // namespace cudnn_compat

@@ -247,13 +247,49 @@ struct Reader {
     return "";
   }
 
+  // hand_out: one boolean for every place, or a list of one per place; nullopt when absent (or
+  // wrong, with a diagnostic: then `bad` is set).
+  std::optional<std::vector<bool>> hand_out_at(const toml::table &t, std::size_t places,
+                                               bool &bad) {
+    const toml::node *n = t.get("hand_out");
+    if (!n) return std::nullopt;
+    if (const auto *b = n->as_boolean()) return std::vector<bool>(places, b->get());
+    std::vector<bool> each;
+    if (const toml::array *a = n->as_array())
+      for (const toml::node &item : *a)
+        if (const auto *b = item.as_boolean()) each.push_back(b->get());
+    if (!each.empty() && each.size() == places && n->as_array()->size() == places) return each;
+    bad = true;
+    error(pos_of(n->source()),
+          "'hand_out' in [[cudnn]] must be true or false, or a list of one per place (" +
+              std::to_string(places) + " here: one per lib or module)");
+    return std::nullopt;
+  }
+
   static bool has_control(const std::string &s) {
     return std::ranges::any_of(s, [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
   }
 
+  // Where the string at key, or a string of the list there, holds a control character.
+  static std::optional<SourcePos> control_character_at(const toml::table &t, std::string_view key) {
+    const auto odd = [](const toml::node &n) {
+      const toml::value<std::string> *s = n.as_string();
+      return s && has_control(s->get());
+    };
+    const toml::node *n = t.get(key);
+    if (!n) return std::nullopt;
+    if (const toml::array *a = n->as_array()) {
+      for (const toml::node &e : *a)
+        if (odd(e)) return pos_of(e.source());
+      return std::nullopt;
+    }
+    return odd(*n) ? std::optional(pos_of(n->source())) : std::nullopt;
+  }
+
   void read_cudnn(const toml::table &t, std::vector<Installed> &entries) {
     constexpr std::string_view where = "[[cudnn]]";
-    unknown_keys(t, where, {"version", "lib", "cuda", "module", "retire_after"});
+    unknown_keys(t, where,
+                 {"version", "lib", "cuda", "module", "source", "hand_out", "retire_after"});
     const std::optional<Version> v =
         version_at(t, "version", where, true, parse_dotted, true,
                    "x.y.z or x.y.z.b, e.g. \"5.1.10\" (the exact release)");
@@ -265,19 +301,54 @@ struct Reader {
     if (empty_lib)
       error(pos_of(t.get("lib")->source()),
             "'lib' in [[cudnn]] is empty; expected the directory holding libcudnn.so.<major>");
-    // The hooks' tables are lines of tab-separated fields, and no module system names a module so.
-    const bool odd_module = std::ranges::any_of(modules, has_control);
+    // The tables derived from the map (the hooks', the shim's) are lines of tab-separated fields:
+    // a line break in a directory or a module would cut a row or forge one. No module system
+    // names a module so, and no cuDNN install lives in such a directory.
+    const std::optional<SourcePos> odd_lib = control_character_at(t, "lib");
+    if (odd_lib)
+      error(*odd_lib,
+            "'lib' in [[cudnn]] holds a control character (a tab or a line break); expected the "
+            "directory holding libcudnn.so.<major>, e.g. \"/opt/cudnn/8.9.7/lib64\"");
+    const std::optional<SourcePos> odd_module = control_character_at(t, "module");
     const std::string retire_after = retire_at(t, where);
     if (odd_module)
-      error(pos_of(t.get("module")->source()),
+      error(*odd_module,
             "'module' in [[cudnn]] holds a control character (a tab or a line break); expected "
             "the name `module load` takes, e.g. \"cudnn/8.9.7\"");
-    if (!v || !libs || empty_lib || odd_module) return;
+    const std::size_t places = std::max(libs ? libs->size() : 1, modules.size());
+    bool bad_hand_out = false;
+    const std::optional<std::vector<bool>> hand_out = hand_out_at(t, places, bad_hand_out);
+    const std::optional<std::vector<Source>> sources = sources_at(t, where);
+    if (!v || !libs || empty_lib || odd_lib || odd_module || bad_hand_out || !sources) return;
     // The n-th module adds the n-th directory; a shorter lib list repeats its last directory.
-    for (std::size_t k = 0; k < std::max(libs->size(), modules.size()); ++k)
-      entries.push_back({*v, (*libs)[std::min(k, libs->size() - 1)], cuda,
-                         k < modules.size() ? modules[k] : "", pos_of(t.source()), k > 0,
-                         retire_after});
+    for (std::size_t k = 0; k < places; ++k) {
+      const std::string module = k < modules.size() ? modules[k] : "";
+      Installed &e = entries.emplace_back(
+          Installed{*v, (*libs)[std::min(k, libs->size() - 1)], cuda, module, pos_of(t.source()),
+                    k > 0, hand_out ? (*hand_out)[k] : !hidden_module(module)});
+      if (k < sources->size()) e.source = (*sources)[k];
+      e.retire_after = retire_after;
+    }
+  }
+
+  // `source`: a name or a list of names, the n-th for the n-th place (schema 1 maps without it
+  // read as before: every place gets its default_source()).
+  std::optional<std::vector<Source>> sources_at(const toml::table &t, std::string_view where) {
+    if (!t.get("source")) return std::vector<Source>{};
+    const std::optional<std::vector<std::string>> names = strings_at(t, "source", where, false);
+    if (!names) return std::nullopt;
+    std::vector<Source> sources;
+    for (const std::string &n : *names) {
+      const std::optional<Source> s = parse_source(n);
+      if (!s) {
+        error(pos_of(t.get("source")->source()),
+              "'source' in [[cudnn]] is \"" + n +
+                  "\"; expected \"module\", \"wheel\", \"conda\", \"system\" or \"user\"");
+        return std::nullopt;
+      }
+      sources.push_back(*s);
+    }
+    return sources;
   }
 
   void read_require(const toml::table &t, std::vector<RequireRule> &rules) {
@@ -285,8 +356,9 @@ struct Reader {
     unknown_keys(t, where, {"match", "cudnn", "cuda"});
     const std::optional<std::string> match = string_at(t, "match", where, true);
     const std::optional<Version> v =
-        version_at(t, "cudnn", where, true, parse_dotted, false,
-                   "the cuDNN the program was built with, e.g. \"5.1\" or \"5.1.3\"");
+        version_at(t, "cudnn", where, true, parse_required, false,
+                   "the cuDNN the program was built with, e.g. \"5.1\", \"5.1.3\" or \"9\" "
+                   "(any 9.x)");
     const std::optional<Version> cuda = cuda_at(t, where);
     if (match && v) rules.push_back({*match, *v, cuda, pos_of(t.source())});
   }
@@ -343,6 +415,23 @@ std::string quote(std::string_view s) {
   return out + '"';
 }
 
+// The hand_out line of the table of places [from, to): none when every place is handed out and
+// none is a hidden module (whose default is false); else written out, so an admin reading the map
+// sees which places are withheld. One boolean when they agree, else one per place.
+std::string format_hand_out(const std::vector<Installed> &cudnn, std::size_t from, std::size_t to) {
+  bool plain = true, same = true;
+  std::string list;
+  for (std::size_t k = from; k < to; ++k) {
+    const Installed &e = cudnn[k];
+    plain = plain && e.hand_out && !hidden_module(e.module);
+    same = same && e.hand_out == cudnn[from].hand_out;
+    list += (k == from ? "[" : ", ") + std::string(e.hand_out ? "true" : "false");
+  }
+  if (plain) return "";
+  return "hand_out = " +
+         (same ? std::string(cudnn[from].hand_out ? "true" : "false") : list + "]") + "\n";
+}
+
 // One string as itself, several as a TOML list.
 std::string quote_list(const std::vector<std::string> &items) {
   if (items.size() == 1) return quote(items[0]);
@@ -385,6 +474,12 @@ std::vector<std::pair<std::size_t, std::size_t>> modules_on_two_releases(
       out.push_back({i, it->second});
   }
   return out;
+}
+
+Source source_of(const Installed &e) {
+  if (e.source) return *e.source;
+  if (!e.module.empty()) return Source::module;
+  return is_wheel_dir(e.lib) ? Source::wheel : Source::system;
 }
 
 std::size_t release_count(const Map &map) {
@@ -525,16 +620,24 @@ std::string format_map(const Map &map) {
   }
   for (std::size_t i = 0, end = 0; i < map.cudnn.size(); i = end) {
     const Installed &e = map.cudnn[i];
-    std::vector<std::string> libs{e.lib}, modules{e.module};
-    for (end = i + 1; end < map.cudnn.size() && map.cudnn[end].joined; ++end) {
-      libs.push_back(map.cudnn[end].lib);
-      modules.push_back(map.cudnn[end].module);
+    std::vector<std::string> libs, modules, sources;
+    bool defaults = true;  // every place's source is the one it has without `source`
+    for (end = i; end < map.cudnn.size() && (end == i || map.cudnn[end].joined); ++end) {
+      Installed place = map.cudnn[end];
+      libs.push_back(place.lib);
+      modules.push_back(place.module);
+      sources.emplace_back(to_string(source_of(place)));
+      const Source written = source_of(place);
+      place.source.reset();
+      defaults = defaults && written == source_of(place);
     }
     while (!modules.empty() && modules.back().empty()) modules.pop_back();
     s += "\n[[cudnn]]\nversion = " + quote(to_string(e.version)) + "\nlib = " + quote_list(libs) +
          "\n";
     if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";
     if (!modules.empty()) s += "module = " + quote_list(modules) + "\n";
+    if (!defaults) s += "source = " + quote_list(sources) + "\n";
+    s += format_hand_out(map.cudnn, i, end);
     if (!e.retire_after.empty()) s += "retire_after = " + quote(e.retire_after) + "\n";
   }
   for (const RequireRule &q : map.require) {

@@ -30,12 +30,20 @@ struct Installed {
   std::string module;
   SourcePos pos;
   bool joined = false;  // a further place of the previous entry's release, in the same table
+  // Whether the shim, resolve and the advice may hand this place out to a process that did not
+  // choose it (`hand_out` in the map; false by default for a hidden module, the way a site
+  // withdraws a build). A process whose loader takes it anyway keeps it when it fits.
+  bool hand_out = true;
+  std::optional<Source> source = std::nullopt;  // where it came from, as the map's `source` says
   // retire_after = "YYYY-MM-DD" (issue 21): from that day on (00:00 local time) the shim hands the
   // release over no more; "" when the map sets no date. `retired`: that day has come, as the
   // clock said when the map was loaded (load_map, read_map_file).
   std::string retire_after = {};
   bool retired = false;
 };
+// Where a place came from: its `source`, else the module's when it has one, a wheel's by its
+// directory's shape, else the system's.
+Source source_of(const Installed &e);
 
 struct RequireRule {  // one [[require]] table
   std::string match;
@@ -217,9 +225,10 @@ struct MergeIo {  // what only the file system knows, injected
   bool prune = false;  // drop the entries whose module left the tree
 };
 // Keeps old's policy, [[require]] rules and every entry the scan did not find whose lib still
-// holds cuDNN; updates the entries it found again (the same directory, symlinks resolved) and
-// appends the new ones. A new place of a release the map already lists is left out: the admin's
-// map says where that release lives (a place removed by hand is not put back).
+// holds cuDNN; updates the entries it found again (the same directory, symlinks resolved; a place
+// the old map or the scan withholds is withheld) and appends the new ones. A new place of a release
+// the map already lists is left out: the admin's map says where that release lives (a place removed
+// by hand is not put back).
 Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const MergeIo &io,
                MergeReport &report);
 // Every place whose module an earlier place lists for another release, removed and reported one

@@ -92,13 +92,24 @@ bool read_pos(std::string_view line, std::string_view column, SourcePos &pos) {
   return read_int(line, pos.line) && read_int(column, pos.column);
 }
 
-// The tab-separated fields of one line, without allocating; more than 7 is no record at all.
+// The tab-separated fields of one line, without allocating; more than 8 is no record at all.
 struct Fields {
-  std::string_view f[7];
+  std::string_view f[8];
   std::size_t n = 0;
   std::string_view operator[](std::size_t i) const { return f[i]; }
   std::size_t size() const { return n; }
 };
+
+// "usage": the map's [usage] - mode, sample and where the records go.
+bool read_usage(const Fields &f, Map &map) {
+  const std::optional<UsageMode> mode = parse_usage_mode(f[1]);
+  std::optional<std::string> to = unescape(f[3]);
+  double sample = 0;
+  const auto [end, ec] = std::from_chars(f[2].data(), f[2].data() + f[2].size(), sample);
+  if (!mode || !to || ec != std::errc() || end != f[2].data() + f[2].size()) return false;
+  map.usage = {true, *mode, std::move(*to), sample};
+  return true;
+}
 
 // One record; false when the line is not one the writer could have produced.
 bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
@@ -116,10 +127,11 @@ bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
     return true;
   }
   // "place": a further place of the previous release (a [[cudnn]] table with several libs)
-  if ((f[0] == "cudnn" || (f[0] == "place" && !map.cudnn.empty())) && f.size() == 7) {
+  if ((f[0] == "cudnn" || (f[0] == "place" && !map.cudnn.empty())) && f.size() == 8) {
     Installed &e = map.cudnn.emplace_back();
     e.joined = f[0] == "place";
     std::optional<std::string> lib = unescape(f[5]), module = unescape(f[6]);
+    if (!f[7].empty() && !(e.source = parse_source(f[7]))) return false;
     if (!read_pos(f[1], f[2], e.pos) || !read_version(f[3], 3, e.version) ||
         !read_optional_cuda(f[4], e.cuda) || !lib || lib->empty() || !module)
       return false;
@@ -127,25 +139,21 @@ bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
     e.module = std::move(*module);
     return true;
   }
+  // "hold": the place before is not handed out (hand_out = false)
+  if (f[0] == "hold" && f.size() == 1 && !map.cudnn.empty()) {
+    map.cudnn.back().hand_out = false;
+    return true;
+  }
   // "retire": the place before has a retire_after date
   if (f[0] == "retire" && f.size() == 2 && !map.cudnn.empty() && day_start(f[1])) {
     map.cudnn.back().retire_after = std::string(f[1]);
     return true;
   }
-  // mode, sample and where the records go
-  if (f[0] == "usage" && f.size() == 4) {
-    const std::optional<UsageMode> mode = parse_usage_mode(f[1]);
-    std::optional<std::string> to = unescape(f[3]);
-    double sample = 0;
-    const auto [end, ec] = std::from_chars(f[2].data(), f[2].data() + f[2].size(), sample);
-    if (!mode || !to || ec != std::errc() || end != f[2].data() + f[2].size()) return false;
-    map.usage = {true, *mode, std::move(*to), sample};
-    return true;
-  }
+  if (f[0] == "usage" && f.size() == 4) return read_usage(f, map);
   if (f[0] == "require" && f.size() == 6) {
     RequireRule &q = map.require.emplace_back();
     std::optional<std::string> match = unescape(f[3]);
-    if (!read_pos(f[1], f[2], q.pos) || !match || !read_version(f[4], 2, q.cudnn) ||
+    if (!read_pos(f[1], f[2], q.pos) || !match || !read_version(f[4], 1, q.cudnn) ||
         !read_optional_cuda(f[5], q.cuda))
       return false;
     q.match = std::move(*match);
@@ -180,7 +188,8 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
   for (const Installed &e : map.cudnn) {
     s.append((e.joined ? "place\t" : "cudnn\t") + pos_fields(e.pos) + '\t' + to_string(e.version) +
              '\t' + (e.cuda ? to_string(*e.cuda) : "") + '\t' + escape(e.lib) + '\t' +
-             escape(e.module) + '\n');
+             escape(e.module) + '\t' + (e.source ? std::string(to_string(*e.source)) : "") + '\n' +
+             (e.hand_out ? "" : "hold\n"));
     if (!e.retire_after.empty()) s.append("retire\t" + e.retire_after + "\n");
   }
   for (const RequireRule &q : map.require)
@@ -206,7 +215,7 @@ std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string 
     rest.remove_prefix(end + 1);
     Fields f;
     for (;;) {
-      if (f.n == 7) return std::nullopt;
+      if (f.n == 8) return std::nullopt;
       const std::size_t tab = line.find('\t');
       f.f[f.n++] = line.substr(0, tab);
       if (tab == std::string_view::npos) break;

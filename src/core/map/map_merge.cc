@@ -10,7 +10,7 @@ std::string describe(const Installed &e) {
   std::string s = "cuDNN " + to_string(e.version);
   if (e.cuda) s += " for CUDA " + to_string(*e.cuda);
   if (!e.module.empty()) s += " (" + e.module + ")";
-  return s + " in " + e.lib;
+  return s + " in " + e.lib + (e.hand_out ? "" : ", not handed out");
 }
 
 // The unused scanned place in dir: the one under e's own module first (two modules may add one
@@ -80,7 +80,12 @@ Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const Merg
     updated.version = scanned[i].version;
     if (scanned[i].cuda) updated.cuda = scanned[i].cuda;
     if (!scanned[i].module.empty()) updated.module = scanned[i].module;
-    if (!(updated.version == e.version) || !(updated.cuda == e.cuda) || updated.module != e.module)
+    // Withdrawn stays withdrawn: a place the map withholds is not handed out again because its
+    // module is visible now (the admin deletes hand_out = false for that), and one whose module
+    // has been hidden since is withheld from now on.
+    updated.hand_out = e.hand_out && scanned[i].hand_out;
+    if (!(updated.version == e.version) || !(updated.cuda == e.cuda) ||
+        updated.module != e.module || updated.hand_out != e.hand_out)
       report.changed.push_back(describe(e) + " -> " + describe(updated));
     out.cudnn.push_back(std::move(updated));
   }

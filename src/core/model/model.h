@@ -58,8 +58,11 @@ std::int64_t tensorflow_compat_number(const Version &v);
 Parsed<Version> parse_cudart_number(std::string_view digits);
 
 Parsed<Version> parse_dotted(std::string_view text);  // 5.1, 5.1.10, 8.9.2.26, v8.9.7
-Parsed<Version> parse_cuda(std::string_view text);    // a CUDA version as people write it: 12, 12.2
-Parsed<Version> parse_tuple(std::string_view text);   // PyTorch's (8, 9, 2)
+// The cuDNN a program was built with, as a need: a major alone (9: any 9.x the rule accepts) or
+// a dotted version.
+Parsed<Version> parse_required(std::string_view text);
+Parsed<Version> parse_cuda(std::string_view text);   // a CUDA version as people write it: 12, 12.2
+Parsed<Version> parse_tuple(std::string_view text);  // PyTorch's (8, 9, 2)
 
 // ---------------------------------------------------------------------------------------------
 // names.cc: library file names and module names.
@@ -96,6 +99,8 @@ Parsed<ModuleName> parse_module_name(std::string_view text);
 // Spack's short hash in a module name (cudnn/8.9.7.29-12-abcdefg): 7 of [a-z0-9], a letter among
 // them.
 bool is_spack_hash(std::string_view token);
+// A name with a component that starts with '.' (cudnn/.5.1): Lmod and Environment Modules hide it.
+bool hidden_module(std::string_view name);
 
 // The module system a user is in and what it has loaded: the environment shows it (system layer),
 // the advice is decided from it (decide layer).
@@ -110,6 +115,45 @@ struct ModuleScene {
   std::vector<LoadedModule> loaded;  // in load order
   std::vector<std::string> ebroots;  // the EBROOT<NAME> variables set (EasyBuild's installations)
   std::string app;                   // the application the advice is for (its module), or ""
+};
+
+// ---------------------------------------------------------------------------------------------
+// sources.cc: where an installed cuDNN came from. Every answer names it: resolve, doctor, the
+// shim's lines and its report.
+
+enum class Source {
+  module,  // an environment module's directory
+  wheel,   // a pip wheel: <site-packages>/nvidia/cudnn/lib (nvidia-cudnn-cu12, -cu13, ...)
+  conda,   // a conda package: <prefix>/lib, with conda-meta/cudnn-<version>-<build>.json
+  system,  // installed for the whole machine without a module (/usr/local/cuda, the OS's)
+  user,    // anywhere else: a user's own directory on LD_LIBRARY_PATH
+};
+std::string_view to_string(Source s);
+std::optional<Source> parse_source(std::string_view name);
+// The directory a cuDNN wheel installs its libraries into, by its path (the shim's C rule).
+bool is_wheel_dir(std::string_view dir);
+// A directory of the machine's own installs (under /usr/ or /lib; the shim's C rule).
+bool is_system_install(const std::string &dir);
+
+// What a Python distribution (a wheel's dist-info) or a conda package (its conda-meta record)
+// requires of cuDNN: read by the system layer, turned into a need by the decisions.
+
+// One clause of a version requirement: "==9.1.0.70", ">=9.1", "<10.0", "~=9.1", "==9.*".
+struct VersionClause {
+  std::string op;  // ==, !=, >=, <=, >, <, ~=, ===
+  Version version;
+  bool wildcard = false;  // ==9.* (pip), 9.1.* or a bare 9.1 (conda): a prefix
+};
+
+struct CudnnPin {
+  std::string consumer;                // who asks: "torch", "jax-cuda12-plugin", conda's "pytorch"
+  std::string consumer_version;        // "2.6.0"
+  bool conda = false;                  // a conda package's depends, not a wheel's Requires-Dist
+  std::string package;                 // what it asks for: "nvidia-cudnn-cu12", conda's "cudnn"
+  std::vector<VersionClause> clauses;  // all of them hold
+  std::optional<int> cuda_major;       // the CUDA of the wheel asked for (nvidia-cudnn-cu12: 12)
+  std::string text;                    // the requirement as written
+  std::string file;                    // where it was read: .../torch-2.6.0.dist-info/METADATA
 };
 
 // Any of the forms above, told apart by their shape; an integer that could be either a cuDNN or
@@ -154,7 +198,12 @@ struct Verdict {
   bool compatible = false;
   std::string reason;  // one sentence, versions as x.y.z
 };
+// A built_with without a minor (a major alone) accepts any release of that major the rule takes.
 Verdict judge(Rule rule, const Version &runtime, const Version &built_with);
+// The cuDNN numbers (cudnn_number of the build) at which a rule's verdict changes for every
+// release alike, not only where a release is (Caffe2's "from 7000 on"): the decision table asks
+// just before and at each.
+const std::vector<std::int64_t> &rule_thresholds();
 // The releases a rule accepts for a build, in words: "5.1.x", "7.6 or a newer 7.x", "8.9.7".
 std::string acceptable_releases(Rule rule, const Version &built_with);
 

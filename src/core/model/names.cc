@@ -68,6 +68,12 @@ bool is_spack_hash(std::string_view t) {
   return letter;
 }
 
+bool hidden_module(std::string_view name) {
+  for (std::string_view part : split(name, '/'))
+    if (part.starts_with('.')) return true;
+  return false;
+}
+
 Parsed<LibraryName> parse_library_name(std::string_view name) {
   // Linux paths split at '/' only (the loader's view); Windows ones at '\\' too.
   const std::size_t slash = name.rfind('/');

@@ -68,6 +68,9 @@ Verdict exact(const Version &r, const Version &b) {
                                : "same major.minor, and no patch level to compare");
 }
 
+// Caffe2 accepts a newer runtime for builds from this number on (cuDNN 7.0.0).
+constexpr std::int64_t kCaffe2NewerFrom = 7000;
+
 // "(7005 op 7102)": the whole numbers the integer rules compared, for their refusals only.
 std::string numbers(const Version &r, std::string_view op, const Version &b) {
   std::string s = "(";
@@ -98,7 +101,7 @@ Verdict judge_known(Rule rule, const Version &r, const Version &b) {
       return no("PyTorch 2017-2020 needs the same major.minor (" + mm(r) + " vs " + mm(b) + ")");
     case Rule::caffe2:
       if (number_cmp(r, b) == 0) return yes("the versions are equal");
-      if (cudnn_number(b) >= 7000 &&
+      if (cudnn_number(b) >= kCaffe2NewerFrom &&
           (number_cmp(r, b) > 0 || cudnn_number(r) / 100 == cudnn_number(b) / 100))
         return yes("from cuDNN 7 on Caffe2 accepts a newer runtime or the same major.minor");
       return no("Caffe2 needs the same version, or from cuDNN 7 on a newer one " +
@@ -128,6 +131,11 @@ Verdict judge_known(Rule rule, const Version &r, const Version &b) {
 }
 
 }  // namespace
+
+const std::vector<std::int64_t> &rule_thresholds() {
+  static const std::vector<std::int64_t> numbers{kCaffe2NewerFrom};
+  return numbers;
+}
 
 const std::vector<RuleInfo> &all_rules() {
   static const std::vector<RuleInfo> rules{
@@ -164,15 +172,26 @@ std::string_view rule_name(Rule r) {
 }
 
 Verdict judge(Rule rule, const Version &runtime, const Version &built_with) {
-  for (const Version *v : {&runtime, &built_with})
-    if (!v->minor)
-      return no("cannot judge cuDNN " + to_string(*v) +
-                " without its minor version; give at least major.minor");
-  return judge_known(rule, runtime, built_with);
+  if (!runtime.minor)
+    return no("cannot judge cuDNN " + to_string(runtime) +
+              " without its minor version; give at least major.minor");
+  if (built_with.minor) return judge_known(rule, runtime, built_with);
+  // A major alone ("built with cuDNN 9", ONNX Runtime's "Require cuDNN 9.*") is a need for any
+  // release of that major the rule accepts: judged as if built with the runtime's own minor, or
+  // with x.0 for another major (the rules that take a newer major compare whole numbers).
+  Version b = runtime;
+  b.major = built_with.major;
+  if (b.major != runtime.major) b = Version{built_with.major, 0, {}, {}};
+  b.build.reset();
+  const Verdict v = judge_known(rule, runtime, b);
+  if (!v.compatible || b.major != runtime.major) return v;
+  return yes("built with cuDNN " + std::to_string(b.major) + " without a minor version: any " +
+             std::to_string(b.major) + ".x serves");
 }
 
 std::string acceptable_releases(Rule rule, const Version &b) {
   const std::string major = std::to_string(b.major);
+  if (!b.minor) return major + ".x";
   const std::string minor = b.minor ? mm(b) : major;
   std::string full = to_string(b);
   const bool newer_minor_ok = b.major >= 7;

@@ -2,6 +2,8 @@
 #include "model.h"
 #include "text.h"
 
+#include "shared/version_grammar.h"
+
 #include <array>
 
 namespace cudnn_compat {
@@ -65,38 +67,42 @@ Parsed<Version> parse_cudart_number(std::string_view digits) {
   return {Version{int(*n / 1000), int(*n % 1000 / 10), {}, {}}, {}};
 }
 
+// The one grammar of written versions is the shim's (shim/shared/version_grammar.h): the fast
+// path and the engine read every text alike.
+namespace {
+Version from_grammar(const cudnn_compat_version &g) {
+  Version v{int(g.part[0]), {}, {}, {}};
+  if (g.parts > 1) v.minor = int(g.part[1]);
+  if (g.parts > 2) v.patch = int(g.part[2]);
+  if (g.parts > 3) v.build = int(g.part[3]);
+  return v;
+}
+}  // namespace
+
 Parsed<Version> parse_dotted(std::string_view text) {
+  cudnn_compat_version g;
+  if (!cudnn_compat_parse_version(text.data(), text.size(), &g))
+    return Parsed<Version>::fail(quoted(text) +
+                                 " is not a version: expected major.minor[.patch[.build]] of "
+                                 "at most " +
+                                 std::to_string(CUDNN_COMPAT_VERSION_DIGITS) +
+                                 " digits each, e.g. 5.1, 5.1.10 or 8.9.2.26");
+  return {from_grammar(g), {}};
+}
+
+Parsed<Version> parse_required(std::string_view text) {
   std::string_view s = trim(text);
   if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.remove_prefix(1);
-  // No allocation on the way: every job that asks for cuDNN parses each version of the map.
-  int n[4] = {};
-  std::size_t count = 0, digits = 0;
-  bool ok = !s.empty();
-  for (char c : s) {
-    if (c == '.') {
-      ok = ok && digits > 0 && ++count < 4;
-      digits = 0;
-    } else if (c >= '0' && c <= '9' && digits < 5 && ok) {
-      n[count] = n[count] * 10 + (c - '0');
-      ++digits;
-    } else {
-      ok = false;
-    }
-  }
-  if (!ok || digits == 0 || count < 1)
-    return Parsed<Version>::fail(quoted(text) +
-                                 " is not a version: expected major.minor[.patch[.build]], "
-                                 "e.g. 5.1, 5.1.10 or 8.9.2.26");
-  Version v{n[0], n[1], {}, {}};
-  if (count > 1) v.patch = n[2];
-  if (count > 2) v.build = n[3];
-  return {v, {}};
+  if (all_digits(s) && s.size() <= 3) return {Version{int(*parse_uint(s)), {}, {}, {}}, {}};
+  if (Parsed<Version> v = parse_dotted(s)) return v;
+  return Parsed<Version>::fail(quoted(text) +
+                               " is not a version: expected a major, or major.minor[.patch], "
+                               "e.g. 9, 5.1 or 5.1.10");
 }
 
 Parsed<Version> parse_cuda(std::string_view text) {
-  const std::string_view s = trim(text);
-  if (all_digits(s) && s.size() <= 3) return {Version{int(*parse_uint(s)), {}, {}, {}}, {}};
-  if (Parsed<Version> v = parse_dotted(s)) return v;
+  cudnn_compat_version g;
+  if (cudnn_compat_parse_cuda(text.data(), text.size(), &g)) return {from_grammar(g), {}};
   return Parsed<Version>::fail(quoted(text) +
                                " is not a CUDA version: expected a major or major.minor, e.g. "
                                "12 or 12.2");

@@ -8,7 +8,8 @@ namespace cudnn_compat {
 namespace {
 
 std::string who(const Finding &f) {
-  return f.framework.empty() ? "the program" : f.framework;
+  if (f.framework.empty()) return f.build_time ? "the code being built" : "the program";
+  return f.framework;
 }
 
 std::string nowhere(const Map *map) {
@@ -49,8 +50,32 @@ void fixes_for(const Version &want, Rule rule, const Map *map, const ModuleScene
                     " --require " + to_string(want));
 }
 
+// Code that needs a cuDNN older than a major: a removed API, a refused range.
+void advise_older(const Finding &f, const Map *map, const ModuleScene &scene, Advice &a) {
+  const int major = f.older_than->major - 1;
+  const std::string subject =
+      f.framework.empty() && f.build_time ? std::string("the code being built") : who(f);
+  a.what = subject + " needs a cuDNN older than " + to_string(*f.older_than) +
+           (f.runtime ? " but " + std::string(f.build_time ? "the build found" : "loaded") +
+                            " cuDNN " + to_string(*f.runtime)
+                      : std::string());
+  const Need need{Version{major, {}, {}, {}}, std::nullopt, Rule::nvidia, "the message"};
+  a.fixes = installed_fixes(map, need, major, scene);
+  if (a.fixes.empty())
+    a.fixes.push_back("ask the admins for cuDNN " + std::to_string(major) + nowhere(map));
+  if (f.build_time)
+    for (std::string &fix : a.fixes) fix += ", then configure and build again";
+  if (!f.framework.empty())
+    a.fixes.push_back("or update " + f.framework + " to a release written for cuDNN " +
+                      to_string(*f.older_than));
+  else
+    a.fixes.push_back("or port the code to the cuDNN " + to_string(*f.older_than) +
+                      " API (its release notes name each removed call's replacement)");
+}
+
 void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,
                      Advice &a) {
+  if (f.older_than && f.older_than->major > 1) return advise_older(f, map, scene, a);
   if (f.runtime && f.built_with) {
     a.what = who(f) + " loaded cuDNN " + to_string(*f.runtime) + " but was built with cuDNN " +
              to_string(*f.built_with);
@@ -67,12 +92,25 @@ void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleSc
              (f.required->minor ? " or newer" : "") +
              (f.runtime ? " but found cuDNN " + to_string(*f.runtime) : std::string());
     fixes_for(*f.required, Rule::nvidia, map, scene, to_string(*f.required) + " or newer", a);
+    if (f.build_time)
+      for (std::string &fix : a.fixes)
+        if (!fix.starts_with("cudnn-compat")) fix += ", then configure and build again";
     return;
   }
   if (f.built_with) {
     a.what = who(f) + " was built with cuDNN " + to_string(*f.built_with) +
              " and refuses the cuDNN it loaded (the message does not name it)";
     fixes_for(*f.built_with, rule, map, scene, acceptable_releases(rule, *f.built_with), a);
+    return;
+  }
+  if (f.build_time && !f.runtime) {
+    a.what = who(f) + " and the cudnn.h it compiles against come from different cuDNN releases";
+    a.fixes.push_back(
+        "build against the cuDNN release the code was written for (its README or "
+        "build files name it): CMAKE_PREFIX_PATH or CPATH to that release");
+    a.fixes.push_back(
+        "or port the code to the API of the cuDNN it found (cuDNN's release notes "
+        "name each changed call)");
     return;
   }
   a.what = f.status.empty() ? who(f) + " and the cuDNN it loaded come from different releases"
@@ -90,7 +128,7 @@ std::vector<std::string> every_module(const Map *map, const ModuleScene &scene) 
   std::vector<std::string> out;
   if (map)
     for (const Installed &e : map->cudnn)
-      if (!e.module.empty() && !hidden_module(e.module))
+      if (!e.module.empty() && e.hand_out)
         out.push_back(
             module_command(scene, loaded_cudnn_module(scene, map, std::nullopt), e.module) +
             "   # cuDNN " + to_string(e.version));
@@ -169,6 +207,45 @@ void advise_dependency(const Finding &f, Advice &a) {
                       f.missing);
 }
 
+// The node facts resolve takes for a node you are not on, from what the message or the log named.
+std::string resolve_for_node(const Finding &f) {
+  return "cudnn-compat resolve --gpu " + (f.gpu ? to_string(*f.gpu) : std::string("<X.Y>")) +
+         " --driver " + (f.driver_cuda ? to_string(*f.driver_cuda) : std::string("<X.Y>")) +
+         "   # the installed release that runs on this GPU and driver" +
+         (f.gpu && f.driver_cuda ? "" : " (nvidia-smi shows both)");
+}
+
+void advise_arch(const Finding &f, Advice &a) {
+  const std::string gpu =
+      f.gpu ? "this GPU (compute capability " + to_string(*f.gpu) + ")" : "this GPU";
+  const std::string sm =
+      f.gpu ? "sm_" + std::to_string(f.gpu->major) + std::to_string(f.gpu->minor.value_or(0))
+            : "its architecture";
+  a.what = (f.status.empty() ? "the program or a library it loaded (cuDNN, the framework, an "
+                               "extension) carries no code for "
+                             : "the cuDNN release loaded carries no code for ") +
+           gpu + ": it was built for other GPU architectures (not a version mismatch)";
+  if (!f.status.empty()) a.what += " (" + f.status + ")";
+  a.fixes.push_back(
+      "use a cuDNN release, and a framework build, that carry code (cubins or PTX) "
+      "for " +
+      sm + ": an older release for an old GPU, a newer one for a new GPU");
+  a.fixes.push_back(resolve_for_node(f));
+}
+
+void advise_driver(const Finding &f, Advice &a) {
+  a.what = "the node's NVIDIA driver" +
+           (f.driver_cuda ? " (it runs CUDA " + to_string(*f.driver_cuda) + " and older)"
+                          : std::string()) +
+           " is older than the CUDA the program or its cuDNN was built for (not a cuDNN version "
+           "mismatch)";
+  a.fixes.push_back(
+      "run on a node whose driver supports that CUDA (or, on data-centre GPUs, "
+      "with the cuda-compat package), or use a cuDNN release and framework build "
+      "for the CUDA this driver runs");
+  a.fixes.push_back(resolve_for_node(f));
+}
+
 }  // namespace
 
 std::vector<std::string> installed_fixes(const Map *map, const Need &need, int major,
@@ -204,6 +281,12 @@ Advice advise(const Finding &f, const Map *map, const ModuleScene &scene) {
       break;
     case FindingKind::dependency_not_found:
       advise_dependency(f, a);
+      break;
+    case FindingKind::arch_mismatch:
+      advise_arch(f, a);
+      break;
+    case FindingKind::driver_too_old:
+      advise_driver(f, a);
       break;
     case FindingKind::unknown:
       a.what = f.note;

@@ -9,8 +9,9 @@
 namespace cudnn_compat {
 namespace {
 
+// A file's directory as people read it: a RUNPATH's $ORIGIN/../.. undone.
 std::string dir_of(const std::string &file) {
-  return std::filesystem::path(file).parent_path().string();
+  return std::filesystem::path(file).lexically_normal().parent_path().string();
 }
 
 std::string need_text(const Need &n) {
@@ -48,8 +49,8 @@ void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Fi
 // The release a major resolves to, against the need; false when it does not fit.
 bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
   const std::string name = "libcudnn.so." + std::to_string(r.major);
-  std::string what = name + " resolves to " + r.hit->path + " (" + r.hit->from + "): cuDNN " +
-                     to_string(r.probe->version) +
+  std::string what = name + " resolves to " + r.hit->path + " (" + r.hit->from + ", " +
+                     std::string(to_string(r.source)) + "): cuDNN " + to_string(r.probe->version) +
                      (r.probe->cuda ? " for CUDA " + to_string(*r.probe->cuda) : "");
   if (f.need && f.need->cudnn && f.need->cudnn->major == r.major) {
     const Verdict v = serves(*f.need, r.major, *r.probe);
@@ -136,10 +137,63 @@ void judge_shim_and_program(const DoctorFacts &f, Findings &out) {
                        : " links " + links));
 }
 
+// Why the loader takes that file for a framework's library: the order of its search.
+std::string why_there(const FrameworkView &v) {
+  const std::string &from = v.resolved.hit->from;
+  if (from == "LD_LIBRARY_PATH")
+    return v.runpath ? "LD_LIBRARY_PATH, which the loader searches before its RUNPATH"
+                     : "LD_LIBRARY_PATH";
+  if (from.starts_with("RUNPATH")) return "its RUNPATH";
+  if (from.starts_with("RPATH")) return "its RPATH";
+  return "the system (" + from + "): neither LD_LIBRARY_PATH nor its RUNPATH has one";
+}
+
+// A framework of the active environment: the cuDNN its library will load, against its pin.
+void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *map, Findings &out) {
+  const std::string who = v.name + " (" + v.pin + ")";
+  if (v.library.empty())
+    return add(out, Severity3::warning,
+               who +
+                   ": none of its libraries links cuDNN or leads to a wheel's (it may load "
+                   "one by path at run time)");
+  const Resolution &r = v.resolved;
+  const std::string name = "libcudnn.so." + std::to_string(r.major);
+  if (!r.hit)
+    return add(out, Severity3::problem, who + ": " + v.library + " finds no " + name,
+               installed_fixes(map, v.need.value_or(Need{}), r.major, f.scene));
+  std::string what = who + ": " + v.library + " loads " + name + " from " + dir_of(r.hit->path) +
+                     " (" + std::string(to_string(r.source)) + ", through " + why_there(v) + ")";
+  if (!r.probe) return add(out, Severity3::problem, what + ", which does not load");
+  what += ": cuDNN " + to_string(r.probe->version);
+  const Verdict fits = v.need ? serves(*v.need, r.major, *r.probe) : Verdict{true, ""};
+  if (!fits.compatible) {
+    std::vector<std::string> fixes;
+    if (r.hit->from == "LD_LIBRARY_PATH")
+      fixes.push_back("remove " + dir_of(r.hit->path) + " from LD_LIBRARY_PATH");
+    for (std::string &fix : installed_fixes(map, *v.need, r.major, f.scene))
+      fixes.push_back(std::move(fix));
+    if (f.shim.empty()) fixes.push_back(shim_fix + "   # picks a release that fits the pin");
+    add(out, Severity3::problem, what + ", which does not fit its pin: " + fits.reason, fixes);
+  } else {
+    add(out, Severity3::ok,
+        what + (v.need ? ", which fits its pin: " + fits.reason : std::string()));
+  }
+  for (const auto &[sub, hit] : r.foreign_subs)
+    add(out, f.shim.empty() ? Severity3::problem : Severity3::warning,
+        "mixed family for " + v.name + ": the cuDNN " + to_string(r.probe->version) +
+            " dispatcher in " + dir_of(r.hit->path) + " would load " + sub + " from " + hit.path +
+            " (" + hit.from + "), another release's" +
+            (f.shim.empty() ? "" : "; the shim, which is on, keeps the family whole"),
+        {hit.from == "LD_LIBRARY_PATH" ? "remove " + dir_of(hit.path) + " from LD_LIBRARY_PATH"
+                                       : "install the whole family in " + dir_of(r.hit->path),
+         shim_fix});
+}
+
 }  // namespace
 
 std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
   Findings out;
+  for (const FrameworkView &v : f.frameworks) judge_framework(f, v, map, out);
   for (const Resolution &r : f.resolved) judge_resolution(f, r, map, out);
   judge_path(f, out);
   judge_shim_and_program(f, out);

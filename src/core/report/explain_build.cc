@@ -33,27 +33,108 @@ std::optional<Version> quoted_version_after(std::string_view s, std::string_view
   return version_of(token(t));
 }
 
+// The header a compiler could not open, as gcc, clang, nvcc and MSVC name it: "fatal error:
+// cudnn.h: No such file or directory", "fatal error: 'cudnn.h' file not found", "cannot open
+// include file: 'cudnn.h'", "could not open source file \"cudnn.h\"" - the one named next to the
+// words, not another header on the line ("cudnn.h:57:10: fatal error: cuda_runtime.h: ...").
+std::string missing_header(std::string_view line) {
+  const std::string low = folded(line);
+  for (std::string_view words : {": no such file", "file not found"}) {
+    std::size_t end = low.find(words);
+    if (end == std::string::npos) continue;
+    while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\'' || line[end - 1] == '"'))
+      --end;
+    return std::string(basename_of(word_before(line, end)));
+  }
+  for (std::string_view words : {"cannot open include file: '", "could not open source file \"",
+                                 "cannot open source file \""})
+    if (const std::size_t at = low.find(words); at != std::string::npos) {
+      const std::string_view rest = line.substr(at + words.size());
+      return std::string(basename_of(rest.substr(0, rest.find_first_of("'\""))));
+    }
+  // Configure steps: TensorFlow's "Could not find any cudnn.h, cudnn_version.h matching version
+  // '8'", "Auto-Configuration Error: Cannot find cudnn.h at /usr/include/cudnn.h".
+  for (std::string_view words : {"could not find any ", "cannot find ", "can't find "})
+    if (const std::size_t at = low.find(words); at != std::string::npos) {
+      const std::string_view rest = line.substr(at + words.size());
+      const std::string_view name = rest.substr(0, rest.find_first_of(" ,"));
+      if (name.ends_with(".h")) return std::string(basename_of(name));
+    }
+  return {};
+}
+
 // cudnn.h, cudnn_version.h: a compiler that cannot find cuDNN's headers.
 std::optional<Finding> read_header(std::string_view line) {
-  for (std::string_view header : {"cudnn_version.h", "cudnn.h"}) {
-    const std::size_t at = line.find(header);
-    if (at == std::string_view::npos) continue;
-    const std::string low = folded(line);
-    bool missing = false;
-    for (std::string_view words : {"no such file", "file not found", "cannot open include file",
-                                   "could not find", "cannot find", "can't find", "not found"})
-      missing = missing || low.find(words) != std::string::npos;
-    if (!missing || line.substr(at + header.size()).starts_with("pp")) continue;  // cudnn.hpp
-    Finding f = at_build(FindingKind::library_not_found);
-    f.library = std::string(header);
-    if (auto r = after(line, "matching version '")) f.required = version_of(token(*r));
-    return f;
-  }
+  const std::string header = missing_header(line);
+  if (!header.starts_with("cudnn") || !header.ends_with(".h")) return std::nullopt;
+  Finding f = at_build(FindingKind::library_not_found);
+  f.library = header;
+  if (auto r = after(line, "matching version '")) f.required = version_of(token(*r));
+  return f;
+}
+
+// Names a cuDNN major removed: the algorithm "Get" calls and their preferences went in 8.0 (their
+// _v7 and Find forms stayed); the legacy RNN and algorithm-descriptor APIs went in 9.0 (checked
+// against the cuDNN 9.19 headers). A source that uses one needs a cuDNN older than that major.
+struct Removed {
+  std::string_view name;
+  int in_major;
+};
+// clang-format off
+constexpr Removed kRemoved[] = {
+    {"cudnngetconvolutionforwardalgorithm", 8}, {"cudnngetconvolutionbackwarddataalgorithm", 8},
+    {"cudnngetconvolutionbackwardfilteralgorithm", 8}, {"_prefer_fastest", 8},
+    {"_specify_workspace_limit", 8}, {"_no_workspace", 8}, {"preference_t", 8},
+    {"cudnnsetrnndescriptor_v5", 8},
+    {"cudnnsetrnndescriptor_v6", 9}, {"cudnngetrnndescriptor_v6", 9},
+    {"cudnnrnnforwardinference", 9}, {"cudnnrnnforwardtraining", 9},
+    {"cudnnrnnbackwarddata", 9}, {"cudnnrnnbackwardweights", 9},
+    {"cudnngetrnnworkspacesize", 9}, {"cudnngetrnntrainingreservesize", 9},
+    {"cudnngetrnnparamssize", 9}, {"cudnngetrnnlinlayer", 9}, {"cudnnsetrnnmatrixmathtype", 9},
+    {"persistentrnnplan", 9}, {"algorithmdescriptor", 9}, {"algorithmperformance", 9},
+    {"cudnnsavealgorithm", 9}, {"cudnnrestorealgorithm", 9}, {"cudnnopsinferversioncheck", 9},
+    {"cudnncnninferversioncheck", 9}, {"cudnnadvinferversioncheck", 9}};
+// clang-format on
+
+// The major that removed an API the line names, when it is one of them. The _v7 and _v8 forms
+// and cudnnGetConvolutionForwardAlgorithmMaxCount stayed.
+std::optional<int> removed_in(std::string_view low) {
+  for (const Removed &r : kRemoved)
+    for (std::size_t at = low.find(r.name); at != std::string_view::npos;
+         at = low.find(r.name, at + 1)) {
+      const std::string_view rest = low.substr(at + r.name.size());
+      if (!rest.starts_with("_v") && !rest.starts_with("maxcount")) return r.in_major;
+    }
   return std::nullopt;
 }
 
+// An API a cuDNN major removed: the code was written for an older one than the build takes.
+void older_api(Finding &f, int major, std::string_view against) {
+  f.kind = FindingKind::version_mismatch;
+  f.older_than = Version{major, {}, {}, {}};
+  f.note = "the source calls an API that cuDNN " + std::to_string(major) +
+           " removed: it was written for cuDNN " + std::to_string(major - 1) +
+           " or older, and the " + std::string(against) + " against is " + std::to_string(major) +
+           " or newer";
+}
+
+// ld's "cannot find -lcudnn" in any language: "/usr/bin/ld : ne peut trouver -lcudnn", macOS's
+// "ld: library not found for -lcudnn" - ld's name and a colon shortly before the flag, and no
+// other flag between (a command line names many).
+bool linker_refuses_lcudnn(std::string_view line) {
+  for (std::size_t at = line.find("-lcudnn"); at != std::string_view::npos;
+       at = line.find("-lcudnn", at + 1)) {
+    const std::size_t from = at > 60 ? at - 60 : 0;
+    const std::string_view before = line.substr(from, at - from);
+    const std::size_t ld = before.rfind("ld");
+    if (ld == std::string_view::npos || before.find(':', ld) == std::string_view::npos) continue;
+    if (before.substr(ld).find(" -") == std::string_view::npos) return true;
+  }
+  return false;
+}
+
 std::optional<Finding> read_linker(std::string_view line) {
-  if (after(line, "cannot find -lcudnn")) {
+  if (after(line, "cannot find -lcudnn") || linker_refuses_lcudnn(line)) {
     Finding f = at_build(FindingKind::library_not_found);
     f.library = "libcudnn.so";
     f.note = "the linker's -lcudnn asks for libcudnn.so, the development link";
@@ -67,31 +148,97 @@ std::optional<Finding> read_linker(std::string_view line) {
       return f;
     }
   }
-  return when_any(line, {"undefined reference to `cudnn", "unresolved external symbol cudnn"},
-                  FindingKind::library_not_found,
-                  "the link did not include cuDNN (-lcudnn and its directory), or took a cuDNN "
-                  "release that lacks this function");
+  std::optional<Finding> f =
+      when_any(line, {"undefined reference to `cudnn", "unresolved external symbol cudnn"},
+               FindingKind::library_not_found,
+               "the link did not include cuDNN (-lcudnn and its directory), or took a cuDNN "
+               "release that lacks this function");
+  if (const std::optional<int> major = f ? removed_in(folded(line)) : std::nullopt)
+    older_api(*f, *major, "cuDNN it links");
+  return f;
 }
 
 // The compiler meets a cuDNN API other than the one the source was written for.
+// Functions a cuDNN major gave another list of parameters: cudnnSetConvolution2dDescriptor took
+// a compute type in 6, the pooling and filter descriptors a NaN option and a format in 5,
+// cudnnSetRNNDescriptor a handle and an algorithm in 7 (the old forms became *_v5), the
+// activation calls a descriptor in 5.
+struct Reshaped {
+  std::string_view name;
+  int in_major;
+};
+constexpr Reshaped kReshaped[] = {
+    {"cudnnsetconvolution2ddescriptor", 6}, {"cudnnsetpooling2ddescriptor", 5},
+    {"cudnnsetfilter4ddescriptor", 5},      {"cudnnsetrnndescriptor", 7},
+    {"cudnnactivationforward", 5},          {"cudnnactivationbackward", 5}};
+
+std::optional<int> reshaped_in(std::string_view low) {
+  for (const Reshaped &r : kReshaped)
+    if (const std::size_t at = low.find(r.name);
+        at != std::string_view::npos && !low.substr(at + r.name.size()).starts_with("_"))
+      return r.in_major;
+  return std::nullopt;
+}
+
+// A call whose arguments fit another release's signature: too few, the code is older than the
+// header; too many, newer.
+void reshaped_call(Finding &f, std::string_view low) {
+  const bool too_few = has(low, "too few arguments"), too_many = has(low, "too many arguments");
+  const bool converts = has(low, "cannot convert") || has(low, "incompatible with parameter");
+  const std::optional<int> major = reshaped_in(low);
+  if (!major || !(too_few || too_many || converts)) return;
+  if (too_many) {
+    f.kind = FindingKind::outdated;
+    f.required = Version{*major, {}, {}, {}};
+    f.note = "the source calls a function with the parameters cuDNN " + std::to_string(*major) +
+             " gave it: it needs cuDNN " + std::to_string(*major) +
+             " or newer, and the cudnn.h it compiles against is older";
+    return;
+  }
+  f.older_than = Version{*major, {}, {}, {}};
+  f.note = "the source calls a function with the parameters it had before cuDNN " +
+           std::to_string(*major) + ": it was written for cuDNN " + std::to_string(*major - 1) +
+           " or older, and the cudnn.h it compiles against is " + std::to_string(*major) +
+           " or newer";
+}
+
 std::optional<Finding> read_api_change(std::string_view line) {
   const std::string low = folded(line);
   if (!after(low, "error") || !after(low, "cudnn")) return std::nullopt;
-  return when_any(low,
-                  {"too few arguments to function", "too many arguments to function",
-                   "was not declared in this scope", "is undefined", "has not been declared",
-                   "undeclared identifier", "use of undeclared", "has no member named",
-                   "undeclared (first use", "unknown type name", "does not name a type"},
-                  FindingKind::version_mismatch,
-                  "the source was written for another cuDNN API than the cudnn.h it compiles "
-                  "against");
+  // gcc's "too few arguments to function 'cudnnStatus_t cudnnSet...(...)'", nvcc's "too few
+  // arguments in function call" (in a cudnn.hpp) and "argument of type "void *" is incompatible
+  // with parameter of type "cudnnConvolutionBwdDataAlgo_t"".
+  std::optional<Finding> f = when_any(
+      low,
+      {"too few arguments to function", "too many arguments to function",
+       "too few arguments in function call", "too many arguments in function call",
+       "was not declared in this scope", "is undefined", "has not been declared",
+       "undeclared identifier", "use of undeclared", "has no member named", "undeclared (first use",
+       "unknown type name", "does not name a type", "identifier not found", "is not a member of",
+       "incompatible with parameter of type \"cudnn", "cannot convert"},
+      FindingKind::version_mismatch,
+      "the source was written for another cuDNN API than the cudnn.h it compiles against");
+  // The source's own check of the header: '#error "CuDNN version not supported"'.
+  if (!f && has(low, "#error") && has(low, "version"))
+    f = at_build(FindingKind::version_mismatch,
+                 "the source's own check refused the version of the cudnn.h it compiles against");
+  if (!f) return f;
+  if (const std::optional<int> major = removed_in(low))
+    older_api(*f, *major, "cudnn.h it compiles");
+  else
+    reshaped_call(*f, low);
+  return f;
 }
 
 std::optional<Finding> read_configure(std::string_view line) {
   const std::string low = folded(line);
   // CMake's own capitals: "Could NOT find CUDNN (missing: ...)"; TensorFlow's Windows self-check
   // says "Could not find cuDNN." at run time.
-  const std::optional<std::string_view> cmake = after(line, "Could NOT find ");
+  // after() ignores case: the capitals are looked for as written.
+  const std::size_t at = line.find("Could NOT find ");
+  const std::optional<std::string_view> cmake =
+      at == std::string_view::npos ? std::nullopt
+                                   : std::optional<std::string_view>(line.substr(at + 15));
   if (auto r = cmake ? std::optional<std::string>(folded(*cmake)) : std::nullopt;
       r && r->starts_with("cudnn")) {
     Finding f = at_build(FindingKind::library_not_found);
@@ -119,6 +266,12 @@ std::optional<Finding> read_configure(std::string_view line) {
       if (words == "invalid path to cudnn") f.required = version_of(token(*r));
       return f;
     }
+  // dlib's configure step compiles a test program against the cuDNN it found; when that fails
+  // it says "Found cuDNN, but it looks like the wrong version" (cmake_utils/test_for_cudnn).
+  if (after(low, "found cudnn, but it looks like the wrong version"))
+    return at_build(FindingKind::version_mismatch,
+                    "dlib's test program did not compile against the cuDNN it found: that "
+                    "release's API is not the one this dlib was written for");
   return std::nullopt;
 }
 

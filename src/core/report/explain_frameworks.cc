@@ -29,8 +29,9 @@ std::optional<Finding> read_tensorflow(std::string_view line) {
     const std::optional<Version> runtime = version_of(token(*r));
     if (after(line, "(compatibility version"))
       return mismatch_in(line, "tensorflow", Rule::tensorflow_2016, runtime,
-                         version_after(line, "but source was compiled with "));
-    const std::optional<Version> built = version_after(line, "but source was compiled with: ");
+                         version_after(line, "compiled with"));
+    // "but source was compiled with: 7.6.0", "but the source was compiled with: 7.1.4".
+    const std::optional<Version> built = version_after(line, "compiled with");
     const Rule rule = after(line, "major and minor version needs to match or have higher minor")
                           ? Rule::tensorflow_2018
                           : Rule::tensorflow;
@@ -129,6 +130,22 @@ std::optional<Finding> read_theano(std::string_view line) {
     f.required = version_of(token(*r));
     f.runtime = version_after(low, ", was ");
     f.note = raw_numbers(line);
+    return f;
+  }
+  // "Your cuDNN version is more recent than Theano. If you encounter problems, try updating
+  // Theano or downgrading cuDNN to a version >= v5 and <= v7." (gpuarray; the old backend said
+  // "more recent then" and "to version 4"): a warning about the release it loaded, named by the
+  // "Using cuDNN version 7402" banner beside it.
+  if (after(low, "cudnn version is more recent th") && after(low, "theano")) {
+    Finding f = found(FindingKind::version_mismatch, "theano",
+                      "Theano warns that this cuDNN is newer than the releases it was written "
+                      "for: nothing failed yet; if something does, update Theano or take the "
+                      "cuDNN it names");
+    f.rule = Rule::exact;
+    // The newest release it names: "to version 4", "<= v7".
+    for (std::string_view bound : {"<= v", "to version "})
+      if (const std::optional<Version> v = version_after(low, bound))
+        f.older_than = Version{v->major + 1, {}, {}, {}};
     return f;
   }
   return std::nullopt;

@@ -28,10 +28,6 @@ struct Mention {
   bool foreign = false;  // the version of another product the line names (CUDA 12.1, cuFFT 11.0)
 };
 
-bool has(std::string_view s, std::string_view what) {
-  return s.find(what) != std::string_view::npos;
-}
-
 bool digit(char c) {
   return c >= '0' && c <= '9';
 }
@@ -53,6 +49,7 @@ constexpr std::array kCues{
     Cue{"compiled", Role::build},        Cue{"compile", Role::build},
     Cue{"built", Role::build},           Cue{"build", Role::build},
     Cue{"source", Role::build},          Cue{"header", Role::build},
+    Cue{"libcudnn", Role::runtime},      Cue{"dso", Role::runtime},
     Cue{"loaded", Role::runtime},        Cue{"load", Role::runtime},
     Cue{"found", Role::runtime},         Cue{"runtime", Role::runtime},
     Cue{"run-time", Role::runtime},      Cue{"got", Role::runtime},
@@ -219,6 +216,21 @@ bool plausible(const Version &v, std::string_view t_kind, bool small_ok) {
   return true;
 }
 
+// A number a code expression compares a variable with: "(cudnn_dso_major < 4 && ...)".
+bool in_code(std::string_view low, std::size_t at) {
+  std::size_t b = at;
+  while (b > 0 && low[b - 1] == ' ') --b;
+  std::size_t op = b;
+  while (op > 0 &&
+         (low[op - 1] == '<' || low[op - 1] == '>' || low[op - 1] == '=' || low[op - 1] == '!'))
+    --op;
+  if (op == b) return false;
+  while (op > 0 && low[op - 1] == ' ') --op;
+  std::size_t w = op;
+  while (w > 0 && word_char(low[w - 1])) --w;
+  return low.substr(w, op - w).find('_') != std::string_view::npos;
+}
+
 std::vector<Mention> mentions_of(std::string_view low) {
   std::vector<Mention> out;
   std::size_t prev_end = 0;
@@ -226,7 +238,7 @@ std::vector<Mention> mentions_of(std::string_view low) {
     const std::size_t start = i;
     bool prefixed = false;
     const std::optional<Version> v = token_at(low, i, prefixed);
-    if (!v) continue;
+    if (!v || in_code(low, start)) continue;
     const std::string_view raw = low.substr(start, i - start);
     const bool integer = raw.find_first_not_of("0123456789") == std::string_view::npos;
     const std::string_view kind = integer && raw.size() <= 2 ? "small" : "other";
@@ -266,7 +278,8 @@ bool load_failed(std::string_view low, bool names_a_file) {
       "unable to load", "unable to dynamically load", "no such file", "not installed",
       "cannot be loaded", "could not be loaded", "can't find", "cannot find", "could not find",
       "couldn't find", "not configured correctly", "error 126", "failed to open",
-      "unable to locate", "could not locate", "cannot load", "not be found"});
+      "unable to locate", "could not locate", "cannot load", "not be found", "can not find",
+      "can not load", "-notfound", "check cudnn installation", "check your cudnn installation"});
   // clang-format on
   return failed || (names_a_file && any_of(low, {"missing", "not available"})) ||
          any_of(low, {"cudnn is missing", "cudnn missing", "cudnn is not available",
@@ -279,6 +292,14 @@ bool trouble(std::string_view low) {
                  "too old",    "too new", "outdated",  "warning",     "must",       "please",
                  "unable",     "cannot",  "can't",     "invalid",     "wrong",      "older than",
                  "newer than", "fatal",   "exception", "abort",       "differ",     "expect"});
+}
+
+// The release found is newer than the code was written for ("Your cuDNN version is more recent
+// than Theano"), not a minimum it misses ("requires cuDNN newer than 8.5").
+bool too_new(std::string_view low) {
+  return any_of(low,
+                {"more recent than", "more recent then", "newer than", "too new", "too recent"}) &&
+         !any_of(low, {"require", "need", "must be", "should be", "at least"});
 }
 
 struct Framework {
@@ -301,15 +322,6 @@ Framework framework_of(std::string_view low) {
   return {"", "", Rule::nvidia};
 }
 
-// cuDNN's own dependencies, which a line may name beside the cuDNN library that needed them.
-bool a_cudnn_dependency(std::string_view name) {
-  const std::string low = folded(name);
-  for (std::string_view dep : {"libnvrtc", "nvrtc64", "libcublas", "cublas64", "cublaslt64",
-                               "zlibwapi", "libz.so", "libcudart", "cudart64", "libcuda.so"})
-    if (low.starts_with(dep)) return true;
-  return false;
-}
-
 std::optional<Finding> read_files(std::string_view line, std::string_view low,
                                   const std::vector<Mention> &m) {
   std::string cudnn_lib, other;
@@ -318,7 +330,7 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
     any_file = true;
     if (names_cudnn_library(name) && cudnn_lib.empty())
       cudnn_lib = name;
-    else if (a_cudnn_dependency(name) && other.empty())
+    else if (cudnn_dependency(name) && other.empty())
       other = name;
   }
   if (!load_failed(low, !cudnn_lib.empty())) return std::nullopt;
@@ -336,6 +348,18 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
   return f;
 }
 
+// A range ("cuDNN v4<= and <=v6 is required"): the newest release it takes bounds it from above;
+// a found release past it needs an older one.
+void bound_above(std::string_view low, Finding &f) {
+  const std::optional<Version> newest = upper_bound_in(low);
+  if (!newest) return;
+  f.older_than = newest->minor ? Version{newest->major, *newest->minor + 1, {}, {}}
+                               : Version{newest->major + 1, {}, {}, {}};
+  if (f.runtime && compare(*f.runtime, *f.older_than) < 0) f.older_than.reset();
+  if (f.older_than && (!f.runtime || !f.required || compare(*f.runtime, *f.required) >= 0))
+    f.kind = FindingKind::version_mismatch;
+}
+
 std::optional<Finding> read_versions(std::string_view line, std::string_view low,
                                      std::vector<Mention> m) {
   const bool built_named = first(m, Role::build).has_value();
@@ -345,8 +369,17 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
                                required = first(m, Role::requirement);
   const bool says_mismatch =
       any_of(low, {"mismatch", "incompatib", "not compatible", "does not match", "doesn't match",
-                   "mixed dnn", "mixed version", "mixed release"});
+                   "mixed dnn", "mixed version", "mixed release", "unmatched", "not match"});
   const Framework fw = framework_of(low);
+  if (too_new(low) && !built && (runtime || has(low, "version"))) {
+    // "Your cuDNN version is newer than ...; try downgrading cuDNN to a version >= v5": the
+    // release found is newer than the code knows, whatever minimum the advice beside it names.
+    Finding f = mismatch_in(line, std::string(fw.name), fw.rule,
+                            runtime ? runtime : first(m, Role::none), std::nullopt);
+    f.kind = FindingKind::version_mismatch;
+    f.rule.reset();
+    return f;
+  }
   if (built && runtime) {
     if (*built == *runtime && !says_mismatch) return std::nullopt;  // a report, not an error
     Finding f = mismatch_in(line, std::string(fw.name), fw.rule, runtime, built);
@@ -379,8 +412,42 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
   // above." as a configure error).
   if ((old && (runtime || required)) || (required && !runtime && !built))
     f.kind = FindingKind::outdated;
+  if (!built) bound_above(low, f);
   if (!built || fw.name.empty()) f.rule.reset();  // no rule the message named
   return f;
+}
+
+// "cuDNN version >= 8 is not yet supported", "cuDNN 9 and above are not supported": the releases
+// from N on are refused, the code needs an older one.
+std::optional<Version> refused_from(std::string_view low) {
+  for (std::string_view refusal : {"not yet supported", "not supported", "unsupported"}) {
+    const std::size_t no = low.find(refusal);
+    if (no == std::string_view::npos) continue;
+    const std::string_view before = low.substr(0, no);
+    if (const std::size_t ge = before.rfind(">="); ge != std::string_view::npos)
+      return version_of(token(before.substr(ge + 2)));
+    for (std::string_view range : {" and above", " or later", " or newer", " and later"})
+      if (const std::size_t r = before.rfind(range); r != std::string_view::npos) {
+        std::size_t b = r;
+        while (b > 0 &&
+               (std::isdigit(static_cast<unsigned char>(before[b - 1])) || before[b - 1] == '.'))
+          --b;
+        return version_of(before.substr(b, r - b));
+      }
+  }
+  return std::nullopt;
+}
+
+// CMake's "-- Found NVINFER: CUDNN_NVLIB-NOTFOUND" is about NVINFER, whatever its variable is
+// named.
+bool about_another_package(std::string_view low) {
+  const std::size_t at = low.find("found ");
+  if (at == std::string_view::npos) return false;
+  const std::string_view rest = low.substr(at + 6);
+  const std::size_t colon = rest.find(':');
+  if (colon == std::string_view::npos || colon > 30) return false;
+  const std::string_view name = rest.substr(0, colon);
+  return !has(name, "cudnn") && !has(name, " ");
 }
 
 }  // namespace
@@ -391,19 +458,38 @@ bool about_something_else(std::string_view low) {
             "insufficient for cuda runtime", "arch_mismatch", "execution_failed", "not_supported",
             "internal_error", "bad_param", "mapping_error", "not_initialized",
             "illegal memory access", "no kernel image", "device-side assert", "invalid_value",
-            "status_success", "compute capability", "no kernel image"});
+            "status_success", "compute capability", "no kernel image",
+            // TensorRT's Myelin names its own build's libraries "cuDNN 11.4.1.0" (cuBLAS's).
+            "myelin"});
 }
 
-std::optional<Finding> read_general(std::string_view line) {
+std::optional<Finding> read_general(std::string_view line, bool in_build) {
   const std::string low = folded(line);
-  if (!has(low, "cudnn") || about_something_else(low)) return std::nullopt;
+  if (!has(low, "cudnn") || about_something_else(low) || about_another_package(low))
+    return std::nullopt;
   const std::vector<Mention> m = mentions_of(low);
   std::optional<Finding> f = read_files(line, low, m);
+  if (const std::optional<Version> from = f ? std::nullopt : refused_from(low)) {
+    f = found(FindingKind::version_mismatch, std::string(framework_of(low).name),
+              "cuDNN " + to_string(*from) + " and later are refused: the code needs an older one");
+    f->older_than = from;
+  }
   if (!f) f = read_versions(line, low, m);
   if (f)
-    f->build_time = any_of(low, {"cmake", "configure", "#error", "pkg-config", "ld: ", "bazel",
+    f->build_time =
+        in_build || any_of(low, {"cmake", "configure", "#error", "pkg-config", "ld: ", "bazel",
                                  "setup.py", "package configuration file", "-rpath"});
   return f;
+}
+
+// The newest release a range takes: "<=v6", "<= 8.9".
+std::optional<Version> upper_bound_in(std::string_view low) {
+  for (std::size_t at = low.find("<="); at != std::string_view::npos; at = low.find("<=", at + 2)) {
+    std::string_view rest = trim(low.substr(at + 2));
+    if (rest.starts_with("v")) rest.remove_prefix(1);
+    if (std::optional<Version> v = version_of(token(rest))) return v;
+  }
+  return std::nullopt;
 }
 
 }  // namespace cudnn_compat::explain

@@ -50,29 +50,42 @@ std::optional<Finding> read_status(std::string_view line) {
 
 // "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object
 // file" and its kin: the sub-library, its missing dependency, or a symbol of another release.
-std::optional<Finding> read_cudnn_loader(std::string_view line) {
-  if (auto r = after(line, "Could not load library ")) {
-    Finding f = found(FindingKind::library_not_found);
-    f.library = library_at(*r);
-    if (auto e = after(*r, "Error")) {
-      const std::string dep = library_at(e->substr(e->find_first_not_of(": ")));
-      const bool a_library = mentions(dep, ".so") || mentions(dep, ".dll");
-      if (dependency_symbol(*e) && a_library && !names_cudnn_library(dep)) {
-        f.kind = FindingKind::dependency_not_found;  // found, but of another CUDA release
-        f.missing = std::string(basename_of(dep));
-        f.note = f.missing + " was found but lacks " + *dependency_symbol(*e) +
-                 ": it belongs to another CUDA release than this cuDNN was built for";
-      } else if (symbol_trouble(*e))
-        f.kind = FindingKind::sublibrary_mismatch;  // it loaded, but from another release
-      else if (a_library && !names_cudnn_library(dep)) {
-        f.kind = FindingKind::dependency_not_found;
-        f.missing = std::string(basename_of(dep));
-      }
-      if (mentions(*e, "126")) f.windows_error = 126;
-      if (mentions(*e, "127")) f.windows_error = 127, f.kind = FindingKind::sublibrary_mismatch;
+std::optional<Finding> read_could_not_load(std::string_view line) {
+  auto r = after(line, "Could not load library ");
+  if (!r) return std::nullopt;
+  Finding f = found(FindingKind::library_not_found);
+  f.library = library_at(*r);
+  if (auto e = after(*r, "Error")) {
+    const std::string dep = library_at(e->substr(std::min(e->size(), e->find_first_not_of(": "))));
+    const bool a_library = mentions(dep, ".so") || mentions(dep, ".dll");
+    if (dependency_symbol(*e) && a_library && !names_cudnn_library(dep)) {
+      f.kind = FindingKind::dependency_not_found;  // found, but of another CUDA release
+      f.missing = std::string(basename_of(dep));
+      f.note = f.missing + " was found but lacks " + *dependency_symbol(*e) +
+               ": it belongs to another CUDA release than this cuDNN was built for";
+    } else if (symbol_trouble(*e))
+      f.kind = FindingKind::sublibrary_mismatch;  // it loaded, but from another release
+    else if (a_library && !names_cudnn_library(dep)) {
+      f.kind = FindingKind::dependency_not_found;
+      f.missing = std::string(basename_of(dep));
     }
-    if (names_cudnn_library(f.library)) return f;
+    if (mentions(*e, "126")) f.windows_error = 126;
+    if (mentions(*e, "127")) f.windows_error = 127, f.kind = FindingKind::sublibrary_mismatch;
   }
+  if (names_cudnn_library(f.library)) return f;
+  // cuDNN names its own dependency: "Could not load library zlibwapi.dll. Error code 193".
+  if (!cudnn_dependency(f.library)) return std::nullopt;
+  Finding d = found(FindingKind::dependency_not_found);
+  d.missing = std::string(basename_of(f.library));
+  if (mentions(*r, "193"))
+    d.note = d.missing + " is there but built for another architecture (32-bit against 64-bit)";
+  return d;
+}
+
+// cuDNN's own loader and its other messages: a symbol of another release, the list of names it
+// tried, the dependencies it names.
+std::optional<Finding> read_cudnn_loader(std::string_view line) {
+  if (std::optional<Finding> f = read_could_not_load(line)) return f;
   if (auto r = after(line, "Could not load symbol ")) {
     if (auto e = after(*r, "Error: "); e && after(*e, "undefined symbol")) {
       Finding f = found(FindingKind::sublibrary_mismatch);
@@ -154,8 +167,54 @@ std::optional<Finding> read_symbol_error(std::string_view line) {
   return f;
 }
 
+// Windows' dialog when a DLL lacks a function its caller imports (error 127 in words): "The
+// procedure entry point cudnnSetPoolingDescriptor could not be located in the dynamic link library
+// cudnn64_65.dll", its translations ("Der Prozedureinsprungpunkt ... wurde in der DLL ... nicht
+// gefunden", "Le point d'entree de procedure ..."), and people's own "Failed to locate the entry
+// point for the procedure ... in the dynamic link library ...". A public cudnn* function missing
+// from the main DLL: the program was built against another release; a sub-library's DLL, or one
+// of cuDNN's internal (decorated) functions: the family is mixed.
+std::optional<Finding> read_entry_point(std::string_view line) {
+  const std::string low = folded(line);
+  std::size_t at = std::string::npos;
+  for (std::string_view words :
+       {"entry point", "einsprungpunkt", "point d'entr", "point d\u2019entr", "punto de entrada",
+        "ponto de entrada", "\u5165\u53e3\u70b9"})
+    if (at = low.find(words); at != std::string::npos) break;
+  if (at == std::string::npos) return std::nullopt;
+  std::string dll;
+  for (const std::string &name : file_names(line))
+    if (names_cudnn_library(name)) dll = name;
+  const std::size_t symbol = low.find("cudnn", at);
+  if (dll.empty() && symbol == std::string::npos) return std::nullopt;
+  const std::string dll_low = folded(dll);
+  const bool sub_library = dll_low.find("cudnn_") != std::string::npos;
+  const bool internal = mentions(line.substr(at), "@@");
+  Finding f = found(sub_library || internal ? FindingKind::sublibrary_mismatch
+                                            : FindingKind::version_mismatch);
+  f.library = dll;
+  f.windows_error = 127;
+  if (f.kind == FindingKind::version_mismatch)
+    f.note = (dll.empty() ? std::string("the cuDNN DLL") : dll) +
+             " lacks a function the program imports: it is of another cuDNN release than the "
+             "one the program was built against";
+  return f;
+}
+
+// Some loggers squeeze the spaces out of dlerror: "Libtorch_cuda_cpp.so:Libcudnn.so.8:cannotopen:
+// sharedobjectfile:Nosuchfileordirectory".
+std::optional<Finding> read_squeezed(std::string_view line) {
+  const std::string low = folded(line);
+  const std::size_t at = low.find(":cannotopen:sharedobjectfile");
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t from = low.rfind(':', at - 1);
+  return not_found(low.substr(from == std::string::npos ? 0 : from + 1,
+                              at - (from == std::string::npos ? 0 : from + 1)));
+}
+
 // The dynamic loader and Windows' loader naming a cuDNN file they could not open.
 std::optional<Finding> read_dynamic_loader(std::string_view line) {
+  if (std::optional<Finding> f = read_squeezed(line)) return f;
   // A file that is there but cannot be loaded (an empty or truncated copy, another architecture)
   // fails as a missing one does; the note says which.
   for (std::string_view marker : {": file too short", ": invalid ELF header", "wrong ELF class"})
@@ -191,10 +250,21 @@ std::optional<Finding> read_dynamic_loader(std::string_view line) {
 
 }  // namespace
 
+std::optional<Finding> bare_windows_error(std::string_view line) {
+  const bool load_failed = mentions(line, "DLL load failed") || mentions(line, "dll load failed");
+  const std::optional<int> code = windows_code(line);
+  if (code != 126 && !load_failed) return std::nullopt;
+  if (!file_names(line).empty()) return std::nullopt;  // a file of its own: the readers' business
+  Finding f = found(FindingKind::library_not_found);
+  f.windows_error = 126;
+  return f;
+}
+
 std::optional<Finding> read_loader(std::string_view line) {
   if (std::optional<Finding> f = read_status(line)) return f;
   if (std::optional<Finding> f = read_cudnn_loader(line)) return f;
   if (std::optional<Finding> f = read_tensorflow_dso(line)) return f;
+  if (std::optional<Finding> f = read_entry_point(line)) return f;
   if (std::optional<Finding> f = read_symbol_error(line)) {
     // 0x8007007F is .NET's HRESULT for the same Windows error.
     if (mentions(line, "127") || mentions(line, "0x8007007F") || mentions(line, "0x8007007f"))

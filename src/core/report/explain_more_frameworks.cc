@@ -11,13 +11,6 @@
 namespace cudnn_compat::explain {
 namespace {
 
-std::optional<int> windows_code(std::string_view s) {
-  for (int code : {126, 127})
-    for (std::string_view form : {"error code is ", "Error ", "error ", "WinError "})
-      if (s.find(std::string(form) + std::to_string(code)) != std::string_view::npos) return code;
-  return std::nullopt;
-}
-
 // cudnn.torch: "'libcudnn (R5) not found in library path." - its next lines name the file.
 std::optional<Finding> read_torch7(std::string_view line, std::string_view next) {
   auto r = after(line, "libcudnn (R");
@@ -121,12 +114,37 @@ std::optional<Finding> read_cupy(std::string_view line, std::string_view next) {
   f.runtime = version_of(token(*r));
   const std::string_view first = next.substr(0, next.find_first_of("\r\n"));
   if (auto w = after(first, "WARNING: ")) f.note = "CuPy says: " + std::string(trim(*w));
+  // "cuDNN v4<= and <=v6 is required": a release past the range needs an older one.
+  if (const std::optional<Version> newest = upper_bound_in(folded(first));
+      newest && f.runtime && newest->major < f.runtime->major)
+    f.older_than = Version{newest->major + 1, {}, {}, {}};
   return f;
+}
+
+// cudnn.torch's own version check (ffi.lua): "These bindings are for CUDNN 5.x (5005 <=
+// cudnn.version > 6000) , while the loaded CuDNN is version: 6021", and R4's "These bindings are
+// for version 4005 or above, while the loaded CuDNN is version: 4004".
+std::optional<Finding> read_torch7_bindings(std::string_view line) {
+  auto r = after(line, "These bindings are for ");
+  if (!r) return std::nullopt;
+  const std::optional<Version> loaded = version_after(line, "the loaded CuDNN is version: ");
+  if (auto v = after(*r, "version "); v && after(*v, "or above")) {
+    Finding f = found(FindingKind::outdated, "torch7");
+    f.runtime = loaded;
+    f.required = version_of(token(*v));
+    f.note = raw_numbers(line);
+    return f;
+  }
+  return mismatch(
+      "torch7", Rule::exact, loaded, version_after(*r, "CUDNN "),
+      "cudnn.torch's bindings accept one cuDNN major (their branch R" +
+          std::string(token(r->substr(std::min(r->size(), r->find_first_of("0123456789"))))) + ")");
 }
 
 }  // namespace
 
 std::optional<Finding> read_other_framework(std::string_view line, std::string_view next) {
+  if (std::optional<Finding> f = read_torch7_bindings(line)) return f;
   if (std::optional<Finding> f = read_torch7(line, next)) return f;
   if (std::optional<Finding> f = read_paddle(line)) return f;
   if (std::optional<Finding> f = read_onnxruntime(line)) return f;

@@ -2,6 +2,7 @@
 #include "explain_read.h"
 #include "text.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace cudnn_compat::explain {
@@ -9,6 +10,10 @@ namespace {
 
 bool digit(char c) {
   return c >= '0' && c <= '9';
+}
+
+char fold(char c) {
+  return c >= 'A' && c <= 'Z' ? char(c + ('a' - 'A')) : c;
 }
 
 bool hex(char c) {
@@ -25,9 +30,17 @@ bool name_end(char c) {
 }  // namespace
 
 std::optional<std::string_view> after(std::string_view s, std::string_view marker) {
-  const std::size_t i = s.find(marker);
-  if (i == std::string_view::npos) return std::nullopt;
-  return s.substr(i + marker.size());
+  // Case aside: tools and their releases capitalise the same words differently. ASCII folding
+  // inline: a job log's lines are offered to every marker of every reader.
+  if (marker.empty() || marker.size() > s.size()) return std::nullopt;
+  const char first = fold(marker[0]);
+  for (std::size_t i = 0; i + marker.size() <= s.size(); ++i) {
+    if (fold(s[i]) != first) continue;
+    std::size_t k = 1;
+    while (k < marker.size() && fold(s[i + k]) == fold(marker[k])) ++k;
+    if (k == marker.size()) return s.substr(i + marker.size());
+  }
+  return std::nullopt;
 }
 
 std::string_view token(std::string_view s) {
@@ -55,9 +68,18 @@ std::optional<Version> version_of(std::string_view t) {
   return std::nullopt;
 }
 
+bool has(std::string_view s, std::string_view what) {
+  return s.find(what) != std::string_view::npos;
+}
+
 std::optional<Version> version_after(std::string_view s, std::string_view marker) {
-  const std::optional<std::string_view> rest = after(s, marker);
-  return rest ? version_of(token(*rest)) : std::nullopt;
+  std::optional<std::string_view> rest = after(s, marker);
+  if (!rest) return std::nullopt;
+  // "compiled with: 7.1.4", "version=8.9.2": the separator is no part of the version.
+  std::size_t at = 0;
+  while (at < rest->size() && ((*rest)[at] == ' ' || (*rest)[at] == ':' || (*rest)[at] == '='))
+    ++at;
+  return version_of(token(rest->substr(at)));
 }
 
 std::string raw_numbers(std::string_view line) {
@@ -130,6 +152,22 @@ std::string canonical_library(std::string_view word) {
   return is_cudnn_library_name(plain) ? plain : std::string();
 }
 
+std::optional<int> windows_code(std::string_view s) {
+  for (int code : {126, 127})
+    for (std::string_view form :
+         {"WinError ", "error code is ", "Error code ", "error code ", "Error ", "error "})
+      if (s.find(std::string(form) + std::to_string(code)) != std::string_view::npos) return code;
+  return std::nullopt;
+}
+
+bool cudnn_dependency(std::string_view name) {
+  const std::string low = folded(basename_of(name));
+  for (std::string_view dep : {"libnvrtc", "nvrtc64", "libcublas", "cublas64", "cublaslt64",
+                               "zlibwapi", "libz.so", "libcudart", "cudart64", "libcuda.so"})
+    if (low.starts_with(dep)) return true;
+  return false;
+}
+
 bool names_cudnn_library(std::string_view word) {
   return !canonical_library(word).empty();
 }
@@ -154,7 +192,7 @@ std::vector<std::string> file_names(std::string_view line) {
 
 std::string folded(std::string_view line) {
   std::string s(line);
-  for (char &c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  for (char &c : s) c = fold(c);
   return s;
 }
 

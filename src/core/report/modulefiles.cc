@@ -112,6 +112,24 @@ Modulefile cudnn_modulefile(const Installed &e, ModuleFormat f, bool has_include
   return m;
 }
 
+std::string need_lines(const Version &cudnn, std::optional<int> cuda_major, ModuleFormat f) {
+  const std::string version = to_string(cudnn);
+  const std::string need = version + (cuda_major ? ",cuda=" + std::to_string(*cuda_major) : "");
+  const std::string why =
+      " The cuDNN this application was built with, for cudnn-compat's shim and module hooks\n" +
+      std::string(f == ModuleFormat::lua ? "--" : "#") +
+      " (standard commands: it loads with or without cudnn-compat's site package).\n";
+  std::string t;
+  if (f == ModuleFormat::lua)
+    t = "--" + why + "prepend_path(\"CUDNN_COMPAT_NEEDS\", myModuleFullName() .. \"=" + need +
+        "\")\n";
+  else
+    t = "#" + why + "prepend-path CUDNN_COMPAT_NEEDS [module-info name]=" + need + "\n";
+  t += env_command("setenv", "CUDNN_COMPAT_REQUIRE", version, f);
+  if (cuda_major) t += env_command("setenv", "CUDNN_COMPAT_CUDA", std::to_string(*cuda_major), f);
+  return t;
+}
+
 Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat f) {
   Modulefile m;
   m.name = "cudnn-compat";

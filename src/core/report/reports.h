@@ -36,6 +36,10 @@ Modulefile cudnn_modulefile(const Installed &e, ModuleFormat format, bool has_in
 Modulefile shim_modulefile(const std::string &shim, const std::string &map, ModuleFormat format);
 // Whether a modulefile's first lines (head) carry the mark of the files written above.
 bool written_by_modulefiles(std::string_view head);
+// The lines an application's modulefile carries to say which cuDNN it was built with: what
+// cudnn_requires / cudnn-requires do, in standard commands only, so the modulefile loads with or
+// without cudnn-compat's site package (another site, a spider cache built without it).
+std::string need_lines(const Version &cudnn, std::optional<int> cuda_major, ModuleFormat format);
 
 // ---------------------------------------------------------------------------------------------
 // explain*.cc: the messages frameworks, cuDNN, build tools and the loader print, read back (pure):
@@ -47,6 +51,9 @@ enum class FindingKind {
   sublibrary_mismatch,
   dependency_not_found,
   outdated,
+  // Not cuDNN version problems: what runs on this node's GPU and driver (issue 22).
+  arch_mismatch,   // a release or program without code for this GPU's architecture
+  driver_too_old,  // the driver runs an older CUDA than the release or program was built for
   unknown
 };
 std::string_view to_string(FindingKind k);
@@ -66,6 +73,11 @@ struct Finding {
   std::optional<Version> required;             // a minimum or expected release it names
   std::optional<int> windows_error;            // 126 (not found) or 127 (procedure missing)
   bool build_time = false;                     // configure, CMake, compiler or linker, not a run
+  std::optional<Version> gpu;                  // the GPU's compute capability (7.0), when named
+  std::optional<Version> driver_cuda;          // the CUDA the node's driver runs, when named
+  // The code needs a cuDNN older than this: it calls an API this release removed, or says
+  // "cuDNN version >= 8 is not yet supported".
+  std::optional<Version> older_than;
 };
 
 // Every cuDNN-related error in a message or a whole job log, in order; noise is skipped.
@@ -108,6 +120,16 @@ struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
   std::optional<Probe> probe;  // of hit, when it loads
   // Sub-libraries the dispatcher would get from somewhere else than its own directory.
   std::vector<std::pair<std::string, LoaderHit>> foreign_subs;
+  Source source = Source::user;  // where hit comes from
+};
+// A framework of the active Python environment and the cuDNN its library will load.
+struct FrameworkView {
+  std::string name;          // "torch 2.6.0"
+  std::string pin;           // "nvidia-cudnn-cu12==9.1.0.70", as its metadata says
+  std::string library;       // its library that loads cuDNN
+  std::optional<Need> need;  // the pin as a need, under the framework's rule
+  Resolution resolved;       // what libcudnn.so.<major> becomes for that library
+  bool runpath = false;      // the library's RUNPATH leads to a wheel's cuDNN
 };
 struct DoctorFacts {
   std::vector<std::string> modules;  // loaded, in order
@@ -122,6 +144,7 @@ struct DoctorFacts {
   std::vector<std::string> program_needs;  // its DT_NEEDED cuDNN libraries
   ModuleScene scene;                       // the same, for the fixes' module commands
   std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
+  std::vector<FrameworkView> frameworks;    // of the active Python environment
 };
 enum class Severity3 { ok, warning, problem };
 struct DoctorFinding {
@@ -130,5 +153,26 @@ struct DoctorFinding {
   std::vector<std::string> fixes;
 };
 std::vector<DoctorFinding> diagnose(const DoctorFacts &facts, const Map *map);
+
+// ---------------------------------------------------------------------------------------------
+// node_table.cc: `doctor --nodes`, every node's answer lined up and judged together (pure).
+
+struct NodeRow {  // what one node said (`doctor --node-report`)
+  std::string node;
+  std::optional<std::string> plugin;  // the SPANK plugin its steps load; nullopt: none
+  std::string map;                    // the map its jobs get; "" when none was found
+  std::optional<std::string> map_digest;
+  std::optional<std::string> file;  // what libcudnn.so.<major> resolves to there, shim on
+  std::optional<bool> fits;
+  std::string verdict = "ok";  // "ok", or every problem of the node in words
+};
+// Adds what only the whole allocation shows to each node's verdict: a map whose content differs
+// from most nodes' that read the same path (a copy that drifted; nodes given maps of their own,
+// map=.../%n.toml, are judged by their answers), a node without the plugin where others have it
+// (--cudnn does nothing there). Notes for the whole table go to notes. True when every node is ok.
+bool judge_nodes(std::vector<NodeRow> &rows, std::vector<std::string> &notes);
+// A table cell of at most width characters: a longer text cut, marked with "...", its end kept
+// for a path (where the file name is), its start for words.
+std::string table_cell(std::string_view text, std::size_t width);
 
 }  // namespace cudnn_compat

@@ -4,7 +4,9 @@
 #include "site_contract.h"
 #include "text.h"
 
+#include <errno.h>
 #include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -13,8 +15,9 @@ namespace cudnn_compat {
 // secure_getenv: in a setuid process the environment belongs to someone else.
 std::optional<std::string> env(const char *name) {
   const char *v = secure_getenv(name);
-  if (!v || !*v) return std::nullopt;
-  return std::string(v);
+  const std::optional<std::string> value = v && *v ? std::optional<std::string>(v) : std::nullopt;
+  note_env_read(name, value);
+  return value;
 }
 
 std::optional<std::string> prefix_of_program_dir(std::string_view dir) {
@@ -27,12 +30,20 @@ std::optional<std::string> prefix_of_program_dir(std::string_view dir) {
   return std::nullopt;
 }
 
-std::optional<std::string> install_prefix() {
-  // The running program's own file: an installed tree that was moved finds itself where it is now.
+std::optional<std::string> program_path() {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return std::nullopt;
-  return prefix_of_program_dir(self.parent_path().string());
+  if (!ec) return self.string();
+  const std::string_view run_as = program_invocation_name;
+  if (run_as.starts_with('/')) return std::string(run_as);
+  return std::nullopt;
+}
+
+std::optional<std::string> install_prefix() {
+  // The running program's own file: an installed tree that was moved finds itself where it is now.
+  const std::optional<std::string> self = program_path();
+  if (!self) return std::nullopt;
+  return prefix_of_program_dir(std::filesystem::path(*self).parent_path().string());
 }
 
 std::vector<std::string> map_search_path() {

@@ -1,6 +1,8 @@
 // The file in a directory that serves a request for a cuDNN library, as the shim hands it over.
 #include "system.h"
 
+#include "shared/loadable.h"
+
 #include <filesystem>
 
 namespace cudnn_compat {
@@ -35,11 +37,8 @@ std::optional<std::string> find_library_file(const std::string &dir, const Libra
   return best;
 }
 
-bool is_conda_lib(const std::string &dir) {
-  std::error_code ec;
-  std::filesystem::path lib = std::filesystem::path(dir).lexically_normal();
-  if (!lib.has_filename()) lib = lib.parent_path();  // "/env/lib/"
-  return !dir.empty() && std::filesystem::is_directory(lib.parent_path() / "conda-meta", ec);
+bool loadable_here(const std::string &file) {
+  return cudnn_compat_loadable(file.c_str()) != 0;
 }
 
 }  // namespace cudnn_compat

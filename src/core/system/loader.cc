@@ -4,6 +4,8 @@
 #include "system.h"
 #include "text.h"
 
+#include "shared/ld_system.h"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -51,11 +53,12 @@ std::vector<std::string> expand_search_path(std::string_view list, const std::st
 }
 
 std::vector<std::string> default_directories(std::string_view loader_dir) {
-  // The directories glibc is built with (SYSTEM_DIRS): the loader lives in the first of them.
-  if (loader_dir.ends_with("x86_64-linux-gnu"))  // Debian, Ubuntu: multiarch, then /lib, /usr/lib
-    return {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib", "/usr/lib"};
-  if (loader_dir.ends_with("lib64")) return {"/lib64", "/usr/lib64"};  // RHEL, Fedora, SUSE
-  return {"/lib", "/usr/lib"};
+  // The directories glibc is built with (SYSTEM_DIRS), told by where the loader lives: the shim's
+  // rule (shim/shared/ld_system.c), so that both search the same places.
+  std::vector<std::string> dirs;
+  for (const char *const *d = cudnn_compat_default_dirs(std::string(loader_dir).c_str()); *d; ++d)
+    dirs.emplace_back(*d);
+  return dirs;
 }
 
 std::vector<std::string> loader_default_dirs() {

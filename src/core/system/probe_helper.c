@@ -7,10 +7,12 @@
  * A process of its own, so that a library that crashes, hangs or prints in its constructor cannot
  * take the tool down, and so that no shim or preload of the caller's environment takes part
  * (probe.cc starts it with those removed). Output, one line each: "version N", "cudart N", or
- * "error TEXT". */
+ * "error TEXT"; then "load_us N", what loading and checking the library took (bench/memo_bench
+ * counts it in the floor of a first load). */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef size_t (*version_fn)(void);
@@ -28,6 +30,8 @@ int main(int argc, char **argv) {
     fputs("usage: cudnn-compat-probe LIBRARY\n", stderr);
     return 2;
   }
+  struct timespec start, end;
+  clock_gettime(CLOCK_MONOTONIC, &start);
   void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     printf("error %s\n", dlerror());
@@ -49,8 +53,12 @@ int main(int argc, char **argv) {
       return 3;
     }
   }
-  printf("version %zu\n", version());
-  if (cudart) printf("cudart %zu\n", cudart());
+  const size_t v = version(), cuda = cudart ? cudart() : 0;
+  clock_gettime(CLOCK_MONOTONIC, &end);
+  printf("version %zu\n", v);
+  if (cudart) printf("cudart %zu\n", cuda);
+  printf("load_us %ld\n",
+         (long)((end.tv_sec - start.tv_sec) * 1000000 + (end.tv_nsec - start.tv_nsec) / 1000));
   fflush(stdout);
   /* The answer is out; a library whose destructors misbehave must not turn it into a failure. */
   _exit(0);

@@ -4,11 +4,13 @@
 
 #include "model.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cudnn_compat {
@@ -38,8 +40,9 @@ bool holds_other_family(const std::string &entry, const std::string &dir, std::o
 // The file in dir that serves a request for `requested` (I/O: reads the directory).
 std::optional<std::string> find_library_file(const std::string &dir, const LibraryName &requested,
                                              int major);
-// dir is a conda environment's lib directory: conda-meta/ lies beside it.
-bool is_conda_lib(const std::string &dir);
+// Whether this process can load the file: readable with its effective ids, on a file system not
+// mounted noexec here (shim/shared/loadable.c: the shim's fast path asks the same).
+bool loadable_here(const std::string &file);
 // The version a library reports itself, by loading it in a child (probe); nullopt when it does not
 // load - a header or a file name is no answer here.
 std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options);
@@ -96,12 +99,105 @@ std::optional<LoaderHit> loader_search(const std::string &name, const LoaderCont
 bool dir_holds_cudnn(const std::string &dir);
 
 // ---------------------------------------------------------------------------------------------
+// python_metadata.cc: the files pip and conda write about what they installed, read (pure).
+
+// A wheel's METADATA (core metadata: "Key: value" headers up to the first blank line).
+struct DistMetadata {
+  std::string name, version;
+  std::vector<std::string> requires_dist;  // each Requires-Dist value as written
+};
+DistMetadata parse_dist_metadata(std::string_view text);
+// A dist-info RECORD (CSV: path,hash,size): the paths, relative to site-packages.
+std::vector<std::string> parse_record(std::string_view text);
+// A conda-meta/<name>-<version>-<build>.json record; nullopt when it is no such JSON object.
+struct CondaRecord {
+  std::string name, version, build;
+  std::vector<std::string> depends;  // match specs: "cudnn >=9.1.0.70,<10.0a0"
+  std::vector<std::string> files;    // relative to the prefix
+};
+std::optional<CondaRecord> parse_conda_record(std::string_view json);
+// PEP 503: lower case, runs of '-', '_' and '.' as one '-' (nvidia_cudnn_cu12 ->
+// nvidia-cudnn-cu12).
+std::string normalize_dist_name(std::string_view name);
+// The cuDNN wheel (nvidia-cudnn-cu<N>) a Requires-Dist value asks for, with its version clauses,
+// when its markers hold on Linux x86-64 (an `extra` counts as requested); nullopt for any other.
+std::optional<CudnnPin> cudnn_requirement(std::string_view requirement);
+// The cudnn a conda depends entry asks for ("cudnn >=8.9.2.26,<9.0a0", "cudnn 9.1.*").
+std::optional<CudnnPin> cudnn_depend(std::string_view depend);
+// The CUDA major a conda package is built for, from its depends (cuda-version, cudatoolkit).
+std::optional<int> conda_cuda_major(const std::vector<std::string> &depends);
+
+// ---------------------------------------------------------------------------------------------
+// python_env.cc: cuDNN installed by pip and conda, and the distributions that ask for it (I/O).
+
+struct PythonPlace {
+  std::string lib;  // <site-packages>/nvidia/cudnn/lib, or <prefix>/lib
+  Version version;  // as the wheel's METADATA or the conda record says (x.y.z.b)
+  std::optional<Version> cuda;
+  Source source = Source::wheel;  // wheel or conda
+  std::string package;            // "nvidia-cudnn-cu12 9.1.0.70", "cudnn 9.1.0.70 (conda)"
+  std::string file;               // the METADATA or conda-meta record it was read from
+};
+// The wheels' and conda environments' cuDNN under root: a virtualenv, a site-packages, a conda
+// prefix or installation (envs/ included), or a tree of them; each directory visited once.
+std::vector<PythonPlace> find_python_places(const std::string &root);
+// The cuDNN of one site-packages directory (a wheel's) and of one conda prefix.
+std::optional<PythonPlace> wheel_place(const std::string &site_packages);
+std::optional<PythonPlace> conda_place(const std::string &prefix);
+// The site-packages directories of a virtualenv or conda prefix (lib/python3.*/site-packages).
+std::vector<std::string> site_packages_of(const std::string &prefix);
+// The environment a file lives in: the site-packages (or Debian's dist-packages) directory above
+// it and the conda prefix above it (one holding conda-meta/); "" when none.
+struct FileEnvironment {
+  std::string site_packages, conda_prefix;
+};
+FileEnvironment environment_of(const std::string &file);
+// What the distribution that installed `file` requires of cuDNN: the wheel whose RECORD lists it
+// (top_level.txt tried first) and the conda package whose record lists it. Empty when neither
+// asks for cuDNN.
+std::vector<CudnnPin> pins_of_file(const std::string &file);
+// pins_of_file() of the files of a process (the requester first, then its mapped objects): the
+// pins of every consumer in it, each once, those of the first file first. Only files below a
+// site-packages or in a conda prefix's lib/ are looked at.
+std::vector<CudnnPin> pins_of_files(const std::vector<std::string> &files);
+// A framework installed in an environment and the library of it that loads cuDNN: one whose
+// DT_NEEDED names a cuDNN main library, or whose RUNPATH leads to a wheel's nvidia/cudnn/lib
+// (libtorch_cuda.so: $ORIGIN/../../nvidia/cudnn/lib).
+struct CudnnConsumer {
+  std::string name, version;   // "torch", "2.6.0"; a conda package's name and version
+  std::vector<CudnnPin> pins;  // what it requires of cuDNN
+  std::string library;         // its library that loads cuDNN
+  std::optional<int> major;    // the cuDNN major that library links, when it says
+  bool wheel_runpath = false;  // its RUNPATH (or RPATH) leads to a wheel's nvidia/cudnn/lib
+};
+// The consumers among the distributions of a site-packages directory and the packages of a
+// conda prefix (either may be ""): those that pin cuDNN, with their libraries read from
+// RECORD and the conda record.
+std::vector<CudnnConsumer> cudnn_consumers(const std::string &site_packages,
+                                           const std::string &conda_prefix);
+// The consumers of the active environment: $VIRTUAL_ENV, $CONDA_PREFIX and the environments of
+// the given files, as active_places() finds them.
+std::vector<CudnnConsumer> active_consumers(const std::optional<std::string> &virtual_env,
+                                            const std::optional<std::string> &conda_prefix,
+                                            const std::vector<std::string> &files);
+// The files a process has mapped, from its /proc/<pid>/maps (the libraries loaded in it).
+std::vector<std::string> mapped_files(const std::string &maps);
+// The places of the active environment: $VIRTUAL_ENV, $CONDA_PREFIX and the environments of the
+// given files (the program, the library asking for cuDNN), each once.
+std::vector<PythonPlace> active_places(const std::optional<std::string> &virtual_env,
+                                       const std::optional<std::string> &conda_prefix,
+                                       const std::vector<std::string> &files);
+
+// ---------------------------------------------------------------------------------------------
 // environment.cc: the edges where the environment is read.
 
 std::optional<std::string> env(const char *name);  // secure_getenv; empty counts as unset
 // The prefix a program in dir belongs to: dir without its bin/ or lib/cudnn-compat/ (pure).
 std::optional<std::string> prefix_of_program_dir(std::string_view dir);
-// The running program's prefix, from /proc/self/exe: an installed tree may be moved.
+// The running program's file: /proc/self/exe, else (no /proc: a chroot, a sandbox) the path it
+// was run by when that is absolute, as the shim runs its engine.
+std::optional<std::string> program_path();
+// The running program's prefix, from program_path(): an installed tree may be moved.
 std::optional<std::string> install_prefix();
 // The user's module system as the environment shows it: which system, the loaded modules and their
 // files (LOADEDMODULES, _LMFILES_), EBROOT* variables, the first application in CUDNN_COMPAT_NEEDS.
@@ -109,5 +205,38 @@ ModuleScene module_scene_from_environment();
 // $CUDNN_COMPAT_MAP, <prefix>/etc/cudnn-compat/map.toml, /etc/cudnn-compat/map.toml.
 std::optional<std::string> find_map_path();
 std::vector<std::string> map_search_path();
+
+// ---------------------------------------------------------------------------------------------
+// memo.cc: the engine's side of the per-node memo of its decisions (shim/shared/memo_format.h).
+
+// A variable env() was asked for, and what it said (nullopt: unset or empty).
+using EnvRead = std::pair<std::string, std::optional<std::string>>;
+// From now on every env() call is appended to *into (nullptr: no longer): a remembered decision
+// holds only while the variables it read say the same.
+void record_env_reads(std::vector<EnvRead> *into);
+void note_env_read(const char *name, const std::optional<std::string> &value);
+
+// A file's identity on this node: its device is part of it (the memo is never shared).
+struct FileIdentity {
+  std::uint64_t dev = 0, ino = 0, size = 0, mtime_ns = 0, ctime_ns = 0;
+  friend bool operator==(const FileIdentity &, const FileIdentity &) = default;
+};
+std::optional<FileIdentity> identify_file(const std::string &path);  // stat, links followed
+// git's racy rule: changed so shortly before since_ns (CLOCK_REALTIME) that a change in the same
+// tick of its file system's clock would leave the identity as it is.
+bool changed_lately(const FileIdentity &id, std::uint64_t since_ns);
+
+struct MemoEntry {
+  std::string key;                                                         // the shim's, verbatim
+  std::vector<std::pair<std::string, std::optional<FileIdentity>>> files;  // nullopt: not there
+  std::vector<EnvRead> env;
+  std::string answer;  // shim/protocol.h's lines, each ended by a newline
+};
+// The entry's text (pure); nullopt when it cannot be written (a line break in a field, too large).
+std::optional<std::string> format_memo_entry(const MemoEntry &e);
+// Writes e at entry (DIR/<hash>.memo, as the shim named it) when DIR is the memo directory the
+// shim checks, and keeps DIR within its bound; empty, or why not (nobody is told: a memo that
+// cannot be written is only slower).
+std::string write_memo_entry(const std::string &entry, const MemoEntry &e);
 
 }  // namespace cudnn_compat

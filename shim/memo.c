@@ -1,0 +1,324 @@
+// Reads the memo (shared/memo_format.h; its one writer: src/core/system/memo.cc). Everything it
+// refuses - a directory or file of someone else's, open to others, a link, on a network file
+// system, cut short, of another format or key, resting on a file or variable that has changed - is
+// no entry, and nothing is said: the engine then decides as it would without a memo.
+#define _GNU_SOURCE
+#include "memo.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include "arena.h"
+#include "environment.h"
+#include "shared/memo_format.h"
+#include "shim_text.h"
+#include "sys.h"
+
+enum { kPath = 4096, kNapMaxMs = 8 };
+
+// One request at a time (callers hold the shim's lock).
+static struct {
+  char key[CUDNN_COMPAT_MEMO_MAX_BYTES / 2];  // the request's key text
+  long key_len;
+  const char *pick;          // the loader's file, whose identity the key holds...
+  unsigned long pick_id[5];  // ...: dev, ino, size, mtime, ctime
+  struct file_text entry;    // the entry read, its answer ended in place
+  unsigned long hash, uid;
+  int dir, lock;  // fds, -1 when not open
+  int held;       // this process holds the request's lock
+  char path[kPath];
+} m = {{0}, 0, 0, {0}, {0, 0, 0}, 0, 0, -1, -1, 0, {0}};
+
+static int add(const char *text) {
+  m.key_len = append_text(m.key, sizeof m.key, m.key_len, text);
+  return m.key_len + 1 < (long)sizeof m.key;
+}
+
+static int add_line(const char *tag, const char *value) {
+  return add(tag) && add("\t") && add(value) && add("\n");
+}
+
+static unsigned long nanoseconds(const struct timespec *t) {
+  return (unsigned long)t->tv_sec * 1000000000ul + (unsigned long)t->tv_nsec;
+}
+
+// A file's identity as the memo writes it: dev, ino, size, mtime, ctime.
+static int identify(const char *path, unsigned long id[5]) {
+  struct stat st;
+  if (sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) != 0) return 0;
+  id[0] = st.st_dev, id[1] = st.st_ino, id[2] = (unsigned long)st.st_size;
+  id[3] = nanoseconds(&st.st_mtim), id[4] = nanoseconds(&st.st_ctim);
+  return 1;
+}
+
+static int relative(const char *path) {
+  return *path != '/';
+}
+
+// What the request is: the file the loader takes by its identity, not its name.
+static int make_key(const struct memo_request *r) {
+  static char cwd[kPath];
+  char digits[24];
+  int ok = add(CUDNN_COMPAT_MEMO_FORMAT "\n") && add_line("name", r->name) &&
+           add_line("program", r->executable) && add_line("requester", r->requester);
+  // A relative path, program or directory means something else in another working directory.
+  int here = (base_name(r->name) != r->name && relative(r->name)) || relative(r->executable);
+  for (long i = 0; i < r->dirs->count; ++i) here = here || relative(r->dirs->dir[i] + 2);
+  if (ok && here) ok = sys(SYS_getcwd, cwd, sizeof cwd, 0) > 0 && add_line("cwd", cwd);
+  for (long i = 0; ok && i < r->dirs->count; ++i) ok = add_line("dir", r->dirs->dir[i]);
+  m.pick = r->pick && identify(r->pick, m.pick_id) ? r->pick : 0;
+  ok = ok && (r->pick ? m.pick != 0 : 1) && add("pick");
+  for (int i = 0; ok && m.pick && i < 5; ++i)
+    ok = add("\t") && add(format_decimal(m.pick_id[i], digits));
+  ok = ok && add("\t") && add(m.pick ? m.pick : "-") && add("\n");
+  static const char *const inputs[] = {"CUDNN_COMPAT_REQUIRE", "CUDNN_COMPAT_CUDA",
+                                       "CUDNN_COMPAT_MAP"};
+  for (unsigned i = 0; ok && i < sizeof inputs / sizeof *inputs; ++i) {
+    const char *v = env_value(r->env, inputs[i]);
+    if (v && *v) ok = add("env\t") && add(inputs[i]) && add("=") && add(v) && add("\n");
+  }
+  return ok;
+}
+
+// The memo directory at m.path, checked through the open descriptor; -2 when there is none.
+static int open_checked(int create) {
+  const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  long fd = sys_retry(SYS_openat, AT_FDCWD, m.path, flags);
+  if (fd == -2 /* ENOENT */ && create) {
+    sys(SYS_mkdirat, AT_FDCWD, m.path, 0700);
+    fd = sys_retry(SYS_openat, AT_FDCWD, m.path, flags);
+  }
+  if (fd == -2) return -2;
+  struct stat st;
+  struct statfs fs;
+  if (fd >= 0 && sys(SYS_fstat, fd, &st, 0) == 0 && sys(SYS_fstatfs, fd, &fs, 0) == 0 &&
+      cudnn_compat_memo_dir_ok(st.st_uid, st.st_mode, m.uid, (long)fs.f_type))
+    return (int)fd;
+  if (fd >= 0) sys(SYS_close, fd, 0, 0);
+  return -1;
+}
+
+// The session's runtime directory where this node has it (a job may carry the variable from a
+// login node that has one), else /tmp; created when asked to (0700).
+static int open_dir(char **env, int create) {
+  const char *runtime = env_value(env, "XDG_RUNTIME_DIR");
+  char uid[24];
+  struct stat st;
+  if (runtime && *runtime == '/' &&
+      join_path(m.path, sizeof m.path, runtime, CUDNN_COMPAT_MEMO_SUBDIR)) {
+    const int fd = open_checked(0);
+    if (fd != -2) return fd;
+    if (sys4(SYS_newfstatat, AT_FDCWD, runtime, &st, 0) == 0 && S_ISDIR(st.st_mode) &&
+        st.st_uid == m.uid)
+      return create ? open_checked(1) : -1;
+  }
+  append_text(m.path, sizeof m.path,
+              append_text(m.path, sizeof m.path, 0, CUDNN_COMPAT_MEMO_TMP_PREFIX),
+              format_decimal(m.uid, uid));
+  const int fd = open_checked(create);
+  return fd >= 0 ? fd : -1;
+}
+
+static void entry_name(char *name) {
+  cudnn_compat_memo_name(m.hash, name);
+}
+
+// Reads the entry (whole, bounded) into m.entry; 0 when there is none of ours.
+static int read_entry(void) {
+  char name[24];
+  entry_name(name);
+  file_free(&m.entry);
+  const long fd =
+      sys_retry(SYS_openat, m.dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return 0;
+  struct stat st;
+  static char block[4096];
+  long n = 0;
+  int ok = sys(SYS_fstat, fd, &st, 0) == 0 &&
+           cudnn_compat_memo_file_ok(st.st_uid, st.st_mode, m.uid) &&
+           st.st_size <= CUDNN_COMPAT_MEMO_MAX_BYTES && text_append(&m.entry, "", 0);
+  while (ok && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
+    ok = m.entry.size + n <= CUDNN_COMPAT_MEMO_MAX_BYTES && text_append(&m.entry, block, n);
+  sys(SYS_close, fd, 0, 0);
+  return ok && n == 0;
+}
+
+static const char *line_end(const char *p) {
+  while (*p && *p != '\n') ++p;
+  return p;
+}
+
+// The rest of a line as a string (static: one at a time), or 0 when too long.
+static const char *rest(const char *p) {
+  static char text[kPath];
+  const long n = line_end(p) - p;
+  if (n >= (long)sizeof text) return 0;
+  for (long i = 0; i < n; ++i) text[i] = p[i];
+  text[n] = 0;
+  return text;
+}
+
+// "file DEV INO SIZE MTIME CTIME PATH": the file at PATH is still that one (the loader's file is
+// the one the key was made with a moment ago).
+static int file_holds(const char *p) {
+  unsigned long want[5], have[5];
+  for (int i = 0; i < 5; ++i) {
+    unsigned long n = 0;
+    if (*p < '0' || *p > '9') return 0;
+    for (; *p >= '0' && *p <= '9'; ++p) n = n * 10 + (unsigned long)(*p - '0');
+    if (*p++ != '\t') return 0;
+    want[i] = n;
+  }
+  const char *path = rest(p);
+  if (!path) return 0;
+  if (m.pick && text_eq(path, m.pick))
+    for (int i = 0; i < 5; ++i) have[i] = m.pick_id[i];
+  else if (!identify(path, have))
+    return 0;
+  for (int i = 0; i < 5; ++i)
+    if (want[i] != have[i]) return 0;
+  return 1;
+}
+
+static int gone_holds(const char *p) {
+  const char *path = rest(p);
+  struct stat st;
+  const long r = path ? sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) : 0;
+  return r == -2 /* ENOENT */ || r == -20 /* ENOTDIR */;
+}
+
+// "env NAME=VALUE" / "unset NAME": what the engine read is what this process says now (the
+// engine's own reading: unset and empty are the same).
+static int env_holds(const char *p, int set, char **env) {
+  const char *line = rest(p);
+  static char name[256];
+  long n = 0;
+  if (!line) return 0;
+  while (line[n] && line[n] != '=' && n + 1 < (long)sizeof name) name[n] = line[n], ++n;
+  name[n] = 0;
+  const char *now = env_value(env, name);
+  if (!set) return !line[n] && (!now || !*now);
+  return line[n] == '=' && now && *now && text_eq(now, line + n + 1);
+}
+
+// The entry's answer when it is this request's and still holds, else 0.
+static const char *holds(char **env) {
+  const char *p = after_prefix(m.entry.data, CUDNN_COMPAT_MEMO_FORMAT "\nkey ");
+  unsigned long n = 0;
+  if (!p || *p < '0' || *p > '9') return 0;
+  for (; *p >= '0' && *p <= '9'; ++p) n = n * 10 + (unsigned long)(*p - '0');
+  if (*p++ != '\n' || (long)n != m.key_len || p + n + 1 > m.entry.data + m.entry.size) return 0;
+  for (unsigned long i = 0; i < n; ++i)
+    if (p[i] != m.key[i]) return 0;
+  if (p[n] != '\n') return 0;
+  for (p += n + 1; *p; p = *line_end(p) ? line_end(p) + 1 : line_end(p)) {
+    const char *q;
+    int ok;
+    if ((q = after_prefix(p, "file\t")))
+      ok = file_holds(q);
+    else if ((q = after_prefix(p, "gone\t")))
+      ok = gone_holds(q);
+    else if ((q = after_prefix(p, "env\t")) || (q = after_prefix(p, "unset\t")))
+      ok = env_holds(q, *p == 'e', env);
+    else
+      break;
+    if (!ok) return 0;
+  }
+  const char *answer = after_prefix(p, "answer\n");
+  static const char end[] = "end\n";
+  char *last = m.entry.data + m.entry.size - (sizeof end - 1);
+  if (!answer || last < answer || (last > answer && last[-1] != '\n') || !text_eq(last, end))
+    return 0;
+  *last = 0;
+  return answer;
+}
+
+// An OFD lock on the request's byte of the lock file: 1 taken, 0 another process holds it, -1 no
+// lock to be had (the request is then asked for without one).
+static int try_lock(void) {
+  if (m.lock < 0) {
+    const long fd = sys4(SYS_openat, m.dir, CUDNN_COMPAT_MEMO_LOCK,
+                         O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    struct stat st;
+    if (fd < 0) return -1;
+    if (sys(SYS_fstat, fd, &st, 0) != 0 ||
+        !cudnn_compat_memo_file_ok(st.st_uid, st.st_mode, m.uid)) {
+      sys(SYS_close, fd, 0, 0);
+      return -1;
+    }
+    m.lock = (int)fd;
+  }
+  struct flock l = {F_WRLCK, SEEK_SET, (long)(m.hash & CUDNN_COMPAT_MEMO_LOCK_MASK), 1, 0};
+  const long r = sys_retry(SYS_fcntl, m.lock, F_OFD_SETLK, &l);
+  m.held = r == 0;
+  return r == 0 ? 1 : r == -11 /* EAGAIN */ || r == -13 /* EACCES */ ? 0 : -1;
+}
+
+static const char *lookup(char **env) {
+  return read_entry() ? holds(env) : 0;
+}
+
+// Waits for the process that holds the request's lock: its entry, or the lock once it is free.
+static enum memo_result wait_turn(char **env, long deadline_ms, const char **answer) {
+  char name[24];
+  entry_name(name);
+  for (long nap = 1;;) {
+    const int got = try_lock();
+    if (got != 0) {
+      *answer = got > 0 ? lookup(env) : 0;
+      return *answer ? MEMO_KNOWN : MEMO_ASK;
+    }
+    const long left = deadline_ms - now_ms();
+    if (left <= 0) return MEMO_LATE;
+    nap_ms(nap < left ? nap : left);
+    nap = nap < kNapMaxMs ? nap * 2 : kNapMaxMs;
+    // The entry is written whole before the lock is dropped: one look costs a failed open.
+    if (sys(SYS_faccessat, m.dir, name, F_OK) == 0 && (*answer = lookup(env))) return MEMO_KNOWN;
+  }
+}
+
+enum memo_result memo_recall(const struct memo_request *r, long deadline_ms, const char **answer) {
+  *answer = 0;
+  m.dir = m.lock = -1, m.held = 0, m.key_len = 0;
+  m.entry.data = 0, m.entry.size = m.entry.capacity = 0;
+  m.uid = (unsigned long)sys(SYS_getuid, 0, 0, 0);
+  // The memo is the real user's: a process whose ids differ (setuid, or one that changed them)
+  // neither reads nor writes one.
+  if (!r || secure_execution() || (long)m.uid != sys(SYS_geteuid, 0, 0, 0) || !make_key(r)) {
+    memo_done();
+    return MEMO_NONE;
+  }
+  m.hash = cudnn_compat_memo_hash(m.key, m.key_len);
+  if ((m.dir = open_dir(r->env, 0)) >= 0 && (*answer = lookup(r->env))) return MEMO_KNOWN;
+  if (m.dir < 0 && (m.dir = open_dir(r->env, 1)) < 0) {
+    memo_done();
+    return MEMO_NONE;
+  }
+  const enum memo_result w = wait_turn(r->env, deadline_ms, answer);
+  if (w == MEMO_LATE) memo_done();
+  return w;
+}
+
+const char *memo_entry(void) {
+  static char path[kPath + 32];
+  char name[24];
+  if (!m.held) return "-";
+  entry_name(name);
+  return join_path(path, sizeof path, m.path, name) ? path : "-";
+}
+
+const char *memo_key(void) {
+  return m.held ? m.key : "-";
+}
+
+void memo_done(void) {
+  if (m.held) {
+    struct flock l = {F_UNLCK, SEEK_SET, (long)(m.hash & CUDNN_COMPAT_MEMO_LOCK_MASK), 1, 0};
+    sys_retry(SYS_fcntl, m.lock, F_OFD_SETLK, &l);
+  }
+  if (m.lock >= 0) sys(SYS_close, m.lock, 0, 0);
+  if (m.dir >= 0) sys(SYS_close, m.dir, 0, 0);
+  m.dir = m.lock = -1, m.held = 0;
+  file_free(&m.entry);
+}

@@ -1,0 +1,319 @@
+#define _GNU_SOURCE
+#include "report.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "arena.h"
+#include "elf_dynamic.h"
+#include "environment.h"
+#include "fast_path.h"
+#include "say.h"
+#include "shim_text.h"
+#include "sys.h"
+
+enum { kPath = 4096 };
+
+// What the router chose, appended under its lock and only read at exit.
+struct note {
+  const char *path, *how, *source;
+  int major;  // for a kept main library: its major; -1 for a file handed over
+  struct note *next;
+};
+static struct note *notes;
+struct refusal {
+  const char *dir, *base, *release;
+  struct refusal *next;
+};
+static struct refusal *refusals;
+static int wanted;
+static const char *map_file;
+static const struct link_map *base_head;
+
+void report_wanted(const char *map) {
+  wanted = 1;
+  if (!map_file && map) map_file = arena_strdup(map);
+}
+
+static void add_note(const char *path, const char *how, const char *source, int major) {
+  struct note *n = arena_alloc(sizeof *n);
+  if (!n) return;
+  n->path = path ? arena_strdup(path) : 0, n->how = how ? arena_strdup(how) : 0;
+  n->source = source ? arena_strdup(source) : 0, n->major = major, n->next = notes;
+  notes = n;
+}
+
+void report_choice(const char *path, const char *how, const char *source) {
+  add_note(path, how, source, -1);
+}
+
+void report_kept(int major, const char *how, const char *source) {
+  add_note(0, how, source, major);
+}
+
+void report_refused(const char *dir, const char *base, const char *release) {
+  struct refusal *r = arena_alloc(sizeof *r);
+  if (!r) return;
+  r->dir = arena_strdup(dir), r->base = arena_strdup(base), r->release = arena_strdup(release);
+  r->next = refusals;
+  refusals = r;
+}
+
+void report_main_program(const struct link_map *map) {
+  base_head = map;
+}
+
+// ---------------------------------------------------------------------------------------------
+// At exit: the cuDNN libraries of the process, from the loader's own list of objects.
+
+struct lib {
+  const char *path, *base;
+  char dir[kPath];
+  int major;
+  unsigned long version;  // cudnnGetVersion(), or from the file's name; 0 when unknown
+  const char *version_from;
+};
+
+extern int dladdr1(const void *, Dl_info *, void **, int) __attribute__((weak));
+
+// The first object of the main namespace: under LD_AUDIT the one la_objopen saw first; under
+// LD_PRELOAD this library's own entry, walked back to the head of the list.
+static const struct link_map *first_object(void) {
+  if (base_head) return base_head;
+  Dl_info info;
+  void *self = 0;
+  if (!dladdr1 || !dladdr1((const void *)first_object, &info, &self, RTLD_DL_LINKMAP) || !self)
+    return 0;
+  const struct link_map *m = self;
+  while (m->l_prev) m = m->l_prev;
+  return m;
+}
+
+// The version a file's name gives, following a link (libcudnn_ops.so.9 -> libcudnn_ops.so.9.1.0).
+static unsigned long name_version(const char *path) {
+  static char target[kPath];
+  const long n = sys4(SYS_readlinkat, AT_FDCWD, path, target, sizeof target - 1);
+  struct cudnn_name c;
+  target[n > 0 ? n : 0] = 0;
+  const char *base = n > 0 ? base_name(target) : base_name(path);
+  if (!parse_cudnn_name(base, &c) || c.parts < 3) return 0;
+  return cudnn_number_of(c.version[0], c.version[1], c.version[2]);
+}
+
+static void read_version(const struct link_map *m, struct lib *l) {
+  unsigned long (*get)(void) = (unsigned long (*)(void))dynamic_symbol(m, "cudnnGetVersion");
+  l->version = get ? get() : 0;
+  l->version_from = "reported by the library";
+  if (l->version) return;
+  l->version = name_version(l->path);
+  l->version_from = "by its file name";
+}
+
+// The cuDNN libraries in the process, in load order; *count of them.
+static struct lib *collect(long *count) {
+  long n = 0;
+  for (const struct link_map *m = first_object(); m; m = m->l_next) ++n;
+  struct lib *libs = arena_alloc((n + 1) * (long)sizeof *libs);
+  *count = 0;
+  for (const struct link_map *m = first_object(); libs && m; m = m->l_next) {
+    struct cudnn_name c;
+    if (!m->l_name || !*m->l_name || !parse_cudnn_name(base_name(m->l_name), &c)) continue;
+    struct lib *l = &libs[(*count)++];
+    l->path = m->l_name, l->base = split_path(m->l_name, l->dir, sizeof l->dir), l->major = c.major;
+    read_version(m, l);
+  }
+  return libs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lines.
+
+// The release of a directory's family: the first library there that names its version.
+static unsigned long dir_release(const struct lib *libs, long n, const char *dir) {
+  for (long i = 0; i < n; ++i)
+    if (text_eq(libs[i].dir, dir) && libs[i].version) return libs[i].version;
+  return 0;
+}
+
+static int has_parent_entry(const char *dir, const char *entry) {
+  static char path[kPath];
+  static char parent[kPath];
+  struct stat st;
+  return split_path(dir, parent, sizeof parent) && join_path(path, sizeof path, parent, entry) &&
+         sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) == 0 && S_ISDIR(st.st_mode);
+}
+
+static const char *dir_source(const char *dir) {
+  for (const struct note *n = notes; n; n = n->next) {
+    static char d[kPath];
+    if (n->path && n->source && split_path(n->path, d, sizeof d) && text_eq(d, dir))
+      return n->source;
+  }
+  unsigned long number;
+  const char *source;
+  if (fast_place_of(map_file, dir, &number, &source)) return source;
+  if (is_wheel_cudnn_dir(dir, text_len(dir))) return "wheel";
+  if (has_parent_entry(dir, "conda-meta")) return "conda";
+  return is_system_dir(dir) ? "system" : "user";
+}
+
+// Who chose a library: the shim (it handed the file over) or the loader (perhaps kept by the shim).
+static void chooser(const struct lib *l, const char **who, const char **how, const char **source) {
+  *who = "the loader", *how = 0, *source = 0;
+  for (const struct note *n = notes; n; n = n->next) {
+    if (n->path && text_eq(n->path, l->path)) {
+      *who = "the shim", *how = n->how, *source = n->source;
+      return;
+    }
+    struct cudnn_name c;
+    if (!n->path && n->major == l->major && parse_cudnn_name(l->base, &c) && !c.sub)
+      *who = "the loader, kept by the shim", *how = n->how, *source = n->source;
+  }
+}
+
+// The source the notes give for a directory: of a library there, the main library first.
+static const char *noted_source(const struct lib *libs, long n, const char *dir) {
+  for (int main_only = 1; main_only >= 0; --main_only)
+    for (long i = 0; i < n; ++i) {
+      const char *who, *how, *source;
+      struct cudnn_name c;
+      if (!text_eq(libs[i].dir, dir) || !parse_cudnn_name(libs[i].base, &c) || (main_only && c.sub))
+        continue;
+      chooser(&libs[i], &who, &how, &source);
+      if (source) return source;
+    }
+  return 0;
+}
+
+static void say_library(const struct lib *l, const struct lib *libs, long n) {
+  static char number[32], extra[64];
+  const char *who, *how, *source;
+  chooser(l, &who, &how, &source);
+  if (!source) source = noted_source(libs, n, l->dir);
+  const unsigned long v = l->version ? l->version : dir_release(libs, n, l->dir);
+  if (v) cudnn_number_text(v, number);
+  copy_text(extra, sizeof extra, l->version ? l->version_from : "as its directory's family");
+  const char *parts[] = {"cudnn-compat: report: ",
+                         l->path,
+                         ": cuDNN ",
+                         v ? number : "unknown",
+                         v ? " (" : "",
+                         v ? extra : "",
+                         v ? ")" : " (no version function)",
+                         ", ",
+                         source ? source : dir_source(l->dir),
+                         ", chosen by ",
+                         who,
+                         how ? " (" : "",
+                         how ? how : "",
+                         how ? ")" : "",
+                         "\n",
+                         0};
+  say_parts(parts);
+}
+
+// A family of one major from more than one release, or from directories not known to hold one
+// release: one line per foreign directory, which lands in foreign[] (at most `room`).
+static long say_mixed(const struct lib *libs, long n, const char **foreign, long room) {
+  long found = 0;
+  for (long i = 0; i < n; ++i) {
+    struct cudnn_name c;
+    if (!parse_cudnn_name(libs[i].base, &c) || c.sub) continue;  // each major's dispatcher
+    const char *home = libs[i].dir;
+    const unsigned long own = dir_release(libs, n, home);
+    for (long k = 0; k < n; ++k) {
+      const unsigned long other = dir_release(libs, n, libs[k].dir);
+      int listed = 0;
+      for (long f = 0; f < found; ++f) listed |= text_eq(foreign[f], libs[k].dir);
+      if (libs[k].major != libs[i].major || text_eq(libs[k].dir, home) || listed ||
+          (own && own == other) || found == room)
+        continue;
+      static char a[32], b[32];
+      const char *parts[] = {"cudnn-compat: report: MIXED cuDNN family: ",
+                             own ? cudnn_number_text(own, a) : "an unknown release",
+                             " from ",
+                             home,
+                             " and ",
+                             other ? cudnn_number_text(other, b) : "an unknown release",
+                             " from ",
+                             libs[k].dir,
+                             "\n",
+                             0};
+      say_parts(parts);
+      foreign[found++] = libs[k].dir;
+    }
+  }
+  return found;
+}
+
+// The initial LD_LIBRARY_PATH without the foreign directories, into out; 0 when none was on it.
+static int path_without(const char **foreign, long n, char *out, long size) {
+  const char *path = start_library_path();
+  static char entry[kPath];
+  long at = 0;
+  int removed = 0;
+  out[0] = 0;
+  for (const char *p = path; p && *p;) {
+    long k = 0;
+    while (p[k] && p[k] != ':' && k < (long)sizeof entry - 1) entry[k] = p[k], ++k;
+    entry[k] = 0;
+    p += k + (p[k] == ':');
+    int drop = 0;
+    for (long i = 0; i < n; ++i) drop |= text_eq(entry, foreign[i]);
+    removed |= drop;
+    if (!drop && *entry)
+      at = append_text(out, size, append_text(out, size, at, at ? ":" : ""), entry);
+  }
+  return removed;
+}
+
+static void say_next_run(const char **foreign, long n) {
+  static char path[4 * kPath];
+  const char *command = "nothing to change (one whole family per cuDNN major)";
+  const char *rest = "";
+  if (n && path_without(foreign, n, path, sizeof path)) {
+    command = "export LD_LIBRARY_PATH=", rest = path;
+  } else if (n && !base_head) {
+    command = "export LD_AUDIT=$(cudnn-compat shim-path); unset LD_PRELOAD",
+    rest = "   # the shim then sees the libraries a program links, too";
+  } else if (n) {
+    command = "cudnn-compat doctor", rest = "   # names where each foreign library comes from";
+  } else if (refusals) {
+    static char fix[2 * kPath];
+    const char *parts[] = {"cudnn-compat resolve ",
+                           refusals->base,
+                           " --require ",
+                           refusals->release,
+                           "   # a place with the whole family; or reinstall "
+                           "the one in ",
+                           refusals->dir,
+                           0};
+    long at = 0;
+    for (const char *const *p = parts; *p; ++p) at = append_text(fix, sizeof fix, at, *p);
+    command = fix;
+  }
+  const char *parts[] = {"cudnn-compat: report: next run: ", command, rest, "\n", 0};
+  say_parts(parts);
+}
+
+__attribute__((destructor)) static void report_at_exit(void) {
+  if (!wanted) return;
+  long n = 0;
+  struct lib *libs = collect(&n);
+  if (!libs) return;
+  for (long i = 0; i < n; ++i) say_library(&libs[i], libs, n);
+  for (const struct refusal *r = refusals; r; r = r->next) {
+    const char *parts[] = {"cudnn-compat: report: refused ",
+                           r->base,
+                           ": not in ",
+                           r->dir,
+                           ", where this process's cuDNN ",
+                           r->release,
+                           " comes from, and no other place of that release has it\n",
+                           0};
+    say_parts(parts);
+  }
+  static const char *foreign[16];
+  say_next_run(foreign, say_mixed(libs, n, foreign, 16));
+}

@@ -1,0 +1,24 @@
+// CUDNN_COMPAT_REPORT=1: what this process loaded, said when it exits. The router notes what it
+// chose and why; at exit (a destructor: DT_FINI_ARRAY, which ld.so runs for an audit module and
+// a preloaded library alike) one line per cuDNN library in the process, its version asked of the
+// library itself, its source and who chose it, a mixed family flagged, and the command that makes
+// the next run coherent. A process that never asked for cuDNN, or did not ask for the report,
+// pays one test of a flag.
+#pragma once
+
+#include <link.h>
+
+#pragma GCC visibility push(hidden)
+
+// The report was asked for (CUDNN_COMPAT_REPORT=1 when a cuDNN load was decided).
+void report_wanted(const char *map);
+// A file the shim handed the loader and why ("the family of /dir", "rule pytorch, ...").
+void report_choice(const char *path, const char *how, const char *source);
+// What decided a major's main library when the loader's own pick was kept.
+void report_kept(int major, const char *how, const char *source);
+// A sub-library the shim refused: dir, its family's directory, lacks base.
+void report_refused(const char *dir, const char *base, const char *release);
+// Under LD_AUDIT: the first object of the base namespace, where the report starts its walk.
+void report_main_program(const struct link_map *map);
+
+#pragma GCC visibility pop

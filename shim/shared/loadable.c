@@ -1,0 +1,25 @@
+/* Raw system calls (../sys.h): the shim carries no libc, and the engine asks the same question
+ * the same way. */
+#include "loadable.h"
+
+#include <fcntl.h>
+#include <sys/vfs.h>
+
+#include "../sys.h"
+
+#define SYS_faccessat2_ 439 /* Linux 5.8 */
+#define AT_EACCESS_ 0x200
+#define ENOSYS_ 38
+#define ST_NOEXEC_ 8
+
+int cudnn_compat_loadable(const char *path) {
+  long r = sys4(SYS_faccessat2_, AT_FDCWD, path, R_OK, AT_EACCESS_);
+  if (r == -ENOSYS_) {
+    /* Before 5.8 only an open tells the effective ids' answer (faccessat asks with the real ids,
+     * which differ in a process that changed its effective ids itself). */
+    r = sys_retry(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (r >= 0) r = sys(SYS_close, r, 0, 0);
+  }
+  struct statfs fs;
+  return r == 0 && sys(SYS_statfs, path, &fs, 0) == 0 && !(fs.f_flags & ST_NOEXEC_);
+}

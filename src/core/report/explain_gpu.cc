@@ -1,0 +1,100 @@
+// What runs on this node: a release or a program without code for the GPU's architecture
+// (CUDNN_STATUS_ARCH_MISMATCH, CUDA's "no kernel image is available for execution on the device",
+// PyTorch's "with CUDA capability sm_86 is not compatible with the current PyTorch
+// installation"), and a driver older than the CUDA a release or program was built for ("CUDA
+// driver version is insufficient for CUDA runtime version", PyTorch's "The NVIDIA driver on your
+// system is too old (found version 11040)"). Neither is a cuDNN version problem: no cuDNN release
+// number is read here, and the fix is the release that runs on that GPU and driver.
+#include "explain_read.h"
+#include "text.h"
+
+#include <cctype>
+
+namespace cudnn_compat::explain {
+namespace {
+
+bool digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// A compute capability written as sm_86, 8.6, "7 0", (7, 0) or darknet's 860.
+std::optional<Version> capability_token(std::string_view s) {
+  s = s.substr(std::min(s.size(), s.find_first_not_of(" \t:=(\"'")));
+  if (s.starts_with("sm_") || s.starts_with("sm ") || s.starts_with("compute_")) {
+    s.remove_prefix(s.find_first_of("_ ") + 1);
+    std::size_t n = 0;
+    while (n < s.size() && digit(s[n])) ++n;
+    if (n < 2 || n > 3) return std::nullopt;
+    const int v = int(*parse_uint(s.substr(0, n)));
+    return Version{v / 10, v % 10, {}, {}};
+  }
+  std::size_t n = 0;
+  while (n < s.size() && digit(s[n])) ++n;
+  if (n == 0) return std::nullopt;
+  const int major = int(*parse_uint(s.substr(0, std::min<std::size_t>(n, 6))));
+  if (n == 3 && major >= 100) return Version{major / 100, major / 10 % 10, {}, {}};  // 860
+  if (n > 2 || n == s.size()) return std::nullopt;
+  // 7.0, "7 0", "7, 0"
+  std::size_t m = n;
+  while (m < s.size() && (s[m] == '.' || s[m] == ' ' || s[m] == ',')) ++m;
+  if (m == n || m - n > 2 || m >= s.size() || !digit(s[m])) return std::nullopt;
+  const int minor = s[m] - '0';
+  if (major < 1 || major > 20) return std::nullopt;
+  return Version{major, minor, {}, {}};
+}
+
+}  // namespace
+
+std::optional<Version> capability_in(std::string_view low) {
+  for (std::string_view marker : {"compute capability", "cuda capability", "compute_capability",
+                                  "computecapability", "capability"}) {
+    const std::size_t at = low.find(marker);
+    if (at == std::string_view::npos) continue;
+    std::string_view rest = low.substr(at + marker.size());
+    if (rest.starts_with(" of")) rest.remove_prefix(3);
+    if (std::optional<Version> v = capability_token(rest)) return v;
+  }
+  // TensorFlow's device properties: "major: 6 minor: 1".
+  if (auto r = after(low, "major: ")) {
+    if (auto m = after(*r, "minor: ")) {
+      const std::string_view a = token(*r), b = token(*m);
+      if (!a.empty() && !b.empty() && a.size() <= 2 && b.size() <= 2)
+        return Version{int(*parse_uint(a)), int(*parse_uint(b)), {}, {}};
+    }
+  }
+  if (const std::size_t sm = low.find("sm_"); sm != std::string_view::npos)
+    return capability_token(low.substr(sm));
+  return std::nullopt;
+}
+
+std::optional<Finding> read_gpu(std::string_view line) {
+  const std::string low = folded(line);
+  const bool arch =
+      has(low, "arch_mismatch") || has(low, "no kernel image is available") ||
+      has(low, "no_kernel_image") || has(low, "nokernelimage") || has(low, "no binary for gpu") ||
+      has(low, "no_binary_for_gpu") || has(low, "your gpu is too old") ||
+      has(low, "is not compatible with the current pytorch installation") ||
+      (has(low, "capability") &&
+       (has(low, "not supported") || has(low, "unsupported") || has(low, "no longer supported") ||
+        has(low, "is not compatible") || has(low, "too old") || has(low, "too low")));
+  const bool driver = has(low, "driver version is insufficient") ||
+                      has(low, "insufficient_driver") || has(low, "insufficientdriver") ||
+                      has(low, "nvidia driver on your system is too old") ||
+                      has(low, "unsupported_ptx_version") ||
+                      has(low, "ptx was compiled with an unsupported toolchain");
+  if (!arch && !driver) return std::nullopt;
+  Finding f = found(arch ? FindingKind::arch_mismatch : FindingKind::driver_too_old);
+  if (arch) f.gpu = capability_in(low);
+  if (has(low, "cudnn_status_arch_mismatch")) f.status = "CUDNN_STATUS_ARCH_MISMATCH";
+  // PyTorch: "The NVIDIA driver on your system is too old (found version 11040)".
+  if (auto r = after(low, "too old (found version ")) {
+    const std::string_view t = token(*r);
+    if (std::optional<std::int64_t> v = all_digits(t) ? parse_uint(t) : std::nullopt;
+        v && *v >= 1000 && *v < 100000)
+      f.driver_cuda = Version{int(*v / 1000), int(*v % 1000 / 10), {}, {}};
+  }
+  if (has(low, "pytorch")) f.framework = "pytorch";
+  return f;
+}
+
+}  // namespace cudnn_compat::explain

@@ -1,0 +1,71 @@
+#include "probes.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+namespace cudnn_compat {
+
+bool table_knows(const std::vector<KnownLibrary> &known, const FileStamp &file) {
+  return std::any_of(known.begin(), known.end(), [&](const KnownLibrary &k) {
+    return k.ino == file.ino && k.size == file.size && k.mtime_ns == file.mtime_ns;
+  });
+}
+
+Probes::Probes(Clock::time_point deadline, Grounds &grounds)
+    : deadline_(deadline), grounds_(grounds) {
+  std::error_code ec;
+  helper_ =
+      (std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "cudnn-compat-probe")
+          .string();
+}
+
+// An early probe nobody asked for (the decision settled before it) is waited for: nothing of
+// the engine's may outlive it.
+Probes::~Probes() = default;
+
+// Half of what is left, so that one library that hangs leaves time for the next candidate.
+long Probes::budget_ms() const {
+  const long left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
+  return std::max<long>(left / 2, std::min<long>(left, 500));
+}
+
+// A check that could not run, or used all the time it had, is no answer to remember: the next
+// process may have more time, or room for a process.
+LibraryCheck Probes::judged(LibraryCheck c, Clock::time_point started, long budget) {
+  if (!c.probe &&
+      (!c.not_run.empty() || Clock::now() - started >= std::chrono::milliseconds(budget)))
+    grounds_.keep = false;
+  return c;
+}
+
+void Probes::start(const std::string &file, const std::vector<KnownLibrary> &known) {
+  const std::optional<FileStamp> id = stamp_file(file);
+  if (!id || table_knows(known, *id) || budget_ms() <= 0) return;
+  grounds_.file(file);
+  Early e{*id, {}, Clock::now(), budget_ms()};
+  try {
+    e.answer = std::async(std::launch::async, [helper = helper_, file, budget = e.budget_ms] {
+      return check_library(file, {helper, int(budget)});
+    });
+  } catch (const std::system_error &) {
+    return;  // no thread to be had (ulimit -u): the probe runs when it is asked for
+  }
+  early_ = std::move(e);
+}
+
+LibraryCheck Probes::operator()(const std::string &file) {
+  grounds_.file(file);
+  if (early_ && stamp_file(file) == early_->file) {
+    Early e = std::move(*early_);
+    early_.reset();
+    return judged(e.answer.get(), e.started, e.budget_ms);
+  }
+  const long budget = budget_ms();
+  if (budget <= 0) return judged({std::nullopt, "no time was left of CUDNN_COMPAT_TIMEOUT"}, {}, 0);
+  const auto started = Clock::now();
+  return judged(check_library(file, {helper_, int(budget)}), started, budget);
+}
+
+}  // namespace cudnn_compat

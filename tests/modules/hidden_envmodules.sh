@@ -1,0 +1,6 @@
+# Hidden modules are withdrawn builds, handed out by no front end, on the real Environment Modules (issue 25
+# item 2; see check_hidden in common.sh).
+source "$(dirname "$0")/common.sh"
+use_system envmodules
+hidden_site
+check_hidden

@@ -1,0 +1,40 @@
+# CUDNN_COMPAT_REPORT=1: at exit, one line per cuDNN library of the process - its path, its
+# version asked of the library (or its file name), its source and who chose it - a mixed family
+# flagged, and the command that makes the next run coherent. Under both front ends (the report
+# is the shim's destructor: DT_FINI_ARRAY runs for an audit module and a preloaded library
+# alike). Without the variable nothing is said.
+source "$(dirname "$0")/common.sh"
+make_venv "$t/venv"
+wheel_cudnn "$site" 9.20.0 engines_tensor_ir
+framework "$site" torch 2.6.0 "nvidia-cudnn-cu12==9.20.0.48"
+lib=$site/torch/lib/libtorch_cuda.so wheel=$site/nvidia/cudnn/lib
+export LD_LIBRARY_PATH=$t/other:$FAKES/9.23.0/lib64
+
+for mode in audit preload; do
+  # The shim on: one family, the refused file, and how to get a whole one.
+  CUDNN_COMPAT_REPORT=1 expect_rc 3 $mode c_client "$lib" "$wheel/libcudnn.so.9"
+  has "cudnn-compat: report: $wheel/libcudnn.so.9: cuDNN 9.20.0 (reported by the library), wheel, chosen by the loader, kept by the shim (rule pytorch, needs 9.20.0 from the pin of torch 2.6.0"
+  has "cudnn-compat: report: $wheel/libcudnn_ops.so.9: cuDNN 9.20.0 (as its directory's family), wheel, chosen by the shim (the family of its directory)"
+  has "cudnn-compat: report: refused libcudnn_engines_tensor_ir.so.9: not in $wheel"
+  lacks "MIXED"
+  has "cudnn-compat: report: next run: cudnn-compat resolve libcudnn_engines_tensor_ir.so.9 --require 9.20.0"
+
+  # The loader alone (the shim passes everything through) mixes 9.20.0 and 9.23.0: flagged, and
+  # the next run drops the foreign directory from LD_LIBRARY_PATH.
+  CUDNN_COMPAT_DISABLE=1 CUDNN_COMPAT_REPORT=1 expect_rc 3 $mode c_client "$lib" "$wheel/libcudnn.so.9"
+  has "cudnn-compat: report: $FAKES/9.23.0/lib64/libcudnn_graph.so.9: cuDNN 9.23.0 (by its file name), user, chosen by the loader"
+  has "cudnn-compat: report: MIXED cuDNN family: 9.20.0 from $wheel and 9.23.0 from $FAKES/9.23.0/lib64"
+  has "cudnn-compat: report: next run: export LD_LIBRARY_PATH=$t/other"
+
+  # Without CUDNN_COMPAT_REPORT, no report.
+  expect_rc 3 $mode c_client "$lib" "$wheel/libcudnn.so.9"
+  lacks "report"
+done
+
+# A coherent process: nothing to change; from Python too.
+unset LD_LIBRARY_PATH
+wheel_cudnn "$site" 9.20.0
+CUDNN_COMPAT_REPORT=1 expect_rc 0 audit py_client "$lib"
+count "/nvidia/cudnn/lib/libcudnn" 18  # nine loaded, nine in the report
+count ", wheel, chosen by " 9
+has "cudnn-compat: report: next run: nothing to change (one whole family per cuDNN major)"
