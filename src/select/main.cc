@@ -221,8 +221,7 @@ void remember(const Request &r, const Grounds &grounds, const std::vector<EnvRea
               const std::string &answer) {
   if (r.memo_entry == "-" || !grounds.keep) return;
   MemoEntry e{r.memo_key, grounds.files, {}, answer};
-  std::error_code ec;
-  e.files.emplace_back(fs::read_symlink("/proc/self/exe", ec).string(), std::nullopt);
+  e.files.emplace_back(program_path().value_or(""), std::nullopt);
   e.files.back().second =
       identify_file(e.files.back().first);  // this engine: a new one decides anew
   for (const EnvRead &v : read)

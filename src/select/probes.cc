@@ -14,9 +14,8 @@ bool table_knows(const std::vector<KnownLibrary> &known, const FileStamp &file) 
 
 Probes::Probes(Clock::time_point deadline, Grounds &grounds)
     : deadline_(deadline), grounds_(grounds) {
-  std::error_code ec;
   helper_ =
-      (std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "cudnn-compat-probe")
+      (std::filesystem::path(program_path().value_or("")).parent_path() / "cudnn-compat-probe")
           .string();
 }
 
