@@ -67,6 +67,7 @@ static int make_key(const struct memo_request *r) {
   for (long i = 0; i < r->dirs->count; ++i) here = here || relative(r->dirs->dir[i] + 2);
   if (ok && here) ok = sys(SYS_getcwd, cwd, sizeof cwd, 0) > 0 && add_line("cwd", cwd);
   for (long i = 0; ok && i < r->dirs->count; ++i) ok = add_line("dir", r->dirs->dir[i]);
+  ok = ok && add(r->peers);
   m.pick = r->pick && identify(r->pick, m.pick_id) ? r->pick : 0;
   ok = ok && (r->pick ? m.pick != 0 : 1) && add("pick");
   for (int i = 0; ok && m.pick && i < 5; ++i)

@@ -316,9 +316,32 @@ static int python_requester(const char *requester) {
          file_exists(conda_meta);
 }
 
+// The memo key's "peer" lines for a requester in a Python environment: every other library of
+// one that this process has loaded (cuDNN's own aside), whose distribution may pin cuDNN too. 0
+// when they do not fit in the key's room: then nothing is remembered or recalled.
+static const char *python_peers(const struct link_map *who, const char *requester) {
+  static char peers[4 * kPath];
+  long n = 0;
+  peers[0] = 0;
+  if (!who || !python_requester(requester)) return peers;
+  while (who->l_prev) who = who->l_prev;
+  for (const struct link_map *l = who; l; l = l->l_next) {
+    struct cudnn_name c;
+    if (!l->l_name || !*l->l_name || text_eq(l->l_name, requester) ||
+        parse_cudnn_name(base_name(l->l_name), &c) || !python_requester(l->l_name))
+      continue;
+    n = append_text(peers, sizeof peers, n, "peer\t");
+    n = append_text(peers, sizeof peers, n, l->l_name);
+    n = append_text(peers, sizeof peers, n, "\n");
+    if (n + 1 >= (long)sizeof peers) return 0;
+  }
+  return peers;
+}
+
 // Returns the file to load instead, or 0 for the ordinary load.
 static const char *decide(const char *name, const struct cudnn_name *c, const char *requester_name,
-                          const struct search_dirs *dirs, const struct settings *s) {
+                          const struct link_map *who, const struct search_dirs *dirs,
+                          const struct settings *s) {
   // A path (a name with a slash: the loader takes it as it is, relative to the working directory)
   // that does not exist stays a failing load: the program asked for that file.
   const int path = is_path(name);
@@ -348,10 +371,12 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   }
   // What a process of this node decided before, or is deciding now (memo.c). Not while debugging:
   // the engine says why.
-  const struct memo_request m = {name, executable(), requester_name, dirs, pick, s->env};
+  const struct memo_request m = {
+      name, executable(), requester_name, dirs, pick, s->env, python_peers(who, requester_name)};
   const char *known = 0;
   const char *use = 0;
-  switch (memo_recall(!s->debug && (dirs->complete || path) ? &m : 0, s->deadline_ms, &known)) {
+  switch (memo_recall(!s->debug && (dirs->complete || path) && m.peers ? &m : 0, s->deadline_ms,
+                      &known)) {
     case MEMO_KNOWN:
       use = read_answer(known);
       break;
@@ -491,7 +516,7 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
   static struct search_dirs dirs;
   q->dirs(q->who, &dirs);
   const char *result = name;
-  const char *chosen = decide(name, c, q->name, &dirs, s);
+  const char *chosen = decide(name, c, q->name, q->who, &dirs, s);
   static char chosen_dir[kPath];
   const char *base = chosen ? split_path(chosen, chosen_dir, sizeof chosen_dir) : 0;
   const char *kept = base && *chosen_dir ? keep_path(chosen_dir, base) : 0;
