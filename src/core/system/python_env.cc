@@ -101,8 +101,9 @@ std::optional<fs::path> owner_dist_info(const fs::path &site, const std::string 
   std::vector<fs::path> first, rest;
   for (const fs::path &p : infos) {
     bool named = false;
-    for (std::string_view t : split(read_text(p / "top_level.txt").value_or(""), '\n'))
-      named = named || trim(t) == top;
+    // Held: split's views must not outlive the text (a range-for keeps only its own temporary).
+    const std::string listed = read_text(p / "top_level.txt").value_or("");
+    for (std::string_view t : split(listed, '\n')) named = named || trim(t) == top;
     (named ? first : rest).push_back(p);
   }
   first.insert(first.end(), rest.begin(), rest.end());
