@@ -257,9 +257,9 @@ std::string report(const Setting &s, const Rounds &r, bool real, const std::stri
        "the same library in the same run; medians of "
     << kRounds
     << " rounds, every kind run once in each round; the memo in a directory of the\nbench's own, "
-       "emptied before each first process. Load average at the start and the end of the run: "
-    << load_before << " and " << load_average() << " on " << std::thread::hardware_concurrency()
-    << " CPUs.\n\n| case | plain dlopen | with shim | ratio | target |\n|---|---:|---:|---:|---|\n";
+       "emptied before each first process. "
+    << load_span(load_before) << "\n\n"
+    << ratio_header();
   o << ratio_row("first process on a node (cold memo), LD_AUDIT", plain, first_a, "measured");
   o << ratio_row("first process on a node (cold memo), LD_PRELOAD", plain, first_p, "measured");
   o << ratio_row("first process, LD_AUDIT, against the floor (below)", floor, first_a,

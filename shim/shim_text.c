@@ -173,6 +173,19 @@ int is_wheel_cudnn_dir(const char *dir, long n) {
   return (after_prefix(c, "site-packages") || after_prefix(c, "dist-packages")) != 0;
 }
 
+enum python_path python_path_kind(const char *file) {
+  const char *dir_end = 0;
+  for (const char *p = file; *p; ++p) {
+    if (after_prefix(p, "/site-packages/") || after_prefix(p, "/dist-packages/"))
+      return PYTHON_WHEEL;
+    if (*p == '/') dir_end = p;
+  }
+  if (!dir_end) return PYTHON_NONE;
+  const char *dir = dir_end;
+  while (dir > file && dir[-1] != '/') --dir;
+  return dir_end - dir == 3 && after_prefix(dir, "lib/") ? PYTHON_LIB_DIR : PYTHON_NONE;
+}
+
 int is_system_dir(const char *dir) {
   return after_prefix(dir, "/usr/") || after_prefix(dir, "/lib");
 }

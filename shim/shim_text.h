@@ -35,6 +35,13 @@ const char *mapping_path(char *maps, uintptr_t address);
 // dist-packages), a trailing '/' allowed. The one rule of this shape: the engine asks it too.
 int is_wheel_cudnn_dir(const char *dir, long length);
 
+// Where a file may belong to a Python distribution that pins cuDNN, by its path alone: below a
+// site-packages or dist-packages (a wheel's), or in a lib/ directory, which is a conda prefix's
+// when the directory beside it holds conda-meta/ (the caller looks). The shim and the engine ask
+// it alike: which requesters go to the engine, and which files' pins the engine reads.
+enum python_path { PYTHON_NONE, PYTHON_WHEEL, PYTHON_LIB_DIR };
+enum python_path python_path_kind(const char *file);
+
 // A directory of the machine's own installs, by its path: under /usr/ or /lib (/lib64 too).
 // A cuDNN there that no map lists is the system's. The engine asks it too.
 int is_system_dir(const char *dir);

@@ -6,16 +6,10 @@
 source "$(dirname "$0")/common.sh"
 mkdir -m 700 "$t/run"
 export XDG_RUNTIME_DIR=$t/run
-make_venv "$t/venv"
-wheel_cudnn "$site" 9.20.0
-framework "$site" torch 2.6.0 "nvidia-cudnn-cu12==9.20.0.48"
-framework "$site" jax_cuda12_plugin 0.7.2 "nvidia-cudnn-cu12<10.0,>=9.23"
-printf 'schema = 1\n[[cudnn]]\nversion = "9.23.0"\nlib = "%s"\ncuda = "12.9"\nmodule = "cudnn/9.23"\n' \
-  "$FAKES/9.23.0/lib64" >"$t/map.toml"
+two_consumers_site
 load='import ctypes, sys
 for peer in sys.argv[2:]: ctypes.CDLL(peer)
 sys.exit(ctypes.CDLL(sys.argv[1]).framework_load(b""))'
-torch=$site/torch/lib/libtorch_cuda.so jax=$site/jax_cuda12_plugin/lib/libjax_cuda12_plugin_cuda.so
 sleep 1.1  # the memo keeps no decision resting on a file changed within the last second
 
 for mode in audit preload; do

@@ -5,11 +5,8 @@
 source "$(dirname "$0")/common.sh"
 compile denied <<C
 $load5_main
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
+$seccomp_main
 #include <stdlib.h>
-#include <sys/prctl.h>
 int main(int argc, char **argv) {
   if (argc != 3) return 2;
   struct sock_filter deny_one[] = {
@@ -18,9 +15,7 @@ int main(int argc, char **argv) {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)atoi(argv[2])),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
-  struct sock_fprog program = {sizeof deny_one / sizeof *deny_one, deny_one};
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program))
-    return 2;
+  if (!filtered(deny_one, sizeof deny_one / sizeof *deny_one)) return 2;
   return load5() ? 0 : 1;
 }
 C

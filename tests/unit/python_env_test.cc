@@ -1,6 +1,7 @@
 // The readers of what pip and conda write (METADATA, RECORD, conda-meta records), the requirement
 // grammars in them, and a framework's pin as a need.
 #include "cudnn_compat.h"
+#include "shim_text.h"
 
 #include <gtest/gtest.h>
 
@@ -29,6 +30,18 @@ constexpr const char *kTorchMetadata =
     "Requires-Dist: opt-einsum>=3.3; extra == \"opt-einsum\"\n"
     "\n"
     "Requires-Dist: not-a-header-but-the-description\n";
+
+// The one rule (shim/shim_text.c) of which files may belong to a distribution that pins cuDNN.
+TEST(PythonPath, WheelsAndLibDirectories) {
+  EXPECT_EQ(python_path_kind("/v/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so"),
+            PYTHON_WHEEL);
+  EXPECT_EQ(python_path_kind("/usr/lib/python3/dist-packages/x/y.so"), PYTHON_WHEEL);
+  EXPECT_EQ(python_path_kind("/opt/conda/envs/a/lib/libtorch_cuda.so"), PYTHON_LIB_DIR);
+  EXPECT_EQ(python_path_kind("/usr/lib/x86_64-linux-gnu/libc.so.6"), PYTHON_NONE);
+  EXPECT_EQ(python_path_kind("/site-packages-old/libx.so"), PYTHON_NONE);
+  EXPECT_EQ(python_path_kind("/mylib/libx.so"), PYTHON_NONE);
+  EXPECT_EQ(python_path_kind("libx.so"), PYTHON_NONE);
+}
 
 TEST(PythonMetadata, ReadsTheHeadersOnly) {
   const DistMetadata m = parse_dist_metadata(kTorchMetadata);

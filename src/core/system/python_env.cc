@@ -2,6 +2,7 @@
 // conda leave them: a wheel's files under site-packages with its <name>-<version>.dist-info
 // (METADATA, RECORD, top_level.txt), a conda package's files under its prefix with
 // conda-meta/<name>-<version>-<build>.json.
+#include "shim_text.h"
 #include "system.h"
 
 #include "text.h"
@@ -256,10 +257,10 @@ std::vector<CudnnPin> pins_of_files(const std::vector<std::string> &files) {
     // One file of a package directory stands for all (torch/lib/*.so are all torch's); a conda
     // prefix's lib/ holds many packages' files, so there each file counts.
     const fs::path dir = fs::path(file).parent_path();
-    const bool wheel = file.find("/site-packages/") != std::string::npos ||
-                       file.find("/dist-packages/") != std::string::npos;
+    const python_path kind = python_path_kind(file.c_str());
+    const bool wheel = kind == PYTHON_WHEEL;
     bool conda_lib = false;
-    if (!wheel && dir.filename() == "lib") {
+    if (kind == PYTHON_LIB_DIR) {
       const auto [it, fresh] = conda_libs.try_emplace(dir.string(), false);
       if (fresh) it->second = is_dir(dir.parent_path() / "conda-meta");
       conda_lib = it->second;
