@@ -186,11 +186,12 @@ static enum pick_verdict judge_pick(const char *table, const char *row, const ch
 }
 
 static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use) {
-  // The engine's own grammar (shared/version_grammar.h); a build number (x.y.z.b), a text that is
-  // no version, another major or a patch the table does not file is left to the engine.
+  // The engine's own grammar (shared/version_grammar.h; a major alone is a need too); a build
+  // number (x.y.z.b), a text that is no version, another major or a patch the table does not
+  // file is left to the engine.
   struct cudnn_compat_version need = {0, {0, 0, 0, 0}}, cuda = {0, {0, 0, 0, 0}};
   if (r->require &&
-      (!cudnn_compat_parse_version(r->require, text_len(r->require), &need) || need.parts > 3 ||
+      (!cudnn_compat_parse_required(r->require, text_len(r->require), &need) || need.parts > 3 ||
        need.part[0] != r->major || need.part[2] >= CUDNN_COMPAT_TABLE_PATCHES))
     return FAST_UNKNOWN;
   if (r->cuda && !cudnn_compat_parse_cuda(r->cuda, text_len(r->cuda), &cuda)) return FAST_UNKNOWN;

@@ -91,10 +91,8 @@ Parsed<Version> parse_dotted(std::string_view text) {
 }
 
 Parsed<Version> parse_required(std::string_view text) {
-  std::string_view s = trim(text);
-  if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.remove_prefix(1);
-  if (all_digits(s) && s.size() <= 3) return {Version{int(*parse_uint(s)), {}, {}, {}}, {}};
-  if (Parsed<Version> v = parse_dotted(s)) return v;
+  cudnn_compat_version g;
+  if (cudnn_compat_parse_required(text.data(), text.size(), &g)) return {from_grammar(g), {}};
   return Parsed<Version>::fail(quoted(text) +
                                " is not a version: expected a major, or major.minor[.patch], "
                                "e.g. 9, 5.1 or 5.1.10");
