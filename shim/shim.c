@@ -308,15 +308,13 @@ static const char *map_path(char **env) {
 // may pin cuDNN, which only the engine reads (the table knows no pins). The last lib/ directory's
 // answer is kept: a conda process has hundreds of libraries in the one prefix.
 static int python_requester(const char *requester) {
-  static char dir[kPath], last_dir[kPath], conda_meta[kPath];
+  static char dir[kPath], last_dir[kPath];
   static int last_answer;
   const enum python_path kind = python_path_kind(requester);
   if (kind != PYTHON_LIB_DIR) return kind == PYTHON_WHEEL;
   if (!split_path(requester, dir, sizeof dir)) return 0;
   if (!text_eq(dir, last_dir)) {
-    last_answer = split_path(dir, conda_meta, sizeof conda_meta) &&
-                  append_text(conda_meta, sizeof conda_meta, text_len(conda_meta), "/conda-meta") &&
-                  file_exists(conda_meta);
+    last_answer = is_conda_lib_dir(dir);
     copy_text(last_dir, sizeof last_dir, dir);
   }
   return last_answer;

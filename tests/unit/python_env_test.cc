@@ -43,6 +43,20 @@ TEST(PythonPath, WheelsAndLibDirectories) {
   EXPECT_EQ(python_path_kind("libx.so"), PYTHON_NONE);
 }
 
+// Where a lib/ directory's conda-meta/ would be, by its path alone (the caller looks).
+TEST(PythonPath, CondaMetaBesideLib) {
+  char out[64];
+  ASSERT_TRUE(conda_meta_beside("/opt/conda/envs/a/lib", out, sizeof out));
+  EXPECT_STREQ(out, "/opt/conda/envs/a/conda-meta");
+  ASSERT_TRUE(conda_meta_beside("/opt/conda/lib//", out, sizeof out));
+  EXPECT_STREQ(out, "/opt/conda/conda-meta");
+  ASSERT_TRUE(conda_meta_beside("/lib", out, sizeof out));
+  EXPECT_STREQ(out, "/conda-meta");
+  for (const char *other : {"/opt/conda/lib64", "/opt/conda/mylib", "/opt/conda/lib/x", "lib", ""})
+    EXPECT_FALSE(conda_meta_beside(other, out, sizeof out)) << other;
+  EXPECT_FALSE(conda_meta_beside("/a-very-long-prefix-indeed/lib", out, 20)) << "does not fit";
+}
+
 TEST(PythonMetadata, ReadsTheHeadersOnly) {
   const DistMetadata m = parse_dist_metadata(kTorchMetadata);
   EXPECT_EQ(m.name, "torch");

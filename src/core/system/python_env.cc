@@ -249,6 +249,11 @@ FileEnvironment environment_of(const std::string &file) {
   return env;
 }
 
+bool is_conda_lib_dir(const std::string &dir) {
+  char meta[4096];
+  return conda_meta_beside(dir.c_str(), meta, sizeof meta) && is_dir(meta);
+}
+
 std::vector<CudnnPin> pins_of_files(const std::vector<std::string> &files) {
   std::vector<CudnnPin> out;
   std::set<std::string> asked, said;       // a package directory is asked once; a pin is said once
@@ -262,7 +267,7 @@ std::vector<CudnnPin> pins_of_files(const std::vector<std::string> &files) {
     bool conda_lib = false;
     if (kind == PYTHON_LIB_DIR) {
       const auto [it, fresh] = conda_libs.try_emplace(dir.string(), false);
-      if (fresh) it->second = is_dir(dir.parent_path() / "conda-meta");
+      if (fresh) it->second = is_conda_lib_dir(dir.string());
       conda_lib = it->second;
     }
     if ((!conda_lib && !wheel) || !asked.insert(conda_lib ? file : dir.string()).second) continue;
