@@ -257,9 +257,9 @@ std::string report(const Setting &s, const Rounds &r, bool real, const std::stri
        "the same library in the same run; medians of "
     << kRounds
     << " rounds, every kind run once in each round; the memo in a directory of the\nbench's own, "
-       "emptied before each first process. Load average at the start and the end of the run: "
-    << load_before << " and " << load_average() << " on " << std::thread::hardware_concurrency()
-    << " CPUs.\n\n| case | plain dlopen | with shim | ratio | target |\n|---|---:|---:|---:|---|\n";
+       "emptied before each first process. "
+    << load_span(load_before) << "\n\n"
+    << ratio_header();
   o << ratio_row("first process on a node (cold memo), LD_AUDIT", plain, first_a, "measured");
   o << ratio_row("first process on a node (cold memo), LD_PRELOAD", plain, first_p, "measured");
   o << ratio_row("first process, LD_AUDIT, against the floor (below)", floor, first_a,
@@ -307,10 +307,6 @@ std::string report(const Setting &s, const Rounds &r, bool real, const std::stri
        engine_run);
   part("of which the engine's own start and work (engine - probe)", engine_run - probe_run);
   part("of which the probe's start and exit (probe - its own load)", probe_run - probe_load);
-  part(
-      "the shim's own part in the first process (first LD_AUDIT - plain - engine: the keeper, "
-      "the pipe, the memo)",
-      first_a - plain - engine_run);
   // Wall time on a busy machine is mostly waiting for a CPU; the CPU the processes use is not.
   const double cpu_first = median(r.first_audit.cpu_us), cpu_static = median(r.static_start.cpu_us);
   o << "\nThe same in CPU time (user and system, of the processes each started; medians of the "
@@ -320,9 +316,6 @@ std::string report(const Setting &s, const Rounds &r, bool real, const std::stri
   part("the probe as a process", median(r.probe_run.cpu_us));
   part("the engine as a process, with its probe", median(r.engine_run.cpu_us));
   part("the first process's decision, LD_AUDIT (keeper, engine, probe)", cpu_first);
-  o << "| the first process's decision against the floor's processes (a static program's start "
-       "and the probe's own load) | "
-    << fmt(cpu_first / (cpu_static + probe_load)) << "x |\n";
   return o.str();
 }
 

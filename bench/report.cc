@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 void write_benchmarks_section(const std::string &file, const std::string &name,
                               const std::string &body) {
@@ -34,6 +35,15 @@ std::string load_average() {
   std::string one;
   std::ifstream("/proc/loadavg") >> one;
   return one.empty() ? "?" : one;
+}
+
+std::string load_span(const std::string &before) {
+  return "Load average at the start and the end of the run: " + before + " and " + load_average() +
+         " on " + std::to_string(std::thread::hardware_concurrency()) + " CPUs.";
+}
+
+std::string ratio_header() {
+  return "| case | plain dlopen | with shim | ratio | target |\n|---|---:|---:|---:|---|\n";
 }
 
 std::string ratio_row(const std::string &what, double base, double value,

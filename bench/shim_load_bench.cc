@@ -20,7 +20,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 namespace {
 
@@ -125,10 +124,9 @@ int main(int argc, char **argv) {
        "required, so the shim hands over "
     << version
     << ". Processes counted with `strace -f` (clone, fork and execve; no thread), the memo off "
-       "(every load the first of a node). Load average at the\n"
-    << "start and the end of the run: " << load_before << " and " << load_average() << " on "
-    << std::thread::hardware_concurrency() << " CPUs.\n\n"
-    << "| case | plain dlopen | with shim | ratio | target |\n|---|---:|---:|---:|---|\n";
+       "(every load the first of a node).\n"
+    << load_span(load_before) << "\n\n"
+    << ratio_header();
   s << ratio_row("table knows both libraries, LD_AUDIT", plain0, known_audit, "at most 1.5x");
   s << ratio_row("table knows both libraries, LD_PRELOAD", plain0, known_preload, "at most 1.5x");
   s << ratio_row("the loader's library unknown to the table, LD_AUDIT", plain0b, engine_audit0,

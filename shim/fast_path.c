@@ -17,25 +17,17 @@ struct identity {
   unsigned long ino, size, mtime_ns;
 };
 
-static unsigned long mtime_ns(const struct stat *st) {
-  return (unsigned long)st->st_mtim.tv_sec * 1000000000ul + (unsigned long)st->st_mtim.tv_nsec;
-}
-
 static int identify(const char *path, struct identity *id, struct stat *st) {
   if (sys4(SYS_newfstatat, AT_FDCWD, path, st, 0) != 0 || !S_ISREG(st->st_mode)) return 0;
-  id->ino = st->st_ino, id->size = (unsigned long)st->st_size, id->mtime_ns = mtime_ns(st);
+  id->ino = st->st_ino, id->size = (unsigned long)st->st_size,
+  id->mtime_ns = timespec_ns(&st->st_mtim);
   return 1;
-}
-
-// Reads the next decimal number at *p; 0 when there is none.
-static int number(const char **p, unsigned long *out) {
-  return read_decimal(p, out);
 }
 
 // "tab number" fields in a row.
 static int numbers(const char **p, unsigned long *out, int n) {
   for (int i = 0; i < n; ++i)
-    if (*(*p)++ != '\t' || !number(p, &out[i])) return 0;
+    if (*(*p)++ != '\t' || !read_decimal(p, &out[i])) return 0;
   return 1;
 }
 
@@ -121,7 +113,7 @@ static const char *fit_row(const char *table, const char *major, const char *cud
     q = q ? field_is(q, cuda) : 0;
     if (!q) continue;
     unsigned long row_key = 0;
-    if (*q == '-' ? key != 0 : (!number(&q, &row_key) || key == 0 || row_key > key)) continue;
+    if (*q == '-' ? key != 0 : (!read_decimal(&q, &row_key) || key == 0 || row_key > key)) continue;
     if (*q == '-') ++q;
     if (*q == '\t') found = q + 1;
   }
@@ -129,7 +121,7 @@ static const char *fit_row(const char *table, const char *major, const char *cud
 }
 
 static int listed(const char *list, unsigned long index) {
-  for (unsigned long n; number(&list, &n); list += *list == ',') {
+  for (unsigned long n; read_decimal(&list, &n); list += *list == ',') {
     if (n == index) return 1;
     if (*list != ',') break;
   }
@@ -187,17 +179,18 @@ static enum pick_verdict judge_pick(const char *table, const char *row, const ch
 }
 
 static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use) {
-  // The engine's own grammar (shared/version_grammar.h); a build number (x.y.z.b), a text that is
-  // no version, another major or a patch the table does not file is left to the engine.
+  // The engine's own grammar (shared/version_grammar.h; a major alone is a need too); a build
+  // number (x.y.z.b), a text that is no version, another major or a patch the table does not
+  // file is left to the engine.
   struct cudnn_compat_version need = {0, {0, 0, 0, 0}}, cuda = {0, {0, 0, 0, 0}};
   if (r->require &&
-      (!cudnn_compat_parse_version(r->require, text_len(r->require), &need) || need.parts > 3 ||
+      (!cudnn_compat_parse_required(r->require, text_len(r->require), &need) || need.parts > 3 ||
        need.part[0] != r->major || need.part[2] >= CUDNN_COMPAT_TABLE_PATCHES))
     return FAST_UNKNOWN;
   if (r->cuda && !cudnn_compat_parse_cuda(r->cuda, text_len(r->cuda), &cuda)) return FAST_UNKNOWN;
   unsigned long rules;
   const char *q = find(table, "require\t");
-  if (!q || !number(&q, &rules) || (!r->require && rules > 0) || !r->pick_known)
+  if (!q || !read_decimal(&q, &rules) || (!r->require && rules > 0) || !r->pick_known)
     return FAST_UNKNOWN;
 
   char major[24], cuda_class[24];
@@ -226,7 +219,7 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
   }
   unsigned long index;
   const char *best = row;
-  if (!number(&best, &index)) return FAST_UNKNOWN;  // nothing fits: the engine explains
+  if (!read_decimal(&best, &index)) return FAST_UNKNOWN;  // nothing fits: the engine explains
   for (const char *p = table; next_lib(&p, &lib);)
     if (lib.index == index) return (*use = handed_over(&lib, r->major)) ? FAST_USE : FAST_UNKNOWN;
   return FAST_UNKNOWN;

@@ -39,16 +39,12 @@ static int add_line(const char *tag, const char *value) {
   return add(tag) && add("\t") && add(value) && add("\n");
 }
 
-static unsigned long nanoseconds(const struct timespec *t) {
-  return (unsigned long)t->tv_sec * 1000000000ul + (unsigned long)t->tv_nsec;
-}
-
 // A file's identity as the memo writes it: dev, ino, size, mtime, ctime.
 static int identify(const char *path, unsigned long id[5]) {
   struct stat st;
   if (sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) != 0) return 0;
   id[0] = st.st_dev, id[1] = st.st_ino, id[2] = (unsigned long)st.st_size;
-  id[3] = nanoseconds(&st.st_mtim), id[4] = nanoseconds(&st.st_ctim);
+  id[3] = timespec_ns(&st.st_mtim), id[4] = timespec_ns(&st.st_ctim);
   return 1;
 }
 
@@ -67,6 +63,7 @@ static int make_key(const struct memo_request *r) {
   for (long i = 0; i < r->dirs->count; ++i) here = here || relative(r->dirs->dir[i] + 2);
   if (ok && here) ok = sys(SYS_getcwd, cwd, sizeof cwd, 0) > 0 && add_line("cwd", cwd);
   for (long i = 0; ok && i < r->dirs->count; ++i) ok = add_line("dir", r->dirs->dir[i]);
+  ok = ok && add(r->peers);
   m.pick = r->pick && identify(r->pick, m.pick_id) ? r->pick : 0;
   ok = ok && (r->pick ? m.pick != 0 : 1) && add("pick");
   for (int i = 0; ok && m.pick && i < 5; ++i)
@@ -100,8 +97,8 @@ static int open_checked(int create) {
 }
 
 // The session's runtime directory where this node has it (a job may carry the variable from a
-// login node that has one), else /tmp; created when asked to (0700).
-static int open_dir(char **env, int create) {
+// login node that has one), else /tmp; created when missing (0700).
+static int open_dir(char **env) {
   const char *runtime = env_value(env, "XDG_RUNTIME_DIR");
   char uid[24];
   struct stat st;
@@ -111,12 +108,12 @@ static int open_dir(char **env, int create) {
     if (fd != -2) return fd;
     if (sys4(SYS_newfstatat, AT_FDCWD, runtime, &st, 0) == 0 && S_ISDIR(st.st_mode) &&
         st.st_uid == m.uid)
-      return create ? open_checked(1) : -1;
+      return open_checked(1);
   }
   append_text(m.path, sizeof m.path,
               append_text(m.path, sizeof m.path, 0, CUDNN_COMPAT_MEMO_TMP_PREFIX),
               format_decimal(m.uid, uid));
-  const int fd = open_checked(create);
+  const int fd = open_checked(1);
   return fd >= 0 ? fd : -1;
 }
 
@@ -163,13 +160,8 @@ static const char *rest(const char *p) {
 // the one the key was made with a moment ago).
 static int file_holds(const char *p) {
   unsigned long want[5], have[5];
-  for (int i = 0; i < 5; ++i) {
-    unsigned long n = 0;
-    if (*p < '0' || *p > '9') return 0;
-    for (; *p >= '0' && *p <= '9'; ++p) n = n * 10 + (unsigned long)(*p - '0');
-    if (*p++ != '\t') return 0;
-    want[i] = n;
-  }
+  for (int i = 0; i < 5; ++i)
+    if (!read_decimal(&p, &want[i]) || *p++ != '\t') return 0;
   const char *path = rest(p);
   if (!path) return 0;
   if (m.pick && text_eq(path, m.pick))
@@ -206,9 +198,9 @@ static int env_holds(const char *p, int set, char **env) {
 static const char *holds(char **env) {
   const char *p = after_prefix(m.entry.data, CUDNN_COMPAT_MEMO_FORMAT "\nkey ");
   unsigned long n = 0;
-  if (!p || *p < '0' || *p > '9') return 0;
-  for (; *p >= '0' && *p <= '9'; ++p) n = n * 10 + (unsigned long)(*p - '0');
-  if (*p++ != '\n' || (long)n != m.key_len || p + n + 1 > m.entry.data + m.entry.size) return 0;
+  if (!p || !read_decimal(&p, &n) || *p++ != '\n' || (long)n != m.key_len ||
+      p + n + 1 > m.entry.data + m.entry.size)
+    return 0;
   for (unsigned long i = 0; i < n; ++i)
     if (p[i] != m.key[i]) return 0;
   if (p[n] != '\n') return 0;
@@ -261,8 +253,6 @@ static const char *lookup(char **env) {
 
 // Waits for the process that holds the request's lock: its entry, or the lock once it is free.
 static enum memo_result wait_turn(char **env, long deadline_ms, const char **answer) {
-  char name[24];
-  entry_name(name);
   for (long nap = 1;;) {
     const int got = try_lock();
     if (got != 0) {
@@ -274,7 +264,7 @@ static enum memo_result wait_turn(char **env, long deadline_ms, const char **ans
     nap_ms(nap < left ? nap : left);
     nap = nap < kNapMaxMs ? nap * 2 : kNapMaxMs;
     // The entry is written whole before the lock is dropped: one look costs a failed open.
-    if (sys(SYS_faccessat, m.dir, name, F_OK) == 0 && (*answer = lookup(env))) return MEMO_KNOWN;
+    if ((*answer = lookup(env))) return MEMO_KNOWN;
   }
 }
 
@@ -290,8 +280,9 @@ enum memo_result memo_recall(const struct memo_request *r, long deadline_ms, con
     return MEMO_NONE;
   }
   m.hash = cudnn_compat_memo_hash(m.key, m.key_len);
-  if ((m.dir = open_dir(r->env, 0)) >= 0 && (*answer = lookup(r->env))) return MEMO_KNOWN;
-  if (m.dir < 0 && (m.dir = open_dir(r->env, 1)) < 0) {
+  // Created on a cold node: this process will ask the engine and write the first entry.
+  if ((m.dir = open_dir(r->env)) >= 0 && (*answer = lookup(r->env))) return MEMO_KNOWN;
+  if (m.dir < 0) {
     memo_done();
     return MEMO_NONE;
   }

@@ -15,6 +15,9 @@ struct memo_request {
   const struct search_dirs *dirs;
   const char *pick;  // the file the loader takes from dirs (or the path asked for), or 0
   char **env;
+  // The other libraries of Python environments the process has loaded, as "peer\tPATH\n" lines:
+  // their distributions' pins are needs the engine reads, so an answer holds for the same set.
+  const char *peers;
 };
 
 enum memo_result {

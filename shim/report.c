@@ -10,6 +10,7 @@
 #include "environment.h"
 #include "fast_path.h"
 #include "say.h"
+#include "search_dirs.h"
 #include "shim_text.h"
 #include "sys.h"
 
@@ -136,14 +137,6 @@ static unsigned long dir_release(const struct lib *libs, long n, const char *dir
   return 0;
 }
 
-static int has_parent_entry(const char *dir, const char *entry) {
-  static char path[kPath];
-  static char parent[kPath];
-  struct stat st;
-  return split_path(dir, parent, sizeof parent) && join_path(path, sizeof path, parent, entry) &&
-         sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) == 0 && S_ISDIR(st.st_mode);
-}
-
 static const char *dir_source(const char *dir) {
   for (const struct note *n = notes; n; n = n->next) {
     static char d[kPath];
@@ -154,7 +147,7 @@ static const char *dir_source(const char *dir) {
   const char *source;
   if (fast_place_of(map_file, dir, &number, &source)) return source;
   if (is_wheel_cudnn_dir(dir, text_len(dir))) return "wheel";
-  if (has_parent_entry(dir, "conda-meta")) return "conda";
+  if (is_conda_lib_dir(dir)) return "conda";
   return is_system_dir(dir) ? "system" : "user";
 }
 

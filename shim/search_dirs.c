@@ -18,6 +18,13 @@ int file_exists(const char *path) {
   return sys(SYS_faccessat, AT_FDCWD, path, F_OK) == 0;
 }
 
+int is_conda_lib_dir(const char *dir) {
+  static char meta[4096];  // callers hold the shim's lock
+  struct stat st;
+  return conda_meta_beside(dir, meta, sizeof meta) &&
+         sys4(SYS_newfstatat, AT_FDCWD, meta, &st, 0) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void add(struct search_dirs *out, const char *dir, long capacity) {
   if (out->count < capacity && dir) out->dir[out->count++] = dir;
 }

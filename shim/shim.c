@@ -307,32 +307,60 @@ static const char *map_path(char **env) {
   return SITE_SYSTEM_MAP;
 }
 
-// A requester inside a Python environment (below a site-packages, or in a conda prefix's lib/):
-// its distribution may pin cuDNN, which only the engine reads (the table knows no pins).
+// A file inside a Python environment (python_path_kind, the engine's rule too): its distribution
+// may pin cuDNN, which only the engine reads (the table knows no pins). The last lib/ directory's
+// answer is kept: a conda process has hundreds of libraries in the one prefix.
 static int python_requester(const char *requester) {
-  static char dir[kPath], conda_meta[kPath];
-  for (const char *p = requester; *p; ++p)
-    if (after_prefix(p, "/site-packages/") || after_prefix(p, "/dist-packages/")) return 1;
-  return split_path(requester, dir, sizeof dir) && *dir && text_eq(base_name(dir), "lib") &&
-         split_path(dir, conda_meta, sizeof conda_meta) &&
-         append_text(conda_meta, sizeof conda_meta, text_len(conda_meta), "/conda-meta") &&
-         file_exists(conda_meta);
+  static char dir[kPath], last_dir[kPath];
+  static int last_answer;
+  const enum python_path kind = python_path_kind(requester);
+  if (kind != PYTHON_LIB_DIR) return kind == PYTHON_WHEEL;
+  if (!split_path(requester, dir, sizeof dir)) return 0;
+  if (!text_eq(dir, last_dir)) {
+    last_answer = is_conda_lib_dir(dir);
+    copy_text(last_dir, sizeof last_dir, dir);
+  }
+  return last_answer;
+}
+
+// The memo key's "peer" lines: every library of a Python environment this process has loaded
+// besides the requester (cuDNN's own aside), whose distribution may pin cuDNN: the engine reads
+// those pins, so an answer holds for the same set. 0 when they do not fit in the key's room: then
+// nothing is remembered or recalled.
+static const char *python_peers(const struct link_map *who, const char *requester) {
+  static char peers[4 * kPath];
+  long n = 0;
+  peers[0] = 0;
+  if (!who) return peers;
+  while (who->l_prev) who = who->l_prev;
+  for (const struct link_map *l = who; l; l = l->l_next) {
+    struct cudnn_name c;
+    if (!l->l_name || !*l->l_name || text_eq(l->l_name, requester) ||
+        parse_cudnn_name(base_name(l->l_name), &c) || !python_requester(l->l_name))
+      continue;
+    n = append_text(peers, sizeof peers, n, "peer\t");
+    n = append_text(peers, sizeof peers, n, l->l_name);
+    n = append_text(peers, sizeof peers, n, "\n");
+    if (n + 1 >= (long)sizeof peers) return 0;
+  }
+  return peers;
 }
 
 // Returns the file to load instead, or 0 for the ordinary load.
 static const char *decide(const char *name, const struct cudnn_name *c, const char *requester_name,
-                          const struct search_dirs *dirs, const struct settings *s) {
+                          const struct link_map *who, const struct search_dirs *dirs,
+                          const struct settings *s) {
   // A path (a name with a slash: the loader takes it as it is, relative to the working directory)
   // that does not exist stays a failing load: the program asked for that file.
   const int path = is_path(name);
   if (path && !file_exists(name)) return 0;
   const char *pick = 0;
   const int pick_known = loader_pick(name, dirs, &pick);
+  const int python = python_requester(requester_name);
   decided_how = "the map's decision table", decided_source = 0;
   // The table is filed by major: a name with a fuller version (libcudnn.so.9.1.0) is a need of its
   // own, and a file of that exact name, which only the engine weighs.
-  if (!s->debug && c->major >= 0 && !c->full_version && (dirs->complete || path) &&
-      !python_requester(requester_name)) {
+  if (!s->debug && c->major >= 0 && !c->full_version && (dirs->complete || path) && !python) {
     const struct fast_request r = {map_path(s->env),
                                    c->major,
                                    env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
@@ -351,10 +379,17 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   }
   // What a process of this node decided before, or is deciding now (memo.c). Not while debugging:
   // the engine says why.
-  const struct memo_request m = {name, executable(), requester_name, dirs, pick, s->env};
+  const int recall = !s->debug && (dirs->complete || path);
+  const struct memo_request m = {name,
+                                 executable(),
+                                 requester_name,
+                                 dirs,
+                                 pick,
+                                 s->env,
+                                 recall ? python_peers(who, requester_name) : ""};
   const char *known = 0;
   const char *use = 0;
-  switch (memo_recall(!s->debug && (dirs->complete || path) ? &m : 0, s->deadline_ms, &known)) {
+  switch (memo_recall(recall && m.peers ? &m : 0, s->deadline_ms, &known)) {
     case MEMO_KNOWN:
       use = read_answer(known);
       break;
@@ -494,7 +529,8 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
   static struct search_dirs dirs;
   q->dirs(q->who, &dirs);
   const char *result = name;
-  const char *chosen = record_decision(name, c->major, q->name, decide(name, c, q->name, &dirs, s));
+  const char *chosen =
+      record_decision(name, c->major, q->name, decide(name, c, q->name, q->who, &dirs, s));
   static char chosen_dir[kPath];
   const char *base = chosen ? split_path(chosen, chosen_dir, sizeof chosen_dir) : 0;
   const char *kept = base && *chosen_dir ? keep_path(chosen_dir, base) : 0;

@@ -173,6 +173,32 @@ int is_wheel_cudnn_dir(const char *dir, long n) {
   return (after_prefix(c, "site-packages") || after_prefix(c, "dist-packages")) != 0;
 }
 
+enum python_path python_path_kind(const char *file) {
+  const char *dir_end = 0;
+  for (const char *p = file; *p; ++p) {
+    if (after_prefix(p, "/site-packages/") || after_prefix(p, "/dist-packages/"))
+      return PYTHON_WHEEL;
+    if (*p == '/') dir_end = p;
+  }
+  if (!dir_end) return PYTHON_NONE;
+  const char *dir = dir_end;
+  while (dir > file && dir[-1] != '/') --dir;
+  return dir_end - dir == 3 && after_prefix(dir, "lib/") ? PYTHON_LIB_DIR : PYTHON_NONE;
+}
+
+const char *conda_meta_beside(const char *dir, char *out, long size) {
+  long end = text_len(dir);
+  while (end > 1 && dir[end - 1] == '/') --end;
+  long slash = end;
+  while (slash > 0 && dir[slash - 1] != '/') --slash;
+  if (!slash || end - slash != 3 || !after_prefix(dir + slash, "lib")) return 0;
+  const long parent = slash - 1;
+  if (parent + (long)sizeof "/conda-meta" > size) return 0;
+  for (long i = 0; i < parent; ++i) out[i] = dir[i];
+  copy_text(out + parent, size - parent, "/conda-meta");
+  return out;
+}
+
 int is_system_dir(const char *dir) {
   return after_prefix(dir, "/usr/") || after_prefix(dir, "/lib");
 }
@@ -182,14 +208,21 @@ unsigned long cudnn_number_of(int major, int minor, int patch) {
          (unsigned long)patch;
 }
 
-char *cudnn_number_text(unsigned long n, char *out) {
+int cudnn_number_parts(unsigned long n, int part[3]) {
   const int nine = n >= 90000;
-  const unsigned long major = nine ? n / 10000 : n / 1000;
-  const unsigned long minor = nine ? n / 100 % 100 : n / 100 % 10;
-  long at = text_len(format_decimal(major, out));
-  out[at++] = '.';
-  at += text_len(format_decimal(minor, out + at));
-  out[at++] = '.';
-  format_decimal(n % 100, out + at);
+  if (nine ? n >= 1000000 : n < 1000 || n >= 9000) return 0;
+  const unsigned long scale = nine ? 10000 : 1000;
+  part[0] = (int)(n / scale), part[1] = (int)(n % scale / 100), part[2] = (int)(n % 100);
+  return 1;
+}
+
+char *cudnn_number_text(unsigned long n, char *out) {
+  int part[3];
+  if (!cudnn_number_parts(n, part)) return format_decimal(n, out);
+  long at = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (i) out[at++] = '.';
+    at += text_len(format_decimal((unsigned long)part[i], out + at));
+  }
   return out;
 }

@@ -35,13 +35,29 @@ const char *mapping_path(char *maps, uintptr_t address);
 // dist-packages), a trailing '/' allowed. The one rule of this shape: the engine asks it too.
 int is_wheel_cudnn_dir(const char *dir, long length);
 
+// Where a file may belong to a Python distribution that pins cuDNN, by its path alone: below a
+// site-packages or dist-packages (a wheel's), or in a lib/ directory, which is a conda prefix's
+// when the directory beside it holds conda-meta/ (the caller looks). The shim and the engine ask
+// it alike: which requesters go to the engine, and which files' pins the engine reads.
+enum python_path { PYTHON_NONE, PYTHON_WHEEL, PYTHON_LIB_DIR };
+enum python_path python_path_kind(const char *file);
+
+// A conda prefix's libraries are in its lib/, its conda-meta/ beside it: for a directory named lib
+// (a trailing '/' allowed), "<its parent>/conda-meta" in out (size bytes), else 0. The prefix is
+// conda's when that is a directory; the caller looks. The one rule of this shape: the shim's
+// requester and report, and the engine's sources and pins, all ask it.
+const char *conda_meta_beside(const char *dir, char *out, long size);
+
 // A directory of the machine's own installs, by its path: under /usr/ or /lib (/lib64 too).
 // A cuDNN there that no map lists is the system's. The engine asks it too.
 int is_system_dir(const char *dir);
 
-// cudnnGetVersion()'s number for a release, and back to "x.y.z" (out: 32 bytes; returns out):
-// major*1000+minor*100+patch up to 8.x, major*10000+minor*100+patch from 9 (FACTS.md section 1).
+// cudnnGetVersion()'s number for a release, back to its parts (0 when it is none: 1000-8999 up to
+// cuDNN 8, 90000-999999 from 9), and to "x.y.z" (out: 32 bytes; returns out; a number that is
+// none is written as it is): major*1000+minor*100+patch up to 8.x, major*10000+minor*100+patch
+// from 9 (FACTS.md section 1). The one place of this encoding: the engine's too.
 unsigned long cudnn_number_of(int major, int minor, int patch);
+int cudnn_number_parts(unsigned long number, int part[3]);
 char *cudnn_number_text(unsigned long number, char *out);
 
 // A cuDNN library file name as the loader is asked for it (FACTS.md sections 1-2). The one

@@ -80,10 +80,6 @@ long site_open_table(const char *map_path, const char *table_path, char *scratch
   return fd;
 }
 
-static unsigned long mtime_ns(const struct stat *st) {
-  return (unsigned long)st->st_mtim.tv_sec * 1000000000ul + (unsigned long)st->st_mtim.tv_nsec;
-}
-
 // The map's content against the stamp (its size and CRC-32): a copy of the map keeps both.
 static int same_content(const char *map_path, const struct site_stamp *s) {
   const long fd = sys_retry(SYS_openat, AT_FDCWD, map_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -116,8 +112,8 @@ enum site_verdict site_judge_table(const char *text, long size, const char *form
   const struct stat *m = &seen->map;
   const int same_file = s->ino == (unsigned long)m->st_ino &&
                         s->size == (unsigned long)m->st_size &&
-                        s->mtime_s * 1000000000ul + s->mtime_ns == mtime_ns(m) &&
-                        mtime_ns(&seen->table) > mtime_ns(m);
+                        s->mtime_s * 1000000000ul + s->mtime_ns == timespec_ns(&m->st_mtim) &&
+                        timespec_ns(&seen->table.st_mtim) > timespec_ns(&m->st_mtim);
   if (!same_file && !same_content(map_path, s)) return SITE_STALE;
   static const char end[] = "\n" SITE_END_LINE "\n";
   const long n = sizeof end - 1;

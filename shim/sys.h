@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 #pragma GCC visibility push(hidden)
 
@@ -32,6 +33,11 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f) 
     while (r_ == -EINTR_);    \
     r_;                       \
   })
+
+// A kernel time (a file's mtime or ctime) in nanoseconds: the stamps the shim compares.
+static inline unsigned long timespec_ns(const struct timespec *t) {
+  return (unsigned long)t->tv_sec * 1000000000ul + (unsigned long)t->tv_nsec;
+}
 
 // Milliseconds on the monotonic clock.
 static inline long now_ms(void) {

@@ -5,6 +5,8 @@
  * against the size: the file is another program's output. */
 #include "ld_system.h"
 
+#include "../shim_text.h"
+
 #define X8664_LIBC6 0x0303 /* FLAG_X8664_LIB64 | FLAG_ELF_LIBC6 */
 #define EXTENSION_MAGIC 0xeaa42174u
 #define TAG_GLIBC_HWCAPS 1u
@@ -35,11 +37,6 @@ static int starts_with(struct bytes b, unsigned long at, const char *magic) {
   for (unsigned long i = 0; magic[i]; ++i)
     if (at + i >= b.size || b.data[at + i] != (unsigned char)magic[i]) return 0;
   return 1;
-}
-
-static int same(const char *a, const char *b) {
-  while (*a && *a == *b) ++a, ++b;
-  return *a == *b;
 }
 
 /* The index-th glibc-hwcaps subdirectory name of the extension section after header (their
@@ -90,7 +87,7 @@ static int hwcaps_rank(struct bytes b, const struct table *t, unsigned long low,
   const char *subdir = subdir_name(b, t->header, low);
   if ((high & ISA_LEVEL_MASK & ~isa_ok) || !subdir) return hwcaps_count;
   for (int r = 0; r < hwcaps_count; ++r)
-    if (same(hwcaps[r], subdir)) return r;
+    if (text_eq(hwcaps[r], subdir)) return r;
   return hwcaps_count;
 }
 
@@ -106,7 +103,7 @@ int cudnn_compat_ld_cache_find(const char *data, unsigned long size, const char 
     unsigned long flags, key, value, low = 0, high = 0;
     if (!u32_at(b, e, &flags) || !u32_at(b, e + 4, &key) || !u32_at(b, e + 8, &value)) break;
     const char *k = string_at(b, t.strings + key), *v = string_at(b, t.strings + value);
-    if (flags != X8664_LIBC6 || !k || !same(k, name) || !v) continue;
+    if (flags != X8664_LIBC6 || !k || !text_eq(k, name) || !v) continue;
     if (t.entry_size == 24 && (!u32_at(b, e + 16, &low) || !u32_at(b, e + 20, &high))) continue;
     if ((high & ~ISA_LEVEL_MASK) == HWCAP_EXTENSION_HIGH) {
       /* An entry from a glibc-hwcaps subdirectory: the best one this CPU supports wins. */
@@ -134,7 +131,7 @@ const char *const *cudnn_compat_default_dirs(const char *loader_dir) {
   for (int s = 0; s < 2; ++s) {
     unsigned long m = 0;
     while (suffixes[s][m]) ++m;
-    if (n >= m && same(loader_dir + n - m, suffixes[s])) return sets[s];
+    if (n >= m && text_eq(loader_dir + n - m, suffixes[s])) return sets[s];
   }
   return plain;
 }

@@ -6,10 +6,11 @@
 #pragma once
 
 enum {
-  CUDNN_COMPAT_VERSION_PARTS = 4,     /* major.minor.patch.build */
-  CUDNN_COMPAT_VERSION_DIGITS = 5,    /* each part 1 to 5 digits, leading zeros included */
-  CUDNN_COMPAT_VERSION_MAX = 99999,   /* so the largest part */
-  CUDNN_COMPAT_CUDA_MAJOR_DIGITS = 3, /* a CUDA version may be a bare major: 12 */
+  CUDNN_COMPAT_VERSION_PARTS = 4,         /* major.minor.patch.build */
+  CUDNN_COMPAT_VERSION_DIGITS = 5,        /* each part 1 to 5 digits, leading zeros included */
+  CUDNN_COMPAT_VERSION_MAX = 99999,       /* so the largest part */
+  CUDNN_COMPAT_CUDA_MAJOR_DIGITS = 3,     /* a CUDA version may be a bare major: 12 */
+  CUDNN_COMPAT_REQUIRED_MAJOR_DIGITS = 3, /* so may a required cuDNN: 9 (any 9.x the rule takes) */
 };
 
 struct cudnn_compat_version {
@@ -61,12 +62,27 @@ static inline int cudnn_compat_parse_version(const char *s, unsigned long n,
   return cudnn_compat_parse_parts(s, n, out) && out->parts >= 2;
 }
 
+/* A bare major of at most `digits` digits; *out has one part. */
+static inline int cudnn_compat_parse_major(const char *s, unsigned long n, unsigned long digits,
+                                           struct cudnn_compat_version *out) {
+  return n && n <= digits && cudnn_compat_parse_parts(s, n, out) && out->parts == 1;
+}
+
+/* A required cuDNN (CUDNN_COMPAT_REQUIRE, --require, [[require]], the hooks' needs): after an
+ * optional 'v', a bare major (9, v9) or a version as above (v9.1). */
+static inline int cudnn_compat_parse_required(const char *s, unsigned long n,
+                                              struct cudnn_compat_version *out) {
+  const char *t = cudnn_compat_trim(s, &n), *major = t;
+  unsigned long m = n;
+  if (m && (t[0] == 'v' || t[0] == 'V')) ++major, --m;
+  return cudnn_compat_parse_major(major, m, CUDNN_COMPAT_REQUIRED_MAJOR_DIGITS, out) ||
+         cudnn_compat_parse_version(t, n, out);
+}
+
 /* A CUDA version: a bare major of 1 to 3 digits (12), or a version as above (12.2). */
 static inline int cudnn_compat_parse_cuda(const char *s, unsigned long n,
                                           struct cudnn_compat_version *out) {
   const char *t = cudnn_compat_trim(s, &n);
-  if (n && n <= CUDNN_COMPAT_CUDA_MAJOR_DIGITS && cudnn_compat_parse_parts(t, n, out) &&
-      out->parts == 1)
-    return 1;
-  return cudnn_compat_parse_version(t, n, out);
+  return cudnn_compat_parse_major(t, n, CUDNN_COMPAT_CUDA_MAJOR_DIGITS, out) ||
+         cudnn_compat_parse_version(t, n, out);
 }

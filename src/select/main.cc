@@ -77,8 +77,8 @@ std::pair<const Map *, std::string> load_found(const std::optional<std::string> 
 // explicit requirement would win: not read then; the shim's keeper, the engine's parent, shares
 // the host's memory and so its maps), and the active environment's cuDNN as places beside the
 // map's, listed in it or not. nullopt: the map as it is. The memo keeps the decision while each
-// METADATA and conda record read is as it was, and only where the requester's own distribution
-// gave every pin: another framework mapped in this process is not a file it can watch.
+// METADATA and conda record read is as it was; which frameworks are loaded is in its key (the
+// shim's "peer" lines).
 std::optional<Map> python_environment(const std::string &requester, const std::string &executable,
                                       const Map *map, Asked &asked, Grounds &grounds) {
   if (!env("CUDNN_COMPAT_REQUIRE")) {
@@ -87,7 +87,6 @@ std::optional<Map> python_environment(const std::string &requester, const std::s
       files.push_back(std::move(f));
     asked.pins = pins_of_files(files);
     for (const CudnnPin &p : asked.pins) grounds.file(p.file);
-    if (asked.pins.size() != pins_of_file(requester).size()) grounds.keep = false;
   }
   const std::vector<PythonPlace> places =
       active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {requester, real_path(executable)});
@@ -238,8 +237,7 @@ void remember(const Request &r, const Grounds &grounds, const std::vector<EnvRea
               const std::string &answer) {
   if (r.memo_entry == "-" || !grounds.keep) return;
   MemoEntry e{r.memo_key, grounds.files, {}, answer};
-  std::error_code ec;
-  e.files.emplace_back(fs::read_symlink("/proc/self/exe", ec).string(), std::nullopt);
+  e.files.emplace_back(program_path().value_or(""), std::nullopt);
   e.files.back().second =
       identify_file(e.files.back().first);  // this engine: a new one decides anew
   for (const EnvRead &v : read)

@@ -14,9 +14,8 @@ bool table_knows(const std::vector<KnownLibrary> &known, const FileStamp &file) 
 
 Probes::Probes(Clock::time_point deadline, Grounds &grounds)
     : deadline_(deadline), grounds_(grounds) {
-  std::error_code ec;
   helper_ =
-      (std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "cudnn-compat-probe")
+      (std::filesystem::path(program_path().value_or("")).parent_path() / "cudnn-compat-probe")
           .string();
 }
 
@@ -55,8 +54,8 @@ void Probes::start(const std::string &file, const std::vector<KnownLibrary> &kno
   early_ = std::move(e);
 }
 
+// The file is a ground already: the engine records every file it asks about (main.cc).
 LibraryCheck Probes::operator()(const std::string &file) {
-  grounds_.file(file);
   if (early_ && stamp_file(file) == early_->file) {
     Early e = std::move(*early_);
     early_.reset();

@@ -7,6 +7,7 @@
 install_to "$t/first"
 mv "$t/first" "$t/moved"
 p=$t/moved
+ran=0
 for scenario in hostile_exec hostile_killed hostile_reentry hostile_seccomp hostile_stderr log_syslog \
   check_not_run; do
   rc=0
@@ -14,5 +15,7 @@ for scenario in hostile_exec hostile_killed hostile_reentry hostile_seccomp host
     bash "$SOURCE/tests/shim/$scenario.sh" >"$t/$scenario.log" 2>&1 || rc=$?
   [[ $rc == 0 || $rc == 77 ]] ||
     fail "tests/shim/$scenario.sh against the moved tree exited $rc:"$'\n'"$(cat "$t/$scenario.log")"
-  [[ $rc == 0 ]] || echo "$scenario: skipped: $(cat "$t/$scenario.log")"
+  [[ $rc == 0 ]] && ran=$((ran + 1)) || echo "$scenario: skipped: $(cat "$t/$scenario.log")"
 done
+# Nothing proven when every scenario lacked what it needs.
+[[ $ran -gt 0 ]] || skip "every scenario skipped"

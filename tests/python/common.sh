@@ -184,3 +184,17 @@ in_system_dir() {
     skip "cannot overlay $sys in a mount namespace here (unshare -m, overlayfs)"
   "${ns[@]}" bash -c "$overlay" _ "$dir" "$sys" "$@"
 }
+
+# two_consumers_site: a venv whose wheel brings FAKE 9.20.0, a torch-like framework pinning it
+# exactly (PyTorch's rule: 9.20 or a newer 9.x) and a JAX-plugin-like one asking >=9.23,<10; the
+# map lists FAKE 9.23.0, the one release that fits both. Sets $torch and $jax (their libraries).
+two_consumers_site() {
+  make_venv "$t/venv"
+  wheel_cudnn "$site" 9.20.0
+  framework "$site" torch 2.6.0 "nvidia-cudnn-cu12==9.20.0.48"
+  framework "$site" jax_cuda12_plugin 0.7.2 "nvidia-cudnn-cu12<10.0,>=9.23"
+  printf 'schema = 1\n[[cudnn]]\nversion = "9.23.0"\nlib = "%s"\ncuda = "12.9"\nmodule = "cudnn/9.23"\n' \
+    "$FAKES/9.23.0/lib64" >"$t/map.toml"
+  torch=$site/torch/lib/libtorch_cuda.so
+  jax=$site/jax_cuda12_plugin/lib/libjax_cuda12_plugin_cuda.so
+}

@@ -4,16 +4,10 @@
 # that fits both (the map's 9.23.0), not the wheel's 9.20.0 that fits torch alone. When no
 # release fits both, torch gets its own and one line names both needs.
 source "$(dirname "$0")/common.sh"
-make_venv "$t/venv"
-wheel_cudnn "$site" 9.20.0
-framework "$site" torch 2.6.0 "nvidia-cudnn-cu12==9.20.0.48"
-framework "$site" jax_cuda12_plugin 0.7.2 "nvidia-cudnn-cu12<10.0,>=9.23"
-printf 'schema = 1\n[[cudnn]]\nversion = "9.23.0"\nlib = "%s"\ncuda = "12.9"\nmodule = "cudnn/9.23"\n' \
-  "$FAKES/9.23.0/lib64" >"$t/map.toml"
+two_consumers_site
 both='import ctypes, sys
 ctypes.CDLL(sys.argv[2])  # the plugin, loaded first; it asks for no cuDNN yet
 sys.exit(ctypes.CDLL(sys.argv[1]).framework_load(b""))'
-torch=$site/torch/lib/libtorch_cuda.so jax=$site/jax_cuda12_plugin/lib/libjax_cuda12_plugin_cuda.so
 
 expect_rc 0 python3 -c "$both" "$torch" "$jax"
 has "version 92000"

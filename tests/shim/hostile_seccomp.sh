@@ -6,11 +6,7 @@
 source "$(dirname "$0")/common.sh"
 compile filtered <<C
 $load5_main
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
+$seccomp_main
 int main(void) {
   struct sock_filter kill_processes[] = {
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
@@ -21,9 +17,7 @@ int main(void) {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
   };
-  struct sock_fprog program = {sizeof kill_processes / sizeof *kill_processes, kill_processes};
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program))
-    return 2;
+  if (!filtered(kill_processes, sizeof kill_processes / sizeof *kill_processes)) return 2;
   return load5() ? 0 : 1;
 }
 C

@@ -1,6 +1,7 @@
 // The readers of what pip and conda write (METADATA, RECORD, conda-meta records), the requirement
 // grammars in them, and a framework's pin as a need.
 #include "cudnn_compat.h"
+#include "shim_text.h"
 
 #include <gtest/gtest.h>
 
@@ -29,6 +30,32 @@ constexpr const char *kTorchMetadata =
     "Requires-Dist: opt-einsum>=3.3; extra == \"opt-einsum\"\n"
     "\n"
     "Requires-Dist: not-a-header-but-the-description\n";
+
+// The one rule (shim/shim_text.c) of which files may belong to a distribution that pins cuDNN.
+TEST(PythonPath, WheelsAndLibDirectories) {
+  EXPECT_EQ(python_path_kind("/v/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so"),
+            PYTHON_WHEEL);
+  EXPECT_EQ(python_path_kind("/usr/lib/python3/dist-packages/x/y.so"), PYTHON_WHEEL);
+  EXPECT_EQ(python_path_kind("/opt/conda/envs/a/lib/libtorch_cuda.so"), PYTHON_LIB_DIR);
+  EXPECT_EQ(python_path_kind("/usr/lib/x86_64-linux-gnu/libc.so.6"), PYTHON_NONE);
+  EXPECT_EQ(python_path_kind("/site-packages-old/libx.so"), PYTHON_NONE);
+  EXPECT_EQ(python_path_kind("/mylib/libx.so"), PYTHON_NONE);
+  EXPECT_EQ(python_path_kind("libx.so"), PYTHON_NONE);
+}
+
+// Where a lib/ directory's conda-meta/ would be, by its path alone (the caller looks).
+TEST(PythonPath, CondaMetaBesideLib) {
+  char out[64];
+  ASSERT_TRUE(conda_meta_beside("/opt/conda/envs/a/lib", out, sizeof out));
+  EXPECT_STREQ(out, "/opt/conda/envs/a/conda-meta");
+  ASSERT_TRUE(conda_meta_beside("/opt/conda/lib//", out, sizeof out));
+  EXPECT_STREQ(out, "/opt/conda/conda-meta");
+  ASSERT_TRUE(conda_meta_beside("/lib", out, sizeof out));
+  EXPECT_STREQ(out, "/conda-meta");
+  for (const char *other : {"/opt/conda/lib64", "/opt/conda/mylib", "/opt/conda/lib/x", "lib", ""})
+    EXPECT_FALSE(conda_meta_beside(other, out, sizeof out)) << other;
+  EXPECT_FALSE(conda_meta_beside("/a-very-long-prefix-indeed/lib", out, 20)) << "does not fit";
+}
 
 TEST(PythonMetadata, ReadsTheHeadersOnly) {
   const DistMetadata m = parse_dist_metadata(kTorchMetadata);

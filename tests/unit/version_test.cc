@@ -65,6 +65,16 @@ TEST(Version, DottedLimits) {
   EXPECT_EQ(*parse_cuda(" 012 "), (Version{12, {}, {}, {}}));
 }
 
+// A requirement may be a major alone, read by the same C code the shim's fast path asks.
+TEST(Version, Required) {
+  EXPECT_EQ(*parse_required("9"), (Version{9, {}, {}, {}}));
+  EXPECT_EQ(*parse_required(" v9 "), (Version{9, {}, {}, {}}));
+  EXPECT_EQ(*parse_required("V9.1"), (Version{9, 1, {}, {}}));
+  EXPECT_EQ(*parse_required("5.1.10"), (Version{5, 1, 10, {}}));
+  for (const char *bad : {"", "v", "vv9", "vv9.1", "1234", "9.", "9 .1", "nine"})
+    EXPECT_FALSE(parse_required(bad)) << bad;
+}
+
 // Every (minor, patch) the grammar accepts, and the points just past them the table's writer
 // asks at, has a key of its own, in the order of the versions (5.0.99999 is not 5.1).
 TEST(Version, DecisionKeysNeverCollide) {

@@ -240,16 +240,17 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   // could not be checked, which is no reason to ask the admins for anything. A place the map
   // withholds that would fit is named: "nothing installed fits" would not be the truth.
   std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies;
+  if (!found.not_run.empty()) {
+    out.say.push_back(line + "; loading as usual");
+    return out;
+  }
   std::string held;
   for (std::size_t i : withheld_fits(*in.map, in.need, wanted_major(in.need, in.requested)))
     held += (held.empty() ? "; the map withholds " : ", ") + to_string(in.map->cudnn[i].version);
-  if (!found.not_run.empty())
-    line += "; loading as usual";
-  else
-    line += "; no " + std::string(held.empty() ? "installed cuDNN" : "cuDNN the map hands out") +
-            " fits (installed: " + installed_list(*in.map) + held +
-            (held.empty() ? "" : ", which would") + "); loading as usual";
-  if (in.need.cudnn && found.not_run.empty())
+  line += "; no " + std::string(held.empty() ? "installed cuDNN" : "cuDNN the map hands out") +
+          " fits (installed: " + installed_list(*in.map) + held +
+          (held.empty() ? "" : ", which would") + "); loading as usual";
+  if (in.need.cudnn)
     line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
   out.say.push_back(line);
   return out;

@@ -40,7 +40,10 @@ std::set<std::string> sub_names(const Resolution &r, const LoaderContext &lc, co
   if (!io.subs_in || !io.mentions) return subs;
   const std::string home = fs::path(r.hit->path).parent_path().string();
   std::vector<std::string> dirs{home};
-  for (std::string_view d : split(lc.secure ? "" : lc.ld_library_path, ':'))
+  // Held here: split's views must not outlive the string (a range-for keeps only its own
+  // temporary alive, not the argument's).
+  const std::string path = lc.secure ? "" : lc.ld_library_path;
+  for (std::string_view d : split(path, ':'))
     if (!d.empty()) dirs.emplace_back(d);
   dirs.insert(dirs.end(), lc.default_dirs.begin(), lc.default_dirs.end());
   const std::string graph = home + "/libcudnn_graph.so." + std::to_string(r.major);

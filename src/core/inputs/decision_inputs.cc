@@ -72,10 +72,7 @@ Source source_of_hit(const LoaderHit &hit, const Map *map) {
     for (const Installed &e : map->cudnn)
       if (canonical_dir(e.lib) == real) return source_of(e);
   if (is_wheel_dir(dir)) return Source::wheel;
-  std::error_code ec;
-  if (std::filesystem::path(dir).filename() == "lib" &&
-      std::filesystem::is_directory(std::filesystem::path(dir).parent_path() / "conda-meta", ec))
-    return Source::conda;
+  if (is_conda_lib_dir(dir)) return Source::conda;
   const bool system =
       hit.from == "ld.so.cache" || hit.from == "the default directories" || is_system_install(real);
   return system ? Source::system : Source::user;

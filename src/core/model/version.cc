@@ -3,6 +3,7 @@
 #include "text.h"
 
 #include "shared/version_grammar.h"
+#include "shim_text.h"
 
 #include <array>
 
@@ -38,11 +39,9 @@ bool is_prefix_of(const Version &p, const Version &v) {
 Parsed<Version> parse_cudnn_number(std::string_view digits) {
   const std::optional<std::int64_t> n = parse_uint(digits);
   if (!n) return Parsed<Version>::fail("expected a cuDNN version number such as 5103 or 90100");
-  const std::int64_t v = *n;
-  if (v >= 1000 && v < 9000)
-    return {Version{int(v / 1000), int(v % 1000 / 100), int(v % 100), {}}, {}};
-  if (v >= 90000 && v < 1000000)
-    return {Version{int(v / 10000), int(v % 10000 / 100), int(v % 100), {}}, {}};
+  int part[3];
+  if (cudnn_number_parts((unsigned long)*n, part))
+    return {Version{part[0], part[1], part[2], {}}, {}};
   return Parsed<Version>::fail(
       quoted(digits) +
       " is not a cuDNN version number: those are 1000-8999 up to cuDNN 8 (5103 = 5.1.3) and "
@@ -50,8 +49,7 @@ Parsed<Version> parse_cudnn_number(std::string_view digits) {
 }
 
 std::int64_t cudnn_number(const Version &v) {
-  const std::int64_t scale = v.major >= 9 ? 10000 : 1000;
-  return v.major * scale + std::int64_t{v.minor.value_or(0)} * 100 + v.patch.value_or(0);
+  return std::int64_t(cudnn_number_of(v.major, v.minor.value_or(0), v.patch.value_or(0)));
 }
 
 std::int64_t tensorflow_compat_number(const Version &v) {
@@ -91,10 +89,8 @@ Parsed<Version> parse_dotted(std::string_view text) {
 }
 
 Parsed<Version> parse_required(std::string_view text) {
-  std::string_view s = trim(text);
-  if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.remove_prefix(1);
-  if (all_digits(s) && s.size() <= 3) return {Version{int(*parse_uint(s)), {}, {}, {}}, {}};
-  if (Parsed<Version> v = parse_dotted(s)) return v;
+  cudnn_compat_version g;
+  if (cudnn_compat_parse_required(text.data(), text.size(), &g)) return {from_grammar(g), {}};
   return Parsed<Version>::fail(quoted(text) +
                                " is not a version: expected a major, or major.minor[.patch], "
                                "e.g. 9, 5.1 or 5.1.10");

@@ -2,6 +2,7 @@
 // conda leave them: a wheel's files under site-packages with its <name>-<version>.dist-info
 // (METADATA, RECORD, top_level.txt), a conda package's files under its prefix with
 // conda-meta/<name>-<version>-<build>.json.
+#include "shim_text.h"
 #include "system.h"
 
 #include "text.h"
@@ -101,8 +102,9 @@ std::optional<fs::path> owner_dist_info(const fs::path &site, const std::string 
   std::vector<fs::path> first, rest;
   for (const fs::path &p : infos) {
     bool named = false;
-    for (std::string_view t : split(read_text(p / "top_level.txt").value_or(""), '\n'))
-      named = named || trim(t) == top;
+    // Held: split's views must not outlive the text (a range-for keeps only its own temporary).
+    const std::string listed = read_text(p / "top_level.txt").value_or("");
+    for (std::string_view t : split(listed, '\n')) named = named || trim(t) == top;
     (named ? first : rest).push_back(p);
   }
   first.insert(first.end(), rest.begin(), rest.end());
@@ -247,6 +249,11 @@ FileEnvironment environment_of(const std::string &file) {
   return env;
 }
 
+bool is_conda_lib_dir(const std::string &dir) {
+  char meta[4096];
+  return conda_meta_beside(dir.c_str(), meta, sizeof meta) && is_dir(meta);
+}
+
 std::vector<CudnnPin> pins_of_files(const std::vector<std::string> &files) {
   std::vector<CudnnPin> out;
   std::set<std::string> asked, said;       // a package directory is asked once; a pin is said once
@@ -255,12 +262,12 @@ std::vector<CudnnPin> pins_of_files(const std::vector<std::string> &files) {
     // One file of a package directory stands for all (torch/lib/*.so are all torch's); a conda
     // prefix's lib/ holds many packages' files, so there each file counts.
     const fs::path dir = fs::path(file).parent_path();
-    const bool wheel = file.find("/site-packages/") != std::string::npos ||
-                       file.find("/dist-packages/") != std::string::npos;
+    const python_path kind = python_path_kind(file.c_str());
+    const bool wheel = kind == PYTHON_WHEEL;
     bool conda_lib = false;
-    if (!wheel && dir.filename() == "lib") {
+    if (kind == PYTHON_LIB_DIR) {
       const auto [it, fresh] = conda_libs.try_emplace(dir.string(), false);
-      if (fresh) it->second = is_dir(dir.parent_path() / "conda-meta");
+      if (fresh) it->second = is_conda_lib_dir(dir.string());
       conda_lib = it->second;
     }
     if ((!conda_lib && !wheel) || !asked.insert(conda_lib ? file : dir.string()).second) continue;

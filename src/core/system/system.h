@@ -144,6 +144,8 @@ std::vector<PythonPlace> find_python_places(const std::string &root);
 // The cuDNN of one site-packages directory (a wheel's) and of one conda prefix.
 std::optional<PythonPlace> wheel_place(const std::string &site_packages);
 std::optional<PythonPlace> conda_place(const std::string &prefix);
+// A conda prefix's lib/ directory: the shim's rule (conda_meta_beside), and conda-meta/ is there.
+bool is_conda_lib_dir(const std::string &dir);
 // The site-packages directories of a virtualenv or conda prefix (lib/python3.*/site-packages).
 std::vector<std::string> site_packages_of(const std::string &prefix);
 // The environment a file lives in: the site-packages (or Debian's dist-packages) directory above
