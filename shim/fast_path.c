@@ -31,11 +31,6 @@ static int numbers(const char **p, unsigned long *out, int n) {
   return 1;
 }
 
-static const char *next_line(const char *p) {
-  while (*p && *p != '\n') ++p;
-  return *p ? p + 1 : p;
-}
-
 // A line's text up to its end, copied into the arena (paths the loader may keep).
 static const char *rest_of_line(const char *p) {
   long n = 0;

@@ -141,11 +141,6 @@ static int read_entry(void) {
   return ok && n == 0;
 }
 
-static const char *line_end(const char *p) {
-  while (*p && *p != '\n') ++p;
-  return p;
-}
-
 // The rest of a line as a string (static: one at a time), or 0 when too long.
 static const char *rest(const char *p) {
   static char text[kPath];
@@ -204,7 +199,7 @@ static const char *holds(char **env) {
   for (unsigned long i = 0; i < n; ++i)
     if (p[i] != m.key[i]) return 0;
   if (p[n] != '\n') return 0;
-  for (p += n + 1; *p; p = *line_end(p) ? line_end(p) + 1 : line_end(p)) {
+  for (p += n + 1; *p; p = next_line(p)) {
     const char *q;
     int ok;
     if ((q = after_prefix(p, "file\t")))

@@ -50,18 +50,13 @@ static int read_settings(const char *p) {
     return 0;
   if (*end != '\t' && *end != ' ') return 0;
   unsigned long ppm = 0;
-  for (p = end + 1; *p >= '0' && *p <= '9'; ++p) ppm = ppm * 10 + (unsigned long)(*p - '0');
-  if ((*p != '\t' && *p != ' ') || ppm > kMillion) return 0;
+  p = end + 1;
+  if (!read_decimal(&p, &ppm) || (*p != '\t' && *p != ' ') || ppm > kMillion) return 0;
   long k = 0;
   for (++p; p[k] && p[k] != '\n' && k < kPath - 1; ++k) note.to[k] = p[k];
   note.to[k] = 0;
   note.known = 1, note.mode = m, note.ppm = ppm;
   return 1;
-}
-
-static const char *next_line(const char *p) {
-  while (*p && *p != '\n') ++p;
-  return *p ? p + 1 : p;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -91,9 +86,10 @@ static int field_is(const char *f, const char *text, long n) {
   return 1;
 }
 
+// A field's number; 0 when it has none (no file has inode 0).
 static unsigned long number_at(const char *f) {
   unsigned long n = 0;
-  for (; *f >= '0' && *f <= '9'; ++f) n = n * 10 + (unsigned long)(*f - '0');
+  read_decimal(&f, &n);
   return n;
 }
 
@@ -113,8 +109,7 @@ static const char *lib_row(const char *table, const char *path) {
   }
   struct stat st;
   if (sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) != 0) return 0;
-  const unsigned long mtime =
-      (unsigned long)st.st_mtim.tv_sec * 1000000000ul + (unsigned long)st.st_mtim.tv_nsec;
+  const unsigned long mtime = timespec_ns(&st.st_mtim);
   for (const char *p = table; *p; p = next_line(p))
     if (after_prefix(p, "lib\t") && field(p, 5) && number_at(field(p, 2)) == st.st_ino &&
         number_at(field(p, 3)) == (unsigned long)st.st_size && number_at(field(p, 4)) == mtime)

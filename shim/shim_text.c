@@ -37,6 +37,16 @@ long append_text(char *dst, long size, long at, const char *src) {
   return at;
 }
 
+const char *line_end(const char *p) {
+  while (*p && *p != '\n') ++p;
+  return p;
+}
+
+const char *next_line(const char *p) {
+  p = line_end(p);
+  return *p ? p + 1 : p;
+}
+
 int read_decimal(const char **p, unsigned long *out) {
   const char *s = *p;
   unsigned long n = 0;

@@ -20,6 +20,9 @@ int copy_text(char *dst, long size, const char *src);
 long append_text(char *dst, long size, long at, const char *src);
 const char *base_name(const char *path);
 // The decimal number at *p into *out, *p moved past it; 0 when *p holds no digit.
+// The end of the line at p (its '\n' or the text's end), and the start of the next one.
+const char *line_end(const char *p);
+const char *next_line(const char *p);
 int read_decimal(const char **p, unsigned long *out);
 // n in decimal into out (at least 21 bytes); returns out.
 char *format_decimal(unsigned long n, char *out);

@@ -247,6 +247,12 @@ std::optional<std::int64_t> utc_day(const std::string &date) {
   return t;
 }
 
+nlohmann::json json_of(const UsageStore::Row::Counts &counts) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto &[release, n] : counts) out.push_back({{"release", release}, {"processes", n}});
+  return out;
+}
+
 nlohmann::json json_of(const UsageReport &r) {
   nlohmann::json rows = nlohmann::json::array(), daily = nlohmann::json::array();
   for (const UsageStore::Row &x : r.rows)
@@ -256,11 +262,11 @@ nlohmann::json json_of(const UsageReport &r) {
                     {"jobs", x.jobs},
                     {"last_used", utc_date(x.last)},
                     {"redirected", x.redirected},
-                    {"instead_of", x.instead_of},
+                    {"instead_of", json_of(x.instead_of)},
                     {"report_only", x.report_only},
-                    {"would_hand_over", x.would},
-                    {"user_list", x.user_list},
-                    {"release_list", x.release_list}});
+                    {"would_hand_over", json_of(x.would)},
+                    {"user_list", x.user_names},
+                    {"release_list", x.release_names}});
   for (const auto &[day, release, n] : r.daily)
     daily.push_back({{"date", utc_date(day)}, {"release", release}, {"processes", n}});
   return {{"by", r.by},

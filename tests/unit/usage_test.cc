@@ -323,7 +323,7 @@ TEST(UsageStore, IngestTwiceAddsNothingAndTheSummaryCounts) {
   EXPECT_EQ(rows[0].records, 3);
   EXPECT_EQ(rows[0].users, 1);
   EXPECT_EQ(rows[0].jobs, 1);
-  EXPECT_EQ(rows[0].instead_of, "8.5.0 (3)");
+  EXPECT_EQ(rows[0].instead_of, (UsageStore::Row::Counts{{"8.5.0", 3}}));
   EXPECT_EQ(s.users_of("8.9.2").at(0).user, "bob");
   EXPECT_EQ(s.needs_of("8.9.7").at(0), (std::pair<std::string, std::int64_t>{"8.9", 3}));
   EXPECT_EQ(s.resume_offset("src", 1), std::optional<std::uint64_t>(100));

@@ -43,6 +43,20 @@ std::string heading(const std::string &by) {
   return "RELEASE";
 }
 
+// "9.0.0 (12), none (3)"
+std::string counts_text(const UsageStore::Row::Counts &counts) {
+  std::string s;
+  for (const auto &[release, n] : counts)
+    s += (s.empty() ? "" : ", ") + release + " (" + std::to_string(n) + ")";
+  return s;
+}
+
+std::string list_text(const std::vector<std::string> &items) {
+  std::string s;
+  for (const std::string &i : items) s += (s.empty() ? "" : ",") + i;
+  return s;
+}
+
 // The cells of one row, as the text table and the page show them.
 std::vector<std::string> cells(const UsageStore::Row &r, const std::string &by) {
   return {or_none(r.key),
@@ -51,8 +65,8 @@ std::vector<std::string> cells(const UsageStore::Row &r, const std::string &by) 
           std::to_string(r.jobs),
           utc_date(r.last),
           std::to_string(r.redirected),
-          or_none(r.instead_of),
-          or_none(by == "release" || by == "module" ? r.user_list : r.release_list)};
+          or_none(counts_text(r.instead_of)),
+          or_none(list_text(by == "release" || by == "module" ? r.user_names : r.release_names))};
 }
 
 std::vector<std::string> headings(const std::string &by) {
@@ -66,9 +80,11 @@ std::string footer(const UsageReport &r) {
   std::string s;
   for (const UsageStore::Row &row : r.rows)
     if (row.report_only)
-      s += "report-only: " + std::to_string(row.report_only) + " processes of " + or_none(row.key) +
-           " loaded what the loader found" +
-           (row.would.empty() ? "" : "; the shim would have handed over " + row.would) + "\n";
+      s +=
+          "report-only: " + std::to_string(row.report_only) + " processes of " + or_none(row.key) +
+          " loaded what the loader found" +
+          (row.would.empty() ? "" : "; the shim would have handed over " + counts_text(row.would)) +
+          "\n";
   if (r.drops)
     s += "dropped: " + std::to_string(r.drops) +
          " records could not be sent (no syslog socket, a full one, or a spool that could not "

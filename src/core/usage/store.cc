@@ -2,6 +2,7 @@
 // whole (an admin may ask them anything in SQL) under the key no two records share (host, pid,
 // time and name asked: a process records a major once), so that ingesting a line twice adds
 // nothing; the report reads a summary per day kept beside them as each new record arrives.
+#include "text.h"
 #include "usage.h"
 
 #include <sqlite3.h>
@@ -79,6 +80,14 @@ int int_of(sqlite3 *db, const char *sql) {
 std::string column(sqlite3_stmt *s, int i) {
   const unsigned char *t = sqlite3_column_text(s, i);
   return t ? reinterpret_cast<const char *>(t) : "";
+}
+
+// group_concat()'s list (user names and release numbers hold no comma).
+std::vector<std::string> split_list(const std::string &text) {
+  std::vector<std::string> out;
+  if (!text.empty())
+    for (std::string_view v : split(text, ',')) out.emplace_back(v);
+  return out;
 }
 
 }  // namespace
@@ -233,21 +242,27 @@ std::vector<UsageStore::Row> UsageStore::summary(const std::string &by, std::int
   std::map<std::string, std::size_t> at;
   for (bind_all(s, since / 86400); sqlite3_step(s) == SQLITE_ROW;) {
     at[column(s, 0)] = rows.size();
-    rows.push_back({column(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2),
-                    sqlite3_column_int64(s, 3), sqlite3_column_int64(s, 4),
-                    sqlite3_column_int64(s, 5), sqlite3_column_int64(s, 6), "", "", column(s, 7),
-                    column(s, 8)});
+    rows.push_back({column(s, 0),
+                    sqlite3_column_int64(s, 1),
+                    sqlite3_column_int64(s, 2),
+                    sqlite3_column_int64(s, 3),
+                    sqlite3_column_int64(s, 4),
+                    sqlite3_column_int64(s, 5),
+                    sqlite3_column_int64(s, 6),
+                    {},
+                    {},
+                    split_list(column(s, 7)),
+                    split_list(column(s, 8))});
   }
-  // "9.0.0 (12), none (3)" per key, of the instead or would column.
+  // {release, processes} per key, of the instead or would column, the most first.
   for (const std::string which : {"instead", "would"}) {
     sqlite3_stmt *list = stmt(
         statement("SELECT " + key + ", " + which + ", sum(records) FROM daily" + where + " AND " +
                   which + " != '' GROUP BY " + key + ", " + which + " ORDER BY 3 DESC, 2"));
     for (bind_all(list, since / 86400); list && sqlite3_step(list) == SQLITE_ROW;) {
       Row &row = rows[at[column(list, 0)]];
-      std::string &text = which == "instead" ? row.instead_of : row.would;
-      text += (text.empty() ? "" : ", ") + column(list, 1) + " (" +
-              std::to_string(sqlite3_column_int64(list, 2)) + ")";
+      (which == "instead" ? row.instead_of : row.would)
+          .emplace_back(column(list, 1), sqlite3_column_int64(list, 2));
     }
   }
   return rows;

@@ -100,9 +100,10 @@ class UsageStore {
   struct Row {
     std::string key;  // release, module, user or job ("" where none is known)
     std::int64_t records = 0, users = 0, jobs = 0, last = 0, redirected = 0, report_only = 0;
-    std::string instead_of;  // "9.0.0 (12), none (3)": what the loader would have given
-    std::string would;       // report-only: "9.1.0 (5)", what the shim would have handed over
-    std::string user_list, release_list;  // the users and releases of the rows, comma-separated
+    using Counts = std::vector<std::pair<std::string, std::int64_t>>;  // release, processes
+    Counts instead_of;  // what the loader would have given: {"9.0.0", 12}, {"none", 3}
+    Counts would;       // report-only: what the shim would have handed over
+    std::vector<std::string> user_names, release_names;  // of the rows
   };
   std::vector<Row> summary(const std::string &by, std::int64_t since);
   // Per day and release: records, for the chart.
