@@ -5,12 +5,15 @@
 // same file (cat), and `usage report` over them.
 //
 //   usage_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md] [RECORDS]
-//   usage_bench --child NAME   (run by itself: dlopens NAME, prints the microseconds it took)
+//   usage_bench --child NAME [SPOOL]   (run by itself: dlopens NAME, prints the microseconds it
+//   took; with SPOOL, then appends one record to a file there as the shim would, and counts it in)
 #include "process.h"
 #include "report.h"
 #include "usage_record.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -24,9 +27,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int child(const char *name) {
+std::string record(int h, long p, long t, const std::string &fakes);
+
+// The floor of a record: the load, then the one thing a record cannot do without, appending its
+// line to the user's spool file (open, write, close), with nothing gathered for it.
+int child(const char *name, const char *spool) {
+  static const std::string line = record(0, 1, 1790000000, "/opt/fakes");
   const auto start = Clock::now();
   void *lib = dlopen(name, RTLD_NOW);
+  if (spool) {
+    const int fd = open(spool, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0 || write(fd, line.data(), line.size()) != ssize_t(line.size())) return 1;
+    close(fd);
+  }
   const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
   std::printf("%f %d\n", us, lib != nullptr);
   return 0;
@@ -76,6 +89,7 @@ std::string record(int h, long p, long t, const std::string &fakes) {
 struct Case {
   std::vector<std::string> env;
   std::vector<double> us;
+  std::string spool;  // the floor's: the child writes the record itself
 };
 
 void measure(const std::string &self, const std::string &name, std::vector<Case *> cases,
@@ -83,7 +97,9 @@ void measure(const std::string &self, const std::string &name, std::vector<Case 
   for (Case *c : cases) c->us.clear();
   for (int i = 0; i < rounds; ++i)
     for (Case *c : cases) {
-      const Run r = spawn({self, "--child", name}, c->env);
+      std::vector<std::string> argv{self, "--child", name};
+      if (!c->spool.empty()) argv.push_back(c->spool);
+      const Run r = spawn(argv, c->env);
       if (r.out.find(" 1") == std::string::npos) {
         std::fprintf(stderr, "usage_bench: the child did not load %s\n", name.c_str());
         std::exit(1);
@@ -95,7 +111,8 @@ void measure(const std::string &self, const std::string &name, std::vector<Case 
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc == 3 && std::strcmp(argv[1], "--child") == 0) return child(argv[2]);
+  if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "--child") == 0)
+    return child(argv[2], argc == 4 ? argv[3] : nullptr);
   if (argc < 4) {
     std::fprintf(stderr, "usage: usage_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md] [RECORDS]\n");
     return 2;
@@ -153,7 +170,7 @@ int main(int argc, char **argv) {
   };
   // Each case: records off, to the spool, to syslog; from the table and from the engine.
   struct Cases {
-    Case off, spool, syslog, engine_off, engine_spool;
+    Case off, spool, syslog, engine_off, engine_spool, floor;
   };
   auto run = [&](const Setup &s, const std::string &tag, int rounds) {
     const fs::path off = dir / (tag + "off.toml"), on = dir / (tag + "spool.toml"),
@@ -162,12 +179,14 @@ int main(int argc, char **argv) {
     write_map(off, "", s), write_map(on, spool, s), write_map(sys, syslog, s);
     write_map(eoff, "", s), write_map(eon, spool, s);
     for (const fs::path &m : {off, on, sys}) spawn({tool, "map", "validate", m.string()}, {});
-    Cases c{{job(off, s), {}},
-            {job(on, s), {}},
-            {job(sys, s), {}},
-            {job(eoff, s), {}},
-            {job(eon, s), {}}};
-    measure(self, s.name, {&c.off, &c.spool, &c.syslog}, rounds);
+    fs::create_directories(dir / "floor");
+    Cases c{{job(off, s), {}, {}},
+            {job(on, s), {}, {}},
+            {job(sys, s), {}, {}},
+            {job(eoff, s), {}, {}},
+            {job(eon, s), {}, {}},
+            {job(off, s), {}, (dir / "floor" / (tag + "node0.1000.usage")).string()}};
+    measure(self, s.name, {&c.off, &c.spool, &c.syslog, &c.floor}, rounds);
     measure(self, s.name, {&c.engine_off, &c.engine_spool}, rounds / 2);
     return c;
   };
@@ -223,6 +242,12 @@ int main(int argc, char **argv) {
   auto rows = [&](const Cases &c, const std::string &what) {
     row(what + ", the table (no process), spool directory", median(c.off.us), median(c.spool.us),
         "at most 1.05x");
+    row(what +
+            ", the floor: records off, and the record's line appended by the process itself "
+            "(open, write, close)",
+        median(c.off.us), median(c.floor.us), "");
+    row(what + ", the table, spool directory, against the floor", median(c.floor.us),
+        median(c.spool.us), "at most 1.05x");
     row(what + ", the table, syslog (" +
             (devlog ? "this machine's /dev/log" : "no /dev/log: dropped and counted") + ")",
         median(c.off.us), median(c.syslog.us), "at most 1.05x");
