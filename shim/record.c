@@ -204,15 +204,17 @@ static struct {
   char sysname[65], nodename[65], release[65], version[65], machine[65], domain[65];
 } host;
 
+// The process's ids as the record is sent: asked once (every system call is paid by every rank).
+static unsigned long uid, euid;
+
 // The record's count of this user's dropped records: the drop file's size (record.h).
 static char drops_path[128];
 
 static const char *drops_file(void) {
-  char uid[24];
+  char digits[24];
   long n = append_text(drops_path, sizeof drops_path, 0, CUDNN_COMPAT_USAGE_DROPS_DIR "/");
   n = append_text(drops_path, sizeof drops_path, n, CUDNN_COMPAT_USAGE_DROPS_FILE);
-  append_text(drops_path, sizeof drops_path, n,
-              format_decimal((unsigned long)sys(SYS_geteuid, 0, 0, 0), uid));
+  append_text(drops_path, sizeof drops_path, n, format_decimal(euid, digits));
   return drops_path;
 }
 
@@ -224,9 +226,7 @@ static long open_own(const char *path) {
            O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
   struct stat st;
   if (fd < 0) return -1;
-  if (sys(SYS_fstat, fd, &st, 0) == 0 && S_ISREG(st.st_mode) &&
-      (long)st.st_uid == sys(SYS_geteuid, 0, 0, 0))
-    return fd;
+  if (sys(SYS_fstat, fd, &st, 0) == 0 && S_ISREG(st.st_mode) && st.st_uid == euid) return fd;
   sys(SYS_close, fd, 0, 0);
   return -1;
 }
@@ -238,13 +238,13 @@ static void count_drop(void) {
   sys(SYS_close, fd, 0, 0);
 }
 
-static int to_spool(const char *line, long n, const char *uid) {
+static int to_spool(const char *line, long n, const char *uid_text) {
   static char path[kPath + 160];
   long k = append_text(path, sizeof path, 0, note.to);
   k = append_text(path, sizeof path, k, "/");
   k = append_text(path, sizeof path, k, host.nodename);
   k = append_text(path, sizeof path, k, ".");
-  k = append_text(path, sizeof path, k, uid);
+  k = append_text(path, sizeof path, k, uid_text);
   k = append_text(path, sizeof path, k, CUDNN_COMPAT_USAGE_SPOOL_SUFFIX);
   const long fd = k < (long)sizeof path - 1 ? open_own(path) : -1;
   if (fd < 0) return 0;
@@ -279,8 +279,7 @@ static long compose(char *line, long size, const char *name, const char *request
   long at = append_text(line, room, 0, CUDNN_COMPAT_USAGE_MAGIC);
   at = put_value(line, room, at, "t", format_decimal((unsigned long)now.sec, number));
   at = put_value(line, room, at, "host", host.nodename);
-  at = put_value(line, room, at, "uid",
-                 format_decimal((unsigned long)sys(SYS_getuid, 0, 0, 0), number));
+  at = put_value(line, room, at, "uid", format_decimal(uid, number));
   at = put_value(line, room, at, "job", slurm_job(current_environment()));
   at = put_value(line, room, at, "pid",
                  format_decimal((unsigned long)sys(SYS_getpid, 0, 0, 0), number));
@@ -315,8 +314,9 @@ static void undecided_fields(void) {
 
 static void send_record(const char *name, const char *requester, enum mode mode) {
   static char line[CUDNN_COMPAT_USAGE_MAX + 2];
-  char uid[24];
+  char digits[24];
   sys(SYS_uname, &host, 0, 0);
+  uid = (unsigned long)sys(SYS_getuid, 0, 0, 0), euid = (unsigned long)sys(SYS_geteuid, 0, 0, 0);
   if (!note.fields) undecided_fields();
   long n = compose(line, CUDNN_COMPAT_USAGE_MAX + 1, name, requester, mode);
   int sent;
@@ -324,8 +324,7 @@ static void send_record(const char *name, const char *requester, enum mode mode)
     sent = syslog_send(CUDNN_COMPAT_USAGE_PRIORITY, CUDNN_COMPAT_USAGE_TAG, line, n) == 0;
   } else {
     line[n++] = '\n';
-    sent = note.to[0] == '/' &&
-           to_spool(line, n, format_decimal((unsigned long)sys(SYS_getuid, 0, 0, 0), uid));
+    sent = note.to[0] == '/' && to_spool(line, n, format_decimal(uid, digits));
   }
   if (!sent) count_drop();
 }

@@ -47,6 +47,20 @@ fake_map() {
 # The TensorFlow-2016 client (tf2016_client.c, shared with the demo).
 tf2016_client() { compile tf2016 <"$(dirname "${BASH_SOURCE[0]}")/tf2016_client.c"; }
 
+# usage_spool: three records the real shim wrote (FAKE 5.0.5 first; needs 5.0.5, 5.1.3, 5.1.3) to
+# the spool file $spool in $t/spool.
+usage_spool() {
+  tf2016_client
+  mkdir "$t/spool"
+  fake_map 5.0.5 5.1.10 >"$t/map.toml"
+  printf '[usage]\nmode = "record"\nto = "%s"\n' "$t/spool" >>"$t/map.toml"
+  local need
+  for need in 5.0.5 5.1.3 5.1.3; do
+    LD_LIBRARY_PATH=$FAKES/5.0.5/lib64 CUDNN_COMPAT_REQUIRE=$need LD_AUDIT=$SHIM "$t/tf2016" >/dev/null 2>&1 || true
+  done
+  spool=$(echo "$t"/spool/*.usage)
+}
+
 # A client of a cuDNN 8 or 9 dispatcher: loads it by bare name, creates a handle (which loads the
 # whole family of sub-libraries) and lists every libcudnn* the process holds, from the link map.
 family_client() {
