@@ -104,6 +104,21 @@ TEST(MapCache, RefusesAnyDamage) {
   }
 }
 
+// The policy line's release count only sizes the list: a forged one reserves no more releases
+// than the text could hold.
+TEST(MapCache, ACountOfReleasesReservesNoMoreThanTheTextHolds) {
+  const MapLoad m = parse_map(kMap, "map.toml");
+  std::string text = format_map_cache(*m.map, m.diagnostics, kStamp);
+  const std::string count = "\t" + std::to_string(m.map->cudnn.size()) + "\t";
+  const std::size_t at = text.find(count, text.find("\npolicy\t"));
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, count.size(), "\t999999999\t");
+  const std::optional<MapLoad> back = parse_map_cache(text, "map.toml");
+  ASSERT_TRUE(back && back->map) << text;
+  EXPECT_EQ(back->map->cudnn.size(), m.map->cudnn.size());
+  EXPECT_LE(back->map->cudnn.capacity(), text.size());
+}
+
 struct TempMap {
   // One directory per test: ctest runs the tests of this file in parallel processes.
   std::string dir = testing::TempDir() + "/map-cache-" +
