@@ -144,6 +144,26 @@ struct TempMap {
   std::string cache() const { return table_path(path, TableKind::cache); }
 };
 
+// The map is judged by the file that was opened: a FIFO is refused without waiting for a writer,
+// a directory is called one, and a missing map says why it cannot be read.
+TEST(MapFile, IsJudgedByTheFileItOpened) {
+  const TempMap t(kMap);
+  const auto said = [&] {
+    std::string s;
+    for (const Diagnostic &d : read_map_file(t.path).diagnostics) s += to_string(d) + "\n";
+    return s;
+  };
+  std::filesystem::remove(t.path);
+  EXPECT_NE(said().find("cannot read the map: No such file or directory"), std::string::npos)
+      << said();
+  ASSERT_EQ(mkfifo(t.path.c_str(), 0600), 0);
+  EXPECT_NE(said().find("is not a regular file; expected a map.toml file"), std::string::npos)
+      << said();
+  std::filesystem::remove(t.path);
+  std::filesystem::create_directory(t.path);
+  EXPECT_NE(said().find("is a directory; expected a map.toml file"), std::string::npos) << said();
+}
+
 TEST(MapCache, LoadMapReadsACurrentCacheAndIgnoresAStaleOne) {
   TempMap t(kMap);
   MapLoad fresh = read_map_file(t.path);
