@@ -26,6 +26,15 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
+std::string join(const std::vector<std::string> &items, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out.append(separator);
+    out.append(items[i]);
+  }
+  return out;
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),

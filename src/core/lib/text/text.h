@@ -13,6 +13,7 @@ std::string_view trim(std::string_view s);
 // What follows the last '/' or '\\' (Windows paths too).
 std::string_view basename_of(std::string_view path);
 std::vector<std::string_view> split(std::string_view s, char sep);
+std::string join(const std::vector<std::string> &items, std::string_view separator);
 std::string lower(std::string_view s);
 // Decimal digits only, no sign, no spaces; nullopt past 10^15.
 std::optional<std::int64_t> parse_uint(std::string_view s);
