@@ -55,14 +55,9 @@ std::string pos_fields(SourcePos p) {
 // Tight readers for the fields the writer produced: the generic parsers of version.cc allocate
 // and explain, and this loop runs once per release in every job that asks for cuDNN.
 bool read_int(std::string_view s, int &out) {
-  if (s.empty() || s.size() > 9) return false;
-  int n = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    n = n * 10 + (c - '0');
-  }
-  out = n;
-  return true;
+  const std::optional<std::int64_t> n = parse_uint(s, 9);  // nine digits always fit an int
+  if (n) out = int(*n);
+  return n.has_value();
 }
 
 // "5.1.10" or "8.9.2.26" (min_parts 3), or a CUDA "12" / "12.2" (min_parts 1).
