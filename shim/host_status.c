@@ -1,12 +1,11 @@
 #include "host_status.h"
 
+#include <linux/prctl.h>
+#include <signal.h>
+
 #include "arena.h"
 #include "shim_text.h"
 #include "sys.h"
-
-#define PR_GET_SECCOMP_ 21
-#define PR_GET_CHILD_SUBREAPER_ 37
-#define EINVAL_ 22
 
 // The value of a field of a /proc status text ("Seccomp:\t2"), or 0.
 static const char *field(const char *status, const char *name) {
@@ -30,8 +29,8 @@ int seccomp_filtered(void) {
   const char *mode = file_read("/proc/thread-self/status", &f) ? field(f.data, "Seccomp:") : 0;
   long m = mode && *mode >= '0' && *mode <= '9' ? *mode - '0' : -1;
   file_free(&f);
-  if (m < 0) m = sys(SYS_prctl, PR_GET_SECCOMP_, 0, 0);
-  return m != 0 && m != -EINVAL_;  // -EINVAL: a kernel without seccomp
+  if (m < 0) m = sys(SYS_prctl, PR_GET_SECCOMP, 0, 0);
+  return m != 0 && m != -EINVAL;  // -EINVAL: a kernel without seccomp
 }
 
 static unsigned long hex(const char *s) {
@@ -63,14 +62,14 @@ static int init_reaps(void) {
     if (v) handled |= hex(v);
   }
   file_free(&init);
-  return (handled >> (17 /* SIGCHLD */ - 1)) & 1;
+  return (handled >> (SIGCHLD - 1)) & 1;
 }
 
 int orphans_reaped(void) {
   static int verdict = -1;  // PID 1 does not change how it handles SIGCHLD: asked once
   int subreaper = 0;
   if (sys(SYS_getpid, 0, 0, 0) == 1 ||
-      (sys(SYS_prctl, PR_GET_CHILD_SUBREAPER_, &subreaper, 0) == 0 && subreaper))
+      (sys(SYS_prctl, PR_GET_CHILD_SUBREAPER, &subreaper, 0) == 0 && subreaper))
     return 0;
   if (verdict < 0) verdict = init_reaps();
   return verdict;

@@ -78,15 +78,15 @@ static int make_key(const struct memo_request *r) {
   return ok;
 }
 
-// The memo directory at m.path, checked through the open descriptor; -2 when there is none.
+// The memo directory at m.path, checked through the open descriptor; -ENOENT when there is none.
 static int open_checked(int create) {
   const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
   long fd = sys_retry(SYS_openat, AT_FDCWD, m.path, flags);
-  if (fd == -2 /* ENOENT */ && create) {
+  if (fd == -ENOENT && create) {
     sys(SYS_mkdirat, AT_FDCWD, m.path, 0700);
     fd = sys_retry(SYS_openat, AT_FDCWD, m.path, flags);
   }
-  if (fd == -2) return -2;
+  if (fd == -ENOENT) return -ENOENT;
   struct stat st;
   struct statfs fs;
   if (fd >= 0 && sys(SYS_fstat, fd, &st, 0) == 0 && sys(SYS_fstatfs, fd, &fs, 0) == 0 &&
@@ -105,7 +105,7 @@ static int open_dir(char **env) {
   if (runtime && *runtime == '/' &&
       join_path(m.path, sizeof m.path, runtime, CUDNN_COMPAT_MEMO_SUBDIR)) {
     const int fd = open_checked(0);
-    if (fd != -2) return fd;
+    if (fd != -ENOENT) return fd;
     if (sys4(SYS_newfstatat, AT_FDCWD, runtime, &st, 0) == 0 && S_ISDIR(st.st_mode) &&
         st.st_uid == m.uid)
       return open_checked(1);
@@ -172,7 +172,7 @@ static int gone_holds(const char *p) {
   const char *path = rest(p);
   struct stat st;
   const long r = path ? sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) : 0;
-  return r == -2 /* ENOENT */ || r == -20 /* ENOTDIR */;
+  return r == -ENOENT || r == -ENOTDIR;
 }
 
 // "env NAME=VALUE" / "unset NAME": what the engine read is what this process says now (the
@@ -239,7 +239,7 @@ static int try_lock(void) {
   struct flock l = {F_WRLCK, SEEK_SET, (long)(m.hash & CUDNN_COMPAT_MEMO_LOCK_MASK), 1, 0};
   const long r = sys_retry(SYS_fcntl, m.lock, F_OFD_SETLK, &l);
   m.held = r == 0;
-  return r == 0 ? 1 : r == -11 /* EAGAIN */ || r == -13 /* EACCES */ ? 0 : -1;
+  return r == 0 ? 1 : r == -EAGAIN || r == -EACCES ? 0 : -1;
 }
 
 static const char *lookup(char **env) {

@@ -193,8 +193,8 @@ static int in_sample(unsigned long ppm) {
     struct {
       long pid, real_sec, real_nsec, mono_sec, mono_nsec;
     } seed = {sys(SYS_getpid, 0, 0, 0), 0, 0, 0, 0};
-    sys(SYS_clock_gettime, 0 /* CLOCK_REALTIME */, &seed.real_sec, 0);
-    sys(SYS_clock_gettime, 1 /* CLOCK_MONOTONIC */, &seed.mono_sec, 0);
+    sys(SYS_clock_gettime, CLOCK_REALTIME, &seed.real_sec, 0);
+    sys(SYS_clock_gettime, CLOCK_MONOTONIC, &seed.mono_sec, 0);
     sampled = cudnn_compat_usage_sum((const char *)&seed, sizeof seed) % kMillion < ppm;
   }
   return sampled;
@@ -272,7 +272,7 @@ static long compose(char *line, long size, const char *name, const char *request
   struct {
     long sec, nsec;
   } now = {0, 0};
-  sys(SYS_clock_gettime, 0 /* CLOCK_REALTIME */, &now, 0);
+  sys(SYS_clock_gettime, CLOCK_REALTIME, &now, 0);
   const long n = sys4(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
   const long room = size - 16;  // " sum=" and its 8 digits always fit

@@ -26,7 +26,9 @@
 
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <linux/prctl.h>
 #include <linux/sched.h>
+#include <linux/wait.h>
 #include <poll.h>
 #include <signal.h>
 
@@ -34,13 +36,6 @@
 #include "host_status.h"
 #include "shim_text.h"
 #include "sys.h"
-
-#define WNOHANG_ 1
-#define WCLONE_ 0x80000000
-#define WALL_ 0x40000000
-#define PR_SET_NAME_ 15
-#define PR_SET_CHILD_SUBREAPER_ 36
-#define EINVAL_ 22
 
 extern long shim_clone(unsigned long flags, void *stack_top, int (*fn)(void *), void *arg,
                        int *pidfd, int *child_tid);
@@ -146,9 +141,8 @@ static void await_engine(long pid) {
   int info[32];
   for (;;) {
     info[4] = 0;  // si_pid: WNOHANG leaves it 0 while the engine runs
-    const long r = sys6(SYS_waitid, 1 /* P_PID */, pid, (long)info,
-                        4 /* WEXITED */ | 1 /* WNOHANG */ | 0x01000000 /* WNOWAIT */, 0, 0);
-    if ((r == 0 && info[4] != 0) || (r < 0 && r != -EINTR_)) break;
+    const long r = sys6(SYS_waitid, P_PID, pid, (long)info, WEXITED | WNOHANG | WNOWAIT, 0, 0);
+    if ((r == 0 && info[4] != 0) || (r < 0 && r != -EINTR)) break;
     const long left = job.deadline_ms - now_ms();
     if (left <= 0 || __atomic_load_n(&job.abandoned, __ATOMIC_SEQ_CST)) break;
     // The pipe's write end reports POLLERR, asked or not, once no reader is left.
@@ -165,8 +159,8 @@ static void await_engine(long pid) {
 static void reap_orphans(void) {
   const long give_up = now_ms() + ENGINE_GRACE_MS;
   for (int status;;) {
-    const long r = sys4(SYS_wait4, -1, &status, WALL_ | WNOHANG_, 0);
-    if (r > 0 || r == -EINTR_) continue;
+    const long r = sys4(SYS_wait4, -1, &status, __WALL | WNOHANG, 0);
+    if (r > 0 || r == -EINTR) continue;
     if (r < 0 || now_ms() >= give_up) return;  // ECHILD: every one of them is reaped
     nap_ms(1);
   }
@@ -185,10 +179,10 @@ static void await_release(void) {
 static int keeper(void *unused) {
   (void)unused;
   // A name of its own (ps, top, an epilog's check): it is not the host, whose memory it shares.
-  sys(SYS_prctl, PR_SET_NAME_, "cudnn-compat", 0);
+  sys(SYS_prctl, PR_SET_NAME, "cudnn-compat", 0);
   // Before the engine starts: the kernel hands orphans to the nearest subreaper among their
   // ancestors, and marks the engine as having one only when it is created.
-  sys(SYS_prctl, PR_SET_CHILD_SUBREAPER_, 1, 0);
+  sys(SYS_prctl, PR_SET_CHILD_SUBREAPER, 1, 0);
   default_signals();
   await_release();
   const long pid =
@@ -206,7 +200,7 @@ static int keeper(void *unused) {
   // or one the host has stopped waiting for (the keeper keeps the deadline even if the host dies).
   sys(SYS_kill, -pid, SIGKILL, 0);
   int status = 0;
-  while (sys4(SYS_wait4, pid, &status, 0, 0) == -EINTR_) {
+  while (sys4(SYS_wait4, pid, &status, 0, 0) == -EINTR) {
   }
   __atomic_store_n(&job.done, 1, __ATOMIC_SEQ_CST);
   reap_orphans();
@@ -230,7 +224,7 @@ static int keeper_ended(void) {
   }
   if (!kept.child && __atomic_load_n(&keeper_alive, __ATOMIC_SEQ_CST)) return 0;
   long r = 1;
-  while (kept.child && (r = sys4(SYS_wait4, kept.pid, 0, WCLONE_ | WNOHANG_, 0)) == -EINTR_) {
+  while (kept.child && (r = sys4(SYS_wait4, kept.pid, 0, __WCLONE | WNOHANG, 0)) == -EINTR) {
   }
   if (r == 0) return 0;  // still running
   kept.pid = 0;
@@ -239,12 +233,12 @@ static int keeper_ended(void) {
 
 static long start_orphan_keeper(int *pidfd) {
   __atomic_store_n(&keeper_alive, 1, __ATOMIC_SEQ_CST);
-  job.keeper = -EINVAL_, job.keeper_pidfd = -1, job.released = 0;
+  job.keeper = -EINVAL, job.keeper_pidfd = -1, job.released = 0;
   // CLONE_FILES: the keeper's pidfd lands in the host's table.
   const long mid =
       shim_clone(CLONE_VM | CLONE_FILES, start_stack + kSmallStack, start_orphan, 0, 0, 0);
   int status = 0;
-  while (mid > 0 && sys4(SYS_wait4, mid, &status, WCLONE_, 0) == -EINTR_) {
+  while (mid > 0 && sys4(SYS_wait4, mid, &status, __WCLONE, 0) == -EINTR) {
   }
   const long pid = mid > 0 ? job.keeper : mid;
   if (pid < 0) __atomic_store_n(&keeper_alive, 0, __ATOMIC_SEQ_CST);
@@ -258,11 +252,11 @@ static long start_keeper(int *pidfd) {
   unsigned long all = ~0ul, old = 0;
   sys4(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, 8);
   kept.child = !orphans_reaped();
-  long pid = kept.child ? -EINVAL_ : start_orphan_keeper(pidfd);
-  if (pid == -EINVAL_) {  // an orphan would not be reaped, or a kernel before pidfds (5.2)
+  long pid = kept.child ? -EINVAL : start_orphan_keeper(pidfd);
+  if (pid == -EINVAL) {  // an orphan would not be reaped, or a kernel before pidfds (5.2)
     kept.child = 1, job.released = 1;
     pid = shim_clone(CLONE_VM | CLONE_PIDFD, keeper_stack + kStack, keeper, 0, pidfd, 0);
-    if (pid == -EINVAL_) pid = shim_clone(CLONE_VM, keeper_stack + kStack, keeper, 0, 0, 0);
+    if (pid == -EINVAL) pid = shim_clone(CLONE_VM, keeper_stack + kStack, keeper, 0, 0, 0);
   }
   sys4(SYS_rt_sigprocmask, SIG_SETMASK, &old, 0, 8);
   return pid;
@@ -277,7 +271,7 @@ static int collect(int in, int pidfd, long deadline_ms, struct file_text *answer
     struct pollfd p[2] = {{eof ? -1 : in, POLLIN, 0}, {pidfd, POLLIN, 0}};
     // Without a pidfd the keeper's end is looked for every 5 ms.
     const long r = sys(SYS_poll, p, 2, pidfd >= 0 ? left : (left < 5 ? left : 5));
-    if (r == -EINTR_) continue;  // a host's interval timer: the deadline still holds
+    if (r == -EINTR) continue;  // a host's interval timer: the deadline still holds
     if (r < 0) return 0;
     if (p[0].revents) {
       const long n = sys_retry(SYS_read, in, block, sizeof block);

@@ -49,7 +49,7 @@ static void write_line(long fd, const char *line) {
   long n = text_len(line);
   if (n > kLine) n = kLine;
   const long r = sys_retry(SYS_write, fd, line, n);
-  if (r == -32 /* EPIPE */ && !had) {
+  if (r == -EPIPE && !had) {
     const struct { long sec, nsec; } zero = {0, 0};
     sys4(SYS_rt_sigtimedwait, &block, 0, &zero, 8);
   }

@@ -147,7 +147,7 @@ static const char *const *default_dirs(void) {
   static char path[2 * 4096], dir[2 * 4096];
   const long at = target[0] == '/' ? 0 : append_text(path, sizeof path, 0, "/lib64/");
   append_text(path, sizeof path, at, target);  // a relative target counts from /lib64
-  if (n == -2 /* ENOENT */)
+  if (n == -ENOENT)
     copy_text(dir, sizeof dir, "/lib/x86_64-linux-gnu");
   else if (n <= 0 || !split_path(path, dir, sizeof dir))
     copy_text(dir, sizeof dir, "/lib64");

@@ -2,6 +2,7 @@
 // calls. Every wrapper returns the raw result: a negative errno on failure.
 #pragma once
 
+#include <linux/errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -25,12 +26,11 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f) 
 
 // A system call interrupted by a signal of the host is made again: the host's interval timers
 // and profilers must not change what the shim decides.
-#define EINTR_ 4
 #define sys_retry(n, a, b, c) \
   ({                          \
     long r_;                  \
     do r_ = sys(n, a, b, c);  \
-    while (r_ == -EINTR_);    \
+    while (r_ == -EINTR);     \
     r_;                       \
   })
 
@@ -44,7 +44,7 @@ static inline long now_ms(void) {
   struct {
     long sec, nsec;
   } ts = {0, 0};
-  sys(SYS_clock_gettime, 1 /* CLOCK_MONOTONIC */, &ts, 0);
+  sys(SYS_clock_gettime, CLOCK_MONOTONIC, &ts, 0);
   return ts.sec * 1000 + ts.nsec / 1000000;
 }
 

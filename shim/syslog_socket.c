@@ -1,15 +1,12 @@
 #include "syslog_socket.h"
 
-#include <fcntl.h>
+#include <sys/socket.h>
 
 #include "shim_text.h"
 #include "sys.h"
 
-#define MSG_DONTWAIT_ 0x40
-#define MSG_NOSIGNAL_ 0x4000
-
 int syslog_send(int priority, const char *tag, const char *text, long length) {
-  const long fd = sys(SYS_socket, 1 /* AF_UNIX */, 2 /* SOCK_DGRAM */ | O_CLOEXEC | O_NONBLOCK, 0);
+  const long fd = sys(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return (int)-fd;
   char head[96], number[24];
   long n = append_text(head, sizeof head, 0, "<");
@@ -37,7 +34,7 @@ int syslog_send(int priority, const char *tag, const char *text, long length) {
     long control_length;
     int flags;
   } message = {&log, sizeof log, parts, 2, 0, 0, 0};
-  const long r = sys_retry(SYS_sendmsg, fd, &message, MSG_DONTWAIT_ | MSG_NOSIGNAL_);
+  const long r = sys_retry(SYS_sendmsg, fd, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
   sys(SYS_close, fd, 0, 0);
   return r < 0 ? (int)-r : 0;
 }

@@ -8,19 +8,16 @@
 #include "../sys.h"
 
 #define SYS_faccessat2_ 439 /* Linux 5.8 */
-#define AT_EACCESS_ 0x200
-#define ENOSYS_ 38
-#define EPERM_ 1
 #define ST_NOEXEC_ 8
 
 /* A call the kernel lacks, or a seccomp filter denies as such (older container profiles answer
  * faccessat2 with EPERM): no answer about the file. */
 static int unanswered(long r) {
-  return r == -ENOSYS_ || r == -EPERM_;
+  return r == -ENOSYS || r == -EPERM;
 }
 
 int cudnn_compat_loadable(const char *path) {
-  long r = sys4(SYS_faccessat2_, AT_FDCWD, path, R_OK, AT_EACCESS_);
+  long r = sys4(SYS_faccessat2_, AT_FDCWD, path, R_OK, AT_EACCESS);
   if (unanswered(r)) {
     /* Before 5.8 only an open tells the effective ids' answer (faccessat asks with the real ids,
      * which differ in a process that changed its effective ids itself). */

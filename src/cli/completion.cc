@@ -2,18 +2,13 @@
 // each one's options, which options take a value and which values are paths (map files, output
 // files, directories), so a new option completes the day it is added.
 #include "docs.h"
+#include "text.h"
 
 #include <algorithm>
 
 namespace cudnn_compat::cli {
 
 namespace {
-
-std::string words(const std::vector<std::string> &list) {
-  std::string out;
-  for (const std::string &w : list) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
 
 // A command's key in the tables: its words after the program's own name ("cudnn-compat map").
 std::string command_key(const Command &c) {
@@ -51,10 +46,10 @@ std::string bash_tables(const CLI::App &app) {
   for (const Command &c : commands(app)) {
     const Completable k = completable(c);
     const std::string key = "[\"" + command_key(c) + "\"]=";
-    subs += "  " + key + "\"" + words(k.subcommands) + "\"\n";
-    opts += "  " + key + "\"" + words(k.options) + "\"\n";
-    valued += "  " + key + "\" " + words(k.valued) + " \"\n";
-    paths += "  " + key + "\" " + words(k.paths) + " \"\n";
+    subs += "  " + key + "\"" + join(k.subcommands, " ") + "\"\n";
+    opts += "  " + key + "\"" + join(k.options, " ") + "\"\n";
+    valued += "  " + key + "\" " + join(k.valued, " ") + " \"\n";
+    paths += "  " + key + "\" " + join(k.paths, " ") + " \"\n";
     if (k.positional_path) positional += "  " + key + "1\n";
   }
   return "declare -gA _cudnn_compat_subs=(\n" + subs + ")\ndeclare -gA _cudnn_compat_opts=(\n" +
@@ -100,7 +95,7 @@ std::string zsh_completion(const CLI::App &app) {
   std::string subs, cases;
   for (const Command &c : commands(app)) {
     const Completable k = completable(c);
-    subs += "    \"" + command_key(c) + "\" \"" + words(k.subcommands) + "\"\n";
+    subs += "    \"" + command_key(c) + "\" \"" + join(k.subcommands, " ") + "\"\n";
     std::string specs;
     for (const std::string &o : k.options) {
       const bool path = std::find(k.paths.begin(), k.paths.end(), o) != k.paths.end();
@@ -108,7 +103,7 @@ std::string zsh_completion(const CLI::App &app) {
       specs += " '" + o + (valued ? (path ? "=:file:_files'" : "=:value: '") : "'");
     }
     const std::string rest = !k.subcommands.empty()
-                                 ? " '1:subcommand:(" + words(k.subcommands) + ")'"
+                                 ? " '1:subcommand:(" + join(k.subcommands, " ") + ")'"
                              : k.positional_path ? " '*:file:_files'"
                                                  : "";
     cases += "    \"" + command_key(c) + "\") _arguments -S" + specs + rest + " ;;\n";

@@ -21,8 +21,8 @@ struct Options {
 // the module command leaves (EBROOT* variables).
 ModuleScene scene_of(const Options &o) {
   ModuleScene scene = module_scene_from_environment();
-  if (!o.system.empty())
-    scene.system = o.system == "lmod" ? ModuleSystemKind::lmod : ModuleSystemKind::envmodules;
+  if (const std::optional<ModuleSystemKind> asked = parse_module_system(o.system))
+    scene.system = *asked;
   scene.loaded.clear();
   for (const std::string &l : o.loaded) {
     const std::size_t eq = l.find('=');
@@ -71,8 +71,8 @@ void add_unlisted_modules(Map &map, const ModuleScene &scene) {
 
 // How an application's modulefile says what it was built with, in its own module system's
 // language (a Lua author is not shown Tcl).
-std::string unreadable_hint(const std::string &system) {
-  const bool lua = system != "envmodules";
+std::string unreadable_hint(std::optional<ModuleSystemKind> system) {
+  const bool lua = system != ModuleSystemKind::envmodules;
   return std::string(" (the application's modulefile says which cuDNN it was built with: ") +
          (lua ? "cudnn_requires(\"8.9\")" : "cudnn-requires 8.9") +
          ", or the lines `cudnn-compat modulefiles --format " + (lua ? "lua" : "tcl") +
@@ -93,7 +93,8 @@ int check(const Options &o, const Globals &g) {
       Error() << a.error;  // not what a hook passes: the caller's mistake
       return kUsage;
     } else
-      unreadable.push_back({false, "cannot check " + a.error + unreadable_hint(o.system)});
+      unreadable.push_back(
+          {false, "cannot check " + a.error + unreadable_hint(parse_module_system(o.system))});
   }
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {

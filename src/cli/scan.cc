@@ -40,7 +40,7 @@ struct Listed {
 std::optional<Listed> modules_to_scan(const Options &o, std::vector<std::string> &problems) {
   Listed out;
   if (o.modules == "none") return out;
-  out.system = find_module_system(o.modules);
+  out.system = find_module_system(parse_module_system(o.modules));
   out.modulepath = o.modulepath.empty() ? env("MODULEPATH").value_or("") : o.modulepath;
   if (!out.system && o.modules != "auto") {
     Error() << "no " + o.modules + " here (looked for $LMOD_DIR/spider or $MODULES_CMD)";
@@ -49,9 +49,9 @@ std::optional<Listed> modules_to_scan(const Options &o, std::vector<std::string>
   if (out.system && out.modulepath.empty()) {
     problems.push_back("MODULEPATH is empty: no module tree to scan (use --modulepath)");
   } else if (out.system) {
-    out.asked = out.system->kind;
+    out.asked = to_string(out.system->kind);
     const Parsed<std::vector<ModuleLibs>> mods = list_cudnn_modules(*out.system, out.modulepath);
-    if (!mods) problems.push_back(out.system->kind + ": " + mods.error);
+    if (!mods) problems.push_back(out.asked + ": " + mods.error);
     out.in_tree = std::make_shared<std::set<std::string>>();
     out.as_listed = std::make_shared<std::map<std::string, ModuleLibs>>();
     for (const ModuleLibs &m : mods ? *mods.value : std::vector<ModuleLibs>{}) {
@@ -172,7 +172,8 @@ void say_system(const Options &o, const Listed &listed) {
     std::cerr << "scan: no module system found (no $LMOD_DIR/spider, $MODULES_CMD or Debian's "
                  "modulecmd.tcl); only --search directories are scanned\n";
   else
-    std::cerr << "scan: asked " << (listed.system->kind == "lmod" ? "Lmod" : "Environment Modules")
+    std::cerr << "scan: asked "
+              << (listed.system->kind == ModuleSystemKind::lmod ? "Lmod" : "Environment Modules")
               << " (" << listed.system->command << ") about MODULEPATH=" << listed.modulepath
               << '\n';
 }

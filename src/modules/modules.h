@@ -32,11 +32,12 @@ std::vector<std::string> parse_display_lib_dirs(std::string_view text);
 std::string parse_module_error(std::string_view text);
 
 struct ModuleSystem {
-  std::string kind;     // "lmod" or "envmodules"
+  ModuleSystemKind kind = ModuleSystemKind::unknown;
   std::string command;  // Lmod's spider, or modulecmd.tcl
 };
 // Which system this environment has: LMOD_DIR/spider, else MODULES_CMD, else the Debian paths.
-std::optional<ModuleSystem> find_module_system(std::string_view wanted);  // auto|lmod|envmodules
+// No kind wanted: the shell's own system, else whichever is found.
+std::optional<ModuleSystem> find_module_system(std::optional<ModuleSystemKind> wanted);
 // Every cuDNN module on MODULEPATH with its library directories, or why the system failed.
 Parsed<std::vector<ModuleLibs>> list_cudnn_modules(const ModuleSystem &system,
                                                    const std::string &modulepath);

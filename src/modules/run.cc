@@ -35,40 +35,40 @@ namespace {
 
 // The system this shell itself runs, from what each one exports: Lmod sets LMOD_CMD, Environment
 // Modules MODULES_CMD; both set MODULESHOME, and bash exports the `module` function's body.
-std::optional<std::string_view> shell_module_system() {
-  if (env("LMOD_CMD")) return "lmod";
-  if (env("MODULES_CMD")) return "envmodules";
+std::optional<ModuleSystemKind> shell_module_system() {
+  if (env("LMOD_CMD")) return ModuleSystemKind::lmod;
+  if (env("MODULES_CMD")) return ModuleSystemKind::envmodules;
   for (const char *var : {"BASH_FUNC_module%%", "BASH_FUNC_module()", "MODULESHOME"})
     if (const std::optional<std::string> v = env(var)) {
-      if (v->find("lmod") != std::string::npos) return "lmod";
+      if (v->find("lmod") != std::string::npos) return ModuleSystemKind::lmod;
       if (v->find("modulecmd") != std::string::npos || v->find("modules") != std::string::npos)
-        return "envmodules";
+        return ModuleSystemKind::envmodules;
     }
   return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<ModuleSystem> find_module_system(std::string_view wanted) {
-  if (wanted == "auto")
-    if (const std::optional<std::string_view> own = shell_module_system())
+std::optional<ModuleSystem> find_module_system(std::optional<ModuleSystemKind> wanted) {
+  if (!wanted)
+    if (const std::optional<ModuleSystemKind> own = shell_module_system())
       if (std::optional<ModuleSystem> found = find_module_system(*own)) return found;
-  if (wanted == "auto" || wanted == "lmod") {
+  if (!wanted || *wanted == ModuleSystemKind::lmod) {
     const std::string dir = env("LMOD_DIR").value_or("/usr/share/lmod/lmod/libexec");
-    if (executable(dir + "/spider")) return ModuleSystem{"lmod", dir + "/spider"};
+    if (executable(dir + "/spider")) return ModuleSystem{ModuleSystemKind::lmod, dir + "/spider"};
   }
-  if (wanted == "auto" || wanted == "envmodules") {
+  if (!wanted || *wanted == ModuleSystemKind::envmodules) {
     for (const std::string &cmd :
          {env("MODULES_CMD").value_or(""), std::string("/usr/lib/x86_64-linux-gnu/modulecmd.tcl"),
           std::string("/usr/share/modules/libexec/modulecmd.tcl")})
-      if (!cmd.empty() && executable(cmd)) return ModuleSystem{"envmodules", cmd};
+      if (!cmd.empty() && executable(cmd)) return ModuleSystem{ModuleSystemKind::envmodules, cmd};
   }
   return std::nullopt;
 }
 
 std::string module_error(const ModuleSystem &system, const std::string &modulepath,
                          const ModuleLibs &m) {
-  if (system.kind != "lmod") return m.error;  // `display` already said
+  if (system.kind != ModuleSystemKind::lmod) return m.error;  // `display` already said
   const std::string lmod = std::filesystem::path(system.command).parent_path() / "lmod";
   const std::optional<std::string> shown = capture({lmod, "bash", "show", m.name}, From::err,
                                                    environment_with({"MODULEPATH=" + modulepath}));
@@ -78,7 +78,7 @@ std::string module_error(const ModuleSystem &system, const std::string &modulepa
 Parsed<std::vector<ModuleLibs>> list_cudnn_modules(const ModuleSystem &system,
                                                    const std::string &modulepath) {
   using Result = Parsed<std::vector<ModuleLibs>>;
-  if (system.kind == "lmod") {
+  if (system.kind == ModuleSystemKind::lmod) {
     std::vector<std::string> argv = {system.command, "-o", "spider-json"};
     for (std::string_view d : split(modulepath, ':'))
       if (!d.empty()) argv.emplace_back(d);

@@ -97,6 +97,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"checkVersions cuDNN reports version 91.9 which is not compatible with the version "
              "9.19 with which OpenCV was built",
              "version-mismatch 9.19 9.19   nvidia"},
+        // Two digits after the dot are not OpenCV's decoding (it prints one): read as written.
+        Case{"checkVersions cuDNN reports version 90.12 which is not compatible with the version "
+             "9.1 with which OpenCV was built",
+             "version-mismatch 90.12 9.1   nvidia"},
         Case{"Outdated cuDNN installation found.\nVersion JAX was built against: 90100\nMinimum "
              "supported: 90100\nInstalled version: 8907",
              "outdated 8.9.7 9.1.0   jax"},

@@ -104,6 +104,21 @@ TEST(MapCache, RefusesAnyDamage) {
   }
 }
 
+// The policy line's release count only sizes the list: a forged one reserves no more releases
+// than the text could hold.
+TEST(MapCache, ACountOfReleasesReservesNoMoreThanTheTextHolds) {
+  const MapLoad m = parse_map(kMap, "map.toml");
+  std::string text = format_map_cache(*m.map, m.diagnostics, kStamp);
+  const std::string count = "\t" + std::to_string(m.map->cudnn.size()) + "\t";
+  const std::size_t at = text.find(count, text.find("\npolicy\t"));
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, count.size(), "\t999999999\t");
+  const std::optional<MapLoad> back = parse_map_cache(text, "map.toml");
+  ASSERT_TRUE(back && back->map) << text;
+  EXPECT_EQ(back->map->cudnn.size(), m.map->cudnn.size());
+  EXPECT_LE(back->map->cudnn.capacity(), text.size());
+}
+
 struct TempMap {
   // One directory per test: ctest runs the tests of this file in parallel processes.
   std::string dir = testing::TempDir() + "/map-cache-" +
@@ -128,6 +143,26 @@ struct TempMap {
   }
   std::string cache() const { return table_path(path, TableKind::cache); }
 };
+
+// The map is judged by the file that was opened: a FIFO is refused without waiting for a writer,
+// a directory is called one, and a missing map says why it cannot be read.
+TEST(MapFile, IsJudgedByTheFileItOpened) {
+  const TempMap t(kMap);
+  const auto said = [&] {
+    std::string s;
+    for (const Diagnostic &d : read_map_file(t.path).diagnostics) s += to_string(d) + "\n";
+    return s;
+  };
+  std::filesystem::remove(t.path);
+  EXPECT_NE(said().find("cannot read the map: No such file or directory"), std::string::npos)
+      << said();
+  ASSERT_EQ(mkfifo(t.path.c_str(), 0600), 0);
+  EXPECT_NE(said().find("is not a regular file; expected a map.toml file"), std::string::npos)
+      << said();
+  std::filesystem::remove(t.path);
+  std::filesystem::create_directory(t.path);
+  EXPECT_NE(said().find("is a directory; expected a map.toml file"), std::string::npos) << said();
+}
 
 TEST(MapCache, LoadMapReadsACurrentCacheAndIgnoresAStaleOne) {
   TempMap t(kMap);

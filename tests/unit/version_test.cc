@@ -1,5 +1,6 @@
 #include "cudnn_compat.h"
 #include "decision_key.h"
+#include "text.h"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,26 @@ struct Number {
   const char *version;
   std::int64_t compat;
 };
+
+// The one decimal reader under every version parser: whole digits only, bounded in length.
+TEST(Text, ParseUintReadsWholeDecimalNumbersOnly) {
+  EXPECT_EQ(parse_uint("0"), 0);
+  EXPECT_EQ(parse_uint("0042"), 42);
+  EXPECT_EQ(parse_uint("999999999999999"), 999'999'999'999'999);
+  EXPECT_EQ(parse_uint("1000000000000000"), std::nullopt) << "16 digits, past the default";
+  EXPECT_EQ(parse_uint("123456789", 9), 123'456'789);
+  EXPECT_EQ(parse_uint("1234567890", 9), std::nullopt);
+  EXPECT_EQ(parse_uint("9223372036854775807", 19), INT64_MAX);
+  EXPECT_EQ(parse_uint("9223372036854775808", 19), std::nullopt) << "past int64";
+  for (const char *bad : {"", "-1", "+1", " 1", "1 ", "1.0", "0x1", "1e3"})
+    EXPECT_EQ(parse_uint(bad), std::nullopt) << bad;
+}
+
+TEST(Text, JoinPutsTheSeparatorBetweenItemsOnly) {
+  EXPECT_EQ(join({}, ", "), "");
+  EXPECT_EQ(join({"a"}, ", "), "a");
+  EXPECT_EQ(join({"a", "", "c"}, ", "), "a, , c");
+}
 
 TEST(Version, CudnnNumbersInBothEncodings) {
   for (const Number &n : {Number{"5005", "5.0.5", 5000}, Number{"5103", "5.1.3", 5100},

@@ -8,6 +8,7 @@
 // from its key to the next (points() says where, for the needs the shim looks up).
 #include "decide.h"
 #include "decision_key.h"
+#include "text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -55,15 +56,6 @@ std::vector<Point> points(int major, const std::vector<const Installed *> &entri
   return out;
 }
 
-std::string join(const std::vector<std::size_t> &indices) {
-  std::string s;
-  for (std::size_t i : indices) {
-    if (!s.empty()) s += ',';
-    s += std::to_string(i);
-  }
-  return s;
-}
-
 // The rows of one major and CUDA class ("-", a CUDA major, or "*" for any other).
 std::string rows(const Map &known, const std::vector<std::size_t> &index, int major,
                  const std::string &cuda_class, std::optional<int> cuda,
@@ -74,10 +66,10 @@ std::string rows(const Map &known, const std::vector<std::size_t> &index, int ma
     need.cudnn = p.need;
     need.cuda_major = cuda;
     need.rule = known.policy.rule;
-    std::vector<std::size_t> ranked;
+    std::vector<std::string> ranked;
     for (std::size_t i : rank(known, need, LibraryName{"", Version{major, {}, {}, {}}, false}))
-      ranked.push_back(index[i]);
-    const std::string list = join(ranked);
+      ranked.push_back(std::to_string(index[i]));
+    const std::string list = join(ranked, ",");
     if (p.need && list == previous) continue;
     previous = p.need ? list : "\n";
     out += "fit\t" + std::to_string(major) + "\t" + cuda_class + "\t" +

@@ -1,6 +1,9 @@
 // The shim's decision for a request of a cuDNN main library: keep what the loader would take when
 // it fits, else the best fitting installed release whose library confirms its own version.
 #include "decide.h"
+#include "text.h"
+
+#include <algorithm>
 
 namespace cudnn_compat {
 namespace {
@@ -24,8 +27,8 @@ std::string describe_need(const SelectInputs &in) {
 
 // At most `most` of items, then how many more: a site's thousand releases make no one-line message.
 std::string capped(const std::vector<std::string> &items, std::size_t most, const char *separator) {
-  std::string s;
-  for (std::size_t i = 0; i < items.size() && i < most; ++i) s += (i ? separator : "") + items[i];
+  std::string s = join(
+      {items.begin(), items.begin() + std::ptrdiff_t(std::min(most, items.size()))}, separator);
   if (items.size() > most)
     s += separator + std::string("and ") + std::to_string(items.size() - most) + " more";
   return s;

@@ -8,10 +8,11 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define TOML_HEADER_ONLY 1
 #define TOML_EXCEPTIONS 0
@@ -554,22 +555,29 @@ MapLoad refused(const std::string &path, std::string why) {
 }
 
 MapLoad read_map_text(const std::string &path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    return {std::nullopt,
-            {{Severity::error, path, {}, "is a directory; expected a map.toml file"}}};
-  // A FIFO or a device would block every job that reads it.
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
-    return {std::nullopt,
-            {{Severity::error, path, {}, "is not a regular file; expected a map.toml file"}}};
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return {
-        std::nullopt,
-        {{Severity::error, path, {}, std::string("cannot read the map: ") + std::strerror(errno)}}};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_map(text.str(), path);
+  // Opened first and judged by what was opened: a check by name and an open after it can meet
+  // two different files. O_NONBLOCK: opening a FIFO must not wait for a writer.
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return refused(path, std::string("cannot read the map: ") + std::strerror(errno));
+  struct stat st {};
+  std::string why;
+  if (fstat(fd, &st) != 0)
+    why = std::string("cannot read the map: ") + std::strerror(errno);
+  else if (S_ISDIR(st.st_mode))
+    why = "is a directory; expected a map.toml file";
+  else if (!S_ISREG(st.st_mode))  // a FIFO or a device would block every job that reads it
+    why = "is not a regular file; expected a map.toml file";
+  std::string text;
+  char block[65536];
+  ssize_t n = 0;
+  while (why.empty() && (n = read(fd, block, sizeof block)) != 0)
+    if (n > 0)
+      text.append(block, std::size_t(n));
+    else if (errno != EINTR)
+      why = std::string("cannot read the map: ") + std::strerror(errno);
+  close(fd);
+  if (!why.empty()) return refused(path, why);
+  return parse_map(text, path);
 }
 
 // Which releases have retired is the clock's word, read as the map is.

@@ -77,7 +77,6 @@ struct UsageSettings {
 
 struct Map {
   std::string path;
-  int schema = 1;
   Policy policy;
   UsageSettings usage;
   std::vector<Installed> cudnn;

@@ -5,6 +5,7 @@
 #include "map.h"
 #include "text.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace cudnn_compat {
@@ -54,14 +55,9 @@ std::string pos_fields(SourcePos p) {
 // Tight readers for the fields the writer produced: the generic parsers of version.cc allocate
 // and explain, and this loop runs once per release in every job that asks for cuDNN.
 bool read_int(std::string_view s, int &out) {
-  if (s.empty() || s.size() > 9) return false;
-  int n = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    n = n * 10 + (c - '0');
-  }
-  out = n;
-  return true;
+  const std::optional<std::int64_t> n = parse_uint(s, 9);  // nine digits always fit an int
+  if (n) out = int(*n);
+  return n.has_value();
 }
 
 // "5.1.10" or "8.9.2.26" (min_parts 3), or a CUDA "12" / "12.2" (min_parts 1).
@@ -111,8 +107,13 @@ bool read_usage(const Fields &f, Map &map) {
   return true;
 }
 
-// One record; false when the line is not one the writer could have produced.
-bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
+// The shortest line a release can take, so a count the policy line claims cannot reserve more
+// releases than the text holds (a forged 999999999 would ask for gigabytes).
+constexpr std::size_t kShortestRelease = sizeof "cudnn\t0\t0\t0.0.0\t\tx\t\t\n" - 1;
+
+// One record; false when the line is not one the writer could have produced. `left`: the bytes
+// of the text after it.
+bool read_record(const Fields &f, std::size_t left, Map &map, std::vector<Diagnostic> &warnings) {
   // rule, prefer, on_module_mismatch, how many [[cudnn]] follow, and the trusted group
   if (f[0] == "policy" && f.size() == 6) {
     const std::optional<Rule> rule = parse_rule(f[1]);
@@ -123,7 +124,7 @@ bool read_record(const Fields &f, Map &map, std::vector<Diagnostic> &warnings) {
       return false;
     map.policy = {*rule, f[2] == "newest" ? Prefer::newest : Prefer::oldest,
                   f[3] == "warn" ? OnMismatch::warn : OnMismatch::error, *group};
-    map.cudnn.reserve(std::size_t(entries));
+    map.cudnn.reserve(std::min(std::size_t(entries), left / kShortestRelease));
     return true;
   }
   // "place": a further place of the previous release (a [[cudnn]] table with several libs)
@@ -221,7 +222,7 @@ std::optional<MapLoad> parse_map_cache(std::string_view text, const std::string 
       if (tab == std::string_view::npos) break;
       line.remove_prefix(tab + 1);
     }
-    if (!read_record(f, *load.map, load.diagnostics)) return std::nullopt;
+    if (!read_record(f, rest.size(), *load.map, load.diagnostics)) return std::nullopt;
   }
   return load;
 }

@@ -105,6 +105,9 @@ bool hidden_module(std::string_view name);
 // The module system a user is in and what it has loaded: the environment shows it (system layer),
 // the advice is decided from it (decide layer).
 enum class ModuleSystemKind { unknown, lmod, envmodules };
+std::string_view to_string(ModuleSystemKind k);  // "lmod", "envmodules", "unknown"
+// "lmod" or "envmodules", as the CLI's options and the hooks name them.
+std::optional<ModuleSystemKind> parse_module_system(std::string_view name);
 enum class Toolchain { none, easybuild, spack };
 struct LoadedModule {
   std::string name;  // full name: cudnn/5.0

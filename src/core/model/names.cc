@@ -74,6 +74,18 @@ bool hidden_module(std::string_view name) {
   return false;
 }
 
+std::string_view to_string(ModuleSystemKind k) {
+  return k == ModuleSystemKind::lmod         ? "lmod"
+         : k == ModuleSystemKind::envmodules ? "envmodules"
+                                             : "unknown";
+}
+
+std::optional<ModuleSystemKind> parse_module_system(std::string_view name) {
+  for (ModuleSystemKind k : {ModuleSystemKind::lmod, ModuleSystemKind::envmodules})
+    if (to_string(k) == name) return k;
+  return std::nullopt;
+}
+
 Parsed<LibraryName> parse_library_name(std::string_view name) {
   // Linux paths split at '/' only (the loader's view); Windows ones at '\\' too.
   const std::size_t slash = name.rfind('/');

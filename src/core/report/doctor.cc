@@ -1,6 +1,7 @@
 // The environment as the loader will see it, judged: which cuDNN each major resolves to and
 // whether it fits, mixed families, several releases of one major on the path, a CUDA mismatch.
 #include "reports.h"
+#include "text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -102,11 +103,9 @@ void judge_path(const DoctorFacts &f, Findings &out) {
       by_major[p.version.major].push_back(to_string(p.version) + " in " + d.dir);
   for (const auto &[major, where] : by_major)
     if (where.size() > 1) {
-      std::string list;
-      for (const std::string &w : where) list += (list.empty() ? "" : "; ") + w;
       add(out, Severity3::warning,
           std::to_string(where.size()) + " cuDNN " + std::to_string(major) +
-              " releases on LD_LIBRARY_PATH (" + list + "): the first is taken",
+              " releases on LD_LIBRARY_PATH (" + join(where, "; ") + "): the first is taken",
           {"module unload the ones you do not need"});
     }
 }
@@ -129,8 +128,7 @@ DoctorFinding shim_finding(const DoctorFacts &f) {
 void judge_shim_and_program(const DoctorFacts &f, Findings &out) {
   out.push_back(shim_finding(f));
   if (f.program.empty()) return;
-  std::string links;
-  for (const std::string &n : f.program_needs) links += (links.empty() ? "" : ", ") + n;
+  const std::string links = join(f.program_needs, ", ");
   add(out, f.program_needs.empty() ? Severity3::warning : Severity3::ok,
       f.program + (f.program_needs.empty()
                        ? " links no cuDNN library (it may dlopen one at run time)"

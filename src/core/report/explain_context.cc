@@ -56,7 +56,7 @@ bool compiler_diagnostic(std::string_view low) {
     const std::size_t at = low.find(kind);
     if (at == std::string_view::npos || at == 0) continue;
     const char c = low[at - 1];
-    if ((c >= '0' && c <= '9') || c == ')') return true;
+    if (is_digit(c) || c == ')') return true;
   }
   return false;
 }

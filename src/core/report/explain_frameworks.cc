@@ -9,12 +9,13 @@
 namespace cudnn_compat::explain {
 namespace {
 
-// OpenCV divides cuDNN 9's major*10000 encoding as if it were major*1000: 90100 -> "90.1".
+// OpenCV divides cuDNN 9's major*10000 encoding as if it were major*1000: 90100 -> "90.1", so
+// what follows the dot is one digit (the hundreds).
 std::optional<Version> opencv_runtime(std::string_view t, std::string &note) {
   const std::vector<std::string_view> p = split(t, '.');
   const std::optional<std::int64_t> a = p.size() == 2 ? parse_uint(p[0]) : std::nullopt;
   const std::optional<std::int64_t> b = p.size() == 2 ? parse_uint(p[1]) : std::nullopt;
-  if (a && b && *a >= 90 && *a < 100) {
+  if (a && b && *a >= 90 && *a < 100 && *b < 10) {
     const Version v{9, int(*a % 10 * 10 + *b), {}, {}};
     note = "OpenCV printed " + std::string(t) + " for cuDNN " + to_string(v) +
            ": it decodes cuDNN 9's version number (major*10000) as if it were cuDNN 8's "

@@ -28,10 +28,6 @@ struct Mention {
   bool foreign = false;  // the version of another product the line names (CUDA 12.1, cuFFT 11.0)
 };
 
-bool digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
 bool word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
@@ -155,7 +151,7 @@ bool cudnn_is_subject(std::string_view before, bool &direct) {
     end = a;
     if (w.empty()) break;
     if (w == "version" || w == "v" || w == "library" || w == "lib" || w == "is" || w == "of" ||
-        w == "the" || w == "to" || w == "number" || digit(w[0]))
+        w == "the" || w == "to" || w == "number" || is_digit(w[0]))
       continue;
     if (w.find("cudnn") != std::string_view::npos) return direct = first, true;
     first = false;
@@ -183,20 +179,20 @@ bool cudnn_is_subject(std::string_view before, bool &direct) {
 std::optional<Version> token_at(std::string_view low, std::size_t &i, bool &prefixed) {
   prefixed = false;
   std::size_t s = i;
-  if ((low[s] == 'v' || low[s] == 'r') && s + 1 < low.size() && digit(low[s + 1]) &&
+  if ((low[s] == 'v' || low[s] == 'r') && s + 1 < low.size() && is_digit(low[s + 1]) &&
       (s == 0 || !word_char(low[s - 1])))
     prefixed = true, ++s;
-  else if (low[s] == '(' && s + 1 < low.size() && digit(low[s + 1]) &&
+  else if (low[s] == '(' && s + 1 < low.size() && is_digit(low[s + 1]) &&
            low.find(',', s) < low.find(')', s)) {
     const std::size_t close = low.find(')', s);
     if (close == std::string_view::npos) return ++i, std::nullopt;
     i = close + 1;
     return version_of(low.substr(s, close + 1 - s));
-  } else if (!digit(low[s]) ||
+  } else if (!is_digit(low[s]) ||
              (s > 0 && (word_char(low[s - 1]) || has(".-/\\:+#", low.substr(s - 1, 1)))))
     return ++i, std::nullopt;
   std::size_t n = s;
-  while (n < low.size() && (digit(low[n]) || low[n] == '.')) ++n;
+  while (n < low.size() && (is_digit(low[n]) || low[n] == '.')) ++n;
   std::string_view t = low.substr(s, n - s);
   if (n < low.size() && (low[n] == '*' || low[n] == 'x') && t.ends_with('.')) ++n;  // 9.*, 8.x
   i = n;

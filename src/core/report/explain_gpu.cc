@@ -13,23 +13,19 @@
 namespace cudnn_compat::explain {
 namespace {
 
-bool digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
 // A compute capability written as sm_86, 8.6, "7 0", (7, 0) or darknet's 860.
 std::optional<Version> capability_token(std::string_view s) {
   s = s.substr(std::min(s.size(), s.find_first_not_of(" \t:=(\"'")));
   if (s.starts_with("sm_") || s.starts_with("sm ") || s.starts_with("compute_")) {
     s.remove_prefix(s.find_first_of("_ ") + 1);
     std::size_t n = 0;
-    while (n < s.size() && digit(s[n])) ++n;
+    while (n < s.size() && is_digit(s[n])) ++n;
     if (n < 2 || n > 3) return std::nullopt;
     const int v = int(*parse_uint(s.substr(0, n)));
     return Version{v / 10, v % 10, {}, {}};
   }
   std::size_t n = 0;
-  while (n < s.size() && digit(s[n])) ++n;
+  while (n < s.size() && is_digit(s[n])) ++n;
   if (n == 0) return std::nullopt;
   const int major = int(*parse_uint(s.substr(0, std::min<std::size_t>(n, 6))));
   if (n == 3 && major >= 100) return Version{major / 100, major / 10 % 10, {}, {}};  // 860
@@ -37,7 +33,7 @@ std::optional<Version> capability_token(std::string_view s) {
   // 7.0, "7 0", "7, 0"
   std::size_t m = n;
   while (m < s.size() && (s[m] == '.' || s[m] == ' ' || s[m] == ',')) ++m;
-  if (m == n || m - n > 2 || m >= s.size() || !digit(s[m])) return std::nullopt;
+  if (m == n || m - n > 2 || m >= s.size() || !is_digit(s[m])) return std::nullopt;
   const int minor = s[m] - '0';
   if (major < 1 || major > 20) return std::nullopt;
   return Version{major, minor, {}, {}};

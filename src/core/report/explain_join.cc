@@ -34,21 +34,18 @@ constexpr std::array<std::size_t, 6> kCommonWidths{80, 100, 120, 132, 160, 200};
 bool alpha(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) != 0;
 }
-bool digit(char c) {
-  return c >= '0' && c <= '9';
-}
 bool word_char(char c) {
-  return alpha(c) || digit(c) || c == '_';
+  return alpha(c) || is_digit(c) || c == '_';
 }
 
 // Digits, then '-', '/' or ':' and more digits: 2019-12-24, 15:29:16, 06/11/2024; or a process id
 // and a colon (LD_DEBUG's "5580:").
 bool timestamp_start(std::string_view s) {
   std::size_t n = 0;
-  while (n < s.size() && digit(s[n])) ++n;
+  while (n < s.size() && is_digit(s[n])) ++n;
   if (n == 0 || n >= s.size()) return false;
   if (s[n] == ':' && (n + 1 == s.size() || s[n + 1] == ' ' || s[n + 1] == '\t')) return true;
-  return (s[n] == '-' || s[n] == '/' || s[n] == ':') && n + 1 < s.size() && digit(s[n + 1]);
+  return (s[n] == '-' || s[n] == '/' || s[n] == ':') && n + 1 < s.size() && is_digit(s[n + 1]);
 }
 
 // A line a logger stamped: a timestamp, a bracketed tag, a prompt, glog's and absl's "E0605
@@ -60,7 +57,7 @@ bool stamped(std::string_view s) {
     return true;
   return std::isupper(static_cast<unsigned char>(s[0])) && s.size() > 1 &&
          ((s[1] == ' ' && s.size() > 2 && s[2] != ' ') ||
-          (s.size() > 5 && digit(s[1]) && digit(s[2]) && digit(s[3]) && digit(s[4])));
+          (s.size() > 5 && is_digit(s[1]) && is_digit(s[2]) && is_digit(s[3]) && is_digit(s[4])));
 }
 
 // A line that begins a record of its own rather than continuing the one before.
@@ -83,7 +80,7 @@ bool starts_record(std::string_view s) {
   // A compiler's diagnostic: "src/conv.cu:3:10: fatal error:", "conv.cu(178): error:".
   const std::size_t colon = first.find(':');
   if (colon != std::string_view::npos && colon > 0 && colon + 1 < first.size() &&
-      (digit(first[colon + 1]) || first[colon - 1] == ')'))
+      (is_digit(first[colon + 1]) || first[colon - 1] == ')'))
     return true;
   for (std::string_view w : {"Traceback", "During handling", "The above exception", "Caused by",
                              "Exception", "In file included", "Call Stack", "CMake ", "make",
@@ -165,7 +162,7 @@ bool hanging_indent(std::string_view prev, std::string_view next) {
   if (p.size() < 40 || n.empty() || p.starts_with("File ") || p.starts_with("at ")) return false;
   const std::size_t indent = std::size_t(n.data() - next.data());
   const std::size_t prev_indent = std::size_t(p.data() - prev.data());
-  return indent > prev_indent && (alpha(p.back()) || digit(p.back())) &&
+  return indent > prev_indent && (alpha(p.back()) || is_digit(p.back())) &&
          std::islower(static_cast<unsigned char>(n[0])) && !starts_record(n);
 }
 
@@ -184,8 +181,8 @@ std::size_t columns(std::string_view s) {
 Seam cut_seam(std::string_view prev, std::string_view next) {
   if (prev.back() == ' ' || next[0] == ' ' || seam_is_one_word(prev, next)) return Seam::tight;
   // A word against a number ("compiled with" / "4007") is two tokens either way.
-  if ((std::isalpha(static_cast<unsigned char>(prev.back())) && digit(next[0])) ||
-      (digit(prev.back()) && std::isalpha(static_cast<unsigned char>(next[0]))))
+  if ((std::isalpha(static_cast<unsigned char>(prev.back())) && is_digit(next[0])) ||
+      (is_digit(prev.back()) && std::isalpha(static_cast<unsigned char>(next[0]))))
     return Seam::space;
   std::size_t a = prev.size();
   while (a > 0 && std::isalpha(static_cast<unsigned char>(prev[a - 1]))) --a;
@@ -229,7 +226,7 @@ bool goes_on(std::string_view prev, std::string_view next) {
   const char last = prev.back();
   if (last == '/' || last == '\\') return next[0] != ' ' && next[0] != '\t';
   return last == '.' && prev.size() > 1 &&
-         std::isalnum(static_cast<unsigned char>(prev[prev.size() - 2])) && digit(next[0]);
+         std::isalnum(static_cast<unsigned char>(prev[prev.size() - 2])) && is_digit(next[0]);
 }
 
 // so_far: the message up to prev, whose length says whether it is a line or a wrapped piece.
@@ -276,7 +273,7 @@ Seam seam(std::string_view prev, std::string_view so_far, std::string_view next,
   // An MSVC-decorated name ("?destroyTensorDescriptorExOps@cudaNN@@...") starts no line either.
   const char first = next[0];
   const bool decorated = first == '?' && next.find("@@") != std::string_view::npos;
-  if (!(std::islower(static_cast<unsigned char>(first)) || digit(first) || first == '.' ||
+  if (!(std::islower(static_cast<unsigned char>(first)) || is_digit(first) || first == '.' ||
         first == '_' || first == '\\' || first == '/' || first == '"' || first == '\'' ||
         first == '(' || decorated))
     return Seam::none;

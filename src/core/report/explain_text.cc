@@ -14,10 +14,6 @@
 namespace cudnn_compat::explain {
 namespace {
 
-bool digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
 struct Entity {
   std::string_view name;
   char c;
@@ -52,8 +48,8 @@ bool has_repr(std::string_view log) {
 
 // glog and absl: "E0605 01:44:46.962916 26917 hl_cuda_cudnn.cc:171] ".
 std::size_t glog_stamp(std::string_view s) {
-  if (s.size() < 8 || !std::isupper(static_cast<unsigned char>(s[0])) || !digit(s[1]) ||
-      !digit(s[4]) || s[5] != ' ')
+  if (s.size() < 8 || !std::isupper(static_cast<unsigned char>(s[0])) || !is_digit(s[1]) ||
+      !is_digit(s[4]) || s[5] != ' ')
     return 0;
   const std::size_t close = s.find("] ");
   return close != std::string_view::npos && close < 90 ? close + 2 : 0;
@@ -62,9 +58,9 @@ std::size_t glog_stamp(std::string_view s) {
 // "2024-01-01 10:00:00,123 ", "2019-12-24 05:34:15.862520: ", "2023-10-12T15:26:03.891Z ".
 std::size_t time_stamp(std::string_view s) {
   std::size_t n = 0;
-  while (n < s.size() &&
-         (digit(s[n]) || s[n] == '-' || s[n] == ':' || s[n] == '.' || s[n] == ',' || s[n] == 'T' ||
-          s[n] == 'Z' || s[n] == '/' || (s[n] == ' ' && n + 1 < s.size() && digit(s[n + 1]))))
+  while (n < s.size() && (is_digit(s[n]) || s[n] == '-' || s[n] == ':' || s[n] == '.' ||
+                          s[n] == ',' || s[n] == 'T' || s[n] == 'Z' || s[n] == '/' ||
+                          (s[n] == ' ' && n + 1 < s.size() && is_digit(s[n + 1]))))
     ++n;
   if (n < 8 || s.substr(0, n).find(':') == std::string_view::npos) return 0;
   while (n < s.size() && (s[n] == ':' || s[n] == ' ')) ++n;

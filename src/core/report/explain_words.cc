@@ -8,16 +8,12 @@
 namespace cudnn_compat::explain {
 namespace {
 
-bool digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
 char fold(char c) {
   return c >= 'A' && c <= 'Z' ? char(c + ('a' - 'A')) : c;
 }
 
 bool hex(char c) {
-  return digit(c) || (c >= 'a' && c <= 'f');
+  return is_digit(c) || (c >= 'a' && c <= 'f');
 }
 
 // A character that ends a file name inside a message.
@@ -47,7 +43,7 @@ std::string_view token(std::string_view s) {
   s = trim(s);
   if (!s.empty() && s[0] == '(') return s.substr(0, s.find(')') + 1);
   std::size_t n = 0;
-  while (n < s.size() && (digit(s[n]) || s[n] == '.')) ++n;
+  while (n < s.size() && (is_digit(s[n]) || s[n] == '.')) ++n;
   std::string_view t = s.substr(0, n);
   while (!t.empty() && t.back() == '.') t.remove_suffix(1);
   return t;
@@ -86,17 +82,17 @@ std::string raw_numbers(std::string_view line) {
   std::string note;
   bool old_encoding = false, new_encoding = false;
   for (std::size_t i = 0; i < line.size();) {
-    if (!digit(line[i]) || (i > 0 && (std::isalnum(static_cast<unsigned char>(line[i - 1])) ||
-                                      line[i - 1] == '.' || line[i - 1] == ':'))) {
+    if (!is_digit(line[i]) || (i > 0 && (std::isalnum(static_cast<unsigned char>(line[i - 1])) ||
+                                         line[i - 1] == '.' || line[i - 1] == ':'))) {
       ++i;
       continue;
     }
     std::size_t n = i;
-    while (n < line.size() && digit(line[n])) ++n;
+    while (n < line.size() && is_digit(line[n])) ++n;
     const std::string_view digits = line.substr(i, n - i);
     i = n;
     if (n < line.size() && (line[n] == '.' || line[n] == ']' || line[n] == ':') &&
-        n + 1 < line.size() && digit(line[n + 1]))
+        n + 1 < line.size() && is_digit(line[n + 1]))
       continue;  // part of a dotted version or a source position
     if (digits.size() < 4 || digits.size() > 5) continue;
     const Parsed<Version> v = parse_cudnn_number(digits);

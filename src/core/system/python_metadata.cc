@@ -25,7 +25,7 @@ std::optional<Version> release_part(std::string_view text, bool &wildcard) {
   std::size_t i = 0;
   while (i < text.size() && n < 4) {
     std::size_t j = i;
-    while (j < text.size() && text[j] >= '0' && text[j] <= '9') ++j;
+    while (j < text.size() && is_digit(text[j])) ++j;
     if (j == i || j - i > 6) break;
     parts[n++] = int(*parse_uint(text.substr(i, j - i)));
     if (j + 1 < text.size() && text[j] == '.' && text[j + 1] == '*') {

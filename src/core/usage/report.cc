@@ -1,4 +1,5 @@
 // The usage report for people: a table, and a page with a chart of use over time per release.
+#include "text.h"
 #include "usage.h"
 
 #include <algorithm>
@@ -51,12 +52,6 @@ std::string counts_text(const UsageStore::Row::Counts &counts) {
   return s;
 }
 
-std::string list_text(const std::vector<std::string> &items) {
-  std::string s;
-  for (const std::string &i : items) s += (s.empty() ? "" : ",") + i;
-  return s;
-}
-
 // The cells of one row, as the text table and the page show them.
 std::vector<std::string> cells(const UsageStore::Row &r, const std::string &by) {
   return {or_none(r.key),
@@ -66,7 +61,7 @@ std::vector<std::string> cells(const UsageStore::Row &r, const std::string &by) 
           utc_date(r.last),
           std::to_string(r.redirected),
           or_none(counts_text(r.instead_of)),
-          or_none(list_text(by == "release" || by == "module" ? r.user_names : r.release_names))};
+          or_none(join(by == "release" || by == "module" ? r.user_names : r.release_names, ","))};
 }
 
 std::vector<std::string> headings(const std::string &by) {

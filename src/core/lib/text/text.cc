@@ -1,6 +1,7 @@
 #include "text.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace cudnn_compat {
 
@@ -26,6 +27,15 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
+std::string join(const std::vector<std::string> &items, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out.append(separator);
+    out.append(items[i]);
+  }
+  return out;
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
@@ -34,13 +44,14 @@ std::string lower(std::string_view s) {
 }
 
 bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
 }
 
-std::optional<std::int64_t> parse_uint(std::string_view s) {
-  if (!all_digits(s) || s.size() > 15) return std::nullopt;
+std::optional<std::int64_t> parse_uint(std::string_view s, std::size_t most_digits) {
   std::int64_t n = 0;
-  for (char c : s) n = n * 10 + (c - '0');
+  if (!all_digits(s) || s.size() > most_digits) return std::nullopt;
+  // from_chars says when the digits do not fit (more than 18 asked for).
+  if (std::from_chars(s.data(), s.data() + s.size(), n).ec != std::errc()) return std::nullopt;
   return n;
 }
 

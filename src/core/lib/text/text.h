@@ -13,9 +13,15 @@ std::string_view trim(std::string_view s);
 // What follows the last '/' or '\\' (Windows paths too).
 std::string_view basename_of(std::string_view path);
 std::vector<std::string_view> split(std::string_view s, char sep);
+std::string join(const std::vector<std::string> &items, std::string_view separator);
 std::string lower(std::string_view s);
-// Decimal digits only, no sign, no spaces; nullopt past 10^15.
-std::optional<std::int64_t> parse_uint(std::string_view s);
+// The one reader of a whole decimal number: digits only, no sign, no spaces, at most `most_digits`
+// of them (nullopt past 10^15 unless asked for more).
+std::optional<std::int64_t> parse_uint(std::string_view s, std::size_t most_digits = 15);
+// 0-9 in any locale; inline, as the explain scanners ask it of every character of a log.
+constexpr bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 bool all_digits(std::string_view s);
 // 'text', for messages that show what the user typed.
 std::string quoted(std::string_view text);
