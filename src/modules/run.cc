@@ -31,28 +31,10 @@ bool executable(const std::string &path) {
 
 }  // namespace
 
-namespace {
-
-// The system this shell itself runs, from what each one exports: Lmod sets LMOD_CMD, Environment
-// Modules MODULES_CMD; both set MODULESHOME, and bash exports the `module` function's body.
-std::optional<ModuleSystemKind> shell_module_system() {
-  if (env("LMOD_CMD")) return ModuleSystemKind::lmod;
-  if (env("MODULES_CMD")) return ModuleSystemKind::envmodules;
-  for (const char *var : {"BASH_FUNC_module%%", "BASH_FUNC_module()", "MODULESHOME"})
-    if (const std::optional<std::string> v = env(var)) {
-      if (v->find("lmod") != std::string::npos) return ModuleSystemKind::lmod;
-      if (v->find("modulecmd") != std::string::npos || v->find("modules") != std::string::npos)
-        return ModuleSystemKind::envmodules;
-    }
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::optional<ModuleSystem> find_module_system(std::optional<ModuleSystemKind> wanted) {
   if (!wanted)
-    if (const std::optional<ModuleSystemKind> own = shell_module_system())
-      if (std::optional<ModuleSystem> found = find_module_system(*own)) return found;
+    if (const ModuleSystemKind own = shell_module_system(); own != ModuleSystemKind::unknown)
+      if (std::optional<ModuleSystem> found = find_module_system(own)) return found;
   if (!wanted || *wanted == ModuleSystemKind::lmod) {
     const std::string dir = env("LMOD_DIR").value_or("/usr/share/lmod/lmod/libexec");
     if (executable(dir + "/spider")) return ModuleSystem{ModuleSystemKind::lmod, dir + "/spider"};

@@ -69,11 +69,21 @@ std::optional<std::string> find_map_path() {
   return std::nullopt;
 }
 
+ModuleSystemKind shell_module_system() {
+  if (env("LMOD_CMD") || env("LMOD_VERSION")) return ModuleSystemKind::lmod;
+  if (env("MODULES_CMD")) return ModuleSystemKind::envmodules;
+  for (const char *var : {"BASH_FUNC_module%%", "BASH_FUNC_module()", "MODULESHOME"})
+    if (const std::optional<std::string> v = env(var)) {
+      if (v->find("lmod") != std::string::npos) return ModuleSystemKind::lmod;
+      if (v->find("modulecmd") != std::string::npos || v->find("modules") != std::string::npos)
+        return ModuleSystemKind::envmodules;
+    }
+  return ModuleSystemKind::unknown;
+}
+
 ModuleScene module_scene_from_environment() {
   ModuleScene s;
-  s.system = env("LMOD_CMD") || env("LMOD_VERSION") ? ModuleSystemKind::lmod
-             : env("MODULES_CMD")                   ? ModuleSystemKind::envmodules
-                                                    : ModuleSystemKind::unknown;
+  s.system = shell_module_system();
   // Both systems keep LOADEDMODULES and _LMFILES_ in step, one entry per loaded module.
   const std::string names = env("LOADEDMODULES").value_or(""),
                     files = env("_LMFILES_").value_or("");

@@ -201,6 +201,10 @@ std::optional<std::string> prefix_of_program_dir(std::string_view dir);
 std::optional<std::string> program_path();
 // The running program's prefix, from program_path(): an installed tree may be moved.
 std::optional<std::string> install_prefix();
+// The module system this shell runs, from what each exports: Lmod LMOD_CMD (LMOD_VERSION),
+// Environment Modules MODULES_CMD; both set MODULESHOME, and bash exports the `module` function's
+// body. The one reading of it: doctor, module-check and scan ask it alike.
+ModuleSystemKind shell_module_system();
 // The user's module system as the environment shows it: which system, the loaded modules and their
 // files (LOADEDMODULES, _LMFILES_), EBROOT* variables, the first application in CUDNN_COMPAT_NEEDS.
 ModuleScene module_scene_from_environment();
