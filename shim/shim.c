@@ -668,7 +668,13 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
   const int found = dladdr1  ? dladdr1(caller, &info, &map, RTLD_DL_LINKMAP)
                     : dladdr ? dladdr(caller, &info)
                              : 0;
-  const char *requester = found && info.dli_fname ? info.dli_fname : "";
+  // The link map's own name, as LD_AUDIT sees it: for the main program that is "", where dladdr
+  // gives argv[0], which a program may have set to anything (its whole command line, after a
+  // retitle) and which must not reach a record.
+  const struct link_map *who = map;
+  const char *requester = who                       ? (who->l_name ? who->l_name : "")
+                          : found && info.dli_fname ? info.dli_fname
+                                                    : "";
   const struct requester q = {requester, preload_dirs, map};
   return route(name, &c, &q);
 }
