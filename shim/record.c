@@ -141,6 +141,15 @@ static long put_file(long at, const char *table, const char *path, const char *c
   return at;
 }
 
+// The same file by two paths (a link to the release's directory): the table hands the fitting
+// release over at its probed path, which is no redirect.
+static int same_file(const char *a, const char *b) {
+  struct stat x, y;
+  return a && b && sys4(SYS_newfstatat, AT_FDCWD, a, &x, 0) == 0 &&
+         sys4(SYS_newfstatat, AT_FDCWD, b, &y, 0) == 0 && x.st_dev == y.st_dev &&
+         x.st_ino == y.st_ino;
+}
+
 static int wanted(void) {
   const char *word = env_value(current_environment(), CUDNN_COMPAT_USAGE_ENV);
   return (note.known && note.mode != MODE_OFF) ||
@@ -164,7 +173,7 @@ void record_table(const char *table, const struct fast_request *r, enum fast_ans
   at = put(at, "from", r->require ? "env" : 0);
   at = put_file(at, table, loader, loader_keys);
   at = put_file(at, table, a == FAST_USE ? use : loader, got_keys);
-  note.fields = put(at, "verdict", a == FAST_USE ? "redirected" : "fit");
+  note.fields = put(at, "verdict", a == FAST_USE && !same_file(use, loader) ? "redirected" : "fit");
 }
 
 void record_answer(const char *answer) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include <iostream>
 
@@ -74,6 +75,25 @@ int count(const std::vector<Diagnostic> &ds, Severity s) {
       std::count_if(ds.begin(), ds.end(), [s](const Diagnostic &d) { return d.severity == s; }));
 }
 
+// /dev/log's queue on this node, which the shim never waits for: a burst of ranks past it loses
+// their records (docs/usage.md, "The socket's queue"). systemd sets it to 512 at boot.
+constexpr int kSyslogQueueWanted = 512;
+std::optional<Diagnostic> syslog_queue_finding(const Map &map) {
+  if (map.usage.mode == UsageMode::off || map.usage.to != "syslog") return std::nullopt;
+  std::ifstream in("/proc/sys/net/unix/max_dgram_qlen");
+  int queue = 0;
+  if (!(in >> queue) || queue >= kSyslogQueueWanted) return std::nullopt;
+  return Diagnostic{Severity::warning,
+                    map.path,
+                    {},
+                    "[usage] sends records to syslog, and this node queues only " +
+                        std::to_string(queue) +
+                        " datagrams at /dev/log (net.unix.max_dgram_qlen): ranks that start "
+                        "together lose their records; set it to " +
+                        std::to_string(kSyslogQueueWanted) +
+                        " on every node (docs/usage.md, \"The socket's queue\")"};
+}
+
 // Every diagnostic of the map, its libraries and their own word (when probed), in line order.
 std::vector<Diagnostic> all_diagnostics(const LoadedMap &m, const std::optional<TableFacts> &facts,
                                         bool do_probe) {
@@ -86,6 +106,7 @@ std::vector<Diagnostic> all_diagnostics(const LoadedMap &m, const std::optional<
                       "\" is no group on this machine: what its members may write is not "
                       "trusted here"});
   if (m.map) {
+    if (std::optional<Diagnostic> d = syslog_queue_finding(*m.map)) ds.push_back(std::move(*d));
     for (Diagnostic &d : check_map_libraries(*m.map)) ds.push_back(std::move(d));
     if (facts)
       for (Diagnostic &d : library_findings(*m.map, *facts, do_probe)) ds.push_back(std::move(d));

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -15,7 +16,12 @@ namespace {
 
 struct RetireArgs {
   std::string version, date, db, map, lmod, envmodules;
+  bool dry_run = false;
 };
+
+// Environment Modules refuses a modulerc whose first line is not this "magic cookie", and with it
+// every command of every user whose MODULERCFILE names the file.
+constexpr std::string_view kModulercCookie = "#%Module";
 
 // FILE with the block of this release replaced, or the block appended: every other line of the
 // admin's stays. A block starts at `first` and ends at the first line `last` says ends it.
@@ -51,10 +57,19 @@ std::string read_text(const std::string &path) {
 }
 
 // Writes a stanza into FILE (or keeps it to print); false with a line when FILE cannot be written.
+// A new modulerc starts with its cookie; one without it is not written to.
 bool write_stanza(const std::string &file, const std::string &block, const std::string &first,
-                  const std::function<bool(const std::string &)> &last, const char *what) {
-  const std::string why =
-      write_file_atomically(file, upsert_block(read_text(file), block, first, last));
+                  const std::function<bool(const std::string &)> &last, const char *what,
+                  std::string_view cookie = {}) {
+  std::string text = read_text(file);
+  if (!cookie.empty() && text.empty()) text = std::string(cookie) + "\n";
+  if (!cookie.empty() && !text.starts_with(cookie)) {
+    Error() << "retire: " << what << " " << file << " does not start with " << cookie
+            << ": Environment Modules refuses every command while it names such a file; add "
+            << cookie << " as its first line, then run retire again";
+    return false;
+  }
+  const std::string why = write_file_atomically(file, upsert_block(text, block, first, last));
   if (!why.empty())
     Error() << "retire: " << what << " " << file << ": " << why;
   else
@@ -100,7 +115,7 @@ void print_users(const std::vector<UsageStore::Use> &users, const std::string &r
 
 // What the plan says, for a person or a script.
 void print_plan(const Retirement &r, const std::vector<UsageStore::Use> &users,
-                const std::vector<std::pair<std::string, std::int64_t>> &needs, const RetireArgs &a,
+                const std::vector<UsageNeed> &needs, const RetireArgs &a,
                 const std::string &release, const Globals &g) {
   if (g.json) {
     nlohmann::json who = nlohmann::json::array();
@@ -146,12 +161,12 @@ bool write_stanzas(const Retirement &r, const RetireArgs &a, const std::string &
     const auto end = [release](const std::string &l) {
       return l == "# cudnn-compat retire " + release + " (end)";
     };
-    if (!a.lmod.empty())
+    if (!a.lmod.empty() && !a.dry_run)
       ok &= write_stanza(a.lmod, lmod_admin_entry(r) + "\n", lmod_first, blank, "Lmod admin.list");
-    if (!a.envmodules.empty())
+    if (!a.envmodules.empty() && !a.dry_run)
       ok &= write_stanza(a.envmodules, envmodules_stanza(r), tcl_first, end,
-                         "Environment Modules modulerc");
-    if (a.lmod.empty() && a.envmodules.empty() && !g.json)
+                         "Environment Modules modulerc", kModulercCookie);
+    if ((a.dry_run || (a.lmod.empty() && a.envmodules.empty())) && !g.json)
       std::cout << "\nLmod (admin.list, LMOD_ADMIN_FILE):\n"
                 << lmod_admin_entry(r) << "\nEnvironment Modules (a modulerc):\n"
                 << envmodules_stanza(r);
@@ -160,13 +175,21 @@ bool write_stanzas(const Retirement &r, const RetireArgs &a, const std::string &
 }
 
 int retire(const RetireArgs &a, const Globals &g) {
+  // Exactly x.y.z: a build number or a 'v' would name a release the map does not hold as written.
   const Parsed<Version> version = parse_dotted(a.version);
-  if (!version || !version->patch) {
+  if (!version || !version->patch || version->build || to_string(*version) != a.version) {
     Error() << "retire: " << a.version << ": expected the release to retire, x.y.z (e.g. 8.9.2)";
     return kUsage;
   }
-  if (!day_start(a.date)) {
+  const std::optional<std::int64_t> day = day_start(a.date);
+  if (!day) {
     Error() << "retire: --after " << a.date << ": expected a date, YYYY-MM-DD";
+    return kUsage;
+  }
+  if (*day + 86400 <= std::int64_t(std::time(nullptr))) {
+    Error() << "retire: --after " << a.date
+            << " is in the past: the shim would refuse the release and Environment Modules "
+               "forbid its module at once; give today's date to retire it now, or a later day";
     return kUsage;
   }
   const LoadedMap m = load_site_map(a.map, true);
@@ -175,7 +198,7 @@ int retire(const RetireArgs &a, const Globals &g) {
     return kUsage;
   }
   std::vector<UsageStore::Use> users;
-  std::vector<std::pair<std::string, std::int64_t>> needs;
+  std::vector<UsageNeed> needs;
   const std::string release = to_string(*version);
   if (!a.db.empty()) {
     UsageStore store(a.db, false);
@@ -192,9 +215,16 @@ int retire(const RetireArgs &a, const Globals &g) {
   }
   const Retirement &r = *plan;
   print_plan(r, users, needs, a, release, g);
-  bool ok = write_stanzas(r, a, release, g);
-  ok &= mark_map(m, *r.release, a.date);
-  return ok ? kYes : kNo;
+  if (!write_stanzas(r, a, release, g)) {
+    Error() << "retire: the map " << m.path << " is left as it was: the shim keeps handing cuDNN "
+            << release << " over until the module files are written";
+    return kNo;
+  }
+  if (a.dry_run) {
+    std::cout << "dry run: nothing written (the map, " << m.path << ", is left as it was)\n";
+    return kYes;
+  }
+  return mark_map(m, *r.release, a.date) ? kYes : kNo;
 }
 
 }  // namespace
@@ -216,6 +246,8 @@ void add_retire(CLI::App &app, Globals &g) {
          "--envmodules", a->envmodules,
          "Write its module-forbid/module-warn lines into this Environment Modules modulerc")
       ->type_name("FILE");
+  cmd->add_flag("--dry-run", a->dry_run,
+                "Say who uses it, its replacement and both stanzas; write nothing");
   cmd->footer(R"(
 The replacement is the one decision's choice (the map's rule and preference, as the shim and
 resolve decide) for every need the records show among the release's users, the retiring release
@@ -224,8 +256,12 @@ set aside; without --db, for the need of a program built against the release its
 Lmod prints the admin.list entry at every load of the module. Environment Modules forbids loading
 it from the day on (module-forbid --after), warns in the 14 days before (--nearly-message), and on
 versions that have module-warn (5.5 on) warns at every load until then. A file given is updated in
-place: the stanza of this release is replaced, every other line is kept. Without --lmod and
---envmodules both stanzas are printed.
+place: the stanza of this release is replaced, every other line is kept; a new modulerc starts
+with #%Module, and one that lacks it is not written to (Environment Modules would refuse every
+command). Without --lmod and --envmodules both stanzas are printed. The module files are written
+before the map: when one cannot be, the map is left as it was. --dry-run writes nothing.
+
+--after is today or a later day: a past day would retire the release at once.
 
 The map gets retire_after = "DATE" in the release's [[cudnn]] table (nothing else of it changes)
 and its tables are rewritten: from 00:00 of that day (local time) the shim no longer hands the

@@ -97,6 +97,29 @@ void count(IngestCounts &c, LineKind kind, std::string_view why, std::uint64_t l
                          (why.empty() ? "" : ": " + std::string(why)));
 }
 
+// Whether the file still holds, just before `offset`, the line ingested there. logrotate's
+// copytruncate empties a file in place (same inode) and it may have grown past the offset again:
+// reading on from there would skip every record before it. A last line that is no record, or is
+// longer than the look back, cannot tell: the offset stands.
+bool still_there(int fd, std::uint64_t offset, UsageStore &store, const LineOrigin &origin) {
+  if (offset == 0) return true;
+  constexpr std::uint64_t kLookBack = 8192;
+  const std::uint64_t start = offset > kLookBack ? offset - kLookBack : 0;
+  std::string back(offset - start, '\0');
+  if (pread(fd, back.data(), back.size(), off_t(start)) != ssize_t(back.size()) ||
+      back.back() != '\n')
+    return false;
+  const std::size_t begin = back.rfind('\n', back.size() - 2);
+  if (begin == std::string::npos && start > 0) return true;
+  const std::string_view last =
+      std::string_view(back).substr(begin == std::string::npos ? 0 : begin + 1);
+  for (std::string_view text : records_in(last.substr(0, last.size() - 1), origin.spool)) {
+    const LineRead r = read_usage_line(text, origin);
+    if (r.kind == LineKind::record) return store.knows(r.record);
+  }
+  return true;
+}
+
 // Ingests one source in one transaction; false (and why) when the store failed.
 bool ingest_source(UsageStore &store, const Source &s, IngestCounts &c, std::string &why) {
   const int fd = open(s.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -107,7 +130,10 @@ bool ingest_source(UsageStore &store, const Source &s, IngestCounts &c, std::str
     return false;
   }
   const std::optional<std::uint64_t> resume = store.resume_offset(s.path, st.st_ino);
-  const std::uint64_t from = resume && *resume <= std::uint64_t(st.st_size) ? *resume : 0;
+  const std::uint64_t from =
+      resume && *resume <= std::uint64_t(st.st_size) && still_there(fd, *resume, store, s.origin)
+          ? *resume
+          : 0;
   if (!store.begin(s.path)) {
     why = store.error(), close(fd);
     return false;

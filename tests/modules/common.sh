@@ -449,11 +449,9 @@ retiring_release() {
   printf '[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\ncuda = "12.3"\nmodule = "cudnn/9.0"\n' \
     "$FAKES/9.0.0/lib64" >>"$t/map.toml"
   cc map validate "$t/map.toml" >/dev/null
+  # Its replacement runs on its CUDA 12: FAKE 9.1.0 (CUDA 12.4), never the real cuDNN 9 of
+  # CUDA 13 the map may also hold, though newer.
   repl=cudnn/9.1 repl_version=9.1.0
-  if grep -q cudnn/9-real "$t/map.toml"; then
-    repl=cudnn/9-real
-    repl_version=$(sed -n 's/^version = "\(9\.[1-9][0-9]*\..*\)"$/\1/p' "$t/map.toml" | tail -1)
-  fi
 }
 
 # use_system lmod|envmodules: the scenario runs on that module system, skipped where it is not

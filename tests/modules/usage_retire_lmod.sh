@@ -8,7 +8,7 @@ retiring_release
 lmod_tree
 printf 'cudnn/5.0: the admins keep this line\n\n' >"$t/admin.list"
 expect_rc 0 cc retire 9.0.0 --after 2099-01-31 --lmod "$t/admin.list" --envmodules "$t/modulerc"
-has "replacement for the needs of its own x.y (9.0): cuDNN $repl_version ($repl)"
+has "replacement for the needs of its own x.y (9.0 on CUDA 12): cuDNN $repl_version ($repl)"
 has "Lmod admin.list written: $t/admin.list"
 has "retire_after = \"2099-01-31\""
 expect_rc 0 cc retire 9.0.0 --after 2099-02-01 --lmod "$t/admin.list"
@@ -28,6 +28,18 @@ count 'retire_after = "2099-02-01"' 1
 # The day has come: the engine hands it over no more (the table leaves it to the engine).
 expect_rc 0 cc resolve libcudnn.so.9 --rule exact --require 9.0.0
 has "$FAKES/9.0.0/lib64"
-expect_rc 0 cc retire 9.0.0 --after 2020-01-01
+today=$(date +%F)
+expect_rc 0 cc retire 9.0.0 --after "$today"
 expect_rc 1 cc resolve libcudnn.so.9 --rule exact --require 9.0.0
-has "retired on 2020-01-01"
+has "retired on $today"
+
+# Exactly x.y.z is retired; --dry-run says all and writes nothing.
+for bad in 9.0.0.1 v9.0.0 "9.0.0 " 9.0; do
+  expect_rc 2 cc retire "$bad" --after 2099-03-01
+  has "expected the release to retire, x.y.z"
+done
+before=$(cat "$t/map.toml" "$t/admin.list" | sha256sum)
+expect_rc 0 cc retire 9.1.0 --after 2099-03-01 --dry-run --lmod "$t/admin.list"
+has "dry run: nothing written"
+has "^cudnn/9%.1$: cuDNN 9.1.0 (cudnn/9.1) retires on 2099-03-01"
+[[ $(cat "$t/map.toml" "$t/admin.list" | sha256sum) == "$before" ]] || fail "--dry-run wrote"

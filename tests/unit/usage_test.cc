@@ -215,16 +215,46 @@ TEST(Retire, TheTableLeavesARetiringReleaseToTheEngineAndNamesReleasesForRecords
             "usage\trecord\t1000000\tsyslog");
 }
 
+// The replacement is the one decision's for the CUDA its users run too, as resolve --cuda says:
+// not a newer cuDNN built for another CUDA.
+TEST(Retire, TheReplacementRunsOnTheCudaItsUsersRun) {
+  const Map map = *parse_map(R"(schema = 1
+[[cudnn]]
+version = "9.0.0"
+lib = "/a"
+cuda = "12.2"
+module = "cudnn/9.0"
+[[cudnn]]
+version = "9.1.0"
+lib = "/b"
+cuda = "12.4"
+module = "cudnn/9.1"
+[[cudnn]]
+version = "9.19.0"
+lib = "/c"
+cuda = "13.1"
+)",
+                             "map.toml")
+                       .map;
+  for (const std::vector<UsageNeed> &needs :
+       {std::vector<UsageNeed>{{"9.0", "12", 3}}, std::vector<UsageNeed>{}}) {
+    const Parsed<Retirement> r = plan_retirement(map, Version{9, 0, 0, {}}, needs, "2027-03-01");
+    ASSERT_TRUE(r && r->replacement) << r.error;
+    EXPECT_EQ(to_string(r->replacement->version), "9.1.0") << needs.size();
+    EXPECT_EQ(r->needs, std::vector<std::string>{"9.0 on CUDA 12"});
+  }
+}
+
 TEST(Retire, TheReplacementFitsEveryNeedTheRecordsShow) {
   const Map map = retiring_map();
   const Parsed<Retirement> r =
-      plan_retirement(map, Version{8, 9, 2, {}}, {{"8.9", 7}, {"8.5", 2}}, "2025-06-30");
+      plan_retirement(map, Version{8, 9, 2, {}}, {{"8.9", "", 7}, {"8.5", "", 2}}, "2025-06-30");
   ASSERT_TRUE(r) << r.error;
   ASSERT_TRUE(r->replacement);
   EXPECT_EQ(to_string(r->replacement->version), "8.9.7");  // 8.9.7 fits 8.9 and 8.5 (nvidia)
   EXPECT_TRUE(r->unmet.empty());
   const Parsed<Retirement> exact =
-      plan_retirement(map, Version{8, 9, 2, {}}, {{"8.9.2", 1}}, "2025-06-30");
+      plan_retirement(map, Version{8, 9, 2, {}}, {{"8.9.2", "", 1}}, "2025-06-30");
   ASSERT_TRUE(exact);
   EXPECT_EQ(to_string(exact->replacement->version), "8.9.7");
   EXPECT_FALSE(plan_retirement(map, Version{7, 6, 5, {}}, {}, "2025-06-30"));
@@ -325,12 +355,19 @@ TEST(UsageStore, IngestTwiceAddsNothingAndTheSummaryCounts) {
   EXPECT_EQ(rows[0].jobs, 1);
   EXPECT_EQ(rows[0].instead_of, (UsageStore::Row::Counts{{"8.5.0", 3}}));
   EXPECT_EQ(s.users_of("8.9.2").at(0).user, "bob");
-  EXPECT_EQ(s.needs_of("8.9.7").at(0), (std::pair<std::string, std::int64_t>{"8.9", 3}));
+  EXPECT_EQ(s.needs_of("8.9.7").at(0), (UsageNeed{"8.9", "", 3}));
   EXPECT_EQ(s.resume_offset("src", 1), std::optional<std::uint64_t>(100));
   EXPECT_EQ(s.resume_offset("src", 2), std::nullopt);  // another file under the name: from 0
   const std::string text = report_text({"release", 0, rows, s.daily(0), 0, {}});
   EXPECT_NE(text.find("RELEASE  PROCESSES"), std::string::npos) << text;
-  EXPECT_NE(chart_svg(s.daily(0)).find("<title>8.9.2</title>"), std::string::npos);
+  const std::string svg = chart_svg(s.daily(0));
+  EXPECT_NE(svg.find("<title>8.9.2</title>"), std::string::npos);
+  // Both releases were used on one day only: each is a point to see, not a line of no length.
+  std::size_t circles = 0;
+  for (std::size_t at = 0; (at = svg.find("<circle", at)) != std::string::npos; ++at) ++circles;
+  EXPECT_EQ(circles, 2u) << svg;
+  EXPECT_TRUE(s.knows(a_record(9, "8.9.2", "")));
+  EXPECT_FALSE(s.knows(a_record(10, "8.9.2", "")));
 }
 
 TEST(UsageStore, ANewerSchemaOrAForeignFileIsRefusedUntouched) {

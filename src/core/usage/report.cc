@@ -160,13 +160,17 @@ std::string chart_svg(
   int k = 0;
   for (const std::string &release : releases) {
     const char *colour = colours[k % 10];
-    std::string points;
+    std::string points, dots;
     for (const auto &[day, r, n] : daily)
       if (r == release) {
         std::snprintf(buf, sizeof buf, "%s%.1f,%.1f", points.empty() ? "" : " ", x(day), y(n));
         points += buf;
+        // A day of its own is a point, which a line alone does not draw.
+        std::snprintf(buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>",
+                      x(day), y(n), colour);
+        dots += buf;
       }
-    s += "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" + std::string(colour) +
+    s += dots + "\n<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" + std::string(colour) +
          "\" points=\"" + points + "\"><title>" + xml(or_none(release)) + "</title></polyline>\n";
     std::snprintf(buf, sizeof buf,
                   "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>",

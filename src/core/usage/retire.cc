@@ -8,17 +8,27 @@
 namespace cudnn_compat {
 namespace {
 
-// The release's users' needs as the decision takes them: "8.9" (or "" for any of its major).
-Need need_of(const Map &map, const std::string &text) {
+// The release's users' needs as the decision takes them: "8.9" (or "" for any of its major), and
+// the CUDA they run.
+Need need_of(const Map &map, const UsageNeed &u) {
   Need n;
   n.rule = map.policy.rule;
-  if (const Parsed<Version> v = parse_dotted(text)) n.cudnn = *v;
+  if (const Parsed<Version> v = parse_dotted(u.cudnn)) n.cudnn = *v;
+  if (const Parsed<Version> c = parse_cuda(u.cuda)) n.cuda_major = c->major;
   return n;
 }
 
-// What a program built against the release needs, when no record says more: its x.y.
-std::vector<std::pair<std::string, std::int64_t>> own_need(const Version &v) {
-  return {{std::to_string(v.major) + "." + std::to_string(v.minor.value_or(0)), 1}};
+// What a program built against the release needs, when no record says more: its x.y, on the
+// CUDA it was built for.
+std::vector<UsageNeed> own_need(const Installed &e) {
+  const Version &v = e.version;
+  return {{std::to_string(v.major) + "." + std::to_string(v.minor.value_or(0)),
+           e.cuda ? std::to_string(e.cuda->major) : "", 1}};
+}
+
+std::string need_text(const UsageNeed &u, int major) {
+  return (u.cudnn.empty() ? "any " + std::to_string(major) : u.cudnn) +
+         (u.cuda.empty() ? "" : " on CUDA " + u.cuda);
 }
 
 std::string module_or_version(const Installed &e) {
@@ -51,8 +61,7 @@ std::string use_instead(const Retirement &r) {
 }  // namespace
 
 Parsed<Retirement> plan_retirement(const Map &map, const Version &version,
-                                   const std::vector<std::pair<std::string, std::int64_t>> &needs,
-                                   const std::string &date) {
+                                   const std::vector<UsageNeed> &needs, const std::string &date) {
   Retirement r;
   r.date = date;
   Map rest = map;
@@ -64,14 +73,13 @@ Parsed<Retirement> plan_retirement(const Map &map, const Version &version,
   if (!r.release)
     return Parsed<Retirement>::fail("cuDNN " + to_string(version) + " is not in " + map.path +
                                     " (`cudnn-compat map show` lists what it holds)");
-  const std::vector<std::pair<std::string, std::int64_t>> asked =
-      needs.empty() ? own_need(r.release->version) : needs;
+  const std::vector<UsageNeed> asked = needs.empty() ? own_need(*r.release) : needs;
   const LibraryName requested{"", Version{r.release->version.major, {}, {}, {}}, false};
   // Every need's fitting releases; the replacement fits all of them if one does, else the most
   // records (needs are in order of records, most first).
   std::vector<std::vector<std::size_t>> ranked;
-  for (const auto &[need, count] : asked) {
-    r.needs.push_back(need.empty() ? "any " + std::to_string(requested.version->major) : need);
+  for (const UsageNeed &need : asked) {
+    r.needs.push_back(need_text(need, requested.version->major));
     ranked.push_back(rank(rest, need_of(map, need), requested));
   }
   for (std::size_t i : ranked.front())

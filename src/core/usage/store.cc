@@ -177,6 +177,16 @@ std::optional<std::uint64_t> UsageStore::resume_offset(const std::string &source
   return offset;
 }
 
+bool UsageStore::knows(const UsageRecord &r) {
+  sqlite3_stmt *s = stmt(
+      statement("SELECT 1 FROM records WHERE host = ? AND pid = ? AND time = ? AND asked = ?"));
+  if (!s) return false;
+  bind_all(s, r.host, r.pid, r.time, r.asked);
+  const bool known = sqlite3_step(s) == SQLITE_ROW;
+  sqlite3_reset(s);
+  return known;
+}
+
 bool UsageStore::add(const UsageRecord &r, const std::string &user) {
   sqlite3_stmt *insert = stmt(statement(
       "INSERT OR IGNORE INTO records VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
@@ -230,7 +240,8 @@ bool UsageStore::commit(const std::string &source, std::uint64_t inode, std::uin
 
 std::vector<UsageStore::Row> UsageStore::summary(const std::string &by, std::int64_t since) {
   const std::string key = by == "module" || by == "user" || by == "job" ? by : "release";
-  const std::string where = " WHERE day >= ?" + std::string(key == "job" ? " AND job != ''" : "");
+  // Processes with no job (outside Slurm) are a row of their own, as with no module.
+  const std::string where = " WHERE day >= ?";
   sqlite3_stmt *s =
       stmt(statement("SELECT " + key +
                      ", sum(records), count(DISTINCT user), count(DISTINCT nullif(job, '')), "
@@ -318,13 +329,15 @@ std::vector<UsageStore::Use> UsageStore::users_of(const std::string &release) {
   return out;
 }
 
-std::vector<std::pair<std::string, std::int64_t>> UsageStore::needs_of(const std::string &release) {
-  std::vector<std::pair<std::string, std::int64_t>> out;
+std::vector<UsageNeed> UsageStore::needs_of(const std::string &release) {
+  std::vector<UsageNeed> out;
+  // The release a process loaded, as used_of() says: a report-only process kept the loader's.
   sqlite3_stmt *s = stmt(statement(
-      "SELECT need, sum(records) FROM daily WHERE release = ? GROUP BY need ORDER BY 2 DESC, 1"));
+      "SELECT need, cuda, count(*) FROM records WHERE (CASE mode WHEN 'record' THEN release ELSE "
+      "loader_release END) = ? GROUP BY need, cuda ORDER BY 3 DESC, 1, 2"));
   if (!s) return out;
   for (bind_all(s, release); sqlite3_step(s) == SQLITE_ROW;)
-    out.emplace_back(column(s, 0), sqlite3_column_int64(s, 1));
+    out.push_back({column(s, 0), column(s, 1), sqlite3_column_int64(s, 2)});
   return out;
 }
 

@@ -75,6 +75,14 @@ struct IngestCounts {
   std::vector<std::string> examples;  // the first few skipped lines' reasons, for people
 };
 
+// A need the records of a release show: the cuDNN its processes were built with ("8.9"; "" for
+// any of the major) and the CUDA they run ("12"; "" when none was said), with their processes.
+struct UsageNeed {
+  std::string cudnn, cuda;
+  std::int64_t records = 0;
+  bool operator==(const UsageNeed &) const = default;
+};
+
 // One source's lines, read by the caller, fed in order; the store keeps the rest.
 class UsageStore {
  public:
@@ -92,6 +100,8 @@ class UsageStore {
   std::optional<std::uint64_t> resume_offset(const std::string &source, std::uint64_t inode);
   // true when the record was new; false when it was known (or the store failed: see error()).
   bool add(const UsageRecord &r, const std::string &user);
+  // The record is in the database (by its key: host, pid, time and name asked).
+  bool knows(const UsageRecord &r);
   bool commit(const std::string &source, std::uint64_t inode, std::uint64_t offset,
               const IngestCounts &counts);
   void rollback();
@@ -118,7 +128,7 @@ class UsageStore {
     std::int64_t records = 0, jobs = 0, last = 0;
   };
   std::vector<Use> users_of(const std::string &release);
-  std::vector<std::pair<std::string, std::int64_t>> needs_of(const std::string &release);
+  std::vector<UsageNeed> needs_of(const std::string &release);
 
  private:
   void *db_ = nullptr;  // sqlite3*
@@ -161,8 +171,7 @@ struct Retirement {
 // the retiring release set aside; where no one release fits them all, the one that fits the most
 // records, and `unmet` says which it does not.
 Parsed<Retirement> plan_retirement(const Map &map, const Version &version,
-                                   const std::vector<std::pair<std::string, std::int64_t>> &needs,
-                                   const std::string &date);
+                                   const std::vector<UsageNeed> &needs, const std::string &date);
 // Lmod's admin.list entry ("MODULE: message", LMOD_ADMIN_FILE) and Environment Modules' modulerc
 // lines (module-forbid --after DATE --nearly-message ..., module-warn on versions that have it).
 std::string lmod_admin_entry(const Retirement &r);
