@@ -69,7 +69,8 @@ bool write_stanza(const std::string &file, const std::string &block, const std::
             << cookie << " as its first line, then run retire again";
     return false;
   }
-  const std::string why = write_file_atomically(file, upsert_block(text, block, first, last));
+  // Through a link: a site's admin.list or modulerc is often a link to a shared file.
+  const std::string why = write_file_through_link(file, upsert_block(text, block, first, last));
   if (!why.empty())
     Error() << "retire: " << what << " " << file << ": " << why;
   else

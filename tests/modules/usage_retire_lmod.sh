@@ -43,3 +43,12 @@ expect_rc 0 cc retire 9.1.0 --after 2099-03-01 --dry-run --lmod "$t/admin.list"
 has "dry run: nothing written"
 has "^cudnn/9%.1$: cuDNN 9.1.0 (cudnn/9.1) retires on 2099-03-01"
 [[ $(cat "$t/map.toml" "$t/admin.list" | sha256sum) == "$before" ]] || fail "--dry-run wrote"
+
+# A site's admin.list is often a link to a shared file: written through it, the link stays.
+mkdir "$t/shared" && printf 'x: the admins keep this\n' >"$t/shared/admin.list"
+ln -s "$t/shared/admin.list" "$t/linked.list"
+expect_rc 0 cc retire 9.1.0 --after 2099-03-01 --lmod "$t/linked.list"
+[[ -L $t/linked.list ]] || fail "the link to the shared admin.list was replaced by a file"
+out=$(cat "$t/shared/admin.list")
+has "x: the admins keep this"
+has "cuDNN 9.1.0 (cudnn/9.1) retires on 2099-03-01"

@@ -236,8 +236,10 @@ cuda = "13.1"
 )",
                              "map.toml")
                        .map;
+  // Records that say no CUDA ran on the retiring build's (12.2): they loaded it.
   for (const std::vector<UsageNeed> &needs :
-       {std::vector<UsageNeed>{{"9.0", "12", 3}}, std::vector<UsageNeed>{}}) {
+       {std::vector<UsageNeed>{{"9.0", "12", 3}}, std::vector<UsageNeed>{},
+        std::vector<UsageNeed>{{"9.0", "", 2}}}) {
     const Parsed<Retirement> r = plan_retirement(map, Version{9, 0, 0, {}}, needs, "2027-03-01");
     ASSERT_TRUE(r && r->replacement) << r.error;
     EXPECT_EQ(to_string(r->replacement->version), "9.1.0") << needs.size();

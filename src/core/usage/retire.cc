@@ -73,7 +73,10 @@ Parsed<Retirement> plan_retirement(const Map &map, const Version &version,
   if (!r.release)
     return Parsed<Retirement>::fail("cuDNN " + to_string(version) + " is not in " + map.path +
                                     " (`cudnn-compat map show` lists what it holds)");
-  const std::vector<UsageNeed> asked = needs.empty() ? own_need(*r.release) : needs;
+  // A record that says no CUDA ran on the retiring release's: it loaded that build.
+  std::vector<UsageNeed> asked = needs.empty() ? own_need(*r.release) : needs;
+  for (UsageNeed &u : asked)
+    if (u.cuda.empty() && r.release->cuda) u.cuda = std::to_string(r.release->cuda->major);
   const LibraryName requested{"", Version{r.release->version.major, {}, {}, {}}, false};
   // Every need's fitting releases; the replacement fits all of them if one does, else the most
   // records (needs are in order of records, most first).
@@ -110,9 +113,12 @@ std::string envmodules_stanza(const Retirement &r) {
       "cuDNN " + release + " (" + name + ") retires on " + r.date + "; " + use_instead(r);
   const std::string gone =
       "cuDNN " + release + " (" + name + ") retired on " + r.date + "; " + use_instead(r);
-  return "# cudnn-compat retire " + release + " (begin)\n" + "module-forbid --after " + r.date +
+  // module-forbid came with Environment Modules 4.6: an older one (or another reader of the file)
+  // skips the stanza instead of refusing the whole file.
+  return "# cudnn-compat retire " + release + " (begin)\n" +
+         "if {[info commands module-forbid] ne {}} {\n    module-forbid --after " + r.date +
          " --nearly-message " + tcl_braced(nearly) + " --message " + tcl_braced(gone) + " " +
-         tcl_braced(name) + "\n" +
+         tcl_braced(name) + "\n}\n" +
          "# module-warn: Environment Modules 5.5 and later, until the day\n" +
          "if {[info commands module-warn] ne {}} {\n    module-warn --before " + r.date +
          " --message " + tcl_braced(nearly) + " " + tcl_braced(name) + "\n}\n" +
