@@ -154,7 +154,7 @@ enum pick_verdict {
 // sub-libraries - would take its family from there ($ORIGIN is the link's directory): the
 // release is handed over at its probed path instead, whichever path reached it.
 static enum pick_verdict judge_pick(const char *table, const char *row, const char *pick,
-                                    struct lib_row *at) {
+                                    struct lib_row *at, long *entry) {
   struct stat st;
   struct identity id;
   struct lib_row lib;
@@ -162,6 +162,7 @@ static enum pick_verdict judge_pick(const char *table, const char *row, const ch
   if (!identify(pick, &id, &st)) return PICK_UNKNOWN;
   for (const char *p = table; next_lib(&p, &lib);) {
     if (!same_identity(&lib.id, &id)) continue;
+    if (*entry < 0) *entry = (long)lib.index;
     if (!listed(row, lib.index)) {
       if (v == PICK_UNKNOWN) v = PICK_MISFIT;
     } else if (row_path_is(lib.path, pick)) {
@@ -173,7 +174,8 @@ static enum pick_verdict judge_pick(const char *table, const char *row, const ch
   return v;
 }
 
-static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use) {
+static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use,
+                               struct fast_resolved *got) {
   // The engine's own grammar (shared/version_grammar.h; a major alone is a need too); a build
   // number (x.y.z.b), a text that is no version, another major or a patch the table does not
   // file is left to the engine.
@@ -202,12 +204,14 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
   if (!row) return FAST_UNKNOWN;
 
   struct lib_row lib;
-  switch (r->pick ? judge_pick(table, row, r->pick, &lib) : PICK_MISFIT) {
+  switch (r->pick ? judge_pick(table, row, r->pick, &lib, &got->pick_entry) : PICK_MISFIT) {
     case PICK_UNKNOWN:
       return FAST_UNKNOWN;
     case PICK_FITS:
+      got->use_entry = got->pick_entry;
       return FAST_KEEP;
     case PICK_ELSEWHERE:
+      got->use_entry = (long)lib.index, got->same_release = 1;
       return (*use = handed_over(&lib, r->major)) ? FAST_USE : FAST_UNKNOWN;
     case PICK_MISFIT:
       break;
@@ -215,6 +219,7 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
   unsigned long index;
   const char *best = row;
   if (!read_decimal(&best, &index)) return FAST_UNKNOWN;  // nothing fits: the engine explains
+  got->use_entry = (long)index;
   for (const char *p = table; next_lib(&p, &lib);)
     if (lib.index == index) return (*use = handed_over(&lib, r->major)) ? FAST_USE : FAST_UNKNOWN;
   return FAST_UNKNOWN;
@@ -226,8 +231,9 @@ enum fast_answer fast_decide(const struct fast_request *r, const char **use) {
     file_free(&table);
     return FAST_UNKNOWN;
   }
-  const enum fast_answer a = decide(table.data, r, use);
-  record_table(table.data, r, a, *use);
+  struct fast_resolved got = {-1, -1, 0};
+  const enum fast_answer a = decide(table.data, r, use, &got);
+  record_table(table.data, r, a, *use, &got);
   file_free(&table);
   return a;
 }

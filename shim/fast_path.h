@@ -21,6 +21,14 @@ struct fast_request {
   int pick_known;       // 0: the shim could not tell which file the loader takes
 };
 
+// The table's entries the decision resolved, for the usage record: the loader's file and the one
+// handed over (-1: not in the table), and whether the handover is the loader's own release at its
+// probed path (a link reached it), which is no redirect.
+struct fast_resolved {
+  long pick_entry, use_entry;
+  int same_release;
+};
+
 enum fast_answer fast_decide(const struct fast_request *r, const char **use);
 
 // From the same trusted table, the places it lists (its "rel" rows): a directory other than

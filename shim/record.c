@@ -86,34 +86,13 @@ static int field_is(const char *f, const char *text, long n) {
   return 1;
 }
 
-// A field's number; 0 when it has none (no file has inode 0).
-static unsigned long number_at(const char *f) {
-  unsigned long n = 0;
-  read_decimal(&f, &n);
-  return n;
-}
-
-// The first row of kind (e.g. "rel\t") whose field 1 is key (n bytes), or 0.
-static const char *row(const char *table, const char *kind, const char *key, long n) {
-  for (const char *p = table; *p; p = next_line(p))
-    if (after_prefix(p, kind) && field_is(field(p, 1), key, n)) return p;
-  return 0;
-}
-
-// The lib row of a file: by its path, else by its identity (another spelling of the same path).
-static const char *lib_row(const char *table, const char *path) {
-  const long n = text_len(path);
+// The rel row of a table entry, or 0.
+static const char *rel_row(const char *table, long entry) {
   for (const char *p = table; *p; p = next_line(p)) {
-    const char *f = after_prefix(p, "lib\t") ? field(p, 5) : 0;
-    if (f && field_is(f, path, n)) return p;
+    const char *f = after_prefix(p, "rel\t");
+    unsigned long n;
+    if (f && read_decimal(&f, &n) && *f == '\t' && (long)n == entry) return p;
   }
-  struct stat st;
-  if (sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) != 0) return 0;
-  const unsigned long mtime = timespec_ns(&st.st_mtim);
-  for (const char *p = table; *p; p = next_line(p))
-    if (after_prefix(p, "lib\t") && field(p, 5) && number_at(field(p, 2)) == st.st_ino &&
-        number_at(field(p, 3)) == (unsigned long)st.st_size && number_at(field(p, 4)) == mtime)
-      return p;
   return 0;
 }
 
@@ -126,11 +105,10 @@ static long put(long at, const char *key, const char *value) {
   return put_value(note.text, sizeof note.text, at, key, value);
 }
 
-// "KEY=path RELKEY=version SRCKEY=source MODKEY=module" of one file, from its table rows.
-static long put_file(long at, const char *table, const char *path, const char *const keys[4]) {
-  const char *lib = path ? lib_row(table, path) : 0;
-  const char *index = lib ? field(lib, 1) : 0;
-  const char *rel = index ? row(table, "rel\t", index, field_len(index)) : 0;
+// "KEY=path RELKEY=version SRCKEY=source MODKEY=module" of one file, from its entry's rel row.
+static long put_file(long at, const char *table, const char *path, long entry,
+                     const char *const keys[4]) {
+  const char *rel = path && entry >= 0 ? rel_row(table, entry) : 0;
   static const int column[4] = {0, 4, 3, 5};  // "rel\tENTRY\tNUMBER\tSOURCE\tVERSION\tMODULE"
   at = put(at, keys[0], path);
   for (int i = 1; i < 4; ++i) {
@@ -141,15 +119,6 @@ static long put_file(long at, const char *table, const char *path, const char *c
   return at;
 }
 
-// The same file by two paths (a link to the release's directory): the table hands the fitting
-// release over at its probed path, which is no redirect.
-static int same_file(const char *a, const char *b) {
-  struct stat x, y;
-  return a && b && sys4(SYS_newfstatat, AT_FDCWD, a, &x, 0) == 0 &&
-         sys4(SYS_newfstatat, AT_FDCWD, b, &y, 0) == 0 && x.st_dev == y.st_dev &&
-         x.st_ino == y.st_ino;
-}
-
 static int wanted(void) {
   const char *word = env_value(current_environment(), CUDNN_COMPAT_USAGE_ENV);
   return (note.known && note.mode != MODE_OFF) ||
@@ -157,7 +126,7 @@ static int wanted(void) {
 }
 
 void record_table(const char *table, const struct fast_request *r, enum fast_answer a,
-                  const char *use) {
+                  const char *use, const struct fast_resolved *got) {
   const char *second = next_line(table);
   note.known = 0;
   if (after_prefix(second, CUDNN_COMPAT_USAGE_SETTINGS "\t"))
@@ -171,9 +140,10 @@ void record_table(const char *table, const struct fast_request *r, enum fast_ans
   long at = put(0, "need", r->require);
   at = put(at, "cuda", r->cuda);
   at = put(at, "from", r->require ? "env" : 0);
-  at = put_file(at, table, loader, loader_keys);
-  at = put_file(at, table, a == FAST_USE ? use : loader, got_keys);
-  note.fields = put(at, "verdict", a == FAST_USE && !same_file(use, loader) ? "redirected" : "fit");
+  at = put_file(at, table, loader, got->pick_entry, loader_keys);
+  at = put_file(at, table, a == FAST_USE ? use : loader, got->use_entry, got_keys);
+  // The loader's release handed over at its probed path (a link reached it) is no redirect.
+  note.fields = put(at, "verdict", a == FAST_USE && !got->same_release ? "redirected" : "fit");
 }
 
 void record_answer(const char *answer) {

@@ -8,11 +8,11 @@
 
 #pragma GCC visibility push(hidden)
 
-// The table the fast path read for request r, its answer a and the file it hands over (use, for
-// FAST_USE): the map's usage settings (the table's second line) and, when they ask for records,
-// the record's fields from the table's rows.
+// The table the fast path read for request r, its answer a, the file it hands over (use, for
+// FAST_USE) and the entries it resolved: the map's usage settings (the table's second line) and,
+// when they ask for records, the record's fields from the entries' rows.
 void record_table(const char *table, const struct fast_request *r, enum fast_answer a,
-                  const char *use);
+                  const char *use, const struct fast_resolved *got);
 // The engine's answer (shim/shared/protocol.h): its "usage" and "record" lines, if any.
 void record_answer(const char *answer);
 // After the decision for `name` (a main library of `major`, asked by `requester`, "" for the
