@@ -580,10 +580,13 @@ done:
   return result;
 }
 
-// A main cuDNN library the loader has loaded, by its own choice or ours: it fixes the family.
-static void note_main_library(const char *path) {
+// A cuDNN library the loader has loaded, by its own choice or ours: the first of a major fixes
+// the family, a sub-library too (a program or a front end such as cudnn-frontend's dynamic loading
+// may dlopen libcudnn_graph.so.9 before any dispatcher, and a dispatcher from elsewhere after it
+// would bring another release's sub-libraries into the process).
+static void note_member(const char *path) {
   struct cudnn_name c;
-  if (!path || !parse_cudnn_name(base_name(path), &c) || c.sub || c.major < 0) return;
+  if (!path || !parse_cudnn_name(base_name(path), &c) || c.major < 0) return;
   if (lock() != LOCK_TAKEN) return;  // a handler's load inside a decision: that one notes it
   struct family *f = family_of(c.major);
   static char dir[kPath];
@@ -610,7 +613,7 @@ EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *coo
   if (lmid != LM_ID_BASE) return 0;
   if (!main_program) report_main_program(main_program = map);  // the base namespace's first
   note_object(map);
-  note_main_library(map->l_name);
+  note_member(map->l_name);
   return 0;
 }
 
@@ -639,10 +642,10 @@ static void *no_dlopen(const char *name, int flags) {
   return 0;
 }
 
-// Without audit the loader's own choice of a main library is seen only here, by looking.
+// Without audit the loader's own choice of a cuDNN library is seen only here, by looking.
 static int note_family(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size, (void)data;
-  note_main_library(info->dlpi_name);
+  note_member(info->dlpi_name);
   return 0;
 }
 
