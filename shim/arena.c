@@ -93,6 +93,16 @@ int file_read(const char *path, struct file_text *out) {
   return ok;
 }
 
+int fd_read_sized(long fd, long size, struct file_text *out) {
+  static char block[4096];  // callers hold the shim's lock
+  long n = 1;
+  int ok = text_append(out, "", 0);
+  for (long got = 0; ok && got < size && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0;
+       got += n)
+    ok = text_append(out, block, n);
+  return ok && n >= 0;
+}
+
 void file_free(struct file_text *f) {
   if (f->data == pool)
     pool_taken = 0;

@@ -19,6 +19,9 @@ struct file_text {
   long capacity;  // bytes mapped
 };
 int file_read(const char *path, struct file_text *out);
+// Appends the size bytes fstat gave for fd: no read past them to find the end, which a file
+// replaced by rename (the tables, the memo's entries) cannot grow. 0 on a read error.
+int fd_read_sized(long fd, long size, struct file_text *out);
 // Appends n bytes (and a NUL) to t, which starts zeroed; 0 when the kernel refuses memory.
 int text_append(struct file_text *t, const char *data, long n);
 void file_free(struct file_text *f);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "arena.h"
+#include "look.h"
 #include "record.h"
 #include "shared/decision_key.h"
 #include "shared/loadable.h"
@@ -18,7 +19,7 @@ struct identity {
 };
 
 static int identify(const char *path, struct identity *id, struct stat *st) {
-  if (sys4(SYS_newfstatat, AT_FDCWD, path, st, 0) != 0 || !S_ISREG(st->st_mode)) return 0;
+  if (look(path, st, 0) != 0 || !S_ISREG(st->st_mode)) return 0;
   id->ino = st->st_ino, id->size = (unsigned long)st->st_size,
   id->mtime_ns = timespec_ns(&st->st_mtim);
   return 1;
@@ -51,13 +52,9 @@ static int trusted(const char *map, struct file_text *text) {
   append_text(table, sizeof table, text_len(table), SITE_DECIDE_SUFFIX);
   const long fd = site_open_table(map, table, dir, sizeof dir, &seen, &verdict);
   if (fd < 0) return 0;
-  static char block[4096];
-  long n = 0;
-  int ok = text_append(text, "", 0);
-  while (ok && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
-    ok = text_append(text, block, n);
+  const int ok = fd_read_sized(fd, seen.table.st_size, text);
   sys(SYS_close, fd, 0, 0);
-  return ok && n == 0 &&
+  return ok &&
          site_judge_table(text->data, text->size, SITE_DECIDE_FORMAT, map, &seen) == SITE_BELIEVED;
 }
 
@@ -290,8 +287,7 @@ static int holds_base(unsigned long number, const char *source, const char *dir,
   static char candidate[4096 + 256];
   struct stat st;
   if (number != w->number || text_eq(dir, w->not_dir) ||
-      !join_path(candidate, sizeof candidate, dir, w->base) ||
-      sys4(SYS_newfstatat, AT_FDCWD, candidate, &st, 0) != 0)
+      !join_path(candidate, sizeof candidate, dir, w->base) || look(candidate, &st, 0) != 0)
     return 0;
   w->found = arena_strdup(dir);
   return 1;

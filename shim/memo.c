@@ -11,6 +11,7 @@
 
 #include "arena.h"
 #include "environment.h"
+#include "look.h"
 #include "shared/memo_format.h"
 #include "shim_text.h"
 #include "sys.h"
@@ -42,7 +43,7 @@ static int add_line(const char *tag, const char *value) {
 // A file's identity as the memo writes it: dev, ino, size, mtime, ctime.
 static int identify(const char *path, unsigned long id[5]) {
   struct stat st;
-  if (sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) != 0) return 0;
+  if (look(path, &st, 0) != 0) return 0;
   id[0] = st.st_dev, id[1] = st.st_ino, id[2] = (unsigned long)st.st_size;
   id[3] = timespec_ns(&st.st_mtim), id[4] = timespec_ns(&st.st_ctim);
   return 1;
@@ -130,15 +131,11 @@ static int read_entry(void) {
       sys_retry(SYS_openat, m.dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return 0;
   struct stat st;
-  static char block[4096];
-  long n = 0;
-  int ok = sys(SYS_fstat, fd, &st, 0) == 0 &&
-           cudnn_compat_memo_file_ok(st.st_uid, st.st_mode, m.uid) &&
-           st.st_size <= CUDNN_COMPAT_MEMO_MAX_BYTES && text_append(&m.entry, "", 0);
-  while (ok && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
-    ok = m.entry.size + n <= CUDNN_COMPAT_MEMO_MAX_BYTES && text_append(&m.entry, block, n);
+  const int ok =
+      sys(SYS_fstat, fd, &st, 0) == 0 && cudnn_compat_memo_file_ok(st.st_uid, st.st_mode, m.uid) &&
+      st.st_size <= CUDNN_COMPAT_MEMO_MAX_BYTES && fd_read_sized(fd, st.st_size, &m.entry);
   sys(SYS_close, fd, 0, 0);
-  return ok && n == 0;
+  return ok;
 }
 
 // The rest of a line as a string (static: one at a time), or 0 when too long.
@@ -171,7 +168,7 @@ static int file_holds(const char *p) {
 static int gone_holds(const char *p) {
   const char *path = rest(p);
   struct stat st;
-  const long r = path ? sys4(SYS_newfstatat, AT_FDCWD, path, &st, 0) : 0;
+  const long r = path ? look(path, &st, 0) : 0;
   return r == -ENOENT || r == -ENOTDIR;
 }
 

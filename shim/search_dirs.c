@@ -10,12 +10,14 @@
 #include "arena.h"
 #include "elf_dynamic.h"
 #include "environment.h"
+#include "look.h"
 #include "shared/ld_system.h"
 #include "shim_text.h"
 #include "sys.h"
 
 int file_exists(const char *path) {
-  return sys(SYS_faccessat, AT_FDCWD, path, F_OK) == 0;
+  struct stat st;
+  return look(path, &st, 0) == 0;
 }
 
 int is_conda_lib_dir(const char *dir) {

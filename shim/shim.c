@@ -21,6 +21,7 @@
 #include "environment.h"
 #include "fast_path.h"
 #include "lock.h"
+#include "look.h"
 #include "memo.h"
 #include "record.h"
 #include "report.h"
@@ -556,6 +557,7 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
 // name is a cuDNN library (c), so every other load never gets here.
 static const char *route(const char *name, const struct cudnn_name *c, const struct requester *q) {
   if (!enter()) return name;
+  look_begin();
   const struct settings s = read_settings();
   lock_deadline(s.deadline_ms + ENGINE_GRACE_MS);
   const char *result = name;
@@ -576,6 +578,7 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
     result = decide_family(name, c, f, q, &s);
   }
 done:
+  look_end();
   unlock();
   return result;
 }

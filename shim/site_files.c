@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <linux/errno.h>
 
+#include "look.h"
 #include "shim_text.h"
 #include "sys.h"
 
@@ -59,9 +60,9 @@ const char *site_parse_stamp(const char *text, const char *format, struct site_s
 long site_open_table(const char *map_path, const char *table_path, char *scratch, long scratch_size,
                      struct site_seen *seen, enum site_verdict *verdict) {
   // lstat: a map reached through a link is left to the engine, which checks where it leads.
-  if (sys4(SYS_newfstatat, AT_FDCWD, map_path, &seen->map, AT_SYMLINK_NOFOLLOW) != 0 ||
-      !S_ISREG(seen->map.st_mode) || !split_path(map_path, scratch, scratch_size) ||
-      sys4(SYS_newfstatat, AT_FDCWD, *scratch ? scratch : ".", &seen->dir, 0) != 0) {
+  if (look(map_path, &seen->map, 1) != 0 || !S_ISREG(seen->map.st_mode) ||
+      !split_path(map_path, scratch, scratch_size) ||
+      look(*scratch ? scratch : ".", &seen->dir, 0) != 0) {
     *verdict = SITE_MAP_NOT_FILE;
     return -1;
   }

@@ -28,6 +28,19 @@ for mode in audit preload; do
 done
 ls "$memo"/*.memo >/dev/null || fail "no memo entry in $memo"
 
+# A warm process looks at each file once (at 10,000 ranks every repeat is 10,000 metadata
+# operations on the shared file system): the loader's file one stat, the map one lstat, and the
+# table and the memo entry read to the size fstat gave, with no read past it.
+export CUDNN_COMPAT_REQUIRE=9.1
+for mode in audit preload; do
+  expect_rc 0 strace -f -qq -e trace=%file,read -o "$t/files" -E "LD_${mode^^}=$SHIM" "$t/family" libcudnn.so.9
+  looks=$(grep -cE "(stat|access)[a-z0-9]*\\(AT_FDCWD, \"$t/own/lib64/libcudnn.so.9\"" "$t/files" || true)
+  [[ $looks == 1 ]] || fail "$mode: the loader's file looked at $looks times:"$'\n'"$(<"$t/files")"
+  looks=$(grep -cE "(stat|access)[a-z0-9]*\\(AT_FDCWD, \"$CUDNN_COMPAT_MAP\"" "$t/files" || true)
+  [[ $looks == 1 ]] || fail "$mode: the map looked at $looks times:"$'\n'"$(<"$t/files")"
+  ! grep -E 'read\([0-9]+, "", [0-9]+\) += 0' "$t/files" || fail "$mode: a read past a file's end:"$'\n'"$(<"$t/files")"
+done
+
 # What pays nothing new: a process that never asks for cuDNN, and a load the table settles (the
 # loader finds the map's own 9.0.0): neither looks at the memo.
 export CUDNN_COMPAT_REQUIRE=9.1
