@@ -48,7 +48,7 @@ TEST(InstallPrefix, TheInstalledMapAndTheExample) {
   EXPECT_EQ(example_map_path("/usr"), "/usr/share/cudnn-compat/map.toml.example");
   EXPECT_EQ(installed_map_path("/usr/local"), "/usr/local/etc/cudnn-compat/map.toml");
   // A .deb's tree unpacked elsewhere: the example it has, under share/.
-  const std::string root = fresh_dir();
+  const std::string root = fs::path(fresh_dir()).lexically_normal().string();
   fs::create_directories(root + "/usr/share/cudnn-compat");
   std::ofstream(root + "/usr/share/cudnn-compat/map.toml.example") << "schema = 1\n";
   EXPECT_EQ(example_map_path(root + "/usr"), root + "/usr/share/cudnn-compat/map.toml.example");
