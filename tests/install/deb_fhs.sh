@@ -58,6 +58,7 @@ for how in table engine; do
   expect_rc 0 env CUDNN_COMPAT_REQUIRE=5.1 LD_LIBRARY_PATH="$FAKES/5.0.5/lib64" \
     LD_AUDIT=/usr/lib/cudnn-compat/libcudnn-compat.so "$t/apps/tf2016"
   has "cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
+  echo "the shim ($how): redirected from /etc/cudnn-compat/map.toml"
   rm -f /etc/cudnn-compat/map.toml.decide
 done
 
