@@ -47,7 +47,21 @@ if(IS_ABSOLUTE ${SITE_SYSCONFDIR})
 else()
   set(SITE_INSTALLED_MAP /p/${SITE_SYSCONFDIR}/cudnn-compat/${SITE_MAP_NAME})
 endif()
-set(SITE_EXAMPLE_MAP ${SITE_SYSCONFDIR}/cudnn-compat/${SITE_MAP_NAME}.example)
+# The prefix /usr (the .deb, or `cmake --install --prefix /usr`) follows the FHS as GNUInstallDirs
+# does for that prefix: there is no /usr/etc, so a tree found at run time under /usr takes the
+# system map as its installed map. Each reader compares its own directory with the one it has under
+# this prefix (SITE_FHS_PKGLIBDIR, and the hooks' fhs_here).
+set(SITE_FHS_PREFIX /usr)
+# The example map: beside the installed map in a tree that holds its map (etc/cudnn-compat/ under
+# the prefix); under share/cudnn-compat/ where the map is outside the prefix (the prefix /usr, or an
+# absolute sysconfdir): nothing is installed into the admin's /etc, whose map.toml is the site's.
+set(SITE_EXAMPLE_MAP_BESIDE ${SITE_SYSCONFDIR}/cudnn-compat/${SITE_MAP_NAME}.example)
+set(SITE_EXAMPLE_MAP_SHARED ${CMAKE_INSTALL_DATADIR}/cudnn-compat/${SITE_MAP_NAME}.example)
+if(IS_ABSOLUTE ${SITE_SYSCONFDIR})
+  set(SITE_EXAMPLE_MAP ${SITE_EXAMPLE_MAP_SHARED})
+else()
+  set(SITE_EXAMPLE_MAP ${SITE_EXAMPLE_MAP_BESIDE})
+endif()
 
 # site_contract_from(VAR DIR): the installed map as seen from DIR (relative to the prefix): relative
 # when the sysconfdir is under the prefix, absolute when it is not (-DCMAKE_INSTALL_SYSCONFDIR=/etc).
@@ -62,6 +76,9 @@ endfunction()
 site_contract_from(SITE_MAP_FROM_PKGLIBDIR ${SITE_PKGLIBDIR})
 site_contract_from(SITE_MAP_FROM_LMOD ${SITE_LMOD_DIR})
 site_contract_from(SITE_MAP_FROM_ENVMODULES ${SITE_ENVMODULES_DIR})
+set(SITE_FHS_PKGLIBDIR ${SITE_FHS_PREFIX}/${SITE_PKGLIBDIR})
+set(SITE_FHS_LMOD_DIR ${SITE_FHS_PREFIX}/${SITE_LMOD_DIR})
+set(SITE_FHS_ENVMODULES_DIR ${SITE_FHS_PREFIX}/${SITE_ENVMODULES_DIR})
 file(RELATIVE_PATH SITE_PREFIX_FROM_LMOD /p/${SITE_LMOD_DIR} /p)
 file(RELATIVE_PATH SITE_PREFIX_FROM_ENVMODULES /p/${SITE_ENVMODULES_DIR} /p)
 

@@ -122,7 +122,9 @@ end
 local function map_path()
   local m = os.getenv("CUDNN_COMPAT_MAP")
   if m and m ~= "" then return m end
-  for _, p in ipairs({from_here(site.map_from_here), site.system_map}) do
+  -- Installed under /usr, the installed map is the system map (there is no /usr/etc).
+  local fhs = cudnn_compat_here == site.fhs_here and site.map_from_here:sub(1, 1) ~= "/"
+  for _, p in ipairs({fhs and site.system_map or from_here(site.map_from_here), site.system_map}) do
     if lfs.attributes(p) then return p end
   end
 end

@@ -1,15 +1,25 @@
 # Installed by cpack's DEB generator only (CPACK_CUSTOM_INSTALL_VARIABLES sets
-# CUDNN_COMPAT_DEB_EXTRAS): what Debian's tools and admins look for outside the package's one
-# prefix. Not for `cmake --install` (no file outside the prefix it is given) and not for the
-# relocatable .rpm (a link into /opt would dangle after `rpm --prefix`).
-#   /usr/bin/cudnn-compat                   a link to <prefix>/bin/cudnn-compat (the tool finds its
-#                                           prefix through /proc/self/exe, so it works as called)
-#   /usr/share/doc/cudnn-compat/copyright   Debian's copyright file (machine-readable format)
+# CUDNN_COMPAT_DEB_EXTRAS; the prefix is /usr): what Debian's policy and lintian ask of a package,
+# and not of `cmake --install` or the relocatable .rpm.
+#   share/doc/cudnn-compat/copyright      Debian's copyright file (machine-readable format)
+#   share/doc/cudnn-compat/changelog.gz   CHANGELOG.md as a Debian changelog (written at build time)
+#   share/man/man*/*.gz                   the manual pages compressed, as man-db expects them
+#   share/lintian/overrides/cudnn-compat  the override for the static engine (its comment says why)
+# Compressed with gzip -9n (no name or time stamp inside), as dh_compress does.
 if(CUDNN_COMPAT_DEB_EXTRAS)
-  set(root "$ENV{DESTDIR}")
-  file(MAKE_DIRECTORY "${root}/usr/bin" "${root}/usr/share/doc/cudnn-compat")
-  file(CREATE_LINK "${CMAKE_INSTALL_PREFIX}/bin/cudnn-compat" "${root}/usr/bin/cudnn-compat"
-       SYMBOLIC)
-  file(READ "@CUDNN_COMPAT_COPYRIGHT@" copyright)
-  file(WRITE "${root}/usr/share/doc/cudnn-compat/copyright" "${copyright}")
+  set(root "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}")
+  set(doc "${root}/share/doc/cudnn-compat")
+  file(MAKE_DIRECTORY "${doc}" "${root}/share/lintian/overrides")
+  file(COPY_FILE "@CUDNN_COMPAT_COPYRIGHT@" "${doc}/copyright")
+  file(COPY_FILE "@PROJECT_SOURCE_DIR@/package/lintian-overrides" "${root}/share/lintian/overrides/cudnn-compat")
+  find_program(gzip gzip REQUIRED)
+  execute_process(COMMAND "${gzip}" -9n -c "@CUDNN_COMPAT_DEBIAN_CHANGELOG@"
+                  OUTPUT_FILE "${doc}/changelog.gz" COMMAND_ERROR_IS_FATAL ANY)
+  file(GLOB pages "${root}/share/man/man*/*.[0-9]")
+  foreach(page IN LISTS pages)
+    execute_process(COMMAND "${gzip}" -9nf "${page}" COMMAND_ERROR_IS_FATAL ANY)
+  endforeach()
+  # Files in a package are 0644 (directories 0755) whatever the builder's umask.
+  file(CHMOD "${doc}/copyright" "${doc}/changelog.gz" "${root}/share/lintian/overrides/cudnn-compat"
+       PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 endif()

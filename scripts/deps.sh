@@ -18,6 +18,7 @@ packages=(
   man-db                # tests/cli/man_page.sh renders the generated man pages with man -l
   strace                # tests/shim/hostile_big_host.sh: which clones the shim makes
   dpkg-dev file rpm     # cpack's .deb (dpkg-shlibdeps) and .rpm (rpmbuild), tests/install
+  lintian               # tests/install/deb_lintian.sh: the .deb has no lintian error
   slurm-wlm munge       # the real Slurm 22.05 and munged the tests/slurm cluster runs
   libslurm-dev          # slurm/spank.h, for the SPANK plugin
   rsyslog               # tests/shim/log_syslog.sh, usage_syslog.sh: the shim's lines sent to syslog

@@ -298,8 +298,11 @@ static const char *map_path(char **env) {
   const char *named = env_value(env, "CUDNN_COMPAT_MAP");
   if (named && *named) return named;
   // The installed map as the contract places it from this file's directory (site_contract.h):
-  // relative to it, or absolute where the sysconfdir is outside the prefix.
+  // relative to it, or absolute where the sysconfdir is outside the prefix. Installed under /usr,
+  // it is the system map (there is no /usr/etc).
   const char *from_here = SITE_MAP_FROM_PKGLIBDIR, *dir = 0;
+  if (*from_here != '/' && (dir = own_directory()) && text_eq(dir, SITE_FHS_PKGLIBDIR))
+    return SITE_SYSTEM_MAP;
   if ((*from_here == '/'
            ? copy_text(path, sizeof path, from_here)
            : (dir = own_directory()) && join_path(path, sizeof path, dir, from_here)) &&

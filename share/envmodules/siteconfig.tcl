@@ -95,9 +95,15 @@ proc cudnn_compat_map {} {
    if {![catch {set map $::env(CUDNN_COMPAT_MAP)}] && $map ne {}} {
       return $map
    }
-   # (file join: a map_from_here that is absolute replaces the directory.)
-   foreach p [list [file normalize [file join $::cudnn_compat_here\
-      $::cudnn_compat_site(map_from_here)]] $::cudnn_compat_site(system_map)] {
+   # (file join: a map_from_here that is absolute replaces the directory.) Installed under /usr,
+   # the installed map is the system map (there is no /usr/etc).
+   set installed [file normalize [file join $::cudnn_compat_here\
+      $::cudnn_compat_site(map_from_here)]]
+   if {$::cudnn_compat_here eq $::cudnn_compat_site(fhs_here)\
+      && [file pathtype $::cudnn_compat_site(map_from_here)] ne {absolute}} {
+      set installed $::cudnn_compat_site(system_map)
+   }
+   foreach p [list $installed $::cudnn_compat_site(system_map)] {
       if {[file exists $p]} { return $p }
    }
    return {}

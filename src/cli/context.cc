@@ -21,9 +21,7 @@ LoadedMap load_site_map(const std::string &explicit_path, bool fresh) {
 std::string map_not_found_message() {
   std::string s = "no version map found (looked for";
   for (const std::string &p : map_search_path()) s += " " + p;
-  // An absolute sysconfdir (-DCMAKE_INSTALL_SYSCONFDIR=/etc) replaces the prefix here.
-  const std::string example =
-      (std::filesystem::path(install_prefix().value_or("")) / SITE_EXAMPLE_MAP).string();
+  const std::string example = example_map_path(install_prefix().value_or(""));
   return s + "); set CUDNN_COMPAT_MAP, pass --map, or write one from " + example;
 }
 

@@ -142,7 +142,8 @@ std::string map_page(const std::string &example_map, const std::string &contract
          "applications need; the shim, the module hooks and \\fBcudnn\\-compat\\fR(1) read it. It "
          "is "
          "TOML, schema 1. The example below, installed as "
-         "\\fI<prefix>/etc/cudnn\\-compat/map.toml.example\\fR, documents every key.\n"
+         "\\fI<prefix>/etc/cudnn\\-compat/map.toml.example\\fR (by the .deb, under /usr, as "
+         "\\fI/usr/share/cudnn\\-compat/map.toml.example\\fR), documents every key.\n"
          ".SH FORMAT\n" +
          example(example_map) + ".SH FILES\n" + markdown(contract) +
          ".SH SEE ALSO\n\\fBcudnn\\-compat\\fR(1), \\fBld.so\\fR(8)\n";

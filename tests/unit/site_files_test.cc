@@ -37,6 +37,24 @@ TEST(InstallPrefix, FromTheProgramsOwnDirectory) {
   EXPECT_EQ(prefix_of_program_dir("/opt/cc/sbin"), std::nullopt);
 }
 
+// The unit tests' build uses the default, relative sysconfdir (etc).
+TEST(InstallPrefix, TheInstalledMapAndTheExample) {
+  EXPECT_EQ(installed_map_path("/opt/cc"), "/opt/cc/etc/cudnn-compat/map.toml");
+  EXPECT_EQ(example_map_path("/opt/cc"), "/opt/cc/etc/cudnn-compat/map.toml.example");
+  // The prefix /usr (the .deb): the FHS has no /usr/etc, the map is the system's and the example
+  // is under share/.
+  EXPECT_EQ(installed_map_path("/usr"), "/etc/cudnn-compat/map.toml");
+  EXPECT_EQ(installed_map_path("/usr/"), "/etc/cudnn-compat/map.toml");
+  EXPECT_EQ(example_map_path("/usr"), "/usr/share/cudnn-compat/map.toml.example");
+  EXPECT_EQ(installed_map_path("/usr/local"), "/usr/local/etc/cudnn-compat/map.toml");
+  // A .deb's tree unpacked elsewhere: the example it has, under share/.
+  const std::string root = fs::path(fresh_dir()).lexically_normal().string();
+  fs::create_directories(root + "/usr/share/cudnn-compat");
+  std::ofstream(root + "/usr/share/cudnn-compat/map.toml.example") << "schema = 1\n";
+  EXPECT_EQ(example_map_path(root + "/usr"), root + "/usr/share/cudnn-compat/map.toml.example");
+  EXPECT_EQ(installed_map_path(root + "/usr"), root + "/usr/etc/cudnn-compat/map.toml");
+}
+
 TEST(MapTrust, OwnerAndWriters) {
   const std::uint64_t me = 1000;
   EXPECT_EQ(untrusted_because({0, S_IFREG | 0644}, me), std::nullopt);

@@ -46,15 +46,44 @@ std::optional<std::string> install_prefix() {
   return prefix_of_program_dir(std::filesystem::path(*self).parent_path().string());
 }
 
+namespace {
+// The prefix /usr, where the FHS has no etc/ (a trailing '/' allowed).
+bool fhs_prefix(std::string_view prefix) {
+  while (prefix.size() > 1 && prefix.back() == '/') prefix.remove_suffix(1);
+  return prefix == SITE_FHS_PREFIX;
+}
+constexpr bool absolute_sysconfdir = SITE_SYSCONFDIR[0] == '/';
+}  // namespace
+
+std::string installed_map_path(const std::string &prefix) {
+  if (!absolute_sysconfdir && fhs_prefix(prefix)) return SITE_SYSTEM_MAP;
+  // An absolute sysconfdir (-DCMAKE_INSTALL_SYSCONFDIR=/etc) replaces the prefix here.
+  return (std::filesystem::path(prefix) / SITE_SYSCONFDIR / "cudnn-compat" / SITE_MAP_NAME)
+      .lexically_normal()
+      .string();
+}
+
+std::string example_map_path(const std::string &prefix) {
+  const auto under = [&](const char *rel) {
+    return (std::filesystem::path(prefix) / rel).lexically_normal().string();
+  };
+  if (fhs_prefix(prefix)) return under(SITE_EXAMPLE_MAP_SHARED);
+  // A tree laid out for /usr but found elsewhere (a .deb unpacked into another root) has its
+  // example under share/.
+  std::error_code ec;
+  if (!std::filesystem::exists(under(SITE_EXAMPLE_MAP), ec) &&
+      std::filesystem::exists(under(SITE_EXAMPLE_MAP_SHARED), ec))
+    return under(SITE_EXAMPLE_MAP_SHARED);
+  return under(SITE_EXAMPLE_MAP);
+}
+
 std::vector<std::string> map_search_path() {
   std::vector<std::string> path;
   if (std::optional<std::string> m = env("CUDNN_COMPAT_MAP")) path.push_back(*m);
-  if (std::optional<std::string> prefix = install_prefix())
-    // An absolute sysconfdir (-DCMAKE_INSTALL_SYSCONFDIR=/etc) replaces the prefix here.
-    path.push_back(
-        (std::filesystem::path(*prefix) / SITE_SYSCONFDIR / "cudnn-compat" / SITE_MAP_NAME)
-            .lexically_normal()
-            .string());
+  if (std::optional<std::string> prefix = install_prefix()) {
+    std::string installed = installed_map_path(*prefix);
+    if (installed != SITE_SYSTEM_MAP) path.push_back(std::move(installed));
+  }
   path.push_back(SITE_SYSTEM_MAP);
   return path;
 }

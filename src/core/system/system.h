@@ -208,7 +208,14 @@ ModuleSystemKind shell_module_system();
 // The user's module system as the environment shows it: which system, the loaded modules and their
 // files (LOADEDMODULES, _LMFILES_), EBROOT* variables, the first application in CUDNN_COMPAT_NEEDS.
 ModuleScene module_scene_from_environment();
-// $CUDNN_COMPAT_MAP, <prefix>/etc/cudnn-compat/map.toml, /etc/cudnn-compat/map.toml.
+// The installed map of a tree at prefix: <prefix>/<sysconfdir>/cudnn-compat/map.toml, the
+// sysconfdir's own when it is absolute, and the system map for the prefix /usr (no /usr/etc).
+// And the example map the tree holds: beside the installed map, or under share/ where that map is
+// outside the prefix (cmake/SiteContract.cmake), or where a tree laid out for /usr was unpacked
+// elsewhere (the first looks only at the path, the second also at the files).
+std::string installed_map_path(const std::string &prefix);
+std::string example_map_path(const std::string &prefix);
+// $CUDNN_COMPAT_MAP, the installed map (above), /etc/cudnn-compat/map.toml.
 std::optional<std::string> find_map_path();
 std::vector<std::string> map_search_path();
 

@@ -1,0 +1,88 @@
+# cmake -DIN=CHANGELOG.md -DOUT=changelog -DVERSION=0.1.0 -DMAINTAINER="Name <address>" -P
+# debian_changelog.cmake: CHANGELOG.md as the Debian changelog of a native package
+# (/usr/share/doc/cudnn-compat/changelog.gz, deb-changelog(5)), written at build time for the .deb.
+# One entry for VERSION (CHANGELOG.md's sections are all on the way to it): each "## SECTION" /
+# "### KIND" pair becomes a "* SECTION: KIND" line and each "- item" below it a "- item" under it,
+# re-wrapped to 78 columns. The date is the build's (SOURCE_DATE_EPOCH when set, for reproducible
+# packages).
+foreach(var IN ITEMS IN OUT VERSION MAINTAINER)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "debian_changelog.cmake: ${var} not set")
+  endif()
+endforeach()
+
+# wrap(VAR FIRST REST TEXT): TEXT's words filled to 78 columns, the first line led by FIRST and
+# the others by REST, appended to VAR.
+function(wrap var first rest text)
+  string(REGEX REPLACE "[ \t]+" ";" words "${text}")
+  set(out "${${var}}")
+  set(line "${first}")
+  set(empty TRUE)
+  foreach(w IN LISTS words)
+    if(w STREQUAL "")
+      continue()
+    endif()
+    string(LENGTH "${line} ${w}" n)
+    if(NOT empty AND n GREATER 78)
+      string(APPEND out "${line}\n")
+      set(line "${rest}${w}")
+    elseif(empty)
+      set(line "${line}${w}")
+    else()
+      set(line "${line} ${w}")
+    endif()
+    set(empty FALSE)
+  endforeach()
+  string(APPEND out "${line}\n")
+  set(${var} "${out}" PARENT_SCOPE)
+endfunction()
+
+# As a CMake list of lines: the text's own ';' and brackets (which a list would split on, or not
+# split inside) stand aside until the end.
+file(READ "${IN}" text)
+string(REPLACE ";" "@SEMICOLON@" text "${text}")
+string(REPLACE "[" "@LB@" text "${text}")
+string(REPLACE "]" "@RB@" text "${text}")
+string(REPLACE "\n" ";" lines "${text}")
+set(body "")
+set(section "")
+set(item "")
+set(started FALSE)
+# Each line ends the item in progress unless it continues it (indented text).
+foreach(l IN LISTS lines)
+  if(l MATCHES "^  +[^ ]" AND NOT item STREQUAL "")
+    string(STRIP "${l}" l)
+    string(APPEND item " ${l}")
+    continue()
+  endif()
+  if(NOT item STREQUAL "")
+    wrap(body "    - " "      " "${item}")
+    set(item "")
+  endif()
+  if(l MATCHES "^## +(.*)$")
+    set(section "${CMAKE_MATCH_1}")
+    set(started TRUE)
+  elseif(l MATCHES "^### +(.*)$")
+    if(NOT body STREQUAL "")
+      string(APPEND body "\n")
+    endif()
+    wrap(body "  * " "    " "${section}: ${CMAKE_MATCH_1}")
+  elseif(started AND l MATCHES "^- +(.*)$")
+    set(item "${CMAKE_MATCH_1}")
+  elseif(started AND NOT l STREQUAL "")
+    # Text outside a list, under a heading: kept as an item of its own.
+    string(STRIP "${l}" item)
+  endif()
+endforeach()
+if(NOT item STREQUAL "")
+  wrap(body "    - " "      " "${item}")
+endif()
+if(body STREQUAL "")
+  message(FATAL_ERROR "debian_changelog.cmake: no section (## ...) in ${IN}")
+endif()
+
+string(REPLACE "@SEMICOLON@" ";" body "${body}")
+string(REPLACE "@LB@" "[" body "${body}")
+string(REPLACE "@RB@" "]" body "${body}")
+string(TIMESTAMP date "%a, %d %b %Y %H:%M:%S +0000" UTC)
+file(WRITE "${OUT}" "cudnn-compat (${VERSION}) unstable; urgency=medium\n\n${body}\n -- ${MAINTAINER}  ${date}\n")

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The .deb's tree where dpkg puts it, /usr, with the site's map at /etc/cudnn-compat/map.toml: every
+# reader (the tool and the engine, the shim, the Lmod hook, the Environment Modules hook) finds
+# that map with no CUDNN_COMPAT_MAP, none looks for one under /usr/etc (a decoy there that breaks
+# whoever reads it), and the tool names the example the .deb ships. This machine's /usr and /etc
+# are left alone: the test runs in a mount namespace of its own, where the unpacked .deb is laid
+# over /usr and the map over /etc (overlay mounts; root only).
+. "$(dirname "$0")/common.sh"
+if [[ -z ${DEB_FHS_STAGE:-} ]]; then
+  for tool in cpack dpkg-deb dpkg-shlibdeps unshare; do
+    command -v $tool >/dev/null || skip "no $tool (scripts/deps.sh installs dpkg-dev)"
+  done
+  [[ $(id -u) == 0 ]] || skip "the overlay mounts over /usr and /etc need root"
+  unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m)"
+  expect_rc 0 cpack -G DEB --config "$BUILD_DIR/CPackConfig.cmake" -B "$t/pkg"
+  deb=$(echo "$t"/pkg/cudnn-compat_*.deb)
+  [[ -f $deb ]] || fail "cpack made no .deb: $(ls "$t/pkg")"
+  dpkg-deb -x "$deb" "$t/root"
+  mkdir -p "$t/decoy/etc/cudnn-compat" "$t/etc/cudnn-compat" "$t/work"
+  echo 'a decoy: no reader of the .deb may look under /usr/etc' >"$t/decoy/etc/cudnn-compat/map.toml"
+  chmod -R go-w "$t/decoy" "$t/etc"
+  mount_ok=$(unshare -m sh -c "mount -t overlay overlay -o lowerdir=$t/decoy:$t/root/usr:/usr /usr &&
+    mount -t overlay overlay -o lowerdir=/etc,upperdir=$t/etc,workdir=$t/work /etc && echo yes" 2>&1) || true
+  [[ $mount_ok == yes ]] || skip "no overlay mounts here: $mount_ok"
+  # The checks below, in a namespace with the overlays in place.
+  DEB_FHS_STAGE=$t unshare -m bash -c "
+    mount -t overlay overlay -o lowerdir=$t/decoy:$t/root/usr:/usr /usr &&
+    mount -t overlay overlay -o lowerdir=/etc,upperdir=$t/etc,workdir=$t/work /etc &&
+    exec bash '$0'" && exit 0 || exit $?
+fi
+
+cc=/usr/bin/cudnn-compat
+[[ -x $cc && -f /usr/etc/cudnn-compat/map.toml ]] || fail "the overlays are not in place"
+# No map yet: the tool looks where the FHS puts it and names the example the .deb ships.
+rm -f /etc/cudnn-compat/map.toml*
+expect_rc 1 "$cc" map validate
+has "looked for /etc/cudnn-compat/map.toml)"
+lacks "/usr/etc"
+has "write one from /usr/share/cudnn-compat/map.toml.example"
+[[ -f /usr/share/cudnn-compat/map.toml.example ]] || fail "the .deb has no example map"
+
+# The site's map at /etc/cudnn-compat/map.toml, validated there (its tables beside it).
+site_map >/etc/cudnn-compat/map.toml
+for f in lua tcl; do
+  CUDNN_COMPAT_MAP=/etc/cudnn-compat/map.toml "$cc" modulefiles --format $f -o "$t/modules/$f" >/dev/null
+done
+app_modules "$t/modules"
+expect_rc 0 "$cc" map validate
+has "/etc/cudnn-compat/map.toml: valid, 2 cuDNN release(s)"
+expect_rc 0 "$cc" resolve libcudnn.so.5 --require 5.1
+has "$FAKES/5.1.10/lib64/libcudnn.so.5"
+expect_rc 0 "$cc" shim-path
+[[ $out == /usr/lib/cudnn-compat/libcudnn-compat.so ]] || fail "shim-path: $out"
+
+# The shim (its table, then its engine with the table gone) redirects from the map in /etc.
+tf2016_client
+for how in table engine; do
+  expect_rc 0 env CUDNN_COMPAT_REQUIRE=5.1 LD_LIBRARY_PATH="$FAKES/5.0.5/lib64" \
+    LD_AUDIT=/usr/lib/cudnn-compat/libcudnn-compat.so "$t/apps/tf2016"
+  has "cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
+  echo "the shim ($how): redirected from /etc/cudnn-compat/map.toml"
+  rm -f /etc/cudnn-compat/map.toml.decide
+done
+
+# Both hooks, from /usr/share/cudnn-compat, tell the misfit from the tables beside the map in /etc,
+# without starting the tool (which would find that map itself): a hook that took the decoy would
+# find no tables beside it and start the tool.
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec %s "$@"\n' "$t/started" "$cc" >"$t/counted"
+chmod +x "$t/counted"
+for system in lmod tcl; do
+  if [[ $system == lmod && ! -x $lmod_cmd ]] || [[ $system == tcl && ! -f $modulecmd ]]; then
+    echo "no $system here: its hook is not checked"
+    continue
+  fi
+  CUDNN_COMPAT_BIN=$t/counted $system /usr load tensorflow/1.0 cudnn/5.0 || true
+  has "$misfit"
+  [[ ! -e $t/started ]] || fail "the $system hook started the tool: $(cat "$t/started")"
+  $system /usr purge
+done

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Issue 24: lintian finds no error in the .deb. The .deb lays the tree out as Debian's FHS asks
+# (prefix /usr, the programs' private files in /usr/lib/cudnn-compat, nothing in /opt or /etc, no
+# conffile: the site's map is the admin's), carries what Debian's policy asks (copyright with the
+# licence, changelog.gz from CHANGELOG.md, compressed manual pages), overrides only the static
+# engine, with its reason; and its contents, unpacked into a throwaway root, run from there.
+. "$(dirname "$0")/common.sh"
+for tool in cpack dpkg-deb dpkg-shlibdeps lintian; do
+  command -v $tool >/dev/null || skip "no $tool (scripts/deps.sh installs dpkg-dev and lintian)"
+done
+expect_rc 0 cpack -G DEB --config "$BUILD_DIR/CPackConfig.cmake" -B "$t/pkg"
+deb=$(echo "$t"/pkg/cudnn-compat_*.deb)
+[[ -f $deb ]] || fail "cpack made no .deb: $(ls "$t/pkg")"
+
+# lintian as Debian's archive runs it; what it shows is kept in the log of this test. An error
+# fails the test, and so does a warning (none today: fix it, or override it in
+# package/lintian-overrides with the reason).
+rc=0
+report=$(lintian --info --display-level ">=warning" --fail-on error,warning "$deb" 2>&1) || rc=$?
+echo "$report"
+errors=$(grep -E '^E: ' <<<"$report" || true)
+[[ -z $errors ]] || fail "lintian reports errors:"$'\n'"$errors"
+warnings=$(grep -E '^W: ' <<<"$report" || true)
+[[ -z $warnings ]] || fail "lintian reports warnings:"$'\n'"$warnings"
+((rc == 0)) || fail "lintian exited $rc (2: an error or a warning; 1: it failed itself): $report"
+# Again with the overrides shown (which makes lintian exit 2 for an overridden error).
+report=$(lintian --display-level ">=warning" --show-overrides "$deb" 2>&1) || true
+echo "$report"
+# The overrides (package/lintian-overrides, each with its reason) are the static engine's, the
+# shim's that links no libc, and CPack's ldconfig calls; each is used (an override that matches
+# nothing is a tag of its own).
+out=$report
+has "O: cudnn-compat: statically-linked-binary [usr/lib/cudnn-compat/cudnn-compat-select]"
+has "O: cudnn-compat: shared-library-lacks-prerequisites [usr/lib/cudnn-compat/libcudnn-compat.so]"
+lacks "mismatched-override"
+lacks "unused-override"
+[[ $(grep -c '^O: ' <<<"$report") == $(grep -c '^cudnn-compat: ' "$SOURCE/package/lintian-overrides") ]] ||
+  fail "not every override is used:"$'\n'"$report"
+
+# The layout: everything under /usr, Debian's files where Debian looks.
+out=$(dpkg-deb -c "$deb")
+for f in usr/bin/cudnn-compat usr/lib/cudnn-compat/libcudnn-compat.so \
+  usr/lib/cudnn-compat/cudnn-compat-select usr/lib/cudnn-compat/cudnn-compat-probe \
+  usr/share/cudnn-compat/lmod/SitePackage.lua usr/share/cudnn-compat/envmodules/siteconfig.tcl \
+  usr/share/cudnn-compat/map.toml.example usr/share/man/man1/cudnn-compat.1.gz \
+  usr/share/man/man5/cudnn-compat-map.5.gz usr/share/bash-completion/completions/cudnn-compat \
+  usr/share/doc/cudnn-compat/copyright usr/share/doc/cudnn-compat/changelog.gz \
+  usr/share/doc/cudnn-compat/README.md usr/share/lintian/overrides/cudnn-compat; do
+  has " ./$f"
+done
+outside=$(awk '{print $6}' <<<"$out" | grep -vE '^\./(usr/.*)?$' || true)
+[[ -z $outside ]] || fail "the .deb installs outside /usr: $outside"
+lacks "/usr/etc"
+pages=$(awk '{print $6}' <<<"$out" | grep -E '/man/man[0-9]/[^/]*\.[0-9]$' || true)
+[[ -z $pages ]] || fail "manual pages not compressed: $pages"
+conffiles=$(dpkg-deb -I "$deb" conffiles 2>/dev/null || true)
+[[ -z $conffiles ]] || fail "the .deb marks conffiles (the map is the site's): $conffiles"
+out=$(dpkg-deb -f "$deb" Maintainer)
+lacks "@localhost"
+
+# The changelog is CHANGELOG.md's, as a Debian changelog of this version.
+out=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/cudnn-compat/changelog.gz | gzip -dc)
+has "cudnn-compat ($(dpkg-deb -f "$deb" Version)) unstable; urgency=medium"
+# Each "- item" of CHANGELOG.md is an item there.
+[[ $(grep -c '^    - ' <<<"$out") == $(grep -c '^- ' "$SOURCE/CHANGELOG.md") ]] ||
+  fail "the changelog lacks items of CHANGELOG.md:"$'\n'"$out"
+printf '%s\n' "$out" >"$t/changelog"
+expect_rc 0 dpkg-parsechangelog -l "$t/changelog"
+has "Version: $(dpkg-deb -f "$deb" Version)"
+lacks "warning"
+
+# Unpacked into a throwaway root, the tool runs from there: its version, its manual page, and the
+# example map (its cuDNN paths turned into the FAKE releases) is valid.
+root=$t/root
+dpkg-deb -x "$deb" "$root"
+cc=$root/usr/bin/cudnn-compat
+expect_rc 0 "$cc" --version
+has "cudnn-compat $(dpkg-deb -f "$deb" Version)"
+if command -v man >/dev/null; then
+  out=$(man -l "$root/usr/share/man/man5/cudnn-compat-map.5.gz" 2>&1)
+  has "cudnn-compat-map"
+fi
+sed "s|/opt/cudnn|$FAKES|" "$root/usr/share/cudnn-compat/map.toml.example" >"$t/example.toml"
+expect_rc 0 "$cc" map validate "$t/example.toml"
+has "$t/example.toml: valid"
+# With no map anywhere (none in this throwaway root), the tool names the example it ships.
+expect_rc 1 "$cc" map validate
+example=$(sed -n 's/.*write one from \([^ ]*\).*/\1/p' <<<"$out")
+[[ $example == "$root/usr/share/cudnn-compat/map.toml.example" ]] ||
+  fail "the example it names is not the .deb's: '$example' in: $out"
+expect_rc 0 "$cc" shim-path
+has "$root/usr/lib/cudnn-compat/libcudnn-compat.so"
