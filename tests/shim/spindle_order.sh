@@ -147,3 +147,30 @@ for ORDER in spindle-first shim-first; do
   has "version 90100"; lacks "cudnn-compat:"
   from_cache 9.1.0
 done
+# A program linked against libcudnn.so.9 (DT_NEEDED, loaded before main runs), in both orders.
+compile linked -L"$FAKES/9.0.0/lib64" -lcudnn <<'C'
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+size_t cudnnGetVersion(void);
+int main(void) {
+  printf("version %zu\n", cudnnGetVersion());
+  FILE *maps = fopen("/proc/self/maps", "r");
+  char line[4608], last[4608] = "";
+  while (maps && fgets(line, sizeof line, maps)) {
+    const char *path = strchr(line, '/');
+    if (!path || !strstr(path, "/libcudnn.so") || !strcmp(path, last)) continue;
+    printf("loaded %s", path);
+    strcpy(last, path);
+  }
+  return 0;
+}
+C
+for audit2 in "$t/standin.so:$SHIM" "$SHIM:$t/standin.so"; do
+  rm -rf "${cache:?}"/*
+  expect_rc 0 env LD_LIBRARY_PATH="$FAKES/9.0.0/lib64" CUDNN_COMPAT_REQUIRE=9.1 LD_AUDIT="$audit2" "$t/linked"
+  has "version 90100"
+  path=$(sed -n 's/^loaded //p' <<<"$out")
+  [[ $path == "$cache"/* ]] && cmp -s "$path" "$FAKES/9.1.0/lib64/libcudnn.so.9" ||
+    fail "DT_NEEDED, $audit2: not FAKE 9.1.0's libcudnn.so.9 from the cache:"$'\n'"$out"
+done
