@@ -208,6 +208,12 @@ ModuleSystemKind shell_module_system();
 // The user's module system as the environment shows it: which system, the loaded modules and their
 // files (LOADEDMODULES, _LMFILES_), EBROOT* variables, the first application in CUDNN_COMPAT_NEEDS.
 ModuleScene module_scene_from_environment();
+// Whether this process runs inside a container whose runtime carried the host's environment in
+// (Apptainer, Singularity), and what says so ("APPTAINER_CONTAINER is set"); nullopt elsewhere,
+// also in Docker and Podman containers, which start from the image's environment. The files
+// looked at, for a decision that rests on the answer (the engine's memo).
+std::optional<std::string> container_evidence();
+const std::vector<std::string> &container_marker_files();
 // $CUDNN_COMPAT_MAP, <prefix>/etc/cudnn-compat/map.toml, /etc/cudnn-compat/map.toml.
 std::optional<std::string> find_map_path();
 std::vector<std::string> map_search_path();
