@@ -634,14 +634,19 @@ static void find_earlier_auditors(void) {
   for (const struct link_map *l = main_program; l && !r; l = l->l_next)
     r = (const struct r_debug_extended *)dynamic_symbol(l, "_r_debug");  // only ld.so has it
   if (!r || r->base.r_version < 2) return;  // before glibc 2.35: no namespaces to walk
-  for (r = r->r_next; r && earlier_count < kEarlierMax; r = r->r_next) {
+  int n = 0;
+  for (r = r->r_next; r; r = r->r_next) {
     const struct link_map *head = r->base.r_map;
     if (!head) continue;  // an auditor unloaded (la_version said 0), or an emptied namespace
     objsearch_fn f = (objsearch_fn)dynamic_symbol(head, "la_objsearch");
-    if (f == la_objsearch) return;  // our own namespace: the rest come after us
-    if (f) earlier[earlier_count++] = f;
+    if (f == la_objsearch) {  // our own namespace: the rest come after us
+      earlier_count = n <= kEarlierMax ? n : 0;  // more than we keep: none rather than some
+      return;
+    }
+    if (f && n++ < kEarlierMax) earlier[n - 1] = f;
   }
-  earlier_count = 0;  // this shim was not found among them: it cannot tell who came first
+  // This shim was not found among them: it cannot tell who came first, and hands its path over
+  // as it is.
 }
 
 // The path chosen here, as the auditors before this one would have answered it had the program
