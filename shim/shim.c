@@ -623,12 +623,60 @@ EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *coo
   return 0;
 }
 
+// Auditors named before this one in LD_AUDIT. glibc hands each auditor's la_objsearch the name the
+// one before returned, in LD_AUDIT order (elf/dl-audit.c, _dl_audit_objsearch), and a name
+// changed at LA_SER_ORIG is opened as it is: a path this shim hands over would reach the loader
+// without passing the auditors before it, and a Spindle named first would never serve it from its
+// node-local cache (tests/shim/spindle_order.sh). Each namespace's first object is its auditor;
+// glibc 2.35 and later chain the namespaces from ld.so's _r_debug (r_version 2, r_next), in the
+// order the auditors were loaded. Found once, on the first redirect: processes that never ask for
+// cuDNN never look. la_objsearch runs under ld.so's own lock, so no two threads look at once.
+typedef char *(*objsearch_fn)(const char *, uintptr_t *, unsigned int);
+EXPORT char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag);
+enum { kEarlierMax = 8 };
+static objsearch_fn earlier[kEarlierMax];
+static int earlier_count = -1;  // -1: not looked for yet
+
+static void find_earlier_auditors(void) {
+  earlier_count = 0;
+  const struct r_debug_extended *r = 0;
+  for (const struct link_map *l = main_program; l && !r; l = l->l_next)
+    r = (const struct r_debug_extended *)dynamic_symbol(l, "_r_debug");  // only ld.so has it
+  if (!r || r->base.r_version < 2) return;  // before glibc 2.35: no namespaces to walk
+  int n = 0;
+  for (r = r->r_next; r; r = r->r_next) {
+    const struct link_map *head = r->base.r_map;
+    if (!head) continue;  // an auditor unloaded (la_version said 0), or an emptied namespace
+    objsearch_fn f = (objsearch_fn)dynamic_symbol(head, "la_objsearch");
+    if (f == la_objsearch) {  // our own namespace: the rest come after us
+      earlier_count = n <= kEarlierMax ? n : 0;  // more than we keep: none rather than some
+      return;
+    }
+    if (f && n++ < kEarlierMax) earlier[n - 1] = f;
+  }
+  // This shim was not found among them: it cannot tell who came first, and hands its path over
+  // as it is.
+}
+
+// The path chosen here, as the auditors before this one would have answered it had the program
+// asked for it, in LD_AUDIT order and at LA_SER_ORIG. Their cookie slots are glibc's private
+// layout, so each is given this shim's (the requester's link map, which none of them set). An
+// answer that is no file (Spindle's "not found" prefix, NULL) keeps the shim's own path: the
+// right release without the cache beats a failed load.
+static const char *through_earlier_auditors(const char *path, uintptr_t *cookie) {
+  if (earlier_count < 0) find_earlier_auditors();
+  const char *name = path;
+  for (int i = 0; i < earlier_count && name; ++i) name = earlier[i](name, cookie, LA_SER_ORIG);
+  return name && name != path && file_exists(name) ? name : path;
+}
+
 EXPORT char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag) {
   struct cudnn_name c;
   if (flag != LA_SER_ORIG || !parse_cudnn_name(base_name(name), &c)) return (char *)name;
   const struct link_map *who = cookie ? (const struct link_map *)*cookie : 0;
   const struct requester q = {who && who->l_name ? who->l_name : "", audit_dirs, who};
-  return (char *)route(name, &c, &q);
+  const char *use = route(name, &c, &q);
+  return (char *)(use != name && is_path(use) ? through_earlier_auditors(use, cookie) : use);
 }
 
 // ---------------------------------------------------------------------------------------------

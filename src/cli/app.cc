@@ -46,6 +46,7 @@ void add_subcommands(CLI::App &app, Globals &g, int argc, char **argv) {
       {"probe", add_probe},
       {"resolve", add_resolve},
       {"shim-path", add_shim_path},
+      {"container-env", add_container_env},
       {"module-check", add_module_check},
       {"modulefiles", add_modulefiles},
       {"scan", add_scan},

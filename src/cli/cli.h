@@ -38,6 +38,7 @@ void add_map(CLI::App &app, Globals &g);
 void add_probe(CLI::App &app, Globals &g);
 void add_resolve(CLI::App &app, Globals &g);
 void add_shim_path(CLI::App &app, Globals &g);
+void add_container_env(CLI::App &app, Globals &g);
 void add_module_check(CLI::App &app, Globals &g);
 void add_modulefiles(CLI::App &app, Globals &g);
 void add_scan(CLI::App &app, Globals &g);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace cudnn_compat::cli {
 namespace {
@@ -114,6 +115,87 @@ void print_text_report(const DoctorFacts &f, const std::string &map_path,
   }
 }
 
+// The mount point a directory lies under, from /proc/self/mountinfo (field 5, octal escapes for
+// spaces and the like); "/" also when /proc says nothing.
+std::string mount_point_of(const std::string &dir) {
+  std::ifstream info("/proc/self/mountinfo");
+  std::string line, best = "/";
+  while (std::getline(info, line)) {
+    std::istringstream fields(line);
+    std::string skip, point;
+    for (int i = 0; i < 4 && fields >> skip; ++i) {}
+    if (!(fields >> point)) continue;
+    std::string unescaped;
+    for (std::size_t i = 0; i < point.size(); ++i)
+      if (point[i] == '\\' && i + 3 < point.size()) {
+        unescaped += char(std::stoi(point.substr(i + 1, 3), nullptr, 8));
+        i += 3;
+      } else {
+        unescaped += point[i];
+      }
+    if (unescaped.size() > best.size() &&
+        (dir == unescaped || dir.starts_with(unescaped + "/")))
+      best = unescaped;
+  }
+  return best;
+}
+
+// Inside a container, what came in from the host and does harm there: an LD_LIBRARY_PATH entry
+// holding cuDNN that lies on a mount of its own - a directory bound in from the host, not the
+// image's - comes before the container's own cuDNN (Apptainer passes the host's environment on
+// by default, so a host module's directory does this where the site binds its software tree in);
+// and an LD_AUDIT or LD_PRELOAD entry naming a file the container lacks (ld.so prints a line in
+// every process: docs/containers.md).
+std::vector<DoctorFinding> container_findings() {
+  std::vector<DoctorFinding> out;
+  const std::optional<std::string> evidence = container_evidence();
+  if (!evidence) return out;
+  const std::string where = "inside a container (" + *evidence + ")";
+  const std::string path = env("LD_LIBRARY_PATH").value_or("");
+  for (const std::string_view d : split(path, ':')) {
+    std::error_code ec;
+    const std::string dir = fs::canonical(std::string(d), ec).string();
+    std::string held;  // its libcudnn.so.<major>, the name the loader asks for
+    for (const fs::directory_entry &e : fs::directory_iterator(dir.empty() ? "/nonexistent" : dir, ec))
+      if (const std::string name = e.path().filename().string();
+          name.starts_with("libcudnn.so.") && name.find('.', 12) == std::string::npos)
+        held = name;
+    const std::string mount = held.empty() ? "/" : mount_point_of(dir);
+    if (mount == "/") continue;
+    out.push_back({Severity3::warning,
+                   where + ", LD_LIBRARY_PATH names " + std::string(d) + ", which holds " + held +
+                       " and is bound in from outside the image (at " + mount +
+                       "): it comes before the container's own cuDNN. A host's LD_LIBRARY_PATH "
+                       "carried into the container (a module loaded outside) does this",
+                   {"start the container without the host's environment (apptainer --cleanenv), "
+                    "or unset LD_LIBRARY_PATH inside",
+                    "see which cuDNN the container has of its own: cudnn-compat doctor, after "
+                    "unset LD_LIBRARY_PATH"}});
+  }
+  for (const char *var : {"LD_AUDIT", "LD_PRELOAD"}) {
+    // LD_AUDIT is a list split at colons; LD_PRELOAD at colons and spaces (ld.so(8)).
+    std::string value = env(var).value_or("");
+    if (var[3] == 'P') std::replace(value.begin(), value.end(), ' ', ':');
+    for (const std::string_view e : split(value, ':')) {
+      const std::string entry(e);
+      std::error_code ec;
+      if (entry.empty() || entry.find('/') == std::string::npos || entry.find('$') != entry.npos ||
+          fs::exists(entry, ec))
+        continue;
+      out.push_back({Severity3::problem,
+                     where + ", " + var + " names " + entry +
+                         ", which is not here: ld.so prints \"ERROR: ld.so: object '" + entry +
+                         "' cannot be " +
+                         (var[3] == 'A' ? "loaded as audit interface" : "preloaded") +
+                         " ...\" in every process",
+                     {"bind its directory in read-only at the same path: cudnn-compat "
+                      "container-env prints the lines",
+                      std::string("or keep ") + var + " out of the container (apptainer --cleanenv)"}});
+    }
+  }
+  return out;
+}
+
 int doctor(const Options &o, const Globals &g) {
   const LoadedMap m = load_site_map(o.map);
   std::error_code ec;
@@ -136,7 +218,8 @@ int doctor(const Options &o, const Globals &g) {
   // Advice names only modules whose place is there and loads.
   const std::optional<Map> present =
       map ? std::optional(places_that_load(*map, probe_options())) : std::nullopt;
-  const std::vector<DoctorFinding> findings = diagnose(f, present ? &*present : nullptr);
+  std::vector<DoctorFinding> findings = diagnose(f, present ? &*present : nullptr);
+  for (DoctorFinding &c : container_findings()) findings.push_back(std::move(c));
   if (g.json)
     print_json_report(f, m.path, findings);
   else
@@ -187,6 +270,13 @@ on, whether it fits, and the verdict. A node's problems: a misfit, an invalid or
 plugin's shim or cudnn-compat missing beside it, no plugin where other nodes have one (--cudnn
 does nothing there), a map whose content differs from most nodes' that read the same path (a copy
 that drifted). A verdict too long for the table follows it whole.
+
+Inside an Apptainer or Singularity container (APPTAINER_CONTAINER or SINGULARITY_CONTAINER set,
+or /.singularity.d there), whose runtime carries the host's environment in, it also flags what
+came with it: an LD_LIBRARY_PATH directory holding cuDNN that is bound in from outside the image
+(a mount of its own, /proc/self/mountinfo), which comes before the container's own, and an
+LD_AUDIT or LD_PRELOAD file the container lacks, for which ld.so prints a line in every process
+(cudnn-compat container-env prints what binds it in).
 
 Each of the map's tables (map.toml.cache, .fits, .misfits, .decide) is "in use" on this node when
 this node's readers believe it, else "not in use" and why (docs/contract.md): a table not in use

@@ -156,6 +156,14 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
   SelectInputs in = select_inputs(r.name, *requested, *need, loader, map);
   in.map_problem = map_problem;
   in.debug = debug;
+  // No map file at all (none found, or CUDNN_COMPAT_MAP names one that is not there, as a host's
+  // does inside a container that does not bind it): whether this is a container counts, and the
+  // memo records what that rests on.
+  std::error_code absent_ec;
+  if (!path || !fs::exists(*path, absent_ec)) {
+    for (const std::string &file : container_marker_files()) grounds.file(file);
+    in.quiet_without_map = container_evidence().has_value();
+  }
 
   // The table's word for a file it knows (as the fast path takes it), else the library's own;
   // every file asked is a ground of the decision the memo keeps.

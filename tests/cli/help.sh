@@ -6,7 +6,7 @@ expect_rc 0 cc --help
 has "CUDNN_COMPAT_MAP"
 has "Exit status"
 for sub in decode check probe resolve "map validate" "map show" scan explain doctor modulefiles \
-  module-check shim-path; do
+  module-check shim-path container-env; do
   # shellcheck disable=SC2086
   expect_rc 0 cc $sub --help
   has "Exit status"
@@ -19,7 +19,7 @@ expect_rc 2 cc decode
 expect_rc 2 cc resolve
 expect_rc 2 cc map
 expect_rc 2 cc probe --no-such-flag x
-for sub in decode check probe resolve scan explain doctor modulefiles; do
+for sub in decode check probe resolve scan explain doctor modulefiles container-env; do
   expect_rc 0 cc $sub --help
   has "Examples:"
 done

@@ -170,6 +170,23 @@ TEST(Select, WithoutAMapItExplainsAndKeepsTheLoad) {
             std::string::npos);
 }
 
+// Inside an Apptainer container with no map bound in, the host's requirement came in with its
+// environment: the same misfit keeps the load without a line (docs/containers.md); a debug run
+// still says it.
+TEST(Select, WithoutAMapInsideAContainerItIsSilent) {
+  const World w = site();
+  SelectInputs in = request(w, "5.1");
+  in.map = nullptr;
+  in.map_problem = "none at /etc/cudnn-compat/map.toml";
+  in.quiet_without_map = true;
+  Selection s = select_library(in, w.io());
+  EXPECT_FALSE(s.use);
+  EXPECT_TRUE(s.say.empty()) << s.say[0];
+  in.debug = true;
+  s = select_library(in, w.io());
+  EXPECT_FALSE(s.say.empty());
+}
+
 TEST(Select, NoRequirementKeepsTheLoadersLibraryOfTheNamesMajor) {
   const World w = site();
   const Selection s = select_library(request(w, nullptr), w.io());

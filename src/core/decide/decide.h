@@ -225,6 +225,9 @@ struct SelectInputs {
   Source loader_source = Source::user;  // where that comes from
   const Map *map = nullptr;
   std::string map_problem;  // why there is no map, when map is null
+  // No map at all, inside a container: the site has not opted in there (docs/containers.md), and
+  // a host's CUDNN_COMPAT_REQUIRE carried in is no reason for a line in every process.
+  bool quiet_without_map = false;
   bool debug = false;
 };
 

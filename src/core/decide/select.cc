@@ -228,6 +228,7 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   // No cuDNN at all, on the loader's path or in the map: the ordinary load fails on its own.
   if (!in.loader && !found.any_file) return out;
   if (!in.map) {
+    if (in.quiet_without_map && !in.debug) return out;
     out.say.push_back(kPrefix + in.name + ": " + need + ", but " + *loader_note +
                       "; no version map to find another (" + in.map_problem +
                       "); loading as usual");

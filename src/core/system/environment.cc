@@ -88,6 +88,26 @@ std::vector<std::string> map_search_path() {
   return path;
 }
 
+const std::vector<std::string> &container_marker_files() {
+  static const std::vector<std::string> files = {"/.singularity.d"};  // every Apptainer image's
+  return files;
+}
+
+// Only a runtime that passes the host's environment on by default counts: Apptainer and
+// Singularity, which also set these variables in every container. Docker (/.dockerenv) and
+// Podman (/run/.containerenv, container=podman) start from the image's environment, so a host's
+// LD_AUDIT or module does not come in unless it is passed on purpose (-e): there the shim behaves
+// as on any host (the machines these tests run on are such Docker containers).
+std::optional<std::string> container_evidence() {
+  for (const char *var : {"APPTAINER_CONTAINER", "SINGULARITY_CONTAINER"})
+    if (env(var)) return std::string(var) + " is set";
+  for (const std::string &file : container_marker_files()) {
+    std::error_code ec;
+    if (std::filesystem::exists(file, ec)) return file + " exists";
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> find_map_path() {
   // A map named explicitly is taken even when missing, so its absence is reported, not skipped.
   if (std::optional<std::string> m = env("CUDNN_COMPAT_MAP")) return m;

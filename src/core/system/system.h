@@ -208,6 +208,12 @@ ModuleSystemKind shell_module_system();
 // The user's module system as the environment shows it: which system, the loaded modules and their
 // files (LOADEDMODULES, _LMFILES_), EBROOT* variables, the first application in CUDNN_COMPAT_NEEDS.
 ModuleScene module_scene_from_environment();
+// Whether this process runs inside a container whose runtime carried the host's environment in
+// (Apptainer, Singularity), and what says so ("APPTAINER_CONTAINER is set"); nullopt elsewhere,
+// also in Docker and Podman containers, which start from the image's environment. The files
+// looked at, for a decision that rests on the answer (the engine's memo).
+std::optional<std::string> container_evidence();
+const std::vector<std::string> &container_marker_files();
 // The installed map of a tree at prefix: <prefix>/<sysconfdir>/cudnn-compat/map.toml, the
 // sysconfdir's own when it is absolute, and the system map for the prefix /usr (no /usr/etc).
 // And the example map the tree holds: beside the installed map, or under share/ where that map is
