@@ -319,13 +319,18 @@ IngestCounts UsageStore::skipped_total() {
 
 std::vector<UsageStore::Use> UsageStore::users_of(const std::string &release) {
   std::vector<Use> out;
-  sqlite3_stmt *s = stmt(statement(
-      "SELECT user, sum(records), count(DISTINCT nullif(job, '')), max(last) FROM daily WHERE "
-      "release = ? GROUP BY user ORDER BY 2 DESC, 1"));
-  if (!s) return out;
-  for (bind_all(s, release); sqlite3_step(s) == SQLITE_ROW;)
-    out.push_back({column(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2),
-                   sqlite3_column_int64(s, 3)});
+  // Those who loaded it, then those whose loads were redirected away from it (the loader's own
+  // choice was this release, the shim handed over another: their module still names it, so they
+  // see its retirement message too).
+  for (const std::string which : {"release", "instead"}) {
+    sqlite3_stmt *s = stmt(statement(
+        "SELECT user, sum(records), count(DISTINCT nullif(job, '')), max(last) FROM daily WHERE " +
+        which + " = ? GROUP BY user ORDER BY 2 DESC, 1"));
+    if (!s) return out;
+    for (bind_all(s, release); sqlite3_step(s) == SQLITE_ROW;)
+      out.push_back({column(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2),
+                     sqlite3_column_int64(s, 3), which == "instead"});
+  }
   return out;
 }
 

@@ -122,10 +122,13 @@ class UsageStore {
   std::int64_t drops_known();
   IngestCounts skipped_total();
   // Who used a release (as handed over or kept), for retire: user, jobs, records, last use, and
-  // the needs the records show ("8.9", "-").
+  // the needs the records show ("8.9", "-"). Then, each marked redirected_away, who had it as the
+  // loader's own choice but was handed another: their module still loads it, and they see its
+  // retirement message as well.
   struct Use {
     std::string user;
     std::int64_t records = 0, jobs = 0, last = 0;
+    bool redirected_away = false;
   };
   std::vector<Use> users_of(const std::string &release);
   std::vector<UsageNeed> needs_of(const std::string &release);
@@ -176,6 +179,10 @@ Parsed<Retirement> plan_retirement(const Map &map, const Version &version,
 // lines (module-forbid --after DATE --nearly-message ..., module-warn on versions that have it).
 std::string lmod_admin_entry(const Retirement &r);
 std::string envmodules_stanza(const Retirement &r);
+// Why Environment Modules `modules_version` (x.y.z) would refuse a modulerc that starts with
+// `text`: its magic cookie, "#%Module" optionally followed by a version no newer than the running
+// one (modulecmd.tcl's rule); "" when it would read it.
+std::string modulerc_cookie_problem(std::string_view text, std::string_view modules_version);
 // The map's text with retire_after = "DATE" in the release's [[cudnn]] table (set or replaced),
 // every other byte as the admin wrote it; nullopt when the table cannot be found in the text.
 std::optional<std::string> mark_in_map_text(const std::string &text, const Installed &release,
