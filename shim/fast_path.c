@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "arena.h"
+#include "environment.h"
 #include "record.h"
 #include "shared/decision_key.h"
 #include "shared/loadable.h"
@@ -57,8 +58,11 @@ static int trusted(const char *map, struct file_text *text) {
   while (ok && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
     ok = text_append(text, block, n);
   sys(SYS_close, fd, 0, 0);
-  return ok && n == 0 &&
-         site_judge_table(text->data, text->size, SITE_DECIDE_FORMAT, map, &seen) == SITE_BELIEVED;
+  const int believed =
+      ok && n == 0 &&
+      site_judge_table(text->data, text->size, SITE_DECIDE_FORMAT, map, &seen) == SITE_BELIEVED;
+  if (ok && n == 0 && seen.reader >= 0) note_decision_euid((unsigned long)seen.reader);
+  return believed;
 }
 
 // The first line starting with prefix, from p on; 0 when none.
