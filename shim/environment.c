@@ -30,6 +30,8 @@ static struct {
   // Not copied: AT_EXECFN lies past the environment's strings, beyond what a title overwrites;
   // LD_AUDIT and LD_PRELOAD are read only where /proc is missing (a title there: see docs).
   const char *execfn, *audit, *preload;
+  const void *vdso;         // AT_SYSINFO_EHDR: the kernel's vDSO image
+  const char *loader_run;   // the program run through the loader, absolute (copied); or 0
 } start;
 
 static char copies[kCopies];
@@ -66,13 +68,40 @@ static const char *shim_entry_dir(const char *list) {
   return found ? copy_of(found, end - found) : 0;
 }
 
+// A program run through the loader (`/lib64/ld-linux-x86-64.so.2 ./prog`): the kernel started
+// the loader itself, so no interpreter was mapped (AT_BASE 0) and /proc/self/exe names the
+// loader. glibc 2.35 on moves AT_EXECFN to the program's name as the loader was given it (not
+// --argv0's), in argv's strings, which a retitle overwrites: copied now, made absolute from the
+// directory it was given in (the program may change directory before it loads cuDNN). An older
+// loader leaves AT_EXECFN naming itself: then nothing better than /proc/self/exe is known.
+static const char *loader_run_program_at_start(const char *execfn) {
+  if (!execfn || !*execfn) return 0;
+  const char *base = base_name(execfn);
+  if (after_prefix(base, "ld-") || after_prefix(base, "ld.so") || after_prefix(base, "ld64.so"))
+    return 0;
+  if (*execfn == '/') return copy_of(execfn, text_len(execfn));
+  char path[4096];
+  const long n = sys(SYS_getcwd, path, sizeof path, 0);  // its length with the NUL, or -errno
+  if (n <= 1) return 0;
+  while (execfn[0] == '.' && execfn[1] == '/') execfn += 2;
+  long at = n - 1;
+  if (path[at - 1] != '/') at = append_text(path, sizeof path, at, "/");
+  at = append_text(path, sizeof path, at, execfn);
+  return at < (long)sizeof path - 1 ? copy_of(path, at) : 0;
+}
+
 static void capture_auxv(char **after_envp) {
   char **p = after_envp;
+  unsigned long interpreter = 1;  // AT_BASE; a kernel that did not say: not run by the loader
   for (int extra = 0; !*p && extra < 4096; ++extra) ++p;  // the NULLs unsetenv left
   for (const Elf64_auxv_t *a = (const Elf64_auxv_t *)p; a->a_type != AT_NULL; ++a) {
     if (a->a_type == AT_SECURE) start.secure = a->a_un.a_val != 0;
     if (a->a_type == AT_EXECFN) start.execfn = (const char *)a->a_un.a_val;
+    if (a->a_type == AT_SYSINFO_EHDR) start.vdso = (const void *)a->a_un.a_val;
+    if (a->a_type == AT_BASE) interpreter = a->a_un.a_val;
   }
+  if (interpreter == 0 && !start.secure)
+    start.loader_run = loader_run_program_at_start(start.execfn);
 }
 
 // Only "LD_" entries are read past their third byte: a process that never asks for cuDNN pays a
@@ -143,6 +172,10 @@ int secure_execution(void) {
   return proc_secure;
 }
 
+const char *loader_run_program(void) {
+  return start.captured && !secure_execution() ? start.loader_run : 0;
+}
+
 const char *exec_path(void) {
   if (secure_execution()) return 0;
   return start.captured ? start.execfn : proc_execfn;
@@ -157,8 +190,65 @@ const char *start_shim_dir(int audit) {
   return shim_entry_dir(audit ? start.audit : start.preload);
 }
 
-static const struct link_map *main_map, *libc_map;
+// ---------------------------------------------------------------------------------------------
+// The clock through the vDSO, as libc reads it: no system call (a raw clock_gettime is one, paid
+// by every recording rank), and nothing a seccomp filter sees. The vDSO is an ELF image the
+// kernel maps into every process; its __vdso_clock_gettime is found once through its GNU hash
+// table. Without it (a shim loaded after the start, a kernel without one) the system call.
 
+typedef long (*clock_fn)(long clock, void *ts);
+
+static clock_fn vdso_clock(void) {
+  static int looked;
+  static clock_fn found;
+  if (looked) return found;
+  looked = 1;
+  const Elf64_Ehdr *e = start.vdso;
+  if (!e || e->e_ident[EI_MAG0] != ELFMAG0 || e->e_ident[EI_MAG1] != ELFMAG1 ||
+      e->e_ident[EI_MAG2] != ELFMAG2 || e->e_ident[EI_MAG3] != ELFMAG3 ||
+      e->e_ident[EI_CLASS] != ELFCLASS64)
+    return 0;
+  const Elf64_Phdr *ph = (const Elf64_Phdr *)((const char *)e + e->e_phoff);
+  uintptr_t bias = 0, dynamic = 0;
+  int loaded = 0;
+  for (int i = 0; i < e->e_phnum; ++i) {
+    if (ph[i].p_type == PT_LOAD && !loaded)
+      bias = (uintptr_t)e + ph[i].p_offset - ph[i].p_vaddr, loaded = 1;
+    if (ph[i].p_type == PT_DYNAMIC) dynamic = ph[i].p_vaddr;
+  }
+  if (!loaded || !dynamic) return 0;
+  struct link_map image = {0};
+  image.l_addr = bias;
+  image.l_ld = (ElfW(Dyn) *)(bias + dynamic);
+  found = (clock_fn)dynamic_symbol(&image, "__vdso_clock_gettime");
+  return found;
+}
+
+void clock_now(long clock, void *ts) {
+  const clock_fn vdso = vdso_clock();
+  if (!vdso || vdso(clock, ts) != 0) sys(SYS_clock_gettime, clock, ts, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+static long euid = -1;
+
+unsigned long decision_euid(void) {
+  if (euid < 0) euid = sys(SYS_geteuid, 0, 0, 0);
+  return (unsigned long)euid;
+}
+
+void note_decision_euid(unsigned long id) {
+  euid = (long)id;
+}
+
+void forget_decision_ids(void) {
+  euid = -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+static const struct link_map *main_map, *libc_map;
 void note_object(const struct link_map *map) {
   if (!main_map) main_map = map;  // the first object of the base namespace
   if (!libc_map && map->l_name && after_prefix(base_name(map->l_name), "libc.so.")) libc_map = map;

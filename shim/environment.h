@@ -19,11 +19,28 @@ const char *start_library_path(void);
 // one absolute entry there names libcudnn-compat.so; else 0. For hosts without /proc.
 const char *start_shim_dir(int audit);
 
+// clock_gettime(clock, ts) through the vDSO where the process has one (no system call), else
+// the system call; ts is {long sec, nsec}.
+void clock_now(long clock, void *ts);
+
+// The effective uid, asked once per decision: the decision table's trust check (which notes what
+// it asked) and the usage record's ownership check (its spool file, its drop count) both need it,
+// microseconds apart. forget_decision_ids() at the start of every decision (a process may change
+// its ids between two).
+unsigned long decision_euid(void);
+void note_decision_euid(unsigned long euid);
+void forget_decision_ids(void);
+
 // The environment now. Under LD_PRELOAD libc's environ; under LD_AUDIT (no libc of ours) the
 // main namespace libc's __environ once it is set up, else the environment the process started
 // with. 0 in secure execution.
 char **current_environment(void);
 const char *env_value(char **env, const char *name);
+
+// The program, when it was run through the loader (`ld.so PROG`, whose own path /proc/self/exe
+// and the kernel's AT_EXECFN then give): PROG's path as the loader was given it, made absolute
+// at the start; 0 when the kernel started the program itself (or the shim cannot tell).
+const char *loader_run_program(void);
 
 // Under LD_AUDIT: each object of the main namespace, as la_objopen sees it; the program and its
 // libc are where the live environment pointer is looked up.

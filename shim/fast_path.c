@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "arena.h"
+#include "environment.h"
 #include "look.h"
 #include "record.h"
 #include "shared/decision_key.h"
@@ -54,8 +55,10 @@ static int trusted(const char *map, struct file_text *text) {
   if (fd < 0) return 0;
   const int ok = fd_read_sized(fd, seen.table.st_size, text);
   sys(SYS_close, fd, 0, 0);
-  return ok &&
-         site_judge_table(text->data, text->size, SITE_DECIDE_FORMAT, map, &seen) == SITE_BELIEVED;
+  const int believed = ok && site_judge_table(text->data, text->size, SITE_DECIDE_FORMAT, map,
+                                              &seen) == SITE_BELIEVED;
+  if (ok && seen.reader >= 0) note_decision_euid((unsigned long)seen.reader);
+  return believed;
 }
 
 // The first line starting with prefix, from p on; 0 when none.

@@ -1,5 +1,11 @@
 // Usage records: see record.h. Everything runs under the shim's lock, so the buffers are static (a
 // host thread's 16 KiB stack has no room for a record).
+//
+// The record's buffers are one block, filled from its start: the uname, the decision's fields,
+// the line right after them, and in the line's unused room the program's path (read before its
+// encoded copy is written) and the spool file's name, so that a record of the usual size (a few
+// hundred bytes) touches the fewest pages of static memory. (Measured with perf stat against
+// separate buffers: the same minor faults per process; aligning the block to a page cost two.)
 #include "record.h"
 
 #include <fcntl.h>
@@ -20,9 +26,24 @@ static struct {
   enum mode mode;
   unsigned long ppm;
   char to[kPath];
-  long fields;  // bytes of the engine's or the table's fields in text (0: none)
-  char text[CUDNN_COMPAT_USAGE_MAX];
+  long fields;  // bytes of the engine's or the table's fields in work.text (0: none)
 } note;
+
+enum {
+  kFields = CUDNN_COMPAT_USAGE_MAX,      // the decision's fields, encoded
+  kLine = CUDNN_COMPAT_USAGE_MAX + 2,    // the record, its line break and NUL
+  kSpoolName = kPath + 160,              // DIR/HOST.UID.usage
+  kExeSlack = CUDNN_COMPAT_USAGE_VALUE_MAX + 16,  // an encoded value's room ahead of its source
+};
+
+static struct {
+  struct {
+    char sysname[65], nodename[65], release[65], version[65], machine[65], domain[65];
+  } host;
+  char number[24], digits[24], job[64], drops_path[128];
+  // The fields from text[0], the line from text + note.fields + 1, then room for the spool name.
+  char text[kFields + kLine + kSpoolName];
+} work;
 
 static int report_only;                // sticky for the process
 static unsigned long recorded_majors;  // one bit per major recorded (63: any other)
@@ -102,7 +123,7 @@ static long put_value(char *out, long size, long at, const char *key, const char
 }
 
 static long put(long at, const char *key, const char *value) {
-  return put_value(note.text, sizeof note.text, at, key, value);
+  return put_value(work.text, kFields, at, key, value);
 }
 
 // "KEY=path RELKEY=version SRCKEY=source MODKEY=module" of one file, from its entry's rel row.
@@ -114,7 +135,7 @@ static long put_file(long at, const char *table, const char *path, long entry,
   for (int i = 1; i < 4; ++i) {
     const char *f = rel ? field(rel, column[i]) : 0;
     const long n = f && !field_is(f, "-", 1) ? field_len(f) : 0;
-    at = cudnn_compat_usage_put(note.text, sizeof note.text, at, keys[i], n ? f : "", n);
+    at = cudnn_compat_usage_put(work.text, kFields, at, keys[i], n ? f : "", n);
   }
   return at;
 }
@@ -153,10 +174,10 @@ void record_answer(const char *answer) {
     const char *fields = after_prefix(p, CUDNN_COMPAT_USAGE_FIELDS);
     if (!fields || *fields != ' ') continue;
     long n = 0;  // the engine encoded them: printable ASCII up to the line's end
-    while (fields[n] > 0x1f && fields[n] < 0x7f && n < (long)sizeof note.text - 1) ++n;
+    while (fields[n] > 0x1f && fields[n] < 0x7f && n < kFields - 1) ++n;
     if (fields[n] != '\n' && fields[n]) continue;
-    for (long i = 0; i < n; ++i) note.text[i] = fields[i];
-    note.text[n] = 0;
+    for (long i = 0; i < n; ++i) work.text[i] = fields[i];
+    work.text[n] = 0;
     note.fields = n;
   }
 }
@@ -172,29 +193,23 @@ static int in_sample(unsigned long ppm) {
     struct {
       long pid, real_sec, real_nsec, mono_sec, mono_nsec;
     } seed = {sys(SYS_getpid, 0, 0, 0), 0, 0, 0, 0};
-    sys(SYS_clock_gettime, CLOCK_REALTIME, &seed.real_sec, 0);
-    sys(SYS_clock_gettime, CLOCK_MONOTONIC, &seed.mono_sec, 0);
+    clock_now(CLOCK_REALTIME, &seed.real_sec);
+    clock_now(CLOCK_MONOTONIC, &seed.mono_sec);
     sampled = cudnn_compat_usage_sum((const char *)&seed, sizeof seed) % kMillion < ppm;
   }
   return sampled;
 }
 
-static struct {
-  char sysname[65], nodename[65], release[65], version[65], machine[65], domain[65];
-} host;
-
 // The process's ids as the record is sent: asked once (every system call is paid by every rank).
 static unsigned long uid, euid;
 
 // The record's count of this user's dropped records: the drop file's size (record.h).
-static char drops_path[128];
-
 static const char *drops_file(void) {
-  char digits[24];
-  long n = append_text(drops_path, sizeof drops_path, 0, CUDNN_COMPAT_USAGE_DROPS_DIR "/");
-  n = append_text(drops_path, sizeof drops_path, n, CUDNN_COMPAT_USAGE_DROPS_FILE);
-  append_text(drops_path, sizeof drops_path, n, format_decimal(euid, digits));
-  return drops_path;
+  char *path = work.drops_path;
+  long n = append_text(path, sizeof work.drops_path, 0, CUDNN_COMPAT_USAGE_DROPS_DIR "/");
+  n = append_text(path, sizeof work.drops_path, n, CUDNN_COMPAT_USAGE_DROPS_FILE);
+  append_text(path, sizeof work.drops_path, n, format_decimal(euid, work.digits));
+  return path;
 }
 
 // Opens path for appending, as the user's own regular file (never through a link, never one that
@@ -217,15 +232,18 @@ static void count_drop(void) {
   sys(SYS_close, fd, 0, 0);
 }
 
+// The line (n bytes, its line break included) appended to DIR/HOST.UID.usage, the name made in
+// the block's room after the line.
 static int to_spool(const char *line, long n, const char *uid_text) {
-  static char path[kPath + 160];
-  long k = append_text(path, sizeof path, 0, note.to);
-  k = append_text(path, sizeof path, k, "/");
-  k = append_text(path, sizeof path, k, host.nodename);
-  k = append_text(path, sizeof path, k, ".");
-  k = append_text(path, sizeof path, k, uid_text);
-  k = append_text(path, sizeof path, k, CUDNN_COMPAT_USAGE_SPOOL_SUFFIX);
-  const long fd = k < (long)sizeof path - 1 ? open_own(path) : -1;
+  char *path = (char *)line + n + 1;
+  const long size = kSpoolName;
+  long k = append_text(path, size, 0, note.to);
+  k = append_text(path, size, k, "/");
+  k = append_text(path, size, k, work.host.nodename);
+  k = append_text(path, size, k, ".");
+  k = append_text(path, size, k, uid_text);
+  k = append_text(path, size, k, CUDNN_COMPAT_USAGE_SPOOL_SUFFIX);
+  const long fd = k < size - 1 ? open_own(path) : -1;
   if (fd < 0) return 0;
   const long written = sys_retry(SYS_write, fd, line, n);  // one write: whole among many writers
   sys(SYS_close, fd, 0, 0);
@@ -234,44 +252,57 @@ static int to_spool(const char *line, long n, const char *uid_text) {
 
 // The Slurm job and step: the plugin's word (CUDNN_COMPAT_JOB), else Slurm's own variables.
 static const char *slurm_job(char **env) {
-  static char job[64];
+  char *job = work.job;
+  const long size = sizeof work.job;
   const char *given = env_value(env, "CUDNN_COMPAT_JOB"), *id = env_value(env, "SLURM_JOB_ID");
   if (given && *given) return given;
   if (!id || !*id) return 0;
   const char *step = env_value(env, "SLURM_STEP_ID");
-  long n = append_text(job, sizeof job, 0, id);
-  if (step && *step) append_text(job, sizeof job, append_text(job, sizeof job, n, "."), step);
+  long n = append_text(job, size, 0, id);
+  if (step && *step) append_text(job, size, append_text(job, size, n, "."), step);
   return job;
 }
 
-// The fields the shim alone knows, then the decision's, then mode, drops and the sum.
+// The program: /proc/self/exe, unless the program was run through the loader (`ld.so PROG`),
+// which /proc/self/exe then names: PROG as the shim found it at the start (environment.h).
+static const char *program(char *out, long size) {
+  const char *run = loader_run_program();
+  if (run) return run;
+  const long n = sys4(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", out, size - 1);
+  out[n > 0 ? n : 0] = 0;
+  return *out ? out : exec_path();
+}
+
+// The fields the shim alone knows, then the decision's, then mode, drops, ns and the sum.
 static long compose(char *line, long size, const char *name, const char *requester, int mode) {
-  static char exe[kPath], number[24];
+  char *number = work.number;
   static const char hex[] = "0123456789abcdef";
   struct {
     long sec, nsec;
   } now = {0, 0};
-  sys(SYS_clock_gettime, CLOCK_REALTIME, &now, 0);
-  const long n = sys4(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", exe, sizeof exe - 1);
-  exe[n > 0 ? n : 0] = 0;
+  clock_now(CLOCK_REALTIME, &now);
   const long room = size - 16;  // " sum=" and its 8 digits always fit
   long at = append_text(line, room, 0, CUDNN_COMPAT_USAGE_MAGIC);
   at = put_value(line, room, at, "t", format_decimal((unsigned long)now.sec, number));
-  at = put_value(line, room, at, "host", host.nodename);
+  at = put_value(line, room, at, "host", work.host.nodename);
   at = put_value(line, room, at, "uid", format_decimal(uid, number));
   at = put_value(line, room, at, "job", slurm_job(current_environment()));
   at = put_value(line, room, at, "pid",
                  format_decimal((unsigned long)sys(SYS_getpid, 0, 0, 0), number));
-  at = put_value(line, room, at, "exe", *exe ? exe : exec_path());
+  // The path is read into the line's room past where its encoded copy can reach.
+  at = put_value(line, room, at, "exe", program(line + at + kExeSlack, kPath));
   at = put_value(line, room, at, "by", requester);
   at = put_value(line, room, at, "asked", name);
-  at = append_text(line, room, at, note.text);
+  at = append_text(line, room, at, work.text);
   at = put_value(line, room, at, "mode",
                  mode == MODE_REPORT_ONLY ? CUDNN_COMPAT_USAGE_REPORT_ONLY : "record");
   struct stat st;
   const int dropped = sys4(SYS_newfstatat, AT_FDCWD, drops_file(), &st, 0) == 0 && st.st_size > 0;
   at = put_value(line, room, at, "drops",
                  dropped ? format_decimal((unsigned long)st.st_size, number) : 0);
+  // The same pid records again after an execve, often within the same second: the reader's key
+  // holds the nanoseconds too (and the exe), so the two records stay two.
+  at = put_value(line, room, at, "ns", format_decimal((unsigned long)now.nsec, number));
   const unsigned int sum = cudnn_compat_usage_sum(line, at);
   at = append_text(line, size, at, " sum=");
   for (int shift = 28; shift >= 0; shift -= 4) line[at++] = hex[(sum >> shift) & 15];
@@ -292,18 +323,17 @@ static void undecided_fields(void) {
 }
 
 static void send_record(const char *name, const char *requester, enum mode mode) {
-  static char line[CUDNN_COMPAT_USAGE_MAX + 2];
-  char digits[24];
-  sys(SYS_uname, &host, 0, 0);
-  uid = (unsigned long)sys(SYS_getuid, 0, 0, 0), euid = (unsigned long)sys(SYS_geteuid, 0, 0, 0);
+  sys(SYS_uname, &work.host, 0, 0);
+  uid = (unsigned long)sys(SYS_getuid, 0, 0, 0), euid = decision_euid();
   if (!note.fields) undecided_fields();
+  char *line = work.text + note.fields + 1;
   long n = compose(line, CUDNN_COMPAT_USAGE_MAX + 1, name, requester, mode);
   int sent;
   if (text_eq(note.to, "syslog")) {
     sent = syslog_send(CUDNN_COMPAT_USAGE_PRIORITY, CUDNN_COMPAT_USAGE_TAG, line, n) == 0;
   } else {
     line[n++] = '\n';
-    sent = note.to[0] == '/' && to_spool(line, n, format_decimal(uid, digits));
+    sent = note.to[0] == '/' && to_spool(line, n, format_decimal(uid, work.digits));
   }
   if (!sent) count_drop();
 }
@@ -321,7 +351,7 @@ const char *record_decision(const char *name, int major, const char *requester,
     recorded_majors |= bit;
     if (in_sample(note.ppm)) send_record(name, requester, mode);
   }
-  note.known = 0, note.fields = 0, note.text[0] = 0;
+  note.known = 0, note.fields = 0, work.text[0] = 0;
   if (mode != MODE_REPORT_ONLY) return chosen;
   report_only = 1;
   return 0;

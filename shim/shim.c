@@ -531,6 +531,7 @@ static int enter(void) {
 static const char *decide_family(const char *name, const struct cudnn_name *c, struct family *f,
                                  const struct requester *q, const struct settings *s) {
   static struct search_dirs dirs;
+  forget_decision_ids();
   q->dirs(q->who, &dirs);
   const char *result = name;
   const char *chosen =

@@ -99,8 +99,10 @@ static int same_content(const char *map_path, const struct site_stamp *s) {
 enum site_verdict site_judge_table(const char *text, long size, const char *format,
                                    const char *map_path, struct site_seen *seen) {
   struct site_stamp *s = &seen->stamp;
+  seen->reader = -1;
   if (!site_parse_stamp(text, format, s)) return SITE_OTHER_FORMAT;
   const unsigned long reader = (unsigned long)sys(SYS_geteuid, 0, 0, 0);
+  seen->reader = (long)reader;  // the shim's usage record checks its files' owner against it too
   if (site_object_problem(&seen->map, reader, s->gid)) return SITE_MAP_UNTRUSTED;
   if (site_object_problem(&seen->dir, reader, s->gid)) return SITE_DIR_UNTRUSTED;
   const int group_table = s->gid >= 0 && (long)seen->table.st_gid == s->gid;

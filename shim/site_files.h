@@ -42,6 +42,7 @@ struct site_stamp {
 struct site_seen {
   struct stat map, dir, table;
   struct site_stamp stamp;
+  long reader;  // the effective uid site_judge_table held them to; -1 before it asked
 };
 
 // zlib's CRC-32 of n bytes, continuing from crc (0 to start).

@@ -25,7 +25,8 @@
  *   job      the Slurm job and step, "JOB.STEP" (CUDNN_COMPAT_JOB, set by the SPANK plugin, else
  *            SLURM_JOB_ID and SLURM_STEP_ID), or "-"
  *   pid      the process id
- *   exe      the program (/proc/self/exe)
+ *   exe      the program (/proc/self/exe; for a program run through the loader, `ld.so PROG`,
+ *            PROG made absolute: /proc/self/exe would name the loader)
  *   by       the object that asked the loader ("-": the program itself)
  *   asked    the name or path asked for (libcudnn.so.9)
  *   need     the cuDNN version the process needs (x.y or x.y.z), "-" for any of the major
@@ -46,6 +47,10 @@
  *   mode     record, or report-only (the process loaded what the loader took, whatever got says)
  *   drops    records this user's processes on this host could not send before this one (the size
  *            of the drop count file below), or "-" for none
+ *   ns       the nanoseconds of t's second (added after the first release of U1: a reader takes
+ *            a record without it as ns=0). A process that loads cuDNN and then execs another
+ *            program that loads it too records twice under one pid, often in one second: the
+ *            reader's key holds host, pid, t, ns, exe and asked, so the two stay two
  *   sum      the checksum, always last
  *
  * Transports. syslog: one datagram to /dev/log, priority CUDNN_COMPAT_USAGE_PRIORITY (user.info),

@@ -3,9 +3,14 @@
 // shim handing it over from that day on (issue 21, docs/usage.md).
 #include "cli.h"
 #include "diagnostics.h"
+#include "modules.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -18,10 +23,6 @@ struct RetireArgs {
   std::string version, date, db, map, lmod, envmodules;
   bool dry_run = false;
 };
-
-// Environment Modules refuses a modulerc whose first line is not this "magic cookie", and with it
-// every command of every user whose MODULERCFILE names the file.
-constexpr std::string_view kModulercCookie = "#%Module";
 
 // FILE with the block of this release replaced, or the block appended: every other line of the
 // admin's stays. A block starts at `first` and ends at the first line `last` says ends it.
@@ -56,49 +57,87 @@ std::string read_text(const std::string &path) {
   return s.str();
 }
 
-// Writes a stanza into FILE (or keeps it to print); false with a line when FILE cannot be written.
-// A new modulerc starts with its cookie; one without it is not written to.
-bool write_stanza(const std::string &file, const std::string &block, const std::string &first,
-                  const std::function<bool(const std::string &)> &last, const char *what,
-                  std::string_view cookie = {}) {
-  std::string text = read_text(file);
-  if (!cookie.empty() && text.empty()) text = std::string(cookie) + "\n";
-  if (!cookie.empty() && !text.starts_with(cookie)) {
-    Error() << "retire: " << what << " " << file << " does not start with " << cookie
-            << ": Environment Modules refuses every command while it names such a file; add "
-            << cookie << " as its first line, then run retire again";
-    return false;
-  }
-  // Through a link: a site's admin.list or modulerc is often a link to a shared file.
-  const std::string why = write_file_through_link(file, upsert_block(text, block, first, last));
-  if (!why.empty())
-    Error() << "retire: " << what << " " << file << ": " << why;
-  else
-    std::cout << what << " written: " << file << '\n';
-  return why.empty();
+// One file retire changes: what it is, the name the admin gave, the file written (a link's
+// target: a site's admin.list or modulerc is often a link to a shared file), its new text, and
+// why it cannot be written ("" when it can).
+struct Output {
+  std::string what, given, target, text, why;
+  StagedFile staged;
+};
+
+// The text a file given holds now: "" when there is none yet; why not, when it cannot be read
+// (an unreadable file read as empty would be replaced by the stanza alone).
+std::string current_text(const std::string &target, std::string &text) {
+  struct stat st {};
+  if (lstat(target.c_str(), &st) != 0) return errno == ENOENT ? "" : std::strerror(errno);
+  if (!S_ISREG(st.st_mode)) return "not a regular file";
+  std::ifstream in(target, std::ios::binary);
+  std::ostringstream s;
+  if (!in || !(s << in.rdbuf())) return std::string("cannot be read: ") + std::strerror(errno);
+  text = s.str();
+  return {};
 }
 
-// The map's mark: retire_after in the release's table, then the tables jobs read, rewritten.
-bool mark_map(const LoadedMap &m, const Installed &release, const std::string &date) {
-  const std::optional<std::string> text = mark_in_map_text(read_text(m.path), release, date);
-  if (!text) {
-    Error() << "retire: cannot find the [[cudnn]] table of " << to_string(release.version) << " at "
-            << m.path << ":" << release.pos.line << "; add retire_after = \"" << date
-            << "\" to it by hand";
-    return false;
+// The Environment Modules the modulerc is for: the one installed here (MODULES_CMD, Debian's
+// paths), else 4.6.0, the oldest that applies module-forbid --after (a node with an older one
+// ignores the stanza anyway). Its version bounds the cookie's.
+std::string envmodules_version(std::string &whose) {
+  if (const std::optional<ModuleSystem> found = find_module_system(ModuleSystemKind::envmodules)) {
+    // modulecmd.tcl's `module --version` text: "Modules Release 5.2.0 (2022-11-08)".
+    const std::string text = read_text(found->command);
+    constexpr std::string_view kRelease = "Modules Release ";
+    const std::size_t at = text.find(kRelease);
+    if (at != std::string::npos) {
+      const std::size_t from = at + kRelease.size();
+      const std::size_t end = text.find_first_not_of("0123456789.", from);
+      const std::string version = text.substr(from, end - from);
+      if (!version.empty() && std::isdigit(static_cast<unsigned char>(version[0]))) {
+        whose = "Environment Modules " + version + " at " + found->command;
+        return version;
+      }
+    }
   }
-  std::string why = write_file_through_link(m.path, *text);
-  if (why.empty()) why = write_job_caches(read_map_file(m.path), probe_options().helper);
-  if (!why.empty()) {
-    Error() << "retire: " << m.path << ": " << why << "; add retire_after = \"" << date
-            << "\" to the [[cudnn]] table of " << to_string(release.version)
-            << " and run `cudnn-compat map validate`";
-    return false;
+  whose = "no Environment Modules found here: 4.6.0, the oldest that applies module-forbid, "
+          "assumed";
+  return "4.6.0";
+}
+
+// The stanza's file as it will be written, or why it cannot be: nothing is written yet.
+Output stanza_output(const std::string &file, const std::string &block, const std::string &first,
+                     const std::function<bool(const std::string &)> &last, const char *what,
+                     bool modulerc) {
+  Output o{what, file, {}, {}, {}, {}};
+  o.why = link_target(file, o.target);
+  std::string text;
+  if (o.why.empty()) o.why = current_text(o.target, text);
+  if (o.why.empty() && modulerc) {
+    // A new modulerc starts with its cookie; one whose cookie the module system refuses is not
+    // written to (Environment Modules would refuse every command of everyone it serves).
+    if (text.empty()) text = "#%Module\n";
+    std::string whose;
+    const std::string version = envmodules_version(whose);
+    o.why = modulerc_cookie_problem(text, version);
+    if (!o.why.empty() && text.starts_with("#%Module")) o.why += " (" + whose + ")";
   }
-  std::cout << "map: " << m.path << ":" << release.pos.line << ": retire_after = \"" << date
-            << "\"; from that day on the shim hands cuDNN " << to_string(release.version)
-            << " over no more (tables rewritten)\n";
-  return true;
+  if (o.why.empty()) o.text = upsert_block(text, block, first, last);
+  return o;
+}
+
+// The map with the release's mark, or why it cannot be.
+Output map_output(const LoadedMap &m, const Installed &release, const std::string &date) {
+  Output o{"map", m.path, {}, {}, {}, {}};
+  o.why = link_target(m.path, o.target);
+  std::string text;
+  if (o.why.empty()) o.why = current_text(o.target, text);
+  if (!o.why.empty()) return o;
+  const std::optional<std::string> marked = mark_in_map_text(text, release, date);
+  if (!marked)
+    o.why = "cannot find the [[cudnn]] table of " + to_string(release.version) + " at line " +
+            std::to_string(release.pos.line) + "; add retire_after = \"" + date +
+            "\" to it by hand";
+  else
+    o.text = *marked;
+  return o;
 }
 
 void print_users(const std::vector<UsageStore::Use> &users, const std::string &release,
@@ -111,7 +150,12 @@ void print_users(const std::vector<UsageStore::Use> &users, const std::string &r
             << "): " << (users.empty() ? "nobody in the records\n" : "\n");
   for (const UsageStore::Use &u : users)
     std::cout << "  " << u.user << ": " << u.records << " processes, " << u.jobs
-              << " jobs, last on " << utc_date(u.last) << '\n';
+              << " jobs, last on " << utc_date(u.last)
+              << (u.redirected_away ? "; redirected away from it (the loader's own choice, another "
+                                      "handed over): the module is still loaded, and they see "
+                                      "its retirement message"
+                                    : "")
+              << '\n';
 }
 
 // What the plan says, for a person or a script.
@@ -124,7 +168,8 @@ void print_plan(const Retirement &r, const std::vector<UsageStore::Use> &users,
       who.push_back({{"user", u.user},
                      {"processes", u.records},
                      {"jobs", u.jobs},
-                     {"last_used", utc_date(u.last)}});
+                     {"last_used", utc_date(u.last)},
+                     {"redirected_away", u.redirected_away}});
     print_json({{"release", json_of(*r.release)},
                 {"after", a.date},
                 {"users", who},
@@ -148,10 +193,10 @@ void print_plan(const Retirement &r, const std::vector<UsageStore::Use> &users,
   }
 }
 
-// The module systems' stanzas: into the files given, else printed; false when one failed.
-bool write_stanzas(const Retirement &r, const RetireArgs &a, const std::string &release,
-                   const Globals &g) {
-  bool ok = true;
+// Every file retire changes, prepared: the stanzas of the files given, then the map.
+std::vector<Output> plan_outputs(const Retirement &r, const RetireArgs &a, const LoadedMap &m,
+                                 const std::string &release) {
+  std::vector<Output> out;
   if (r.release->module.empty()) {
     Warn() << "retire: cuDNN " << release << " has no module in the map: no module system "
            << "stanza is written (the shim still stops handing it over)";
@@ -162,17 +207,64 @@ bool write_stanzas(const Retirement &r, const RetireArgs &a, const std::string &
     const auto end = [release](const std::string &l) {
       return l == "# cudnn-compat retire " + release + " (end)";
     };
-    if (!a.lmod.empty() && !a.dry_run)
-      ok &= write_stanza(a.lmod, lmod_admin_entry(r) + "\n", lmod_first, blank, "Lmod admin.list");
-    if (!a.envmodules.empty() && !a.dry_run)
-      ok &= write_stanza(a.envmodules, envmodules_stanza(r), tcl_first, end,
-                         "Environment Modules modulerc", kModulercCookie);
-    if ((a.dry_run || (a.lmod.empty() && a.envmodules.empty())) && !g.json)
-      std::cout << "\nLmod (admin.list, LMOD_ADMIN_FILE):\n"
-                << lmod_admin_entry(r) << "\nEnvironment Modules (a modulerc):\n"
-                << envmodules_stanza(r);
+    if (!a.lmod.empty())
+      out.push_back(stanza_output(a.lmod, lmod_admin_entry(r) + "\n", lmod_first, blank,
+                                  "Lmod admin.list", false));
+    if (!a.envmodules.empty())
+      out.push_back(stanza_output(a.envmodules, envmodules_stanza(r), tcl_first, end,
+                                  "Environment Modules modulerc", true));
   }
-  return ok;
+  out.push_back(map_output(m, *r.release, a.date));
+  return out;
+}
+
+// Writes every output or none: each is staged beside its target first (written whole and synced,
+// as the real write makes it), and only when all are staged are they renamed into place, so a
+// file that cannot be written leaves every other as the admin had it. A dry run stages them too,
+// and removes them again: it meets exactly the refusals a real run would. False when one failed.
+bool write_outputs(std::vector<Output> &outs, const std::string &release, bool dry_run) {
+  for (Output &o : outs)
+    if (o.why.empty()) o.why = stage_file(o.target, o.text, o.staged);
+  bool ok = true;
+  for (const Output &o : outs)
+    if (!o.why.empty()) {
+      Error() << "retire: " << o.what << " " << o.given << ": " << o.why;
+      ok = false;
+    }
+  if (!ok || dry_run) {
+    for (Output &o : outs) discard_staged(o.staged);
+    if (!ok)
+      Error() << "retire: " << (dry_run ? "a real run would write nothing" : "nothing written")
+              << ": every file is left as it was, and the shim keeps handing cuDNN " << release
+              << " over; fix the above and run it again";
+    return ok;
+  }
+  // The module files before the map: a rename that fails (it all but never does once staged)
+  // leaves the map unmarked, so the shim keeps handing the release over.
+  for (Output &o : outs) {
+    o.why = commit_staged(o.staged);
+    if (!o.why.empty()) {
+      Error() << "retire: " << o.what << " " << o.given << ": " << o.why;
+      for (Output &rest : outs) discard_staged(rest.staged);
+      return false;
+    }
+    if (o.what != "map") std::cout << o.what << " written: " << o.given << '\n';
+  }
+  return true;
+}
+
+// After the map's mark: the tables jobs read, rewritten from it.
+bool rewrite_tables(const LoadedMap &m, const Installed &release, const std::string &date) {
+  const std::string why = write_job_caches(read_map_file(m.path), probe_options().helper);
+  if (!why.empty()) {
+    Error() << "retire: " << m.path << ": " << why << "; retire_after = \"" << date
+            << "\" is in the map: run `cudnn-compat map validate` to rewrite its tables";
+    return false;
+  }
+  std::cout << "map: " << m.path << ":" << release.pos.line << ": retire_after = \"" << date
+            << "\"; from that day on the shim hands cuDNN " << to_string(release.version)
+            << " over no more (tables rewritten)\n";
+  return true;
 }
 
 int retire(const RetireArgs &a, const Globals &g) {
@@ -216,16 +308,20 @@ int retire(const RetireArgs &a, const Globals &g) {
   }
   const Retirement &r = *plan;
   print_plan(r, users, needs, a, release, g);
-  if (!write_stanzas(r, a, release, g)) {
-    Error() << "retire: the map " << m.path << " is left as it was: the shim keeps handing cuDNN "
-            << release << " over until the module files are written";
-    return kNo;
-  }
+  if (!r.release->module.empty() && (a.dry_run || (a.lmod.empty() && a.envmodules.empty())) &&
+      !g.json)
+    std::cout << "\nLmod (admin.list, LMOD_ADMIN_FILE):\n"
+              << lmod_admin_entry(r) << "\nEnvironment Modules (a modulerc):\n"
+              << envmodules_stanza(r);
+  std::vector<Output> outs = plan_outputs(r, a, m, release);
+  if (!write_outputs(outs, release, a.dry_run)) return kNo;
   if (a.dry_run) {
-    std::cout << "dry run: nothing written (the map, " << m.path << ", is left as it was)\n";
+    std::cout << "dry run: nothing written; a real run can write every file (";
+    for (std::size_t i = 0; i < outs.size(); ++i) std::cout << (i ? ", " : "") << outs[i].given;
+    std::cout << ")\n";
     return kYes;
   }
-  return mark_map(m, *r.release, a.date) ? kYes : kNo;
+  return rewrite_tables(m, *r.release, a.date) ? kYes : kNo;
 }
 
 }  // namespace
@@ -258,9 +354,12 @@ Lmod prints the admin.list entry at every load of the module. Environment Module
 it from the day on (module-forbid --after), warns in the 14 days before (--nearly-message), and on
 versions that have module-warn (5.5 on) warns at every load until then. A file given is updated in
 place: the stanza of this release is replaced, every other line is kept; a new modulerc starts
-with #%Module, and one that lacks it is not written to (Environment Modules would refuse every
-command). Without --lmod and --envmodules both stanzas are printed. The module files are written
-before the map: when one cannot be, the map is left as it was. --dry-run writes nothing.
+with #%Module, and one whose first word Environment Modules would refuse (no #%Module, or a
+version after it newer than the Environment Modules installed here, else than 4.6) is not written
+to: it would refuse every command. Without --lmod and --envmodules both stanzas are printed.
+Every file (the stanzas' and the map) is written or none is: each is first written beside its
+target and renamed into place only when all could be. --dry-run goes as far, then removes them:
+it refuses what a real run would, and changes nothing.
 
 --after is today or a later day: a past day would retire the release at once.
 

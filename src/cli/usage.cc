@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -97,27 +98,28 @@ void count(IngestCounts &c, LineKind kind, std::string_view why, std::uint64_t l
                          (why.empty() ? "" : ": " + std::string(why)));
 }
 
-// Whether the file still holds, just before `offset`, the line ingested there. logrotate's
-// copytruncate empties a file in place (same inode) and it may have grown past the offset again:
-// reading on from there would skip every record before it. A last line that is no record, or is
-// longer than the look back, cannot tell: the offset stands.
-bool still_there(int fd, std::uint64_t offset, UsageStore &store, const LineOrigin &origin) {
-  if (offset == 0) return true;
-  constexpr std::uint64_t kLookBack = 8192;
-  const std::uint64_t start = offset > kLookBack ? offset - kLookBack : 0;
-  std::string back(offset - start, '\0');
-  if (pread(fd, back.data(), back.size(), off_t(start)) != ssize_t(back.size()) ||
-      back.back() != '\n')
-    return false;
-  const std::size_t begin = back.rfind('\n', back.size() - 2);
-  if (begin == std::string::npos && start > 0) return true;
-  const std::string_view last =
-      std::string_view(back).substr(begin == std::string::npos ? 0 : begin + 1);
-  for (std::string_view text : records_in(last.substr(0, last.size() - 1), origin.spool)) {
-    const LineRead r = read_usage_line(text, origin);
-    if (r.kind == LineKind::record) return store.knows(r.record);
-  }
-  return true;
+// A fingerprint of what a file holds before `offset`: FNV-1a (64 bits) of its first and its
+// last kWindow bytes there, with the offset. logrotate's copytruncate empties a file in place
+// (the same inode) and it may have grown past the offset again; reading on from there would skip
+// every record before it. Records differ in their time, pid and sum, so a file written again
+// differs in those bytes; hashing the whole prefix would read it all again at every ingest.
+std::string mark_at(int fd, std::uint64_t offset) {
+  if (offset == 0) return {};
+  constexpr std::uint64_t kWindow = 4096;
+  std::uint64_t h = 14695981039346656037ull;
+  const auto hash = [&](std::uint64_t from, std::uint64_t n) {
+    std::string bytes(n, '\0');
+    if (pread(fd, bytes.data(), n, off_t(from)) != ssize_t(n)) return false;
+    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
+    return true;
+  };
+  const std::uint64_t head = std::min(offset, kWindow);
+  const std::uint64_t tail_from = offset > kWindow ? offset - kWindow : 0;
+  if (!hash(0, head) || !hash(tail_from, offset - tail_from)) return "unreadable";
+  char text[48];
+  std::snprintf(text, sizeof text, "fnv1a64:%llu:%016llx", static_cast<unsigned long long>(offset),
+                static_cast<unsigned long long>(h));
+  return text;
 }
 
 // Ingests one source in one transaction; false (and why) when the store failed.
@@ -129,11 +131,15 @@ bool ingest_source(UsageStore &store, const Source &s, IngestCounts &c, std::str
     if (fd >= 0) close(fd);
     return false;
   }
-  const std::optional<std::uint64_t> resume = store.resume_offset(s.path, st.st_ino);
-  const std::uint64_t from =
-      resume && *resume <= std::uint64_t(st.st_size) && still_there(fd, *resume, store, s.origin)
-          ? *resume
-          : 0;
+  // Read on from the last offset only while the file still holds what was read before it: a
+  // database of schema 1 kept no fingerprint, and its sources are read again from the start
+  // (records already known add nothing).
+  std::string mark;
+  const std::optional<std::uint64_t> resume = store.resume_offset(s.path, st.st_ino, &mark);
+  const std::uint64_t from = resume && *resume <= std::uint64_t(st.st_size) && !mark.empty() &&
+                                     mark_at(fd, *resume) == mark
+                                 ? *resume
+                                 : 0;
   if (!store.begin(s.path)) {
     why = store.error(), close(fd);
     return false;
@@ -155,8 +161,9 @@ bool ingest_source(UsageStore &store, const Source &s, IngestCounts &c, std::str
       ++(added ? c.added : c.known);
     }
   });
+  const std::string read_mark = mark_at(fd, end);
   close(fd);
-  if (!ok || !store.commit(s.path, st.st_ino, end, c)) {
+  if (!ok || !store.commit(s.path, st.st_ino, end, read_mark, c)) {
     why = store.error();
     store.rollback();
     return false;

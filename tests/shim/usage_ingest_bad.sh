@@ -22,10 +22,10 @@ has "5.1.10           2      1     0"
 has "5.0.5 (2)"
 
 # A database of a newer schema: refused, untouched.
-cp "$db" "$t/newer.db" && sqlite3 "$t/newer.db" 'PRAGMA user_version=2'
+cp "$db" "$t/newer.db" && sqlite3 "$t/newer.db" 'PRAGMA user_version=3'
 before=$(sha256sum <"$t/newer.db")
 expect_rc 2 "$CUDNN_COMPAT" usage ingest "$t/spool" --db "$t/newer.db"
-has "holds usage records of schema 2, written by a newer cudnn-compat; this one reads schema 1"
+has "holds usage records of schema 3, written by a newer cudnn-compat; this one reads schema 2"
 expect_rc 2 "$CUDNN_COMPAT" usage report --db "$t/newer.db"
 has "schema 2"
 [[ $(sha256sum <"$t/newer.db") == "$before" ]] || fail "the newer database was changed"

@@ -346,7 +346,7 @@ TEST(UsageStore, IngestTwiceAddsNothingAndTheSummaryCounts) {
     for (int pid = 1; pid <= 3; ++pid) added += s.add(a_record(pid, "8.9.7", "42.0"), "alice");
     added += s.add(a_record(9, "8.9.2", ""), "bob");
     EXPECT_EQ(added, round == 0 ? 4 : 0);
-    ASSERT_TRUE(s.commit("src", 1, 100, {}));
+    ASSERT_TRUE(s.commit("src", 1, 100, "fnv1a64:100:0", {}));
   }
   UsageStore s(db.path, false);
   const std::vector<UsageStore::Row> rows = s.summary("release", 0);
@@ -377,17 +377,144 @@ TEST(UsageStore, ANewerSchemaOrAForeignFileIsRefusedUntouched) {
   { UsageStore s(db.path, true); }
   sqlite3 *h = nullptr;
   sqlite3_open(db.path.c_str(), &h);
-  sqlite3_exec(h, "PRAGMA user_version=2", nullptr, nullptr, nullptr);
+  const std::string newer_version = std::to_string(kUsageSchema + 1);
+  sqlite3_exec(h, ("PRAGMA user_version=" + newer_version).c_str(), nullptr, nullptr, nullptr);
   sqlite3_close(h);
   const UsageStore newer(db.path, true);
-  EXPECT_NE(newer.error().find("schema 2, written by a newer cudnn-compat"), std::string::npos)
+  EXPECT_NE(newer.error().find("schema " + newer_version + ", written by a newer cudnn-compat"),
+            std::string::npos)
       << newer.error();
+  const UsageStore newer_read(db.path, false);  // report and retire refuse it too
+  EXPECT_NE(newer_read.error().find("written by a newer cudnn-compat"), std::string::npos);
   std::ofstream(db.path) << "not a database at all, but long enough to be read as one ..........";
   const UsageStore foreign(db.path, true);
   EXPECT_NE(foreign.error().find("is not an SQLite database"), std::string::npos)
       << foreign.error();
   EXPECT_NE(UsageStore(db.path + ".none", false).error().find("no usage database"),
             std::string::npos);
+}
+
+// Issue 21 re-test, item 1: retire lists those whose loads were redirected away from the
+// release (the loader's own choice), after those who loaded it, and marks them so.
+TEST(UsageStore, WhoUsedAReleaseIncludesThoseRedirectedAwayFromIt) {
+  TempDb db;
+  UsageStore s(db.path, true);
+  ASSERT_TRUE(s.begin("src"));
+  s.add(a_record(1, "8.9.7", "42.0"), "alice");  // 8.5.0 was the loader's, 8.9.7 handed over
+  UsageRecord own = a_record(2, "8.5.0", "");
+  own.verdict = "fit", own.loader_release = "8.5.0";
+  s.add(own, "bob");
+  ASSERT_TRUE(s.commit("src", 1, 100, "", {}));
+  const std::vector<UsageStore::Use> users = s.users_of("8.5.0");
+  ASSERT_EQ(users.size(), 2u);
+  EXPECT_EQ(users[0].user, "bob");
+  EXPECT_FALSE(users[0].redirected_away);
+  EXPECT_EQ(users[1].user, "alice");
+  EXPECT_TRUE(users[1].redirected_away);
+  EXPECT_EQ(users[1].jobs, 1);
+  ASSERT_EQ(s.users_of("8.9.7").size(), 1u);
+  EXPECT_FALSE(s.users_of("8.9.7")[0].redirected_away);
+}
+
+// Issue 21 re-test, item 7: an image an execve started records under its parent's pid, in the
+// same second: another exe or another nanosecond is another record; the same record is one.
+TEST(UsageStore, AnExecdImageUnderItsParentsPidIsARecordOfItsOwn) {
+  TempDb db;
+  UsageStore s(db.path, true);
+  ASSERT_TRUE(s.begin("src"));
+  UsageRecord parent = a_record(7, "8.9.7", ""), child = parent, again = parent;
+  parent.exe = "/usr/bin/bash", parent.ns = 1000;
+  child.exe = "/opt/app/bin/train", child.ns = 2000;
+  again.exe = parent.exe, again.ns = 3000;  // a program that execs itself
+  EXPECT_TRUE(s.add(parent, "alice"));
+  EXPECT_TRUE(s.add(child, "alice"));
+  EXPECT_TRUE(s.add(again, "alice"));
+  EXPECT_FALSE(s.add(parent, "alice"));  // ingest twice adds nothing
+  EXPECT_TRUE(s.knows(child));
+  ASSERT_TRUE(s.commit("src", 1, 100, "", {}));
+  EXPECT_EQ(s.users_of("8.9.7").at(0).records, 3);
+}
+
+// A database of schema 1 (the first release) is brought to schema 2 by ingest: its records kept
+// (ns 0), its sources without a fingerprint (read again from the start next time).
+TEST(UsageStore, ASchema1DatabaseIsMigrated) {
+  TempDb db;
+  sqlite3 *h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.path.c_str(), &h), SQLITE_OK);
+  const char *v1 = R"SQL(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+INSERT INTO meta VALUES('format', 'cudnn-compat usage records');
+CREATE TABLE records(
+  host TEXT NOT NULL, pid INTEGER NOT NULL, time INTEGER NOT NULL, asked TEXT NOT NULL,
+  uid INTEGER NOT NULL, user TEXT NOT NULL, job TEXT NOT NULL, exe TEXT NOT NULL,
+  requester TEXT NOT NULL, need TEXT NOT NULL, cuda TEXT NOT NULL, need_from TEXT NOT NULL,
+  loader TEXT NOT NULL, loader_release TEXT NOT NULL, loader_source TEXT NOT NULL,
+  loader_module TEXT NOT NULL, got TEXT NOT NULL, release TEXT NOT NULL, source TEXT NOT NULL,
+  module TEXT NOT NULL, verdict TEXT NOT NULL, mode TEXT NOT NULL,
+  used_release TEXT NOT NULL, used_module TEXT NOT NULL,
+  PRIMARY KEY (host, pid, time, asked)) WITHOUT ROWID;
+INSERT INTO records VALUES('node7', 7, 1733081341, 'libcudnn.so.8', 1000, 'alice', '', '/bin/x',
+  '', '8.9', '', 'env', '', '8.5.0', '', '', '/b', '8.9.7', 'module', 'cudnn/8.9.7', 'redirected',
+  'record', '8.9.7', 'cudnn/8.9.7');
+CREATE TABLE daily(
+  day INTEGER NOT NULL, release TEXT NOT NULL, module TEXT NOT NULL, user TEXT NOT NULL,
+  job TEXT NOT NULL, need TEXT NOT NULL, instead TEXT NOT NULL, would TEXT NOT NULL,
+  records INTEGER NOT NULL, redirected INTEGER NOT NULL, report_only INTEGER NOT NULL,
+  last INTEGER NOT NULL,
+  PRIMARY KEY (day, release, module, user, job, need, instead, would)) WITHOUT ROWID;
+CREATE TABLE drops(host TEXT NOT NULL, uid INTEGER NOT NULL, count INTEGER NOT NULL,
+  PRIMARY KEY (host, uid)) WITHOUT ROWID;
+CREATE TABLE sources(source TEXT PRIMARY KEY, inode INTEGER NOT NULL, offset INTEGER NOT NULL,
+  lines INTEGER NOT NULL, added INTEGER NOT NULL, known INTEGER NOT NULL, other INTEGER NOT NULL,
+  torn INTEGER NOT NULL, forged INTEGER NOT NULL, newer INTEGER NOT NULL,
+  too_long INTEGER NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO sources VALUES('src', 1, 100, 1, 1, 0, 0, 0, 0, 0, 0, 0);
+PRAGMA user_version=1;
+)SQL";
+  ASSERT_EQ(sqlite3_exec(h, v1, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(h);
+  {
+    const UsageStore reader(db.path, false);  // report and retire read it as it is
+    EXPECT_EQ(reader.error(), "");
+  }
+  UsageStore s(db.path, true);
+  ASSERT_EQ(s.error(), "");
+  UsageRecord known = a_record(7, "8.9.7", "");
+  known.exe = "/bin/x";
+  EXPECT_TRUE(s.knows(known));
+  std::string mark = "x";
+  EXPECT_EQ(s.resume_offset("src", 1, &mark), std::optional<std::uint64_t>(100));
+  EXPECT_EQ(mark, "");
+  ASSERT_TRUE(s.begin("src"));
+  EXPECT_FALSE(s.add(known, "alice"));
+  known.ns = 5;
+  EXPECT_TRUE(s.add(known, "alice"));
+  ASSERT_TRUE(s.commit("src", 1, 200, "fnv1a64:200:1", {}));
+  sqlite3_open(db.path.c_str(), &h);
+  sqlite3_stmt *v = nullptr;
+  sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &v, nullptr);
+  ASSERT_EQ(sqlite3_step(v), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(v, 0), kUsageSchema);
+  sqlite3_finalize(v);
+  sqlite3_close(h);
+}
+
+// Issue 21 re-test, item 4: the modulerc cookie as modulecmd.tcl reads it (readModuleContent):
+// the first word, '#'s at its end trimmed, "#%Module" and a version no newer than the running one.
+TEST(Retire, AModulercCookieIsAcceptedOnlyAsEnvironmentModulesWould) {
+  for (const char *ok : {"#%Module\n", "#%Module1.0\nx", "#%Module5.2\n", "#%Module5.2.0 # c\n",
+                         "#%Module4.6#\n", "#%Module\tx"})
+    EXPECT_EQ(modulerc_cookie_problem(ok, "5.2.0"), "") << ok;
+  for (const char *bad : {"#%Module99.0\n", "#%Module5.3\n", "#%Module5.2.1\n", "#%Modulefoo\n",
+                          "#%Module6\n"})
+    EXPECT_NE(modulerc_cookie_problem(bad, "5.2.0").find("requires at least Modules version"),
+              std::string::npos)
+        << bad;
+  EXPECT_NE(modulerc_cookie_problem("module-hide x\n", "5.2.0").find("does not start with"),
+            std::string::npos);
+  EXPECT_NE(modulerc_cookie_problem(" #%Module\n", "5.2.0"), "");  // not the first bytes
+  EXPECT_NE(modulerc_cookie_problem("", "5.2.0"), "");
+  EXPECT_NE(modulerc_cookie_problem("#%Module5.0\n", "4.6.0"), "");  // newer than 4.6
 }
 
 }  // namespace

@@ -92,9 +92,12 @@ std::optional<LineRead> fill(Fields &f, UsageRecord &r) {
   r.source = text("src"), r.module = text("mod"), r.verdict = text("verdict");
   r.mode = text("mode");
   const std::string_view drops = f.by_key.contains("drops") ? f.get("drops") : "-";
+  // ns came after the first shims of U1: a record without it is one of theirs (ns 0).
+  const std::string_view ns = f.by_key.contains("ns") ? f.get("ns") : "0";
   if (!read_number(f.get("t"), r.time) || !read_number(f.get("uid"), r.uid) ||
-      !read_number(f.get("pid"), r.pid) || (drops != "-" && !read_number(drops, r.drops)))
-    return fail(LineKind::torn, "t, uid, pid or drops is not a number");
+      !read_number(f.get("pid"), r.pid) || (drops != "-" && !read_number(drops, r.drops)) ||
+      !read_number(ns, r.ns) || r.ns >= 1'000'000'000)
+    return fail(LineKind::torn, "t, uid, pid, drops or ns is not a number");
   if (!f.missing.empty() && f.missing != "by" && f.missing != "job")
     return fail(LineKind::torn, "it lacks " + f.missing);
   return std::nullopt;

@@ -1,5 +1,6 @@
 // Retiring a release: its replacement (the one decision's choice for the needs its users had), the
 // module systems' own stanzas, and the mark in the map that stops the shim handing it over.
+#include "text.h"
 #include "usage.h"
 
 #include <algorithm>
@@ -152,6 +153,42 @@ std::optional<std::string> mark_in_map_text(const std::string &text, const Insta
   for (std::size_t k = 0; k < lines.size(); ++k)
     out += lines[k] + (k + 1 < lines.size() ? "\n" : "");
   return text.ends_with('\n') || text.empty() ? out + "\n" : out;
+}
+
+// modulecmd.tcl (readModuleContent, 5.2): the cookie is the first word of the first 32 bytes, '#'s
+// at its end trimmed; it must start "#%Module", and what follows is a version the running
+// Environment Modules must not be older than (versioncmp, Tcl's dictionary order), else the whole
+// file is refused. Versions are compared as dotted numbers; anything else after the cookie is
+// refused here too (Tcl would order it after every version, so refuse it as newer).
+std::string modulerc_cookie_problem(std::string_view text, std::string_view modules_version) {
+  std::string_view head = text.substr(0, std::min<std::size_t>(text.size(), 33));
+  const std::size_t end = head.find_first_of(" \t\r\n\v\f");
+  std::string_view word = head.substr(0, end);
+  if (!word.starts_with("#%Module"))
+    return "does not start with #%Module: Environment Modules refuses every command while it "
+           "names such a file; add #%Module as its first line";
+  while (word.size() > 8 && word.back() == '#') word.remove_suffix(1);
+  const std::string_view version = word.substr(8);
+  if (version.empty()) return {};
+  static const std::regex dotted(R"(\d+(\.\d+)*)");
+  const auto numbers = [](std::string_view v) {
+    std::vector<long> n;
+    for (std::string_view part : split(v, '.')) n.push_back(std::stol(std::string(part)));
+    return n;
+  };
+  const std::string refused = "starts with " + std::string(word) +
+                              ": Environment Modules " + std::string(modules_version) +
+                              " refuses a file that asks for a newer version (\"Modulefile "
+                              "requires at least Modules version " + std::string(version) +
+                              "\") and with it every command; make the first line #%Module";
+  if (!std::regex_match(std::string(version), dotted) ||
+      !std::regex_match(std::string(modules_version), dotted))
+    return refused;
+  std::vector<long> have = numbers(modules_version), want = numbers(version);
+  // Tcl's dictionary order: number by number; a version that is a prefix of another is older.
+  return std::lexicographical_compare(have.begin(), have.end(), want.begin(), want.end())
+             ? refused
+             : std::string();
 }
 
 }  // namespace cudnn_compat

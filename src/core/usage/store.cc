@@ -1,7 +1,8 @@
 // The usage database: SQLite, one file, schema kUsageSchema (docs/usage.md). Records are kept
 // whole (an admin may ask them anything in SQL) under the key no two records share (host, pid,
-// time and name asked: a process records a major once), so that ingesting a line twice adds
-// nothing; the report reads a summary per day kept beside them as each new record arrives.
+// time to the nanosecond, program and name asked: a process records a major once, and an image
+// it execs is another program or another instant), so that ingesting a line twice adds nothing;
+// the report reads a summary per day kept beside them as each new record arrives.
 #include "text.h"
 #include "usage.h"
 
@@ -19,6 +20,8 @@ sqlite3_stmt *stmt(void *p) {
 
 constexpr const char *kFormat = "cudnn-compat usage records";
 
+// Schema 1, as the first release made it; a new database is made so, then migrated like an old
+// one, so that every database takes the one path to kUsageSchema.
 constexpr const char *kSchemaSql = R"SQL(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE records(
@@ -42,6 +45,29 @@ CREATE TABLE sources(source TEXT PRIMARY KEY, inode INTEGER NOT NULL, offset INT
   lines INTEGER NOT NULL, added INTEGER NOT NULL, known INTEGER NOT NULL, other INTEGER NOT NULL,
   torn INTEGER NOT NULL, forged INTEGER NOT NULL, newer INTEGER NOT NULL,
   too_long INTEGER NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;
+)SQL";
+
+// Schema 1 to 2: records keyed by (host, pid, time, ns, exe, asked), ns being the record's
+// nanoseconds (0 for records of schema 1: their shims did not say): a program an execve started
+// records under its parent's pid, often in the same second, and was taken for a copy of the
+// parent's record. And each source's fingerprint of the bytes read ("" for sources of schema 1:
+// read again from the start next time, which adds nothing known), so that a file emptied and
+// written again in place is told from one that grew.
+constexpr const char *kMigrateTo2 = R"SQL(
+CREATE TABLE records2(
+  host TEXT NOT NULL, pid INTEGER NOT NULL, time INTEGER NOT NULL, asked TEXT NOT NULL,
+  uid INTEGER NOT NULL, user TEXT NOT NULL, job TEXT NOT NULL, exe TEXT NOT NULL,
+  requester TEXT NOT NULL, need TEXT NOT NULL, cuda TEXT NOT NULL, need_from TEXT NOT NULL,
+  loader TEXT NOT NULL, loader_release TEXT NOT NULL, loader_source TEXT NOT NULL,
+  loader_module TEXT NOT NULL, got TEXT NOT NULL, release TEXT NOT NULL, source TEXT NOT NULL,
+  module TEXT NOT NULL, verdict TEXT NOT NULL, mode TEXT NOT NULL,
+  used_release TEXT NOT NULL, used_module TEXT NOT NULL, ns INTEGER NOT NULL,
+  PRIMARY KEY (host, pid, time, ns, exe, asked)) WITHOUT ROWID;
+INSERT INTO records2 SELECT *, 0 FROM records;
+DROP TABLE records;
+ALTER TABLE records2 RENAME TO records;
+ALTER TABLE sources ADD COLUMN mark TEXT NOT NULL DEFAULT '';
+PRAGMA user_version=2;
 )SQL";
 
 // What the process loaded, and what the report says it was handed instead of.
@@ -129,8 +155,17 @@ UsageStore::UsageStore(const std::string &path, bool create) {
   if (version == 0 &&
       !(exec("BEGIN") && exec(kSchemaSql) &&
         exec("INSERT INTO meta VALUES('format', '" + std::string(kFormat) + "')") &&
-        exec("PRAGMA user_version=" + std::to_string(kUsageSchema)) && exec("COMMIT")))
+        exec("PRAGMA user_version=1") && exec("COMMIT"))) {
     error_ = path + ": cannot create the database: " + error_;
+    return;
+  }
+  // An older schema is migrated by ingest (it writes); report and retire read what they need of
+  // it as it is.
+  if (create && version < 2 && !(exec("BEGIN IMMEDIATE") && exec(kMigrateTo2) && exec("COMMIT"))) {
+    error_ = path + ": cannot bring the database to schema " + std::to_string(kUsageSchema) +
+             " (" + error_ + "); it is left as it was";
+    rollback();
+  }
 }
 
 UsageStore::~UsageStore() {
@@ -166,22 +201,25 @@ void UsageStore::rollback() {
 }
 
 std::optional<std::uint64_t> UsageStore::resume_offset(const std::string &source,
-                                                       std::uint64_t inode) {
-  sqlite3_stmt *s = stmt(statement("SELECT inode, offset FROM sources WHERE source = ?"));
+                                                       std::uint64_t inode, std::string *mark) {
+  sqlite3_stmt *s = stmt(statement("SELECT inode, offset, mark FROM sources WHERE source = ?"));
   if (!s) return std::nullopt;
   bind_all(s, source);
   std::optional<std::uint64_t> offset;
-  if (sqlite3_step(s) == SQLITE_ROW && std::uint64_t(sqlite3_column_int64(s, 0)) == inode)
+  if (sqlite3_step(s) == SQLITE_ROW && std::uint64_t(sqlite3_column_int64(s, 0)) == inode) {
     offset = std::uint64_t(sqlite3_column_int64(s, 1));
+    if (mark) *mark = column(s, 2);
+  }
   sqlite3_reset(s);
   return offset;
 }
 
 bool UsageStore::knows(const UsageRecord &r) {
-  sqlite3_stmt *s = stmt(
-      statement("SELECT 1 FROM records WHERE host = ? AND pid = ? AND time = ? AND asked = ?"));
+  sqlite3_stmt *s = stmt(statement(
+      "SELECT 1 FROM records WHERE host = ? AND pid = ? AND time = ? AND ns = ? AND exe = ? AND "
+      "asked = ?"));
   if (!s) return false;
-  bind_all(s, r.host, r.pid, r.time, r.asked);
+  bind_all(s, r.host, r.pid, r.time, r.ns, r.exe, r.asked);
   const bool known = sqlite3_step(s) == SQLITE_ROW;
   sqlite3_reset(s);
   return known;
@@ -189,7 +227,7 @@ bool UsageStore::knows(const UsageRecord &r) {
 
 bool UsageStore::add(const UsageRecord &r, const std::string &user) {
   sqlite3_stmt *insert = stmt(statement(
-      "INSERT OR IGNORE INTO records VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+      "INSERT OR IGNORE INTO records VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   sqlite3_stmt *day = stmt(statement(
       "INSERT INTO daily VALUES(?,?,?,?,?,?,?,?,1,?,?,?) ON CONFLICT DO UPDATE SET "
       "records = records + 1, redirected = redirected + excluded.redirected, "
@@ -201,7 +239,7 @@ bool UsageStore::add(const UsageRecord &r, const std::string &user) {
   const Used u = used_of(r);
   bind_all(insert, r.host, r.pid, r.time, r.asked, r.uid, user, r.job, r.exe, r.by, r.need, r.cuda,
            r.from, r.loader, r.loader_release, r.loader_source, r.loader_module, r.got, r.release,
-           r.source, r.module, r.verdict, r.mode, u.release, u.module);
+           r.source, r.module, r.verdict, r.mode, u.release, u.module, r.ns);
   if (sqlite3_step(insert) != SQLITE_DONE) {
     error_ = sqlite3_errmsg(handle(db_));
     return false;
@@ -221,16 +259,18 @@ bool UsageStore::add(const UsageRecord &r, const std::string &user) {
 }
 
 bool UsageStore::commit(const std::string &source, std::uint64_t inode, std::uint64_t offset,
-                        const IngestCounts &c) {
+                        const std::string &mark, const IngestCounts &c) {
   sqlite3_stmt *s = stmt(statement(
-      "INSERT INTO sources VALUES(?,?,?,?,?,?,?,?,?,?,?,strftime('%s','now')) ON CONFLICT DO "
+      "INSERT INTO sources(source, inode, offset, lines, added, known, other, torn, forged, newer, "
+      "too_long, at, mark) VALUES(?,?,?,?,?,?,?,?,?,?,?,strftime('%s','now'),?) ON CONFLICT DO "
       "UPDATE SET inode = excluded.inode, offset = excluded.offset, lines = lines + "
       "excluded.lines, added = added + excluded.added, known = known + excluded.known, other = "
       "other + excluded.other, torn = torn + excluded.torn, forged = forged + excluded.forged, "
-      "newer = newer + excluded.newer, too_long = too_long + excluded.too_long, at = excluded.at"));
+      "newer = newer + excluded.newer, too_long = too_long + excluded.too_long, at = excluded.at, "
+      "mark = excluded.mark"));
   if (!s) return false;
   bind_all(s, source, std::int64_t(inode), std::int64_t(offset), c.lines, c.added, c.known, c.other,
-           c.torn, c.forged, c.newer, c.too_long);
+           c.torn, c.forged, c.newer, c.too_long, mark);
   if (sqlite3_step(s) != SQLITE_DONE) {
     error_ = sqlite3_errmsg(handle(db_));
     return false;
@@ -319,13 +359,18 @@ IngestCounts UsageStore::skipped_total() {
 
 std::vector<UsageStore::Use> UsageStore::users_of(const std::string &release) {
   std::vector<Use> out;
-  sqlite3_stmt *s = stmt(statement(
-      "SELECT user, sum(records), count(DISTINCT nullif(job, '')), max(last) FROM daily WHERE "
-      "release = ? GROUP BY user ORDER BY 2 DESC, 1"));
-  if (!s) return out;
-  for (bind_all(s, release); sqlite3_step(s) == SQLITE_ROW;)
-    out.push_back({column(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2),
-                   sqlite3_column_int64(s, 3)});
+  // Those who loaded it, then those whose loads were redirected away from it (the loader's own
+  // choice was this release, the shim handed over another: their module still names it, so they
+  // see its retirement message too).
+  for (const std::string which : {"release", "instead"}) {
+    sqlite3_stmt *s = stmt(statement(
+        "SELECT user, sum(records), count(DISTINCT nullif(job, '')), max(last) FROM daily WHERE " +
+        which + " = ? GROUP BY user ORDER BY 2 DESC, 1"));
+    if (!s) return out;
+    for (bind_all(s, release); sqlite3_step(s) == SQLITE_ROW;)
+      out.push_back({column(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2),
+                     sqlite3_column_int64(s, 3), which == "instead"});
+  }
   return out;
 }
 

@@ -20,7 +20,7 @@ namespace cudnn_compat {
 // record.cc: one record, read from the line it travelled in (pure).
 
 struct UsageRecord {
-  std::int64_t time = 0;
+  std::int64_t time = 0, ns = 0;  // ns: within time's second (0 from a shim that did not say)
   std::string host;
   std::int64_t uid = 0;
   std::string job;  // "JOB.STEP", or ""
@@ -67,7 +67,7 @@ std::string decode_value(std::string_view v);
 // ---------------------------------------------------------------------------------------------
 // store.cc: the database (SQLite, one file, a versioned schema; docs/usage.md).
 
-inline constexpr int kUsageSchema = 1;
+inline constexpr int kUsageSchema = 2;
 
 struct IngestCounts {
   std::int64_t lines = 0, added = 0, known = 0, other = 0;
@@ -95,15 +95,18 @@ class UsageStore {
   const std::string &error() const { return error_; }
 
   // Ingesting one source: begin, add each record, then commit (or nothing of it is kept). A
-  // source's offset lets the next ingest of a growing file start where this one stopped.
+  // source's offset lets the next ingest of a growing file start where this one stopped, while
+  // the file is the same (inode) and still holds what was read (mark: a fingerprint of the bytes
+  // before the offset, made by the caller; "" from a database of schema 1: cannot tell).
   bool begin(const std::string &source);
-  std::optional<std::uint64_t> resume_offset(const std::string &source, std::uint64_t inode);
+  std::optional<std::uint64_t> resume_offset(const std::string &source, std::uint64_t inode,
+                                             std::string *mark = nullptr);
   // true when the record was new; false when it was known (or the store failed: see error()).
   bool add(const UsageRecord &r, const std::string &user);
-  // The record is in the database (by its key: host, pid, time and name asked).
+  // The record is in the database (by its key: host, pid, time, ns, exe and name asked).
   bool knows(const UsageRecord &r);
   bool commit(const std::string &source, std::uint64_t inode, std::uint64_t offset,
-              const IngestCounts &counts);
+              const std::string &mark, const IngestCounts &counts);
   void rollback();
 
   // The rows of the summary the report is made from (see usage_report).
@@ -122,10 +125,13 @@ class UsageStore {
   std::int64_t drops_known();
   IngestCounts skipped_total();
   // Who used a release (as handed over or kept), for retire: user, jobs, records, last use, and
-  // the needs the records show ("8.9", "-").
+  // the needs the records show ("8.9", "-"). Then, each marked redirected_away, who had it as the
+  // loader's own choice but was handed another: their module still loads it, and they see its
+  // retirement message as well.
   struct Use {
     std::string user;
     std::int64_t records = 0, jobs = 0, last = 0;
+    bool redirected_away = false;
   };
   std::vector<Use> users_of(const std::string &release);
   std::vector<UsageNeed> needs_of(const std::string &release);
@@ -176,6 +182,10 @@ Parsed<Retirement> plan_retirement(const Map &map, const Version &version,
 // lines (module-forbid --after DATE --nearly-message ..., module-warn on versions that have it).
 std::string lmod_admin_entry(const Retirement &r);
 std::string envmodules_stanza(const Retirement &r);
+// Why Environment Modules `modules_version` (x.y.z) would refuse a modulerc that starts with
+// `text`: its magic cookie, "#%Module" optionally followed by a version no newer than the running
+// one (modulecmd.tcl's rule); "" when it would read it.
+std::string modulerc_cookie_problem(std::string_view text, std::string_view modules_version);
 // The map's text with retire_after = "DATE" in the release's [[cudnn]] table (set or replaced),
 // every other byte as the admin wrote it; nullopt when the table cannot be found in the text.
 std::optional<std::string> mark_in_map_text(const std::string &text, const Installed &release,

@@ -34,8 +34,8 @@ Ownership ownership_for(const std::string &path, const std::string &like) {
 
 }  // namespace
 
-std::string write_file_atomically(const std::string &path, std::string_view text,
-                                  const std::string &like) {
+std::string stage_file(const std::string &path, std::string_view text, StagedFile &staged,
+                       const std::string &like) {
   // The temporary file sits beside the target: rename() is atomic only within one file system.
   std::string tmp = path + ".tmp.XXXXXX";
   const int fd = mkstemp(tmp.data());
@@ -65,20 +65,46 @@ std::string write_file_atomically(const std::string &path, std::string_view text
     unlink(tmp.c_str());
     return "cannot close " + tmp + ": " + std::strerror(errno);
   }
-  if (rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string why = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
-    unlink(tmp.c_str());
-    return why;
+  staged = {path, tmp};
+  return {};
+}
+
+std::string commit_staged(StagedFile &staged) {
+  if (staged.tmp.empty()) return {};
+  std::string why;
+  if (rename(staged.tmp.c_str(), staged.target.c_str()) != 0) {
+    why = "cannot rename " + staged.tmp + " to " + staged.target + ": " + std::strerror(errno);
+    unlink(staged.tmp.c_str());
   }
+  staged.tmp.clear();
+  return why;
+}
+
+void discard_staged(StagedFile &staged) {
+  if (!staged.tmp.empty()) unlink(staged.tmp.c_str());
+  staged.tmp.clear();
+}
+
+std::string write_file_atomically(const std::string &path, std::string_view text,
+                                  const std::string &like) {
+  StagedFile staged;
+  std::string why = stage_file(path, text, staged, like);
+  return why.empty() ? commit_staged(staged) : why;
+}
+
+std::string link_target(const std::string &path, std::string &target) {
+  std::error_code ec;
+  target = path;
+  if (!std::filesystem::is_symlink(path, ec)) return {};
+  target = std::filesystem::canonical(path, ec).string();
+  if (ec) return path + " is a link to nothing (" + ec.message() + "); remove it or fix it";
   return {};
 }
 
 std::string write_file_through_link(const std::string &path, std::string_view text) {
-  std::error_code ec;
-  if (!std::filesystem::is_symlink(path, ec)) return write_file_atomically(path, text);
-  const std::filesystem::path target = std::filesystem::canonical(path, ec);
-  if (ec) return path + " is a link to nothing (" + ec.message() + "); remove it or fix it";
-  return write_file_atomically(target.string(), text);
+  std::string target;
+  const std::string why = link_target(path, target);
+  return why.empty() ? write_file_atomically(target, text) : why;
 }
 
 std::string copy_file_atomically(const std::string &from, const std::string &to) {

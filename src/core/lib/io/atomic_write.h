@@ -15,6 +15,21 @@ std::string write_file_atomically(const std::string &path, std::string_view text
 // The same through a link at path: the file the link leads to is replaced, the link stays (a map
 // shared by a link keeps serving every name of it).
 std::string write_file_through_link(const std::string &path, std::string_view text);
+// The file a link at path leads to (path itself when it is no link), or why there is none.
+std::string link_target(const std::string &path, std::string &target);
+
+// Writing several files all or none: each is first staged (written whole, synced, owned as
+// write_file_atomically would make it) in a temporary file beside its target, and only when every
+// one is staged are they renamed into place; discarding removes the temporary file, the target
+// untouched. Staging fails exactly where the real write would, short of the rename.
+struct StagedFile {
+  std::string target, tmp;  // tmp empty: nothing staged (or committed, or discarded)
+};
+std::string stage_file(const std::string &path, std::string_view text, StagedFile &staged,
+                       const std::string &like = {});
+std::string commit_staged(StagedFile &staged);
+void discard_staged(StagedFile &staged);
+
 // A copy of from at to, written as above (a backup: a link planted at `to` is replaced), with
 // from's owner, group and mode.
 std::string copy_file_atomically(const std::string &from, const std::string &to);
