@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "arena.h"
+#include "node.h"
 #include "shared/decision_key.h"
 #include "shim_text.h"
 #include "site_files.h"
@@ -168,6 +169,48 @@ static int system_pick(const char *table, const char *major, const char **pick) 
   return 0;
 }
 
+// Whether the table's "run" rows constrain anything: a release with device code or a CUDA.
+static int constrains(const char *table) {
+  for (const char *p = table; (p = find(p, "run\t")); p = next_line(p)) {
+    unsigned long index;
+    if (!number(&p, &index) || *p++ != '\t') return 1;
+    if (!after_prefix(p, "*\t-\n")) return 1;
+  }
+  return 0;
+}
+
+// Whether an entry runs on the node, by its "run" row: 1 yes, 0 no, -1 the table cannot say (a
+// GPU it does not list, no row): the engine decides.
+static int runs_here(const char *table, unsigned long index, const struct node_facts *node) {
+  const char *known = find(table, "gpus\t");
+  for (const char *p = table; (p = find(p, "run\t")); p = next_line(p)) {
+    unsigned long i, n;
+    if (!number(&p, &i) || i != index || *p++ != '\t') continue;
+    const char *gpus = p;
+    while (*p && *p != '\t') ++p;
+    if (*p++ != '\t') return -1;
+    for (int g = 0; g < node->gpus; ++g) {
+      if (!known || !listed(known, node->gpu[g])) return -1;
+      if (*gpus != '*' && !listed(gpus, node->gpu[g])) return 0;
+    }
+    if (*p == '-' || !node->driver) return 1;
+    return number(&p, &n) ? node->driver >= n : -1;
+  }
+  return -1;
+}
+
+// The first entry of a fit row (best first) that runs on the node; -1 when the table cannot say,
+// -2 when none does.
+static long first_here(const char *table, const char *row, const struct node_facts *node,
+                       int judge) {
+  for (unsigned long n; number(&row, &n); row += *row == ',') {
+    const int here = judge ? runs_here(table, n, node) : 1;
+    if (here != 0) return here < 0 ? -1 : (long)n;
+    if (*row != ',') break;
+  }
+  return -2;
+}
+
 static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use) {
   unsigned long need[3] = {0, 0, 0}, cuda[3];
   int parts = 0, cuda_parts = 0;
@@ -191,6 +234,11 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
       r->cuda ? fit_row(table, major, cuda_class, key) : fit_row(table, major, "-", key);
   if (!row && r->cuda) row = fit_row(table, major, "*", key);
   if (!row) return FAST_UNKNOWN;
+  // The node: a release that cannot run on its GPUs or driver is passed over, as the engine does.
+  struct node_facts node;
+  node.gpus = 0, node.driver = 0;
+  const int judge = constrains(table);
+  if (judge && !node_facts(r->env, &node)) return FAST_UNKNOWN;
 
   struct stat st;
   struct identity id;
@@ -200,11 +248,13 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
     int known = 0;
     for (const char *p = table; !known && next_lib(&p, &lib);) known = same_identity(&lib.id, &id);
     if (!known) return FAST_UNKNOWN;
-    if (listed(row, lib.index)) return FAST_KEEP;
+    const int here = judge ? runs_here(table, lib.index, &node) : 1;
+    if (here < 0) return FAST_UNKNOWN;
+    if (here && listed(row, lib.index)) return FAST_KEEP;
   }
-  unsigned long index;
-  const char *best = row;
-  if (!number(&best, &index)) return FAST_UNKNOWN;  // nothing fits: the engine explains
+  const long best = first_here(table, row, &node, judge);
+  if (best < 0) return FAST_UNKNOWN;  // nothing fits (the engine explains), or cannot say
+  const unsigned long index = (unsigned long)best;
   // The file to hand over must still be the one that was probed.
   for (const char *p = table; next_lib(&p, &lib);) {
     if (lib.index != index) continue;

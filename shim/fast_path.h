@@ -18,6 +18,7 @@ struct fast_request {
   const char *require;  // CUDNN_COMPAT_REQUIRE, or 0
   const char *cuda;     // CUDNN_COMPAT_CUDA, or 0
   const char *pick;     // the file the loader takes from the directories before ld.so.cache, or 0
+  char **env;           // the environment now (the node's overrides)
 };
 
 enum fast_answer fast_decide(const struct fast_request *r, const char **use);

@@ -281,9 +281,12 @@ static const char *decide(const char *name, int major, const char *requester_nam
   if (path && !file_exists(name)) return 0;
   const char *pick = dirs->complete || path ? loader_pick(name, dirs) : 0;
   if (!s->debug && major >= 0 && (dirs->complete || path)) {
-    const struct fast_request r = {map_path(s->env), major,
+    const struct fast_request r = {map_path(s->env),
+                                   major,
                                    env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
-                                   env_value(s->env, "CUDNN_COMPAT_CUDA"), pick};
+                                   env_value(s->env, "CUDNN_COMPAT_CUDA"),
+                                   pick,
+                                   s->env};
     const char *use = 0;
     switch (fast_decide(&r, &use)) {
       case FAST_KEEP:

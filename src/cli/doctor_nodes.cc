@@ -36,11 +36,15 @@ std::string node_name() {
   return host;
 }
 
-// What this node gives a process that needs `need`, with the shim on: the file, or why none.
-void judge_fit(nlohmann::json &r, const Need &need, const Map &map) {
+// What this node gives a process that needs `need`, with the shim on: the file, or why none. The
+// node's GPUs and driver count as they do for the shim (docs/gpu.md).
+void judge_fit(nlohmann::json &r, Need need, const Map &listed) {
   const int major = need.cudnn->major;
   const std::string name = "libcudnn.so." + std::to_string(major);
   r["library"] = name;
+  need.node = learn_node_facts(node_sources(env, probe_options().helper, 10000));
+  r["gpus"] = need.node->gpus.empty() ? "-" : gpu_list(need.node->gpus);
+  const Map map = need.node->gpus.empty() ? listed : with_device_code(listed);
   const std::optional<LoaderHit> hit = loader_search(name, loader_context("", "", env));
   const Selection s = system_doctor_io(probe_options())
                           .select(select_inputs(name, *parse_library_name(name), need, hit, &map));
@@ -84,11 +88,9 @@ std::string cell(const nlohmann::json &v) {
 }
 
 void print_table(const std::vector<nlohmann::json> &rows) {
-  const std::vector<std::pair<std::string, std::string>> columns{{"node", "node"},
-                                                                 {"map_digest", "map digest"},
-                                                                 {"file", "resolves to"},
-                                                                 {"fits", "fits"},
-                                                                 {"verdict", "verdict"}};
+  const std::vector<std::pair<std::string, std::string>> columns{
+      {"node", "node"}, {"map_digest", "map digest"}, {"gpus", "GPUs"}, {"file", "resolves to"},
+      {"fits", "fits"}, {"verdict", "verdict"}};
   std::vector<std::size_t> width;
   for (const auto &[key, title] : columns) {
     std::size_t w = title.size();
@@ -112,9 +114,9 @@ void print_table(const std::vector<nlohmann::json> &rows) {
 }  // namespace
 
 int doctor_node_report(const std::string &require, const std::string &map_flag) {
-  nlohmann::json r{{"node", node_name()}, {"map", nullptr},  {"map_digest", nullptr},
-                   {"library", nullptr},  {"file", nullptr}, {"fits", nullptr},
-                   {"verdict", "ok"}};
+  nlohmann::json r{{"node", node_name()}, {"map", nullptr},     {"map_digest", nullptr},
+                   {"gpus", nullptr},     {"library", nullptr}, {"file", nullptr},
+                   {"fits", nullptr},     {"verdict", "ok"}};
   const LoadedMap m = load_site_map(map_flag);
   if (!m.path.empty()) r["map"] = m.path;
   if (!m.map) {

@@ -27,6 +27,11 @@ struct Request {
   std::optional<std::vector<std::string>> dirs;  // the loader's, from the shim
 };
 
+long left_ms(const Request &r) {
+  return long(
+      std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now()).count());
+}
+
 std::string self_dir() {
   std::error_code ec;
   return fs::read_symlink("/proc/self/exe", ec).parent_path().string();
@@ -38,12 +43,38 @@ std::string real_path(const std::string &path) {
   return ec ? path : real.string();
 }
 
-// The libraries the map's decision table knows, as it knew them when the map had this stamp.
-std::vector<KnownLibrary> known_libraries(const std::string &path, const FileStamp &stamp) {
+// The libraries the map's decision table knows, as it knew them when the map had this stamp, and
+// the device code it recorded for their families.
+std::vector<KnownLibrary> known_libraries(const std::string &path, const FileStamp &stamp,
+                                          Map &map) {
   const TableRead table = read_table(path, TableKind::decide);
   // The map must still be the one the table and the load saw: an edit since is not known.
   if (!table.text || stamp_file(path) != stamp) return {};
+  for (auto &[entry, code] : table_codes(*table.text))
+    if (entry < map.cudnn.size()) map.cudnn[entry].code = std::move(code);
   return table_libraries(*table.text);
+}
+
+// Releases the table does not know carry the code read from their files, when it matters: on a
+// node whose GPUs are known.
+void read_unknown_codes(Map &map, const std::vector<KnownLibrary> &known) {
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    if (std::any_of(known.begin(), known.end(),
+                    [&](const KnownLibrary &k) { return k.entry == i; }) ||
+        !is_absolute_lib(map.cudnn[i]))
+      continue;
+    map.cudnn[i].code = read_release_code(map.cudnn[i].lib, map.cudnn[i].version.major)
+                            .value.value_or(ReleaseCode{});
+  }
+}
+
+// The node the process runs on (within half of what is left of the deadline), and the device
+// code of the map's releases where its GPUs are known.
+void learn_node(const Request &r, const std::string &helper, Need &need,
+                std::optional<MapLoad> &load, const std::vector<KnownLibrary> &known) {
+  need.node = learn_node_facts(node_sources(env, helper, int(left_ms(r) / 2)));
+  if (need.node && !need.node->gpus.empty() && load && load->map)
+    read_unknown_codes(*load->map, known);
 }
 
 std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,
@@ -52,7 +83,7 @@ std::pair<const Map *, std::string> find_map(std::optional<MapLoad> &load,
   if (!path) return {nullptr, "none at " + map_search_path().back()};
   const std::optional<FileStamp> stamp = stamp_file(*path);
   load = load_map(*path);
-  if (load->map && stamp) known = known_libraries(*path, *stamp);
+  if (load->map && stamp) known = known_libraries(*path, *stamp, *load->map);
   if (load->map) return {&*load->map, ""};
   return {nullptr,
           load->diagnostics.empty() ? *path + " is invalid" : to_string(load->diagnostics.front())};
@@ -74,8 +105,10 @@ Selection decide(const Request &r, bool debug) {
   Asked asked;
   asked.programs = {started_as, real_path(r.executable), requester, real_path(requester)};
   asked.requested = *requested;
-  const Parsed<Need> need = derive_need(need_inputs(asked, env), map);
+  Parsed<Need> need = derive_need(need_inputs(asked, env), map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
+  const std::string helper = self_dir() + "/cudnn-compat-probe";
+  learn_node(r, helper, *need.value, load, known);
 
   LoaderContext lc = loader_context(real_path(r.executable), requester, env);
   if (r.dirs) {
@@ -86,7 +119,6 @@ Selection decide(const Request &r, bool debug) {
   in.map_problem = map_problem;
   in.debug = debug;
 
-  const std::string helper = self_dir() + "/cudnn-compat-probe";
   SelectIo io;
   // Only the library's own word counts, within what is left of the shim's deadline.
   io.probe = [&](const std::string &file) -> LibraryCheck {
@@ -95,14 +127,23 @@ Selection decide(const Request &r, bool debug) {
       if (std::optional<Probe> p =
               remembered_probe(known, *map, file, *id, need->cuda_major.has_value()))
         return p;
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
-    if (left.count() <= 0) return {std::nullopt, "no time was left of CUDNN_COMPAT_TIMEOUT"};
+    const long left = left_ms(r);
+    if (left <= 0) return {std::nullopt, "no time was left of CUDNN_COMPAT_TIMEOUT"};
     // Half of what is left, so that one library that hangs leaves time for the next candidate.
-    const long half = std::max<long>(left.count() / 2, std::min<long>(left.count(), 500));
+    const long half = std::max<long>(left / 2, std::min<long>(left, 500));
     return check_library(file, {helper, int(half)});
   };
   io.find_file = find_library_file;
+  io.code = [&](const std::string &file) {
+    const std::string dir = fs::path(real_path(file)).parent_path().string();
+    if (map)
+      for (const Installed &e : map->cudnn)
+        if (real_path(e.lib) == dir && !e.code.empty()) return e.code;
+    return need->node && !need->node->gpus.empty()
+               ? read_release_code(dir, wanted_major(*need, *requested).value_or(0))
+                     .value.value_or(ReleaseCode{})
+               : ReleaseCode{};
+  };
   Selection s = select_library(in, io);
   // A map that is there but refused (broken, or writable by others) is said once, even where the
   // ordinary load needs no map.

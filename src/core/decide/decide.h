@@ -8,7 +8,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +26,7 @@ struct Need {
   std::optional<int> cuda_major;
   Rule rule = Rule::nvidia;
   std::string source;  // "--require", "CUDNN_COMPAT_REQUIRE", "map.toml:12 (/opt/apps/tf/*)", ...
+  std::optional<NodeFacts> node = {};  // the node it runs on, when known: its GPUs and driver
 };
 
 struct NeedInputs {
@@ -58,8 +61,21 @@ struct Choice {
 // need for major: the major first, then the CUDA major (an unknown CUDA cannot be confirmed for
 // a CUDA need), then the need's rule. The one fit predicate: every caller decides with it.
 enum class Words { yes, no };  // whether a Verdict's reason is wanted (the decision is the same)
+// With the need's node known, the release must also run there: code for each of its GPUs in every
+// library that carries device code (`code`; an empty one is not judged), and a driver that runs
+// its CUDA.
 Verdict fit(const Need &need, std::optional<int> major, const Version &release,
-            const std::optional<Version> &cuda, Words words = Words::yes);
+            const std::optional<Version> &cuda, Words words = Words::yes,
+            const ReleaseCode &code = {});
+// One library's code runs on a GPU of compute capability gpu: a cubin of the same major and an
+// equal or lower minor, or PTX of an equal or older architecture (the driver compiles it).
+bool code_runs_on(const DeviceCode &code, int gpu);
+// A driver that runs CUDA `driver` runs a release built for CUDA `cuda`.
+bool driver_runs(const Version &driver, const Version &cuda);
+// The known GPU architectures (and those any code names): the decision table's columns.
+std::vector<int> known_gpus(const std::vector<const ReleaseCode *> &codes);
+// The GPUs among gpus that release e runs on, each alone on a node, by fit() (pure).
+std::set<int> gpus_served(const Installed &e, const std::vector<int> &gpus);
 // fit() on what the map says of an entry, the reason telling the admin what the map lacks.
 Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major,
                    Words words = Words::yes);
@@ -82,6 +98,8 @@ struct TableFacts {  // what only the file system and the libraries say, gathere
   std::vector<std::optional<FileStamp>> files;  // that file's identity when it was probed
   std::optional<FileStamp> ld_cache;            // /etc/ld.so.cache
   std::vector<std::pair<int, std::string>> system;  // per major: ld.so.cache and default dirs' file
+  std::vector<Parsed<ReleaseCode>> codes =
+      {};  // per map entry: its family's device code, or why not
 };
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
 // Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did
@@ -94,6 +112,8 @@ struct KnownLibrary {
   std::size_t entry = 0;
 };
 std::vector<KnownLibrary> table_libraries(std::string_view table);
+// The device code the table records per map entry ("code" rows; pure, empty for a damaged table).
+std::map<std::size_t, ReleaseCode> table_codes(std::string_view table);
 // The table's word for a file instead of a probe: the shim's fast path trusts the same identities,
 // so the engine's answer cannot differ from the table's. Only where the map names the CUDA when a
 // CUDA is needed (the probe would read the library's own). Pure.
@@ -167,6 +187,8 @@ struct SelectIo {  // the edges, injected so that the decision itself stays test
   std::function<std::optional<std::string>(const std::string &dir, const LibraryName &requested,
                                            int major)>
       find_file;
+  // The device code of the family a library file belongs to (unset or empty: not judged on GPUs).
+  std::function<ReleaseCode(const std::string &file)> code = {};
 };
 
 struct SelectInputs {

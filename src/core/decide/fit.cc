@@ -2,10 +2,58 @@
 // module-check and the hooks' fits table, so that they can never disagree.
 #include "decide.h"
 
+#include <set>
+
 namespace cudnn_compat {
 
+bool code_runs_on(const DeviceCode &code, int gpu) {
+  for (int a : code.cubin)
+    if (a / 10 == gpu / 10 && a % 10 <= gpu % 10) return true;
+  for (int a : code.ptx)
+    if (a <= gpu) return true;
+  return false;
+}
+
+// From CUDA 11 on, a driver runs every minor release of its major (minor version compatibility;
+// cuDNN's support matrix asks the CUDA 12 build for an r525 driver, CUDA 12.0); before, the
+// runtime's own minor or newer.
+bool driver_runs(const Version &driver, const Version &cuda) {
+  if (driver.major != cuda.major) return driver.major > cuda.major;
+  return cuda.major >= 11 || driver.minor.value_or(0) >= cuda.minor.value_or(0);
+}
+
+std::vector<int> known_gpus(const std::vector<const ReleaseCode *> &codes) {
+  // Kepler to Blackwell, as NVIDIA numbers their compute capabilities.
+  std::set<int> out = {30, 32, 35, 37, 50, 52, 53,  60,  61,  62,  70,  72, 75,
+                       80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121};
+  for (const ReleaseCode *c : codes)
+    for (const auto &[name, code] : *c) {
+      out.insert(code.cubin.begin(), code.cubin.end());
+      out.insert(code.ptx.begin(), code.ptx.end());
+    }
+  return {out.begin(), out.end()};
+}
+
+namespace {
+
+// Whether a release with this code, built for cuda, runs on node; "" when it does.
+std::string misfit_on(const NodeFacts &node, const ReleaseCode &code,
+                      const std::optional<Version> &cuda) {
+  for (int gpu : node.gpus)
+    for (const auto &[library, c] : code)
+      if (!code_runs_on(c, gpu))
+        return "its " + library + " carries no code for compute capability " + arch_name(gpu) +
+               " (" + describe(c) + ")";
+  if (node.driver_cuda && cuda && !driver_runs(*node.driver_cuda, *cuda))
+    return "it is built for CUDA " + to_string(*cuda) + " and this node's driver runs CUDA " +
+           to_string(*node.driver_cuda) + " (" + node.source + ")";
+  return "";
+}
+
+}  // namespace
+
 Verdict fit(const Need &need, std::optional<int> major, const Version &release,
-            const std::optional<Version> &cuda, Words words) {
+            const std::optional<Version> &cuda, Words words, const ReleaseCode &code) {
   // rank() asks without words: a site's thousand releases of other majors cost no strings.
   const auto no = [&](auto &&why) { return Verdict{false, words == Words::yes ? why() : ""}; };
   if (major && release.major != *major)
@@ -24,8 +72,22 @@ Verdict fit(const Need &need, std::optional<int> major, const Version &release,
       return "it is built for CUDA " + to_string(*cuda) + ", not CUDA " +
              std::to_string(*need.cuda_major);
     });
+  if (need.node) {
+    const std::string why = misfit_on(*need.node, code, cuda);
+    if (!why.empty()) return no([&] { return why; });
+  }
   if (!need.cudnn) return {true, "same major, and no version was required"};
   return judge(need.rule, release, *need.cudnn);
+}
+
+std::set<int> gpus_served(const Installed &e, const std::vector<int> &gpus) {
+  std::set<int> out;
+  for (int gpu : gpus) {
+    Need need;
+    need.node = NodeFacts{{gpu}, std::nullopt, "", ""};
+    if (fit(need, std::nullopt, e.version, e.cuda, Words::no, e.code).compatible) out.insert(gpu);
+  }
+  return out;
 }
 
 Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major, Words words) {
@@ -35,7 +97,7 @@ Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> majo
             words == Words::yes
                 ? "its lib \"" + e.lib + "\" is relative; skipped (see `cudnn-compat map validate`)"
                 : ""};
-  Verdict v = fit(need, major, e.version, e.cuda, words);
+  Verdict v = fit(need, major, e.version, e.cuda, words, e.code);
   if (!v.compatible && words == Words::yes && need.cuda_major && !e.cuda &&
       (!major || e.version.major == *major))
     v.reason += " (add cuda = \"...\" to its [[cudnn]] entry in the map)";

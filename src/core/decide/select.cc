@@ -7,14 +7,23 @@ namespace {
 
 constexpr const char *kPrefix = "cudnn-compat: ";
 
+// The node's part of a need: " on compute capability 7.0 (CUDNN_COMPAT_GPU_ARCH)".
+std::string describe_node(const SelectInputs &in) {
+  const std::optional<NodeFacts> &n = in.need.node;
+  if (!n || (n->gpus.empty() && !n->driver_cuda)) return "";
+  std::string s = n->gpus.empty() ? "" : " on compute capability " + gpu_list(n->gpus);
+  if (n->driver_cuda) s += " with a CUDA " + to_string(*n->driver_cuda) + " driver";
+  return s + " (" + n->source + ")";
+}
+
 std::string describe_need(const SelectInputs &in) {
   if (!in.need.cudnn) {
     const std::optional<int> major = wanted_major(in.need, in.requested);
-    return major ? "any cuDNN " + std::to_string(*major) : "any cuDNN";
+    return (major ? "any cuDNN " + std::to_string(*major) : "any cuDNN") + describe_node(in);
   }
   std::string s = "needs " + to_string(*in.need.cudnn);
   if (in.need.cuda_major) s += " for CUDA " + std::to_string(*in.need.cuda_major);
-  return s + " from " + in.need.source;
+  return s + " from " + in.need.source + describe_node(in);
 }
 
 // At most `most` of items, then how many more: a site's thousand releases make no one-line message.
@@ -64,12 +73,14 @@ std::string no_answer(const std::string &file, const LibraryCheck &c) {
 
 // What the loader would take, probed (checked): kept when it fits (its own major included: a
 // libcudnn.so.5 that is a cuDNN 6 does not fit a request for cuDNN 5). Returns why not otherwise.
-std::optional<std::string> loader_misfit(const SelectInputs &in, const LibraryCheck &checked,
-                                         const std::string &need, Selection &out) {
+std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo &io,
+                                         const LibraryCheck &checked, const std::string &need,
+                                         Selection &out) {
   if (!in.loader) return "the loader finds no " + in.name;
   if (!checked.probe) return no_answer(in.loader->path, checked) + " (on " + in.loader->from + ")";
   const Probe &p = *checked.probe;
-  const Verdict v = serves(in.need, wanted_major(in.need, in.requested), p);
+  const Verdict v = fit(in.need, wanted_major(in.need, in.requested), p.version, p.cuda, Words::yes,
+                        io.code ? io.code(in.loader->path) : ReleaseCode{});
   if (!v.compatible)
     return to_string(p.version) + " on " + in.loader->from + " does not fit: " + v.reason;
   if (in.debug)
@@ -102,7 +113,8 @@ std::optional<std::string> best_release(const SelectInputs &in, const SelectIo &
       continue;
     }
     // The library's own CUDA where it tells (cuDNN 6 on), else the map's word for it.
-    const Verdict v = fit(in.need, major, c.probe->version, c.probe->cuda ? c.probe->cuda : e.cuda);
+    const Verdict v = fit(in.need, major, c.probe->version, c.probe->cuda ? c.probe->cuda : e.cuda,
+                          Words::yes, e.code);
     if (v.compatible) return file;
     // A release that is what the map says but not built for the CUDA needed is no liar.
     s.passed_over.push_back(same_release(c.probe->version, e.version)
@@ -122,6 +134,11 @@ Verdict serves(const Need &need, std::optional<int> major, const Probe &p) {
 Selection select_library(const SelectInputs &in, const SelectIo &io) {
   const std::string need = describe_need(in);
   if (std::optional<Selection> early = settled_early(in, need)) return *early;
+  // A node whose GPUs could not be learnt: any choice would be a guess.
+  if (in.need.node && !in.need.node->problem.empty())
+    return {{},
+            {kPrefix + in.name + ": this node's GPUs and driver are not known (" +
+             in.need.node->problem + "); loading as usual"}};
   Selection out;
   const LibraryCheck loaded = in.loader ? io.probe(in.loader->path) : LibraryCheck{};
   // The loader's own choice could not be asked: nothing is known, the ordinary load stands.
@@ -129,7 +146,7 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
     return {{},
             {kPrefix + in.name + ": " + need + ", but " + no_answer(in.loader->path, loaded) +
              "; loading as usual"}};
-  const std::optional<std::string> loader_note = loader_misfit(in, loaded, need, out);
+  const std::optional<std::string> loader_note = loader_misfit(in, io, loaded, need, out);
   if (!loader_note) return out;
   Search found;
   if (in.map) out.use = best_release(in, io, found);

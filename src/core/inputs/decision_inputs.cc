@@ -1,4 +1,7 @@
 #include "decision_inputs.h"
+#include "node_file.h"
+
+#include <unistd.h>
 
 namespace cudnn_compat {
 namespace {
@@ -32,6 +35,19 @@ LoaderContext loader_context(const std::string &executable, const std::string &r
   lc.ld_library_path = read_env("LD_LIBRARY_PATH").value_or("");
   lc.secure = read_env("CUDNN_COMPAT_SECURE").has_value();
   return lc;
+}
+
+NodeSources node_sources(const EnvReader &read_env, const std::string &helper, int timeout_ms) {
+  NodeSources s;
+  s.helper = helper;
+  s.timeout_ms = timeout_ms;
+  s.gpu_arch = read_env("CUDNN_COMPAT_GPU_ARCH").value_or("");
+  s.driver_cuda = read_env("CUDNN_COMPAT_DRIVER_CUDA").value_or("");
+  s.memo_dir = CUDNN_COMPAT_NODE_DIR_PREFIX + std::to_string(geteuid());
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  s.node = read_env("SLURMD_NODENAME").value_or(host);
+  return s;
 }
 
 SelectInputs select_inputs(const std::string &name, const LibraryName &requested, const Need &need,

@@ -26,6 +26,10 @@ NeedInputs need_inputs(const Asked &asked, const EnvReader &read_env);
 LoaderContext loader_context(const std::string &executable, const std::string &requester,
                              const EnvReader &read_env);
 
+// Where this node's facts come from for a caller with this environment: its overrides, its
+// user's node file, the NVML probe (helper) within timeout_ms.
+NodeSources node_sources(const EnvReader &read_env, const std::string &helper, int timeout_ms);
+
 // The engine's inputs for a request of `name`, which parses as `requested`, by a process that
 // needs `need` and would get `loader` without the shim.
 SelectInputs select_inputs(const std::string &name, const LibraryName &requested, const Need &need,

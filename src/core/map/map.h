@@ -29,7 +29,8 @@ struct Installed {
   std::optional<Version> cuda;
   std::string module;
   SourcePos pos;
-  bool joined = false;  // a further place of the previous entry's release, in the same table
+  bool joined = false;    // a further place of the previous entry's release, in the same table
+  ReleaseCode code = {};  // the device code its libraries carry, when read (map validate, engine)
 };
 
 struct RequireRule {  // one [[require]] table
