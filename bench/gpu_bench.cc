@@ -30,11 +30,12 @@ void sh(const std::string &command) {
   if (std::system(command.c_str()) != 0) std::fprintf(stderr, "failed: %s\n", command.c_str());
 }
 
-std::string map_text(const std::string &dir, bool cuda) {
+// Releases FAKE 9.0.0 and 9.1.0 at prefix + version (+ /lib64).
+std::string map_text(const std::string &prefix, bool cuda) {
   std::string s = "schema = 1\n";
   for (const char *v : {"9.0.0", "9.1.0"})
-    s += "[[cudnn]]\nversion = \"" + std::string(v) + "\"\nlib = \"" + dir + "/" + v +
-         "/lib64\"\n" + (cuda ? std::string("cuda = \"12.2\"\n") : "");
+    s += "[[cudnn]]\nversion = \"" + std::string(v) + "\"\nlib = \"" + prefix + v + "/lib64\"\n" +
+         (cuda ? std::string("cuda = \"12.2\"\n") : "");
   return s;
 }
 
@@ -90,7 +91,7 @@ int main(int argc, char **argv) {
      "/9.0.0/lib64/libcudnn_cnn.so.9.0.0");
   sh("objcopy --add-section .nv_fatbin=" + gpu + "/sm75_80_ptx90.fatbin " + dir +
      "/9.1.0/lib64/libcudnn_cnn.so.9.1.0");
-  std::ofstream(dir + "/gpu.toml") << map_text(dir, true);
+  std::ofstream(dir + "/gpu.toml") << map_text(dir + "/", true);
   fs::create_directories(dir + "/plain");
   std::ofstream(dir + "/plain/map.toml") << map_text(dir + "/plain-", false);
   sh(tool + " map validate " + dir + "/gpu.toml >/dev/null && " + tool + " map validate " + dir +
