@@ -139,11 +139,9 @@ Selection decide(const Request &r, bool debug) {
     if (map)
       for (const Installed &e : map->cudnn)
         if (real_path(e.lib) == dir && !e.code.empty()) return e.code;
-    return need->node && !need->node->gpus.empty()
-               ? read_release_code(dir, wanted_major(*need, *requested).value_or(0))
-                     .value.value_or(ReleaseCode{})
-               : ReleaseCode{};
+    return need->node && !need->node->gpus.empty() ? family_code(file) : ReleaseCode{};
   };
+
   Selection s = select_library(in, io);
   // A map that is there but refused (broken, or writable by others) is said once, even where the
   // ordinary load needs no map.

@@ -1,4 +1,4 @@
-# Two nodes, two GPUs (a FAKE NVML says 7.0 on node1 and 8.0 on node2): srun -N2 --cudnn=9 gives
+# Two nodes, two GPUs (a FAKE NVML says 7.0 on node1 and 8.0 on node2): srun -N2 --cudnn=9.0 gives
 # each node the release its GPU runs (FAKE 9.0.0 carries sm_70 only, FAKE 9.1.0 nvcc's sm_75,
 # sm_80 and PTX 9.0), and doctor --nodes names node1 as the node where nothing fits 9.1.
 source "$(dirname "$0")/common.sh"
@@ -18,13 +18,13 @@ done
 # The nodes' facts of this boot are this scenario's own (other scenarios' nodes have these names).
 forget_nodes() { rm -f /tmp/cudnn-compat-"$(id -u)"/node-*-node[12]; }
 forget_nodes
-slurm_up "map=$t/maps/%n.toml"
+slurm_up shim=on "map=$t/maps/%n.toml"
 trap 'slurm_cluster_stop "$t/slurm"; forget_nodes; rm -rf "$t"' EXIT
 family_client
 export LD_LIBRARY_PATH=$NVML_DIR:$t/turing/lib64
 export FAKE_NVML_GPUS_node1=7.0 FAKE_NVML_GPUS_node2=8.0 FAKE_NVML_DRIVER=12020
 
-expect_rc 0 srun -N2 -l --cudnn=9 "$t/family" libcudnn.so.9
+expect_rc 0 srun -N2 -l --cudnn=9.0 "$t/family" libcudnn.so.9
 has "0: loaded $t/volta/lib64/libcudnn.so.9"
 has "1: loaded $t/turing/lib64/libcudnn.so.9"
 lacks "cudnn-compat:"

@@ -153,7 +153,7 @@ DoctorIo system_doctor_io(const ProbeOptions &options) {
     return elf ? elf->needed : std::vector<std::string>{};
   };
   io.select = [probe_file = io.probe_file](const SelectInputs &in) {
-    return select_library(in, SelectIo{probe_file, find_library_file});
+    return select_library(in, SelectIo{probe_file, find_library_file, family_code});
   };
   return io;
 }

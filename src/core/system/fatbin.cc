@@ -168,4 +168,13 @@ Parsed<ReleaseCode> read_release_code(const std::string &dir, int major) {
   return {out, {}};
 }
 
+ReleaseCode family_code(const std::string &file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path real = fs::canonical(file, ec);
+  const std::optional<Version> named = version_in_name(file);
+  if (ec || !named) return {};
+  return read_release_code(real.parent_path().string(), named->major).value.value_or(ReleaseCode{});
+}
+
 }  // namespace cudnn_compat

@@ -56,6 +56,9 @@ Parsed<DeviceCode> parse_fatbin(const ReadAt &read, std::uint64_t size);
 Parsed<DeviceCode> read_device_code(const std::string &file);
 // Every libcudnn*.so.<major> in dir that carries device code; why not, for one that cannot be read.
 Parsed<ReleaseCode> read_release_code(const std::string &dir, int major);
+// The device code of the family a library file (libcudnn.so.9) belongs to: its directory's; empty
+// when it cannot be read (not judged on GPUs).
+ReleaseCode family_code(const std::string &file);
 
 // ---------------------------------------------------------------------------------------------
 // node_facts.cc: what this node runs - its GPUs and its driver's CUDA - learnt once per boot.
