@@ -1,4 +1,7 @@
 #include "decision_inputs.h"
+#include "node_file.h"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -76,6 +79,19 @@ Source source_of_hit(const LoaderHit &hit, const Map *map) {
   const bool system =
       hit.from == "ld.so.cache" || hit.from == "the default directories" || is_system_install(real);
   return system ? Source::system : Source::user;
+}
+
+NodeSources node_sources(const EnvReader &read_env, const std::string &helper, int timeout_ms) {
+  NodeSources s;
+  s.helper = helper;
+  s.timeout_ms = timeout_ms;
+  s.gpu_arch = read_env("CUDNN_COMPAT_GPU_ARCH").value_or("");
+  s.driver_cuda = read_env("CUDNN_COMPAT_DRIVER_CUDA").value_or("");
+  s.memo_dir = CUDNN_COMPAT_NODE_DIR_PREFIX + std::to_string(geteuid());
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  s.node = read_env("SLURMD_NODENAME").value_or(host);
+  return s;
 }
 
 SelectInputs select_inputs(const std::string &name, const LibraryName &requested, const Need &need,

@@ -40,6 +40,7 @@ struct Installed {
   // clock said when the map was loaded (load_map, read_map_file).
   std::string retire_after = {};
   bool retired = false;
+  ReleaseCode code = {};  // the device code its libraries carry, when read (map validate, engine)
 };
 // Where a place came from: its `source`, else the module's when it has one, a wheel's by its
 // directory's shape, else the system's.
