@@ -13,7 +13,7 @@ set(SITE_FITS_SUFFIX ".fits")        # module/need pairs that fit (both hooks)
 set(SITE_MISFITS_SUFFIX ".misfits")  # the warnings of the pairs that do not (both hooks)
 set(SITE_DECIDE_SUFFIX ".decide")    # the decision table (the shim; the engine's known probes)
 # Each table's first line: "<format><TAB><stamp fields>" (docs/contract.md, "The stamp").
-set(SITE_CACHE_FORMAT "cudnn-compat-map-cache 6")
+set(SITE_CACHE_FORMAT "cudnn-compat-map-cache 7")
 set(SITE_FITS_FORMAT "cudnn-compat-fits 3")
 set(SITE_MISFITS_FORMAT "cudnn-compat-misfits 3")
 set(SITE_DECIDE_FORMAT "cudnn-compat-decide 4")

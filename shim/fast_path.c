@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "arena.h"
+#include "environment.h"
 #include "node.h"
 #include "record.h"
 #include "shared/decision_key.h"
@@ -260,6 +261,10 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
   struct node_judge n;
   n.judge = constrains(table), n.node.gpus = 0, n.node.driver = 0;
   if (n.judge && !node_facts(r->env, &n.node)) return FAST_UNKNOWN;
+  // The map names nodes ([[node]]): whether one is this node, the engine tells (a glob on its
+  // name), unless the overrides say what it has.
+  if (n.judge && find(table, "nodes\t") && !env_value(r->env, "CUDNN_COMPAT_GPU_ARCH"))
+    return FAST_UNKNOWN;
 
   struct lib_row lib;
   switch (r->pick ? judge_pick(table, row, r->pick, &n, &lib, &got->pick_entry) : PICK_MISFIT) {

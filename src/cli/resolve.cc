@@ -14,9 +14,9 @@ struct Opts {
 };
 
 // The node resolved for: --gpu/--driver (another node), else this one as the shim learns it.
-Parsed<std::optional<NodeFacts>> node_for(const Opts &o) {
+Parsed<std::optional<NodeFacts>> node_for(const Opts &o, const Map *map) {
   if (o.gpu.empty() && o.driver.empty())
-    return {learn_node_facts(node_sources(env, probe_options().helper, 10000)), {}};
+    return {learn_node_facts(node_sources(env, probe_options().helper, 10000, map)), {}};
   Parsed<std::optional<NodeFacts>> f = node_overrides(o.gpu, o.driver);
   for (const auto &[from, to] :
        {std::pair{"CUDNN_COMPAT_GPU_ARCH", "--gpu"}, {"CUDNN_COMPAT_DRIVER_CUDA", "--driver"}})
@@ -154,11 +154,6 @@ int run(const Opts &o, const Globals &g) {
     Error() << "unknown rule '" + o.rule + "'; expected one of:\n" + rule_list();
     return kUsage;
   }
-  const Parsed<std::optional<NodeFacts>> node = node_for(o);
-  if (!node) {
-    Error() << node.error;
-    return kUsage;
-  }
   Asked asked{o.require, o.cuda, rule, {}, *requested, {}};
   if (!o.program.empty())
     asked.programs.push_back(std::filesystem::absolute(o.program).lexically_normal().string());
@@ -175,6 +170,11 @@ int run(const Opts &o, const Globals &g) {
   if (!map) {
     report_unusable_map(m);
     return kNo;
+  }
+  const Parsed<std::optional<NodeFacts>> node = node_for(o, m.map ? &*m.map : nullptr);
+  if (!node) {
+    Error() << node.error;
+    return kUsage;
   }
   Parsed<Need> need = derive_need(need_inputs(asked, env), &*map);
   if (!need) {

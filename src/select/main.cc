@@ -60,10 +60,10 @@ std::vector<KnownLibrary> known_libraries(const std::string &path, const FileSta
 
 // The node the process runs on (within half of what is left of the deadline); its node file is a
 // ground of the decision (a new boot, or a node learnt anew, decides anew).
-std::optional<NodeFacts> learn_node(const Request &r, Grounds &grounds) {
+std::optional<NodeFacts> learn_node(const Request &r, const Map *map, Grounds &grounds) {
   const std::string helper =
       (fs::path(program_path().value_or("")).parent_path() / "cudnn-compat-probe").string();
-  const NodeSources sources = node_sources(env, helper, int(std::max(left_ms(r), 0L) / 2));
+  const NodeSources sources = node_sources(env, helper, int(std::max(left_ms(r), 0L) / 2), map);
   std::optional<NodeFacts> node = learn_node_facts(sources);
   const std::string file = node_file_path(sources.memo_dir, sources.node);
   if (!file.empty()) grounds.file(file);
@@ -208,7 +208,7 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
   if (seen) map = &*seen;
   Parsed<Need> need = derive_need(need_inputs(asked, env), map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
-  need.value->node = learn_node(r, grounds);
+  need.value->node = learn_node(r, listed, grounds);
   const bool gpus_known = need->node && need->node->problem.empty() && !need->node->gpus.empty();
   if (gpus_known && seen) device_code(*seen, codes, known, listed ? listed->cudnn.size() : 0);
   else if (gpus_known && loaded && loaded->map) device_code(*loaded->map, codes, known, SIZE_MAX);

@@ -165,6 +165,8 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
     if (e.retire_after.empty()) out += place_rows(i, e, facts);
   }
   out += device_rows(known, index);
+  // The map's [[node]] entries: which one is this node, the engine tells (a glob on its name).
+  if (!map.nodes.empty()) out += "nodes\t" + std::to_string(map.nodes.size()) + "\n";
   std::set<int> majors;
   for (const Installed &e : known.cudnn) majors.insert(e.version.major);
   for (int major : majors) {

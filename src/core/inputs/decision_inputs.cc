@@ -1,6 +1,8 @@
 #include "decision_inputs.h"
 #include "node_file.h"
 
+#include <fnmatch.h>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -81,7 +83,8 @@ Source source_of_hit(const LoaderHit &hit, const Map *map) {
   return system ? Source::system : Source::user;
 }
 
-NodeSources node_sources(const EnvReader &read_env, const std::string &helper, int timeout_ms) {
+NodeSources node_sources(const EnvReader &read_env, const std::string &helper, int timeout_ms,
+                         const Map *map) {
   NodeSources s;
   s.helper = helper;
   s.timeout_ms = timeout_ms;
@@ -91,6 +94,12 @@ NodeSources node_sources(const EnvReader &read_env, const std::string &helper, i
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   s.node = read_env("SLURMD_NODENAME").value_or(host);
+  for (const NodeEntry &n : map ? map->nodes : std::vector<NodeEntry>{})
+    if (fnmatch(n.name.c_str(), s.node.c_str(), 0) == 0) {
+      s.map_gpu_arch = n.gpu_arch, s.map_driver_cuda = n.driver_cuda;
+      s.map_entry = "the map's [[node]] \"" + n.name + "\" (line " + std::to_string(n.pos.line) + ")";
+      break;
+    }
   return s;
 }
 

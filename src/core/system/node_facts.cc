@@ -210,9 +210,27 @@ std::string node_file_path(const std::string &dir, std::string_view node) {
   return dir + "/" CUDNN_COMPAT_NODE_FILE_PREFIX + boot + "-" + std::string(node);
 }
 
+namespace {
+
+// The map's [[node]] entry as overrides of its own, its words in place of the variables'.
+Parsed<std::optional<NodeFacts>> map_entry_facts(const NodeSources &s) {
+  Parsed<std::optional<NodeFacts>> f = node_overrides(s.map_gpu_arch, s.map_driver_cuda);
+  for (const auto &[from, to] : {std::pair{"CUDNN_COMPAT_GPU_ARCH", "gpu_arch"},
+                                 {"CUDNN_COMPAT_DRIVER_CUDA", "driver_cuda"}})
+    for (std::size_t at; (at = f.error.find(from)) != std::string::npos;)
+      f.error.replace(at, std::string_view(from).size(), to);
+  if (!f.error.empty()) f.error = s.map_entry + ": " + f.error;
+  if (f.value && *f.value) (*f.value)->source = s.map_entry;
+  return f;
+}
+
+}  // namespace
+
 std::optional<NodeFacts> learn_node_facts(const NodeSources &s) {
-  const Parsed<std::optional<NodeFacts>> over = node_overrides(s.gpu_arch, s.driver_cuda);
-  if (!over) return NodeFacts{{}, {}, "the overrides", over.error};
+  const bool from_map = s.gpu_arch.empty() && s.driver_cuda.empty() && !s.map_entry.empty();
+  const Parsed<std::optional<NodeFacts>> over =
+      from_map ? map_entry_facts(s) : node_overrides(s.gpu_arch, s.driver_cuda);
+  if (!over) return NodeFacts{{}, {}, from_map ? s.map_entry : "the overrides", over.error};
   if (*over && !(*over)->gpus.empty() && (*over)->driver_cuda) return **over;
   const std::string file = node_file_path(s.memo_dir, s.node);
   std::optional<NodeFacts> learnt = file.empty() ? std::nullopt : parse_node_file(read_file(file));

@@ -75,6 +75,8 @@ struct NodeSources {
   std::string driver_cuda;  // CUDNN_COMPAT_DRIVER_CUDA ("" unset)
   std::string memo_dir;     // where the node file of this boot goes ("" none)
   std::string node;         // this node's name (the node file's key, with the boot id)
+  // The map's [[node]] entry for this node, when one matches: its values and its words.
+  std::string map_gpu_arch = {}, map_driver_cuda = {}, map_entry = {};
   std::string nvidia_smi = "nvidia-smi";
   std::string proc_version = "/proc/driver/nvidia/version";
 };
