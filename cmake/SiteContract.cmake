@@ -13,10 +13,10 @@ set(SITE_FITS_SUFFIX ".fits")        # module/need pairs that fit (both hooks)
 set(SITE_MISFITS_SUFFIX ".misfits")  # the warnings of the pairs that do not (both hooks)
 set(SITE_DECIDE_SUFFIX ".decide")    # the decision table (the shim; the engine's known probes)
 # Each table's first line: "<format><TAB><stamp fields>" (docs/contract.md, "The stamp").
-set(SITE_CACHE_FORMAT "cudnn-compat-map-cache 6")
+set(SITE_CACHE_FORMAT "cudnn-compat-map-cache 7")
 set(SITE_FITS_FORMAT "cudnn-compat-fits 3")
 set(SITE_MISFITS_FORMAT "cudnn-compat-misfits 3")
-set(SITE_DECIDE_FORMAT "cudnn-compat-decide 3")
+set(SITE_DECIDE_FORMAT "cudnn-compat-decide 4")
 # Each table's last line: a table without it was cut short.
 set(SITE_END_LINE "end")
 # The stamp's group field when the map names no trusted group.
@@ -32,6 +32,13 @@ set(SITE_SWAP_MARK_CODE 2)
 # this word and is not cudnn-compat's own module (which switches the shim on and holds no cuDNN).
 set(SITE_CUDNN_WORD "cudnn")
 set(SITE_OWN_MODULE "cudnn-compat")
+
+# Where a node's facts (its GPUs, its driver's CUDA) are remembered for one boot, written by the
+# engine and read by the shim and both hooks: <dir prefix><euid>/<file prefix><boot id>-<node>,
+# the node being $SLURMD_NODENAME or the host name; the boot id is read from SITE_BOOT_ID.
+set(SITE_NODE_DIR_PREFIX "/tmp/cudnn-compat-")
+set(SITE_NODE_FILE_PREFIX "node-")
+set(SITE_BOOT_ID "/proc/sys/kernel/random/boot_id")
 
 # The install layout, relative to the prefix (found at run time from each file's own place).
 set(SITE_BINDIR ${CMAKE_INSTALL_BINDIR})

@@ -1,5 +1,6 @@
 -- cudnn-compat's Lmod site package: warns (or, with [policy] on_module_mismatch = "error", fails
--- the whole command) when the loaded cuDNN module does not fit a loaded application.
+-- the whole command) when the loaded cuDNN module does not fit a loaded application, and warns
+-- when it cannot run on this node's GPUs or driver (docs/gpu.md).
 --
 -- Use it as the site package:   export LMOD_PACKAGE_PATH=<prefix>/share/cudnn-compat/lmod
 -- or from an existing one:      dofile("<prefix>/share/cudnn-compat/lmod/SitePackage.lua")
@@ -22,8 +23,9 @@ local lfs = require("lfs")
 -- The installation this file belongs to, from the file's own path (share/cudnn-compat/lmod/ under
 -- the prefix): an installed tree that was moved keeps working. Its names, formats and layout come
 -- from the contract beside it (site_contract.lua, generated from cmake/SiteContract.cmake), its
--- tables are read by site_tables.lua; both are loaded by the first command that checks a need, so
--- every other module command costs what it did.
+-- tables are read by site_tables.lua; both are loaded by a command that loaded a module (the GPU
+-- check reads the node's facts, then the decision table only where they are known); a command that
+-- loads nothing costs what it did.
 local cudnn_compat_here = (debug.getinfo(1, "S").source:match("^@(.*)$") or "./SitePackage.lua")
   :match("^(.*)/[^/]*$") or "."
 local site, site_tables, cudnn_compat_bin
@@ -215,6 +217,140 @@ local function all_fit(t, loaded, needs)
   return true
 end
 
+-- ---------------------------------------------------------------------------------------------
+-- The node's GPUs (issue 22, docs/gpu.md): whether each loaded cuDNN module's release can run on
+-- this node's GPUs and driver. The verdicts are the engine's, written with the map into its
+-- decision table (map.toml.decide: a "run" row per release lists the known GPUs it runs on and the
+-- least driver CUDA it needs, "rel" rows its module, "fit" rows the releases best first); the
+-- node's facts are the overrides or the node file the engine wrote for this boot. Nothing here
+-- judges device code: a GPU the table does not list, a node not learnt yet, say nothing.
+
+local function read_text(path)
+  local f = io.open(path, "r")
+  if not f then return nil end
+  local text = f:read("*a")
+  f:close()
+  return text
+end
+
+-- "7.5" -> 75 (scale 10, 1), "12.2" -> 12020 (scale 1000, 10): the table's numbering.
+local function dotted(s, major_scale, minor_scale)
+  local a, b = tostring(s or ""):match("^(%d+)%.(%d)$")
+  if not a or tonumber(a) == 0 then return nil end
+  return tonumber(a) * major_scale + tonumber(b) * minor_scale
+end
+
+local function gpu_list(text)
+  local gpus = {}
+  for g in tostring(text):gmatch("[^,]+") do
+    local n = dotted(g, 10, 1)
+    if not n then return nil end
+    gpus[#gpus + 1] = n
+  end
+  return gpus
+end
+
+-- {gpus = {70, ...}, driver = 12020 or nil, words = "compute capability 7.0 (NVML)"}, or nil.
+local function node_facts()
+  local gpu, driver = os.getenv("CUDNN_COMPAT_GPU_ARCH"), os.getenv("CUDNN_COMPAT_DRIVER_CUDA")
+  local f = {}
+  if (gpu or "") ~= "" or (driver or "") ~= "" then
+    -- One override and the rest learnt, or a bad value: the engine's to say.
+    f = {gpus = gpu, driver = driver, source = "CUDNN_COMPAT_GPU_ARCH", problem = ""}
+  else
+    local uid = (read_text("/proc/self/status") or ""):match("\nUid:%s+%d+%s+(%d+)")
+    local boot = (read_text(site.boot_id) or ""):match("^%s*(%S+)")
+    local node = os.getenv("SLURMD_NODENAME") or
+      (read_text("/proc/sys/kernel/hostname") or ""):match("^%s*(%S+)")
+    if not (uid and boot and node) or node:find("/", 1, true) then return nil end
+    -- Only a directory of the user's own that nobody else may write, as its writer demands.
+    local dir = site.node_dir_prefix .. uid
+    local a = lfs.symlinkattributes(dir)
+    if not a or a.mode ~= "directory" or tostring(a.uid) ~= uid or
+       a.permissions:sub(5, 5) == "w" or a.permissions:sub(8, 8) == "w" then
+      return nil
+    end
+    local text = read_text(dir .. "/" .. site.node_file_prefix .. boot .. "-" .. node) or ""
+    if text:sub(-5) ~= "\nend\n" then return nil end
+    for k, v in ("\n" .. text):gmatch("\n([%w_]+)\t([^\n]*)") do f[k] = v end
+  end
+  if f.problem ~= "" or not f.gpus or f.gpus == "" then return nil end
+  local gpus = gpu_list(f.gpus)
+  local cuda = f.driver ~= "" and dotted(f.driver, 1000, 10) or nil
+  if not gpus or #gpus == 0 or (f.driver ~= "" and not cuda) then return nil end
+  local words = "compute capability " .. f.gpus
+  if cuda then words = words .. " with a CUDA " .. f.driver .. " driver" end
+  return {gpus = gpus, driver = cuda, words = words .. " (" .. f.source .. ")"}
+end
+
+local function listed(csv, n)
+  return ("," .. csv .. ","):find("," .. n .. ",", 1, true) ~= nil
+end
+
+-- The warnings for the loaded modules whose every release the table says cannot run here.
+local function gpu_findings(loaded, system_swap)
+  local node = node_facts()
+  if not node then return {} end
+  local lines = site_tables.read(map_path() or "", site.decide_suffix, site.decide_format)
+  if not lines then return {} end
+  local known, rel, run, best = "", {}, {}, {}
+  for _, line in ipairs(lines) do
+    local f = {}
+    for field in (line .. "\t"):gmatch("([^\t]*)\t") do f[#f + 1] = field end
+    if f[1] == "gpus" then known = f[2] or ""
+    elseif f[1] == "rel" and #f >= 6 then rel[#rel + 1] = {entry = f[2], version = f[5], module = f[6]}
+    elseif f[1] == "run" and #f >= 4 then run[f[2]] = {gpus = f[3], driver = f[4]}
+    elseif f[1] == "fit" and f[3] == "-" and f[4] == "-" then best[f[2]] = f[5] or ""
+    end
+  end
+  -- true, false and why, or nil: the table cannot say.
+  local function runs(entry)
+    local r = run[entry]
+    if not r then return nil end
+    for _, g in ipairs(node.gpus) do
+      if not listed(known, g) then return nil end
+      if r.gpus ~= "*" and not listed(r.gpus, g) then
+        return false, "its release carries no code for compute capability " ..
+          math.floor(g / 10) .. "." .. (g % 10)
+      end
+    end
+    if r.driver ~= "-" and node.driver and node.driver < (tonumber(r.driver) or 0) then
+      local d = tonumber(r.driver)
+      return false, "it needs a driver for CUDA " .. math.floor(d / 1000) .. "." ..
+        math.floor(d % 1000 / 10)
+    end
+    return true
+  end
+  local findings = {}
+  for _, m in ipairs(loaded) do
+    local version, why, fits, seen = nil, nil, false, false
+    for _, r in ipairs(rel) do
+      if r.module == m then
+        local ok, reason = runs(r.entry)
+        seen = true
+        if ok == nil or ok then fits = true end
+        version, why = r.version, why or reason
+      end
+    end
+    if seen and not fits then
+      local text = m .. " (cuDNN " .. version .. ") cannot run on this node, " .. node.words ..
+        ": " .. why
+      local other
+      for e in (best[version:match("^(%d+)")] or ""):gmatch("%d+") do
+        if runs(e) then
+          for _, r in ipairs(rel) do
+            if r.entry == e and r.module ~= "-" then other = other or r.module end
+          end
+        end
+        if other then break end
+      end
+      if other then text = text .. "; " .. other .. " runs here: " .. system_swap .. m .. " " .. other end
+      findings[#findings + 1] = text
+    end
+  end
+  return findings
+end
+
 function cudnn_compat_load(t)
   loads_seen = true
 end
@@ -239,9 +375,12 @@ function cudnn_compat_finalize()
   loads_seen = false
   local ok, err = pcall(function()
     local entries = loaded_needs()
-    if #entries == 0 then return end
     load_contract()
     local mt = require("FrameStk"):singleton():mt()
+    local names = {}
+    for _, m in ipairs(mt:list("fullName", "active")) do names[#names + 1] = m.fullName end
+    for _, w in ipairs(gpu_findings(names, "module swap ")) do say("cudnn-compat: warning: " .. w) end
+    if #entries == 0 then return end
     local argv, loaded, needs = {cudnn_compat_bin, "module-check", "--system", "lmod"}, {}, {}
     for _, m in ipairs(mt:list("fullName", "active")) do
       loaded[#loaded + 1] = m.fullName

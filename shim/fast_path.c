@@ -8,6 +8,7 @@
 #include "arena.h"
 #include "environment.h"
 #include "look.h"
+#include "node.h"
 #include "record.h"
 #include "shared/decision_key.h"
 #include "shared/loadable.h"
@@ -123,6 +124,57 @@ static int listed(const char *list, unsigned long index) {
   return 0;
 }
 
+// Whether the table's "run" rows constrain anything: a release with device code or a CUDA.
+static int constrains(const char *table) {
+  for (const char *p = table; (p = find(p, "run\t")); p = next_line(p)) {
+    unsigned long index;
+    if (!read_decimal(&p, &index) || *p++ != '\t') return 1;
+    if (!after_prefix(p, "*\t-\n")) return 1;
+  }
+  return 0;
+}
+
+// Whether an entry runs on the node, by its "run" row: 1 yes, 0 no, -1 the table cannot say (a
+// GPU it does not list, no row): the engine decides.
+static int runs_here(const char *table, unsigned long index, const struct node_facts *node) {
+  const char *known = find(table, "gpus\t");
+  for (const char *p = table; (p = find(p, "run\t")); p = next_line(p)) {
+    unsigned long i, n;
+    if (!read_decimal(&p, &i) || i != index || *p++ != '\t') continue;
+    const char *gpus = p;
+    while (*p && *p != '\t') ++p;
+    if (*p++ != '\t') return -1;
+    for (int g = 0; g < node->gpus; ++g) {
+      if (!known || !listed(known, node->gpu[g])) return -1;
+      if (*gpus != '*' && !listed(gpus, node->gpu[g])) return 0;
+    }
+    if (*p == '-' || !node->driver) return 1;
+    return read_decimal(&p, &n) ? node->driver >= n : -1;
+  }
+  return -1;
+}
+
+// The node a decision is judged on; judge 0 when no release's run row constrains anything.
+struct node_judge {
+  int judge;
+  struct node_facts node;
+};
+
+static int here_of(const char *table, unsigned long index, const struct node_judge *n) {
+  return n->judge ? runs_here(table, index, &n->node) : 1;
+}
+
+// The first entry of a fit row (best first) that runs on the node; -1 when the table cannot say,
+// -2 when none does.
+static long first_here(const char *table, const char *row, const struct node_judge *n) {
+  for (unsigned long i; read_decimal(&row, &i); row += *row == ',') {
+    const int here = here_of(table, i, n);
+    if (here != 0) return here < 0 ? -1 : (long)i;
+    if (*row != ',') break;
+  }
+  return -2;
+}
+
 // Whether a lib row's path is text (the row's path runs to the end of its line).
 static int row_path_is(const char *row_path, const char *text) {
   while (*text && *row_path == *text) ++row_path, ++text;
@@ -154,7 +206,7 @@ enum pick_verdict {
 // sub-libraries - would take its family from there ($ORIGIN is the link's directory): the
 // release is handed over at its probed path instead, whichever path reached it.
 static enum pick_verdict judge_pick(const char *table, const char *row, const char *pick,
-                                    struct lib_row *at, long *entry) {
+                                    const struct node_judge *n, struct lib_row *at, long *entry) {
   struct stat st;
   struct identity id;
   struct lib_row lib;
@@ -163,7 +215,9 @@ static enum pick_verdict judge_pick(const char *table, const char *row, const ch
   for (const char *p = table; next_lib(&p, &lib);) {
     if (!same_identity(&lib.id, &id)) continue;
     if (*entry < 0) *entry = (long)lib.index;
-    if (!listed(row, lib.index)) {
+    const int here = here_of(table, lib.index, n);
+    if (here < 0) return PICK_UNKNOWN;
+    if (!here || !listed(row, lib.index)) {
       if (v == PICK_UNKNOWN) v = PICK_MISFIT;
     } else if (row_path_is(lib.path, pick)) {
       return PICK_FITS;
@@ -202,9 +256,17 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
       r->cuda ? fit_row(table, major, cuda_class, key) : fit_row(table, major, "-", key);
   if (!row && r->cuda) row = fit_row(table, major, "*", key);
   if (!row) return FAST_UNKNOWN;
+  // The node: a release that cannot run on its GPUs or driver is passed over, as the engine does.
+  struct node_judge n;
+  n.judge = constrains(table), n.node.gpus = 0, n.node.driver = 0;
+  if (n.judge && !node_facts(r->env, &n.node)) return FAST_UNKNOWN;
+  // The map names nodes ([[node]]): whether one is this node, the engine tells (a glob on its
+  // name), unless the overrides say what it has.
+  if (n.judge && find(table, "nodes\t") && !env_value(r->env, "CUDNN_COMPAT_GPU_ARCH"))
+    return FAST_UNKNOWN;
 
   struct lib_row lib;
-  switch (r->pick ? judge_pick(table, row, r->pick, &lib, &got->pick_entry) : PICK_MISFIT) {
+  switch (r->pick ? judge_pick(table, row, r->pick, &n, &lib, &got->pick_entry) : PICK_MISFIT) {
     case PICK_UNKNOWN:
       return FAST_UNKNOWN;
     case PICK_FITS:
@@ -216,9 +278,9 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
     case PICK_MISFIT:
       break;
   }
-  unsigned long index;
-  const char *best = row;
-  if (!read_decimal(&best, &index)) return FAST_UNKNOWN;  // nothing fits: the engine explains
+  const long best = first_here(table, row, &n);
+  if (best < 0) return FAST_UNKNOWN;  // nothing fits (the engine explains), or cannot say
+  const unsigned long index = (unsigned long)best;
   got->use_entry = (long)index;
   for (const char *p = table; next_lib(&p, &lib);)
     if (lib.index == index) return (*use = handed_over(&lib, r->major)) ? FAST_USE : FAST_UNKNOWN;

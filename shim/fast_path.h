@@ -19,6 +19,7 @@ struct fast_request {
   const char *cuda;     // CUDNN_COMPAT_CUDA, or 0
   const char *pick;     // the file the loader takes, 0 when it takes none (the load fails)
   int pick_known;       // 0: the shim could not tell which file the loader takes
+  char **env;           // the environment now (the node's overrides)
 };
 
 // The table's entries the decision resolved, for the usage record: the loader's file and the one

@@ -370,7 +370,8 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
                                    env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
                                    env_value(s->env, "CUDNN_COMPAT_CUDA"),
                                    pick,
-                                   pick_known};
+                                   pick_known,
+                                   s->env};
     const char *use = 0;
     switch (fast_decide(&r, &use)) {
       case FAST_KEEP:

@@ -1,6 +1,6 @@
 # cudnn-compat's Environment Modules site configuration: warns (or, with [policy]
 # on_module_mismatch = "error", fails the whole command) when the loaded cuDNN module does not fit
-# a loaded application.
+# a loaded application, and warns when it cannot run on this node's GPUs or driver (docs/gpu.md).
 #
 # Use it as the site configuration:
 #   export MODULES_SITECONFIG=<prefix>/share/cudnn-compat/envmodules/siteconfig.tcl
@@ -26,8 +26,9 @@
 # (`file normalize` resolves links in every component but the last: the ".." makes this file one
 # of them, so a siteconfig.tcl reached through a link finds the prefix it belongs to.) Its names,
 # formats and layout come from the contract beside it (site_contract.tcl, generated from
-# cmake/SiteContract.cmake); its tables are read by site_tables.tcl. Both are sourced by the first
-# check of a need, so every other module command costs what it did.
+# cmake/SiteContract.cmake); its tables are read by site_tables.tcl. Both are sourced by a command
+# that loaded a module (the GPU check reads the node's facts, then the decision table only where
+# they are known); a command that loads nothing costs what it did.
 set cudnn_compat_here [file normalize [file join [info script] ..]]
 proc cudnn_compat_load_contract {} {
    if {[info exists ::cudnn_compat_bin]} { return }
@@ -209,6 +210,158 @@ proc cudnn_compat_table_findings {tvar loaded entries var} {
    return 1
 }
 
+# ---------------------------------------------------------------------------------------------
+# The node's GPUs (issue 22, docs/gpu.md): whether each loaded cuDNN module's release can run on
+# this node's GPUs and driver. The verdicts are the engine's, written with the map into its
+# decision table (map.toml.decide: a "run" row per release lists the known GPUs it runs on and the
+# least driver CUDA it needs, "rel" rows its module, "fit" rows the releases best first); the
+# node's facts are the overrides or the node file the engine wrote for this boot. Nothing here
+# judges device code: a GPU the table does not list, a node not learnt yet, say nothing.
+
+proc cudnn_compat_read_text {path} {
+   if {[catch {set fh [open $path r]; set text [read $fh]; close $fh}]} { return {} }
+   return $text
+}
+
+# "7.5" -> 75 (scale 10 1), "12.2" -> 12020 (scale 1000 10): the table's numbering; {} when not X.Y.
+proc cudnn_compat_dotted {s major_scale minor_scale} {
+   if {![regexp {^([0-9]+)\.([0-9])$} $s -> a b] || [scan $a %d] == 0} { return {} }
+   return [expr {[scan $a %d] * $major_scale + $b * $minor_scale}]
+}
+
+# The node's facts into the array named by var (gpus, driver, words); 0 when not known.
+proc cudnn_compat_node_facts {var} {
+   upvar $var node
+   array set f {problem {} gpus {} driver {} source {}}
+   catch {set f(gpus) $::env(CUDNN_COMPAT_GPU_ARCH)}
+   catch {set f(driver) $::env(CUDNN_COMPAT_DRIVER_CUDA)}
+   if {$f(gpus) ne {} || $f(driver) ne {}} {
+      # One override and the rest learnt, or a bad value: the engine's to say.
+      set f(source) CUDNN_COMPAT_GPU_ARCH
+   } else {
+      if {![regexp {\nUid:\s+[0-9]+\s+([0-9]+)} [cudnn_compat_read_text /proc/self/status] -> uid]\
+         || ![regexp {^\s*(\S+)} [cudnn_compat_read_text $::cudnn_compat_site(boot_id)] -> boot]} {
+         return 0
+      }
+      if {[catch {set name $::env(SLURMD_NODENAME)}] && ![regexp {^\s*(\S+)}\
+         [cudnn_compat_read_text /proc/sys/kernel/hostname] -> name]} {
+         return 0
+      }
+      if {[string first / $name] >= 0} { return 0 }
+      # Only a directory of the user's own that nobody else may write, as its writer demands.
+      set dir $::cudnn_compat_site(node_dir_prefix)$uid
+      if {[catch {file lstat $dir st}] || $st(type) ne {directory} || $st(uid) != $uid ||\
+         ($st(mode) & 022) != 0} {
+         return 0
+      }
+      set text [cudnn_compat_read_text\
+         $dir/$::cudnn_compat_site(node_file_prefix)$boot-$name]
+      if {[string range $text end-4 end] ne "\nend\n"} { return 0 }
+      foreach line [split $text \n] {
+         if {[regexp {^([a-z_]+)\t(.*)$} $line -> k v]} { set f($k) $v }
+      }
+   }
+   if {$f(problem) ne {} || $f(gpus) eq {}} { return 0 }
+   set node(gpus) {}
+   foreach g [split $f(gpus) ,] {
+      set n [cudnn_compat_dotted $g 10 1]
+      if {$n eq {}} { return 0 }
+      lappend node(gpus) $n
+   }
+   set node(driver) {}
+   if {$f(driver) ne {}} {
+      set node(driver) [cudnn_compat_dotted $f(driver) 1000 10]
+      if {$node(driver) eq {}} { return 0 }
+   }
+   set node(words) "compute capability $f(gpus)"
+   if {$node(driver) ne {}} { append node(words) " with a CUDA $f(driver) driver" }
+   append node(words) " ($f(source))"
+   return 1
+}
+
+proc cudnn_compat_listed {csv n} {
+   return [expr {[string first ",$n," ",$csv,"] >= 0}]
+}
+
+# Whether the table's entry runs on the node: 1, 0 (and why into whyvar), or -1: cannot say.
+proc cudnn_compat_runs {entry whyvar} {
+   upvar $whyvar why
+   upvar #0 cudnn_compat_gpu g
+   if {![info exists g(run,$entry)]} { return -1 }
+   lassign $g(run,$entry) gpus driver
+   foreach n $g(node,gpus) {
+      if {![cudnn_compat_listed $g(known) $n]} { return -1 }
+      if {$gpus ne {*} && ![cudnn_compat_listed $gpus $n]} {
+         set why "its release carries no code for compute capability [expr {$n / 10}].[expr {$n % 10}]"
+         return 0
+      }
+   }
+   if {$driver ne {-} && $g(node,driver) ne {} && $g(node,driver) < $driver} {
+      set why "it needs a driver for CUDA [expr {$driver / 1000}].[expr {$driver % 1000 / 10}]"
+      return 0
+   }
+   return 1
+}
+
+# The warnings for the loaded modules whose every release the table says cannot run here.
+proc cudnn_compat_gpu_findings {loaded} {
+   global cudnn_compat_gpu
+   array unset cudnn_compat_gpu
+   if {![cudnn_compat_node_facts node] || ![cudnn_compat_table decide lines]} { return {} }
+   set cudnn_compat_gpu(node,gpus) $node(gpus)
+   set cudnn_compat_gpu(node,driver) $node(driver)
+   set cudnn_compat_gpu(known) {}
+   set rel {}
+   foreach line $lines {
+      set f [split $line \t]
+      switch -- [lindex $f 0] {
+         gpus { set cudnn_compat_gpu(known) [lindex $f 1] }
+         rel { if {[llength $f] >= 6} { lappend rel [lindex $f 1] [lindex $f 4] [lindex $f 5] } }
+         run {
+            if {[llength $f] >= 4} {
+               set cudnn_compat_gpu(run,[lindex $f 1]) [list [lindex $f 2] [lindex $f 3]]
+            }
+         }
+         fit {
+            if {[lindex $f 2] eq {-} && [lindex $f 3] eq {-}} {
+               set cudnn_compat_gpu(best,[lindex $f 1]) [lindex $f 4]
+            }
+         }
+      }
+   }
+   set findings {}
+   foreach m $loaded {
+      set seen 0
+      set fits 0
+      set why {}
+      foreach {entry version module} $rel {
+         if {$module ne $m} { continue }
+         set seen 1
+         set reason {}
+         if {[cudnn_compat_runs $entry reason] != 0} { set fits 1 }
+         set v $version
+         if {$why eq {}} { set why $reason }
+      }
+      if {!$seen || $fits} { continue }
+      set text "$m (cuDNN $v) cannot run on this node, $node(words): $why"
+      set major [lindex [split $v .] 0]
+      set other {}
+      if {[info exists cudnn_compat_gpu(best,$major)]} {
+         foreach e [split $cudnn_compat_gpu(best,$major) ,] {
+            set r {}
+            if {[cudnn_compat_runs $e r] != 1} { continue }
+            foreach {entry version module} $rel {
+               if {$entry eq $e && $module ne {-} && $other eq {}} { set other $module }
+            }
+            if {$other ne {}} { break }
+         }
+      }
+      if {$other ne {}} { append text "; $other runs here: module switch $m $other" }
+      lappend findings $text
+   }
+   return $findings
+}
+
 # module-check's findings for the loaded set: the errors into the list named by errors_var, the
 # warnings reported.
 proc cudnn_compat_ask {loaded entries errors_var} {
@@ -255,7 +408,10 @@ proc cudnn_compat_check {args} {
       foreach entry $entries {
          lappend needs [string range $entry [expr {[string first = $entry] + 1}] end]
       }
-      if {[llength $needs] > 0} { cudnn_compat_load_contract }
+      cudnn_compat_load_contract
+      foreach w [cudnn_compat_gpu_findings $loaded] {
+         reportWarning "cudnn-compat: $w"
+      }
       # The tables answer without a process: everything fits, or the misfits' messages.
       set tables [expr {[llength $needs] > 0 && [cudnn_compat_fits_table t] &&\
          ![cudnn_compat_unlisted t $loaded]}]

@@ -36,9 +36,13 @@ std::string node_name() {
   return host;
 }
 
-// What this node gives a process that needs `need`, with the shim on: the file, or why none.
-void judge_fit(NodeRow &r, const Need &need, const Map &map) {
+// What this node gives a process that needs `need`, with the shim on: the file, or why none. The
+// node's GPUs and driver count as they do for the shim (docs/gpu.md).
+void judge_fit(NodeRow &r, Need need, const Map &listed) {
   const std::string name = "libcudnn.so." + std::to_string(need.cudnn->major);
+  need.node = learn_node_facts(node_sources(env, probe_options().helper, 10000, &listed));
+  r.gpus = need.node->gpus.empty() ? "-" : gpu_list(need.node->gpus);
+  const Map map = need.node->gpus.empty() ? listed : with_device_code(listed);
   const std::optional<LoaderHit> hit = loader_search(name, loader_context("", "", env));
   const Selection s = system_doctor_io(probe_options())
                           .select(select_inputs(name, *parse_library_name(name), need, hit, &map));
@@ -76,6 +80,7 @@ nlohmann::json json_of(const NodeRow &r) {
           {"plugin", opt(r.plugin)},
           {"map", r.map.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.map)},
           {"map_digest", opt(r.map_digest)},
+          {"gpus", opt(r.gpus)},
           {"file", opt(r.file)},
           {"fits", opt(r.fits)},
           {"verdict", r.verdict}};
@@ -90,7 +95,7 @@ std::optional<NodeRow> row_of(const nlohmann::json &j) {
     return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
   };
   NodeRow r{j["node"],    str("plugin"), str("map").value_or(""), str("map_digest"), str("file"),
-            std::nullopt, j["verdict"]};
+            std::nullopt, j["verdict"], str("gpus")};
   if (j.value("fits", nlohmann::json()).is_boolean()) r.fits = j["fits"].get<bool>();
   return r;
 }
@@ -100,13 +105,13 @@ std::optional<NodeRow> row_of(const nlohmann::json &j) {
 constexpr std::size_t kVerdictCell = 60, kPathCell = 100;
 
 void print_table(const std::vector<NodeRow> &rows, const std::vector<std::string> &notes) {
-  const std::vector<std::string> titles{"node",        "plugin", "map",    "map digest",
-                                        "resolves to", "fits",   "verdict"};
+  const std::vector<std::string> titles{"node", "plugin",      "map",  "map digest",
+                                        "GPUs", "resolves to", "fits", "verdict"};
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> cut;
   for (const NodeRow &r : rows) {
     cells.push_back({r.node, r.plugin ? "yes" : "no", r.map.empty() ? "-" : r.map,
-                     r.map_digest.value_or("-"), r.file.value_or("-"),
+                     r.map_digest.value_or("-"), r.gpus.value_or("-"), r.file.value_or("-"),
                      r.fits ? (*r.fits ? "yes" : "no") : "-", r.verdict});
     for (std::string &c : cells.back()) c = table_cell(c, kPathCell);
     cells.back().back() = table_cell(r.verdict, kVerdictCell);

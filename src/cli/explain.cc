@@ -1,7 +1,9 @@
 // cudnn-compat explain: what a cuDNN error message (or a whole job log) means, and the fix.
 #include "cli.h"
 #include "diagnostics.h"
+#include "facts.h"
 
+#include <algorithm>
 #include <iostream>
 #include <iterator>
 
@@ -124,6 +126,13 @@ void add_explain(CLI::App &app, Globals &g) {
     const LoadedMap m = load_site_map(*map_file);
     const Map *map = m.map ? &*m.map : nullptr;
     ExplainScan scan = scan_log(text);
+    // A GPU or driver named in a message: the releases' device code, to name one that runs there.
+    std::optional<Map> coded;
+    if (map && std::any_of(scan.findings.begin(), scan.findings.end(), [](const Finding &f) {
+          return (f.kind == FindingKind::arch_mismatch || f.kind == FindingKind::driver_too_old) &&
+                 (f.gpu || f.driver_cuda);
+        }))
+      map = &*(coded = with_device_code(*map));
     cut.insert(cut.end(), scan.cut.begin(), scan.cut.end());
     nlohmann::json list = nlohmann::json::array();
     const ModuleScene scene = module_scene_from_environment();  // the fixes' module commands

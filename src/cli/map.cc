@@ -70,6 +70,56 @@ std::vector<Diagnostic> library_findings(const Map &map, const TableFacts &facts
   return out;
 }
 
+// A family whose device code cannot be read is not judged on GPUs: it is handed over wherever its
+// version fits, as before the map knew of GPUs.
+std::vector<Diagnostic> device_code_findings(const Map &map, const TableFacts &facts) {
+  std::vector<Diagnostic> out;
+  for (std::size_t i = 0; i < map.cudnn.size() && i < facts.codes.size(); ++i)
+    if (!facts.codes[i])
+      out.push_back({Severity::warning, map.path, map.cudnn[i].pos,
+                     release_of(map.cudnn[i]) + ": " + facts.codes[i].error +
+                         "; its GPUs are not checked (reinstall the release, or tell NVIDIA)"});
+  return out;
+}
+
+// The GPUs each release runs on, as the decision table holds them (one line per release), shown
+// only where some release carries device code: a map of releases without any reads as before.
+nlohmann::json device_code_json(const Map &map, const TableFacts &facts) {
+  nlohmann::json out = nlohmann::json::array();
+  std::vector<const ReleaseCode *> codes;
+  for (const auto &c : facts.codes)
+    if (c) codes.push_back(&*c);
+  const std::vector<int> gpus = known_gpus(codes);
+  for (std::size_t i = 0; i < map.cudnn.size() && i < facts.codes.size(); ++i) {
+    if (!facts.codes[i] || facts.codes[i]->empty()) continue;
+    Installed e = map.cudnn[i];
+    e.code = *facts.codes[i];
+    nlohmann::json libraries = nlohmann::json::object(), runs = nlohmann::json::array();
+    for (const auto &[name, code] : e.code)
+      libraries[name] = {{"cubin", code.cubin}, {"ptx", code.ptx}};
+    for (int gpu : gpus_served(e, gpus)) runs.push_back(arch_name(gpu));
+    out.push_back({{"version", to_string(e.version)},
+                   {"lib", e.lib},
+                   {"cuda", json_of(e.cuda)},
+                   {"libraries", libraries},
+                   {"runs_on", runs}});
+  }
+  return out;
+}
+
+void print_device_code(const nlohmann::json &releases) {
+  for (const nlohmann::json &r : releases) {
+    std::string gpus, code;
+    for (const nlohmann::json &g : r["runs_on"])
+      gpus += (gpus.empty() ? "" : " ") + g.get<std::string>();
+    std::cout << "cuDNN " << r["version"].get<std::string>() << " in "
+              << r["lib"].get<std::string>()
+              << (r["cuda"].is_string() ? " (CUDA " + r["cuda"].get<std::string>() + ")" : "")
+              << " runs on compute capability " << (gpus.empty() ? "none" : gpus) << "; "
+              << r["libraries"].size() << " of its libraries carry device code\n";
+  }
+}
+
 int count(const std::vector<Diagnostic> &ds, Severity s) {
   return int(
       std::count_if(ds.begin(), ds.end(), [s](const Diagnostic &d) { return d.severity == s; }));
@@ -110,6 +160,8 @@ std::vector<Diagnostic> all_diagnostics(const LoadedMap &m, const std::optional<
     for (Diagnostic &d : check_map_libraries(*m.map)) ds.push_back(std::move(d));
     if (facts)
       for (Diagnostic &d : library_findings(*m.map, *facts, do_probe)) ds.push_back(std::move(d));
+    if (facts)
+      for (Diagnostic &d : device_code_findings(*m.map, *facts)) ds.push_back(std::move(d));
   }
   std::stable_sort(ds.begin(), ds.end(), [](const Diagnostic &a, const Diagnostic &b) {
     return a.pos.line < b.pos.line;
@@ -156,7 +208,8 @@ bool may_write_tables(const std::optional<FileStamp> &stamp, const LoadedMap &m)
 }
 
 void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
-                      const std::optional<std::string> &cache, const Globals &g) {
+                      const std::optional<std::string> &cache, const nlohmann::json &devices,
+                      const Globals &g) {
   const int errors = count(ds, Severity::error), warnings = count(ds, Severity::warning);
   if (g.json) {
     nlohmann::json list = nlohmann::json::array();
@@ -169,6 +222,7 @@ void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
          {"cudnn", m.map ? nlohmann::json(m.map->cudnn.size()) : nlohmann::json(nullptr)},
          {"require", m.map ? nlohmann::json(m.map->require.size()) : nlohmann::json(nullptr)},
          {"diagnostics", list},
+         {"device_code", devices},
          {"cache", cache ? nlohmann::json(*cache) : nlohmann::json(nullptr)}});
     return;
   }
@@ -181,6 +235,7 @@ void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
                       : " in " + std::to_string(m.map->cudnn.size()) + " places")
               << ", " << m.map->require.size() << " require rule(s)";
   std::cout << "; " << errors << " error(s), " << warnings << " warning(s)\n";
+  print_device_code(devices);
   if (cache) std::cout << "cache written: " << *cache << '\n';
 }
 
@@ -203,7 +258,8 @@ int validate_map(const std::string &file, bool do_probe, const std::string &tabl
   const std::vector<Diagnostic> ds = all_diagnostics(m, facts, do_probe);
   const std::optional<std::string> cache =
       writer ? refresh_caches(m, ds, facts, tables_dir) : std::nullopt;
-  print_validation(m, ds, cache, g);
+  print_validation(m, ds, cache,
+                   m.map && facts ? device_code_json(*m.map, *facts) : nlohmann::json::array(), g);
   return count(ds, Severity::error) ? kNo : kYes;
 }
 

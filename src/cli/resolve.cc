@@ -10,8 +10,21 @@ namespace cudnn_compat::cli {
 namespace {
 
 struct Opts {
-  std::string name, require, cuda, rule, map, program;
+  std::string name, require, cuda, rule, map, program, gpu, driver;
 };
+
+// The node resolved for: --gpu/--driver (another node), else this one as the shim learns it.
+Parsed<std::optional<NodeFacts>> node_for(const Opts &o, const Map *map) {
+  if (o.gpu.empty() && o.driver.empty())
+    return {learn_node_facts(node_sources(env, probe_options().helper, 10000, map)), {}};
+  Parsed<std::optional<NodeFacts>> f = node_overrides(o.gpu, o.driver);
+  for (const auto &[from, to] :
+       {std::pair{"CUDNN_COMPAT_GPU_ARCH", "--gpu"}, {"CUDNN_COMPAT_DRIVER_CUDA", "--driver"}})
+    for (std::string *text : {&f.error, f.value && *f.value ? &(*f.value)->source : nullptr})
+      for (std::size_t at; text && (at = text->find(from)) != std::string::npos;)
+        text->replace(at, std::string_view(from).size(), to);
+  return f;
+}
 
 nlohmann::json considered_json(const Map &map, const Choice &c) {
   nlohmann::json list = nlohmann::json::array();
@@ -43,7 +56,11 @@ nlohmann::json need_json(const Need &need) {
   return {{"cudnn", json_of(need.cudnn)},
           {"cuda", need.cuda_major ? nlohmann::json(*need.cuda_major) : nlohmann::json(nullptr)},
           {"rule", rule_name(need.rule)},
-          {"source", need.source.empty() ? nlohmann::json(nullptr) : nlohmann::json(need.source)}};
+          {"source", need.source.empty() ? nlohmann::json(nullptr) : nlohmann::json(need.source)},
+          {"node", need.node ? nlohmann::json{{"gpus", gpu_list(need.node->gpus)},
+                                              {"driver_cuda", json_of(need.node->driver_cuda)},
+                                              {"source", need.node->source}}
+                             : nlohmann::json(nullptr)}};
 }
 
 // The module command that puts a fitting release on the loader's path without the shim, in the
@@ -149,15 +166,27 @@ int run(const Opts &o, const Globals &g) {
       m.map || m.path.empty()
           ? active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), asked.programs)
           : std::vector<PythonPlace>{};
-  const std::optional<Map> map = with_places(m.map ? &*m.map : nullptr, places);
+  std::optional<Map> map = with_places(m.map ? &*m.map : nullptr, places);
   if (!map) {
     report_unusable_map(m);
     return kNo;
   }
-  const Parsed<Need> need = derive_need(need_inputs(asked, env), &*map);
+  const Parsed<std::optional<NodeFacts>> node = node_for(o, m.map ? &*m.map : nullptr);
+  if (!node) {
+    Error() << node.error;
+    return kUsage;
+  }
+  Parsed<Need> need = derive_need(need_inputs(asked, env), &*map);
   if (!need) {
     Error() << need.error;
     return kUsage;
+  }
+  if (*node && !(*node)->problem.empty())
+    Note() << "this node's GPUs and driver are not known (" + (*node)->problem +
+                  "); resolving without them, where the shim keeps the loader's choice";
+  else if (*node) {
+    need.value->node = *node;
+    if (!(*node)->gpus.empty()) map = with_device_code(*map);
   }
   const Choice choice = choose(*map, *need, *requested);
   const Resolved found = resolve_file(*map, choice, *requested, o.name, find_library_file);
@@ -188,6 +217,14 @@ void add_resolve(CLI::App &app, Globals &g) {
   cmd->add_option("--for", o->program,
                   "The program that asks, matched against the map's [[require]] rules")
       ->type_name("FILE");
+  cmd->add_option("--gpu", o->gpu,
+                  "Resolve for a node with these GPUs: compute capabilities X.Y[,X.Y...] "
+                  "(default: this node's, or $CUDNN_COMPAT_GPU_ARCH)")
+      ->type_name("X.Y");
+  cmd->add_option("--driver", o->driver,
+                  "Resolve for a node whose driver runs this CUDA (default: this node's, or "
+                  "$CUDNN_COMPAT_DRIVER_CUDA)")
+      ->type_name("X.Y");
   cmd->footer(R"(
 The requirement is taken, in this order, from --require or $CUDNN_COMPAT_REQUIRE, from what the
 Python distribution that installed --for pins (torch's nvidia-cudnn-cu12==9.1.0.70 in its
@@ -200,6 +237,10 @@ the installed releases that satisfy it under the rule, the map's [policy] prefer
 no fitting release's module is loaded, "without the shim:" names the module command that would
 load one in your module system (module swap/switch or load; the same advice as explain, doctor
 and the module hooks).
+On a node whose GPUs are known (NVML, nvidia-smi, the overrides, or --gpu and --driver for a node
+you are not on), a release fits only if every library of its family that carries device code has
+code for each GPU (a cubin of the same major and an equal or lower minor, or PTX of an equal or
+older architecture) and the driver runs its CUDA (docs/gpu.md).
 A sub-library (libcudnn_ops.so.9) resolves into the directory of the chosen main library, so a
 family is never mixed.
 
@@ -207,6 +248,7 @@ Examples:
   cudnn-compat resolve libcudnn.so.5 --require 5.1
   cudnn-compat resolve libcudnn_cnn_infer.so.8 --require 8.9 --cuda 12 --json
   cudnn-compat resolve libcudnn.so.9 --for /opt/apps/tensorflow/2.16/bin/python
+  cudnn-compat resolve libcudnn.so.9 --gpu 7.0 --driver 12.2
 
 Exit status: 0 a file was found, 1 nothing installed fits (or no valid map), 2 bad usage.)");
   cmd->callback([o, &g] { g.exit_code = run(*o, g); });

@@ -15,6 +15,9 @@
 #include <ctime>
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <map>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -39,24 +42,62 @@ std::string real_path(const std::string &path) {
   return ec ? path : real.string();
 }
 
-// The libraries the map's decision table knows, as it knew them when the map had this stamp.
-std::vector<KnownLibrary> known_libraries(const std::string &path, const FileStamp &stamp) {
+long left_ms(const Request &r) {
+  return long(
+      std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now()).count());
+}
+
+// The libraries the map's decision table knows, as it knew them when the map had this stamp, and
+// the device code it recorded for their families.
+std::vector<KnownLibrary> known_libraries(const std::string &path, const FileStamp &stamp,
+                                          std::map<std::size_t, ReleaseCode> &codes) {
   const TableRead table = read_table(path, TableKind::decide);
   // The map must still be the one the table and the load saw: an edit since is not known.
   if (!table.text || stamp_file(path) != stamp) return {};
+  codes = table_codes(*table.text);
   return table_libraries(*table.text);
+}
+
+// The node the process runs on (within half of what is left of the deadline); its node file is a
+// ground of the decision (a new boot, or a node learnt anew, decides anew).
+std::optional<NodeFacts> learn_node(const Request &r, const Map *map, Grounds &grounds) {
+  const std::string helper =
+      (fs::path(program_path().value_or("")).parent_path() / "cudnn-compat-probe").string();
+  const NodeSources sources = node_sources(env, helper, int(std::max(left_ms(r), 0L) / 2), map);
+  std::optional<NodeFacts> node = learn_node_facts(sources);
+  const std::string file = node_file_path(sources.memo_dir, sources.node);
+  if (!file.empty()) grounds.file(file);
+  return node;
+}
+
+// The device code of the map's releases where the node's GPUs are known: the table's for those it
+// knows, read from their files for the others (a Python environment's places included).
+void device_code(Map &map, const std::map<std::size_t, ReleaseCode> &codes,
+                 const std::vector<KnownLibrary> &known, std::size_t listed) {
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    Installed &e = map.cudnn[i];
+    const bool in_table = i < listed && std::any_of(known.begin(), known.end(), [&](const auto &k) {
+                            return k.entry == i;
+                          });
+    if (in_table) {
+      if (const auto c = codes.find(i); c != codes.end()) e.code = c->second;
+    } else if (is_absolute_lib(e)) {
+      e.code = read_release_code(e.lib, e.version.major).value.value_or(ReleaseCode{});
+    }
+  }
 }
 
 // The map the search finds, recorded with the places before it that held none, and what its
 // decision table knows.
 std::optional<std::string> map_path(Grounds &grounds, std::vector<KnownLibrary> &known,
+                                    std::map<std::size_t, ReleaseCode> &codes,
                                     std::optional<FileStamp> &stamp) {
   const std::optional<std::string> path = find_map_path();
   for (const std::string &p : map_search_path()) {
     grounds.file(p);
     if (p == path) break;
   }
-  if (path && (stamp = stamp_file(*path))) known = known_libraries(*path, *stamp);
+  if (path && (stamp = stamp_file(*path))) known = known_libraries(*path, *stamp, codes);
   return path;
 }
 
@@ -121,13 +162,36 @@ std::vector<std::string> usage_lines(const Map *map, const SelectInputs &in, con
   return lines;
 }
 
+// The table's word for a file it knows (as the fast path takes it), else the library's own; every
+// file asked is a ground of the decision the memo keeps. The device code of the family the
+// loader's own file belongs to: the map's word for its directory, else read from the files where
+// the node's GPUs are known.
+SelectIo decision_io(const std::vector<KnownLibrary> &known, const Map *listed, const Map *map,
+                     bool cuda_needed, bool gpus_known, Probes &probes, Grounds &grounds) {
+  SelectIo io = engine_io(known, listed, cuda_needed,
+                          [&probes](const std::string &file) { return probes(file); });
+  io.probe = [&grounds, table = std::move(io.probe)](const std::string &file) {
+    grounds.file(file);
+    return table(file);
+  };
+  io.code = [map, gpus_known](const std::string &file) {
+    const std::string dir = fs::path(real_path(file)).parent_path().string();
+    if (map)
+      for (const Installed &e : map->cudnn)
+        if (real_path(e.lib) == dir && !e.code.empty()) return e.code;
+    return gpus_known ? family_code(file) : ReleaseCode{};
+  };
+  return io;
+}
+
 Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std::string> &usage) {
   const std::string requester = r.requester.empty() ? real_path(r.executable) : r.requester;
   const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
   if (!requested) return {};
   std::vector<KnownLibrary> known;
+  std::map<std::size_t, ReleaseCode> codes;
   std::optional<FileStamp> stamp;
-  const std::optional<std::string> path = map_path(grounds, known, stamp);
+  const std::optional<std::string> path = map_path(grounds, known, codes, stamp);
   Probes probes(r.deadline, grounds);
   if (const std::optional<std::string> file = loader_file(r)) probes.start(*file, known);
   std::optional<MapLoad> loaded;
@@ -140,10 +204,14 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
   Asked asked;
   asked.programs = {started_as, real_path(r.executable), requester, real_path(requester)};
   asked.requested = *requested;
-  const std::optional<Map> seen = python_environment(requester, r.executable, map, asked, grounds);
+  std::optional<Map> seen = python_environment(requester, r.executable, map, asked, grounds);
   if (seen) map = &*seen;
-  const Parsed<Need> need = derive_need(need_inputs(asked, env), map);
+  Parsed<Need> need = derive_need(need_inputs(asked, env), map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
+  need.value->node = learn_node(r, listed, grounds);
+  const bool gpus_known = need->node && need->node->problem.empty() && !need->node->gpus.empty();
+  if (gpus_known && seen) device_code(*seen, codes, known, listed ? listed->cudnn.size() : 0);
+  else if (gpus_known && loaded && loaded->map) device_code(*loaded->map, codes, known, SIZE_MAX);
 
   LoaderContext lc = loader_context(real_path(r.executable), requester, env);
   if (r.dirs) {
@@ -165,15 +233,8 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
     in.quiet_without_map = container_evidence().has_value();
   }
 
-  // The table's word for a file it knows (as the fast path takes it), else the library's own;
-  // every file asked is a ground of the decision the memo keeps.
-  SelectIo io = engine_io(known, listed, need->cuda_major.has_value(),
-                          [&](const std::string &file) { return probes(file); });
-  io.probe = [&grounds, table = std::move(io.probe)](const std::string &file) {
-    grounds.file(file);
-    return table(file);
-  };
-  Selection s = select_library(in, io);
+  Selection s = select_library(
+      in, decision_io(known, listed, map, need->cuda_major.has_value(), gpus_known, probes, grounds));
   // A map that is there but refused (broken, or writable by others) is said once, even where the
   // ordinary load needs no map.
   if (!listed && loaded && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))

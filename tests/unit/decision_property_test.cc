@@ -218,7 +218,8 @@ enum fast_answer table_answer(const World &w, const Case &c, const std::string &
                  c.require == "-" ? nullptr : c.require.c_str(),
                  c.cuda == "-" ? nullptr : c.cuda.c_str(),
                  nullptr,
-                 1};
+                 1,
+                 nullptr};
   if (system)
     r.pick_known = system_search(name.c_str(), &r.pick);
   else if (!loader_pick.empty())

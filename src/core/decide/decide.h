@@ -8,7 +8,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,6 +32,7 @@ struct Need {
   NeedOrigin origin = NeedOrigin::none;
   std::optional<Version> below = std::nullopt;  // a pin's upper bound (<9.5): from it on, no fit
   std::vector<Need> also = {};  // the other consumers in the process: a release fits them too
+  std::optional<NodeFacts> node = {};  // the node it runs on, when known: its GPUs and driver
 };
 
 struct NeedInputs {
@@ -84,12 +87,25 @@ struct Choice {
 // need for major: the major first, then the CUDA major (an unknown CUDA cannot be confirmed for
 // a CUDA need), then the need's rule. The one fit predicate: every caller decides with it.
 enum class Words { yes, no };  // whether a Verdict's reason is wanted (the decision is the same)
+// With the need's node known, the release must also run there: code for each of its GPUs in every
+// library that carries device code (`code`; an empty one is not judged), and a driver that runs
+// its CUDA.
 Verdict fit(const Need &need, std::optional<int> major, const Version &release,
-            const std::optional<Version> &cuda, Words words = Words::yes);
+            const std::optional<Version> &cuda, Words words = Words::yes,
+            const ReleaseCode &code = {});
 // Why no release can serve a request whose name carries `major` when the requirement is of
 // another major ("the program asks for cuDNN 8 by name, which only a cuDNN 8 can serve, but the
 // requirement is 5.0"); nullopt when they agree. fit() refuses every release then.
 std::optional<std::string> major_conflict(const Need &need, std::optional<int> major);
+// One library's code runs on a GPU of compute capability gpu: a cubin of the same major and an
+// equal or lower minor, or PTX of an equal or older architecture (the driver compiles it).
+bool code_runs_on(const DeviceCode &code, int gpu);
+// A driver that runs CUDA `driver` runs a release built for CUDA `cuda`.
+bool driver_runs(const Version &driver, const Version &cuda);
+// The known GPU architectures (and those any code names): the decision table's columns.
+std::vector<int> known_gpus(const std::vector<const ReleaseCode *> &codes);
+// The GPUs among gpus that release e runs on, each alone on a node, by fit() (pure).
+std::set<int> gpus_served(const Installed &e, const std::vector<int> &gpus);
 // fit() on what the map says of an entry, the reason telling the admin what the map lacks.
 Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major,
                    Words words = Words::yes);
@@ -130,6 +146,8 @@ Resolved resolve_file(const Map &map, const Choice &choice, const LibraryName &r
 struct TableFacts {  // what only the file system and the libraries say, gathered by the writer
   std::vector<std::optional<Probe>> probes;     // per map entry: its libcudnn.so.<major>, probed
   std::vector<std::optional<FileStamp>> files;  // that file's identity when it was probed
+  std::vector<Parsed<ReleaseCode>> codes =
+      {};  // per map entry: its family's device code, or why not
 };
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
 // Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did
@@ -143,6 +161,8 @@ struct KnownLibrary {
   std::string path;  // where it was probed (its family: the sub-libraries beside it)
 };
 std::vector<KnownLibrary> table_libraries(std::string_view table);
+// The device code the table records per map entry ("code" rows; pure, empty for a damaged table).
+std::map<std::size_t, ReleaseCode> table_codes(std::string_view table);
 // The table's word for a file instead of a probe: the shim's fast path trusts the same identities,
 // so the engine's answer cannot differ from the table's. Only where the map names the CUDA when a
 // CUDA is needed (the probe would read the library's own). The probe's `file` is the path the
@@ -215,6 +235,8 @@ std::string format_misfits_table(const Map &map, const FileStamp &stamp);  // pu
 struct SelectIo {  // the edges, injected so that the decision itself stays testable
   std::function<LibraryCheck(const std::string &file)> probe;
   FindFile find_file;
+  // The device code of the family a library file belongs to (unset or empty: not judged on GPUs).
+  std::function<ReleaseCode(const std::string &file)> code = {};
 };
 
 struct SelectInputs {

@@ -78,6 +78,44 @@ std::string rows(const Map &known, const std::vector<std::size_t> &index, int ma
   return out;
 }
 
+std::string csv(const std::set<int> &archs) {
+  std::string s;
+  for (int a : archs) s += (s.empty() ? "" : ",") + std::to_string(a);
+  return s.empty() ? "-" : s;
+}
+
+// The smallest driver CUDA (as NVML numbers it: 12020 for 12.2) that runs a release built for
+// cuda, by the fit predicate itself; "-" when none of CUDA 8 to 19 does.
+std::string least_driver(const Installed &e) {
+  for (int major = 8; major < 20; ++major)
+    for (int minor = 0; minor < 10; ++minor) {
+      Need need;
+      need.node = NodeFacts{{}, Version{major, minor, {}, {}}, "", ""};
+      if (fit(need, std::nullopt, e.version, e.cuda, Words::no, e.code).compatible)
+        return std::to_string(major * 1000 + minor * 10);
+    }
+  return "-";
+}
+
+// What the shim's fast path needs to judge a node without the rule: per release with device code
+// or a CUDA, the known GPUs it runs on ("run" rows), by the fit predicate; per library, its code
+// ("code" rows) for the engine, which judges GPUs the table does not list.
+std::string device_rows(const Map &known, const std::vector<std::size_t> &index) {
+  std::vector<const ReleaseCode *> codes;
+  for (const Installed &e : known.cudnn) codes.push_back(&e.code);
+  const std::vector<int> gpus = known_gpus(codes);
+  std::string out = "gpus\t" + csv({gpus.begin(), gpus.end()}) + "\n";
+  for (std::size_t k = 0; k < known.cudnn.size(); ++k) {
+    const Installed &e = known.cudnn[k];
+    const std::string i = std::to_string(index[k]);
+    for (const auto &[library, code] : e.code)
+      out += "code\t" + i + "\t" + csv(code.cubin) + "\t" + csv(code.ptx) + "\t" + library + "\n";
+    out += "run\t" + i + "\t" + (e.code.empty() ? "*" : csv(gpus_served(e, gpus))) + "\t" +
+           (e.cuda ? least_driver(e) : "-") + "\n";
+  }
+  return out;
+}
+
 std::string identity(const FileStamp &s) {
   return std::to_string(s.ino) + "\t" + std::to_string(s.size) + "\t" + std::to_string(s.mtime_ns);
 }
@@ -120,11 +158,15 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
     if (!e.hand_out || !library_disagreement(e, facts.probes[i]).empty() || !facts.files[i])
       continue;
     known.cudnn.push_back(e);
+    if (i < facts.codes.size() && facts.codes[i]) known.cudnn.back().code = *facts.codes[i];
     index.push_back(i);
     // A release that retires is ranked, but handed over or kept only by the engine, which knows
     // the day: the shim finds no file of it here and asks.
     if (e.retire_after.empty()) out += place_rows(i, e, facts);
   }
+  out += device_rows(known, index);
+  // The map's [[node]] entries: which one is this node, the engine tells (a glob on its name).
+  if (!map.nodes.empty()) out += "nodes\t" + std::to_string(map.nodes.size()) + "\n";
   std::set<int> majors;
   for (const Installed &e : known.cudnn) majors.insert(e.version.major);
   for (int major : majors) {
@@ -167,6 +209,26 @@ std::vector<KnownLibrary> table_libraries(std::string_view table) {
       line.remove_prefix(std::size_t(end - line.data()) + 1);
     }
     out.push_back({n[1], n[2], n[3], std::size_t(n[0]), std::string(line)});
+  }
+  return out;
+}
+
+std::map<std::size_t, ReleaseCode> table_codes(std::string_view table) {
+  std::map<std::size_t, ReleaseCode> out;
+  if (table_libraries(table).empty()) return out;
+  const auto archs = [](std::string_view field) {
+    std::set<int> s;
+    for (std::string_view a : split(field, ','))
+      if (const std::optional<std::int64_t> n = parse_uint(a)) s.insert(int(*n));
+    return s;
+  };
+  for (std::string_view line : split(table, '\n')) {
+    if (!line.starts_with("code\t")) continue;
+    const std::vector<std::string_view> f = split(line.substr(5), '\t');
+    const std::optional<std::int64_t> entry = f.size() == 4 ? parse_uint(f[0]) : std::nullopt;
+    if (entry)
+      out[std::size_t(*entry)].emplace_back(std::string(f[3]),
+                                            DeviceCode{archs(f[1]), archs(f[2])});
   }
   return out;
 }

@@ -2,6 +2,8 @@
 // module-check and the hooks' fits table, so that they can never disagree.
 #include "decide.h"
 
+#include <set>
+
 namespace cudnn_compat {
 
 std::optional<std::string> major_conflict(const Need &need, std::optional<int> major) {
@@ -11,8 +13,54 @@ std::optional<std::string> major_conflict(const Need &need, std::optional<int> m
          " can serve, but the requirement is " + to_string(*need.cudnn);
 }
 
+bool code_runs_on(const DeviceCode &code, int gpu) {
+  for (int a : code.cubin)
+    if (a / 10 == gpu / 10 && a % 10 <= gpu % 10) return true;
+  for (int a : code.ptx)
+    if (a <= gpu) return true;
+  return false;
+}
+
+// From CUDA 11 on, a driver runs every minor release of its major (minor version compatibility;
+// cuDNN's support matrix asks the CUDA 12 build for an r525 driver, CUDA 12.0); before, the
+// runtime's own minor or newer.
+bool driver_runs(const Version &driver, const Version &cuda) {
+  if (driver.major != cuda.major) return driver.major > cuda.major;
+  return cuda.major >= 11 || driver.minor.value_or(0) >= cuda.minor.value_or(0);
+}
+
+std::vector<int> known_gpus(const std::vector<const ReleaseCode *> &codes) {
+  // Kepler to Blackwell, as NVIDIA numbers their compute capabilities.
+  std::set<int> out = {30, 32, 35, 37, 50, 52, 53,  60,  61,  62,  70,  72, 75,
+                       80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121};
+  for (const ReleaseCode *c : codes)
+    for (const auto &[name, code] : *c) {
+      out.insert(code.cubin.begin(), code.cubin.end());
+      out.insert(code.ptx.begin(), code.ptx.end());
+    }
+  return {out.begin(), out.end()};
+}
+
+namespace {
+
+// Whether a release with this code, built for cuda, runs on node; "" when it does.
+std::string misfit_on(const NodeFacts &node, const ReleaseCode &code,
+                      const std::optional<Version> &cuda) {
+  for (int gpu : node.gpus)
+    for (const auto &[library, c] : code)
+      if (!code_runs_on(c, gpu))
+        return "its " + library + " carries no code for compute capability " + arch_name(gpu) +
+               " (" + describe(c) + ")";
+  if (node.driver_cuda && cuda && !driver_runs(*node.driver_cuda, *cuda))
+    return "it is built for CUDA " + to_string(*cuda) + " and this node's driver runs CUDA " +
+           to_string(*node.driver_cuda) + " (" + node.source + ")";
+  return "";
+}
+
+}  // namespace
+
 Verdict fit(const Need &need, std::optional<int> major, const Version &release,
-            const std::optional<Version> &cuda, Words words) {
+            const std::optional<Version> &cuda, Words words, const ReleaseCode &code) {
   // rank() asks without words: a site's thousand releases of other majors cost no strings.
   const auto no = [&](auto &&why) { return Verdict{false, words == Words::yes ? why() : ""}; };
   if (major && release.major != *major)
@@ -35,6 +83,10 @@ Verdict fit(const Need &need, std::optional<int> major, const Version &release,
       return "it is built for CUDA " + to_string(*cuda) + ", not CUDA " +
              std::to_string(*need.cuda_major);
     });
+  if (need.node) {
+    const std::string why = misfit_on(*need.node, code, cuda);
+    if (!why.empty()) return no([&] { return why; });
+  }
   Verdict v = need.cudnn ? judge(need.rule, release, *need.cudnn)
                          : Verdict{true, "same major, and no version was required"};
   if (v.compatible && need.below && compare(release, *need.below) >= 0)
@@ -51,6 +103,16 @@ Verdict fit(const Need &need, std::optional<int> major, const Version &release,
   return v;
 }
 
+std::set<int> gpus_served(const Installed &e, const std::vector<int> &gpus) {
+  std::set<int> out;
+  for (int gpu : gpus) {
+    Need need;
+    need.node = NodeFacts{{gpu}, std::nullopt, "", ""};
+    if (fit(need, std::nullopt, e.version, e.cuda, Words::no, e.code).compatible) out.insert(gpu);
+  }
+  return out;
+}
+
 Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> major, Words words) {
   // A relative lib would be read from wherever the job runs: never a candidate.
   if (!is_absolute_lib(e))
@@ -63,7 +125,7 @@ Verdict entry_fits(const Installed &e, const Need &need, std::optional<int> majo
     return {false, words == Words::yes ? "it retired on " + e.retire_after +
                                              " (retire_after in the map); it is handed over no more"
                                        : ""};
-  Verdict v = fit(need, major, e.version, e.cuda, words);
+  Verdict v = fit(need, major, e.version, e.cuda, words, e.code);
   if (!v.compatible && words == Words::yes && need.cuda_major && !e.cuda &&
       (!major || e.version.major == *major))
     v.reason += " (add cuda = \"...\" to its [[cudnn]] entry in the map)";

@@ -10,10 +10,19 @@ namespace {
 
 constexpr const char *kPrefix = "cudnn-compat: ";
 
+// The node's part of a need: " on compute capability 7.0 (CUDNN_COMPAT_GPU_ARCH)".
+std::string describe_node(const SelectInputs &in) {
+  const std::optional<NodeFacts> &n = in.need.node;
+  if (!n || (n->gpus.empty() && !n->driver_cuda)) return "";
+  std::string s = n->gpus.empty() ? "" : " on compute capability " + gpu_list(n->gpus);
+  if (n->driver_cuda) s += " with a CUDA " + to_string(*n->driver_cuda) + " driver";
+  return s + " (" + n->source + ")";
+}
+
 std::string describe_need(const SelectInputs &in) {
   if (!in.need.cudnn) {
     const std::optional<int> major = wanted_major(in.need, in.requested);
-    return major ? "any cuDNN " + std::to_string(*major) : "any cuDNN";
+    return (major ? "any cuDNN " + std::to_string(*major) : "any cuDNN") + describe_node(in);
   }
   std::string s = "needs " + to_string(*in.need.cudnn);
   if (in.need.below) s += " below " + to_string(*in.need.below);
@@ -22,7 +31,7 @@ std::string describe_need(const SelectInputs &in) {
   for (const Need &other : in.need.also)
     s += " and " + (other.cudnn ? to_string(*other.cudnn) : std::string("any")) + " from " +
          other.source;
-  return s;
+  return s + describe_node(in);
 }
 
 // At most `most` of items, then how many more: a site's thousand releases make no one-line message.
@@ -61,6 +70,11 @@ std::optional<Selection> settled_early(const SelectInputs &in, const std::string
                       "; loading as usual (the requirement should be the cuDNN " +
                       std::to_string(*asked) + " release the program was built with)"},
                      Outcome::refused};
+  // A node whose GPUs could not be learnt: any choice would be a guess.
+  if (in.need.node && !in.need.node->problem.empty())
+    return Selection{{},
+                     {kPrefix + in.name + ": this node's GPUs and driver are not known (" +
+                      in.need.node->problem + "); loading as usual"}};
   return std::nullopt;
 }
 
@@ -80,12 +94,14 @@ std::string how(const SelectInputs &in) {
 
 // What the loader would take, probed (checked): kept when it fits (its own major included: a
 // libcudnn.so.5 that is a cuDNN 6 does not fit a request for cuDNN 5). Returns why not otherwise.
-std::optional<std::string> loader_misfit(const SelectInputs &in, const LibraryCheck &checked,
-                                         const std::string &need, Selection &out) {
+std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo &io,
+                                         const LibraryCheck &checked, const std::string &need,
+                                         Selection &out) {
   if (!in.loader) return "the loader finds no " + in.name;
   if (!checked.probe) return no_answer(in.loader->path, checked) + " (on " + in.loader->from + ")";
   const Probe &p = *checked.probe;
-  const Verdict v = serves(in.need, wanted_major(in.need, in.requested), p);
+  const Verdict v = fit(in.need, wanted_major(in.need, in.requested), p.version, p.cuda, Words::yes,
+                        io.code ? io.code(in.loader->path) : ReleaseCode{});
   if (!v.compatible)
     return to_string(p.version) + " on " + in.loader->from + " does not fit: " + v.reason;
   out.source = in.loader_source;
@@ -132,7 +148,8 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
       continue;
     }
     // The library's own CUDA where it tells (cuDNN 6 on), else the map's word for it.
-    const Verdict v = fit(need, major, c.probe->version, c.probe->cuda ? c.probe->cuda : e.cuda);
+    const Verdict v = fit(need, major, c.probe->version, c.probe->cuda ? c.probe->cuda : e.cuda,
+                          Words::yes, e.code);
     if (v.compatible) {
       s.chosen = i;
       s.reports = c.probe->version;
@@ -212,7 +229,7 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
     return {{},
             {kPrefix + in.name + ": " + need + ", but " + no_answer(in.loader->path, loaded) +
              "; loading as usual"}};
-  const std::optional<std::string> loader_note = loader_misfit(in, loaded, need, out);
+  const std::optional<std::string> loader_note = loader_misfit(in, io, loaded, need, out);
   if (!loader_note) {
     out.outcome = Outcome::fit;
     out.release = out.loader_release;  // handed over at the path it was probed at, if another

@@ -34,5 +34,8 @@ std::string write_job_caches(const MapLoad &load, const TableFacts &facts,
 std::string remove_job_caches(const std::string &map_path, const std::string &dir = "");
 
 TableFacts gather_table_facts(const Map &map, const ProbeOptions &options);
+// The map with each release's device code read from its files, for a decision on a node whose
+// GPUs are known (resolve, doctor --node-report).
+Map with_device_code(Map map);
 
 }  // namespace cudnn_compat

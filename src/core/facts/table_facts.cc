@@ -11,8 +11,17 @@ TableFacts gather_table_facts(const Map &map, const ProbeOptions &options) {
       file = find_library_file(e.lib, main_library(e.version.major), e.version.major);
     facts.probes.push_back(file ? probe_library(*file, options) : std::nullopt);
     facts.files.push_back(file ? stamp_file(*file) : std::nullopt);
+    facts.codes.push_back(file ? read_release_code(e.lib, e.version.major)
+                               : Parsed<ReleaseCode>{ReleaseCode{}, {}});
   }
   return facts;
+}
+
+Map with_device_code(Map map) {
+  for (Installed &e : map.cudnn)
+    if (is_absolute_lib(e))
+      e.code = read_release_code(e.lib, e.version.major).value.value_or(ReleaseCode{});
+  return map;
 }
 
 }  // namespace cudnn_compat

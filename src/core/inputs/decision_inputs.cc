@@ -1,4 +1,9 @@
 #include "decision_inputs.h"
+#include "node_file.h"
+
+#include <fnmatch.h>
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -76,6 +81,26 @@ Source source_of_hit(const LoaderHit &hit, const Map *map) {
   const bool system =
       hit.from == "ld.so.cache" || hit.from == "the default directories" || is_system_install(real);
   return system ? Source::system : Source::user;
+}
+
+NodeSources node_sources(const EnvReader &read_env, const std::string &helper, int timeout_ms,
+                         const Map *map) {
+  NodeSources s;
+  s.helper = helper;
+  s.timeout_ms = timeout_ms;
+  s.gpu_arch = read_env("CUDNN_COMPAT_GPU_ARCH").value_or("");
+  s.driver_cuda = read_env("CUDNN_COMPAT_DRIVER_CUDA").value_or("");
+  s.memo_dir = CUDNN_COMPAT_NODE_DIR_PREFIX + std::to_string(geteuid());
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  s.node = read_env("SLURMD_NODENAME").value_or(host);
+  for (const NodeEntry &n : map ? map->nodes : std::vector<NodeEntry>{})
+    if (fnmatch(n.name.c_str(), s.node.c_str(), 0) == 0) {
+      s.map_gpu_arch = n.gpu_arch, s.map_driver_cuda = n.driver_cuda;
+      s.map_entry = "the map's [[node]] \"" + n.name + "\" (line " + std::to_string(n.pos.line) + ")";
+      break;
+    }
+  return s;
 }
 
 SelectInputs select_inputs(const std::string &name, const LibraryName &requested, const Need &need,

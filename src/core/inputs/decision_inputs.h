@@ -36,6 +36,12 @@ std::optional<Map> with_places(const Map *map, const std::vector<PythonPlace> &p
 // directory under /usr or /lib) or the user (anywhere else on LD_LIBRARY_PATH, RPATH, RUNPATH).
 Source source_of_hit(const LoaderHit &hit, const Map *map);
 
+// Where this node's facts come from for a caller with this environment: its overrides, its
+// user's node file, the NVML probe (helper) within timeout_ms.
+// and the map's first [[node]] entry whose name matches this node's (a glob).
+NodeSources node_sources(const EnvReader &read_env, const std::string &helper, int timeout_ms,
+                         const Map *map = nullptr);
+
 // The engine's inputs for a request of `name`, which parses as `requested`, by a process that
 // needs `need` and would get `loader` without the shim.
 SelectInputs select_inputs(const std::string &name, const LibraryName &requested, const Need &need,

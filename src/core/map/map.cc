@@ -364,6 +364,30 @@ struct Reader {
     if (match && v) rules.push_back({*match, *v, cuda, pos_of(t.source())});
   }
 
+  void read_node(const toml::table &t, std::vector<NodeEntry> &nodes) {
+    constexpr std::string_view where = "[[node]]";
+    unknown_keys(t, where, {"name", "gpu_arch", "driver_cuda"});
+    const std::optional<std::string> name = string_at(t, "name", where, true);
+    const std::optional<std::string> gpu = string_at(t, "gpu_arch", where, false);
+    const std::optional<std::string> driver = string_at(t, "driver_cuda", where, false);
+    if (!name) return;
+    constexpr std::string_view allowed =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-*?";
+    if (name->empty() || name->find_first_not_of(allowed) != std::string::npos) {
+      error(pos_of(t.get("name")->source()),
+            "'name' in [[node]] is \"" + *name +
+                "\"; expected a node name, or a glob of * and ? (letters, digits, '.', '_', '-')");
+      return;
+    }
+    if (gpu.value_or("").empty() && driver.value_or("").empty()) {
+      error(pos_of(t.source()), "[[node]] \"" + *name +
+                                    "\" says nothing; give gpu_arch = \"7.0\" (its GPUs' compute "
+                                    "capabilities) and driver_cuda = \"12.2\" (the CUDA its driver runs)");
+      return;
+    }
+    nodes.push_back({*name, gpu.value_or(""), driver.value_or(""), pos_of(t.source())});
+  }
+
   void duplicates(const std::vector<Installed> &cudnn) {
     for (const auto &[i, first] : repeated_releases(cudnn)) {
       const Installed &e = cudnn[i];
@@ -522,7 +546,7 @@ MapLoad parse_map(std::string_view text, const std::string &path) {
   Map map;
   map.path = path;
 
-  r.unknown_keys(root, "the top level", {"schema", "policy", "usage", "cudnn", "require"});
+  r.unknown_keys(root, "the top level", {"schema", "policy", "usage", "cudnn", "require", "node"});
   if (const toml::node *s = root.get("schema")) {
     const std::optional<std::int64_t> n = s->value<std::int64_t>();
     if (!s->is_integer())
@@ -541,6 +565,8 @@ MapLoad parse_map(std::string_view text, const std::string &path) {
     r.each_table(*c, "cudnn", [&](const toml::table &t) { r.read_cudnn(t, map.cudnn); });
   if (const toml::node *q = root.get("require"))
     r.each_table(*q, "require", [&](const toml::table &t) { r.read_require(t, map.require); });
+  if (const toml::node *n = root.get("node"))
+    r.each_table(*n, "node", [&](const toml::table &t) { r.read_node(t, map.nodes); });
   r.duplicates(map.cudnn);
 
   for (const Diagnostic &d : r.out)
@@ -652,6 +678,11 @@ std::string format_map(const Map &map) {
     s += "\n[[require]]\nmatch = " + quote(q.match) + "\ncudnn = " + quote(to_string(q.cudnn)) +
          "\n";
     if (q.cuda) s += "cuda = " + quote(to_string(*q.cuda)) + "\n";
+  }
+  for (const NodeEntry &n : map.nodes) {
+    s += "\n[[node]]\nname = " + quote(n.name) + "\n";
+    if (!n.gpu_arch.empty()) s += "gpu_arch = " + quote(n.gpu_arch) + "\n";
+    if (!n.driver_cuda.empty()) s += "driver_cuda = " + quote(n.driver_cuda) + "\n";
   }
   return s;
 }

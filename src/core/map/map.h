@@ -40,6 +40,7 @@ struct Installed {
   // clock said when the map was loaded (load_map, read_map_file).
   std::string retire_after = {};
   bool retired = false;
+  ReleaseCode code = {};  // the device code its libraries carry, when read (map validate, engine)
 };
 // Where a place came from: its `source`, else the module's when it has one, a wheel's by its
 // directory's shape, else the system's.
@@ -75,12 +76,23 @@ struct UsageSettings {
   double sample = 1.0;        // the fraction of processes that record
 };
 
+// One [[node]] table: what the nodes of this name have, for login and build nodes whose own facts
+// cannot be learnt (no GPU) or should not count (docs/gpu.md). The values are the overrides' own
+// grammar (CUDNN_COMPAT_GPU_ARCH, CUDNN_COMPAT_DRIVER_CUDA), checked where they are used.
+struct NodeEntry {
+  std::string name;         // a glob of * and ? on $SLURMD_NODENAME, else the host name
+  std::string gpu_arch;     // "7.0" or "7.0,8.0"; "" not given
+  std::string driver_cuda;  // "12.2"; "" not given
+  SourcePos pos;
+};
+
 struct Map {
   std::string path;
   Policy policy;
   UsageSettings usage;
   std::vector<Installed> cudnn;
   std::vector<RequireRule> require;
+  std::vector<NodeEntry> nodes = {};
 };
 
 enum class Severity { error, warning };

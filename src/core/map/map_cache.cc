@@ -111,6 +111,15 @@ bool read_usage(const Fields &f, Map &map) {
 // releases than the text holds (a forged 999999999 would ask for gigabytes).
 constexpr std::size_t kShortestRelease = sizeof "cudnn\t0\t0\t0.0.0\t\tx\t\t\n" - 1;
 
+// "node": a [[node]] entry.
+bool read_node(const Fields &f, Map &map) {
+  NodeEntry &n = map.nodes.emplace_back();
+  std::optional<std::string> name = unescape(f[3]), gpu = unescape(f[4]), driver = unescape(f[5]);
+  if (!read_pos(f[1], f[2], n.pos) || !name || !gpu || !driver) return false;
+  n.name = std::move(*name), n.gpu_arch = std::move(*gpu), n.driver_cuda = std::move(*driver);
+  return true;
+}
+
 // One record; false when the line is not one the writer could have produced. `left`: the bytes
 // of the text after it.
 bool read_record(const Fields &f, std::size_t left, Map &map, std::vector<Diagnostic> &warnings) {
@@ -160,6 +169,7 @@ bool read_record(const Fields &f, std::size_t left, Map &map, std::vector<Diagno
     q.match = std::move(*match);
     return true;
   }
+  if (f[0] == "node" && f.size() == 6) return read_node(f, map);
   if (f[0] == "warning" && f.size() == 4) {
     SourcePos pos;
     std::optional<std::string> message = unescape(f[3]);
@@ -196,6 +206,9 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
   for (const RequireRule &q : map.require)
     s.append("require\t" + pos_fields(q.pos) + '\t' + escape(q.match) + '\t' + to_string(q.cudnn) +
              '\t' + (q.cuda ? to_string(*q.cuda) : "") + '\n');
+  for (const NodeEntry &n : map.nodes)
+    s.append("node\t" + pos_fields(n.pos) + '\t' + escape(n.name) + '\t' + escape(n.gpu_arch) +
+             '\t' + escape(n.driver_cuda) + '\n');
   for (const Diagnostic &d : warnings)
     if (d.severity == Severity::warning)
       s.append("warning\t" + pos_fields(d.pos) + '\t' + escape(d.message) + '\n');

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -239,6 +240,38 @@ struct LibraryCheck {
 struct ProbeMemo {
   std::map<std::uintmax_t, std::vector<Probe>> answered;
 };
+
+// The device code of one library (its .nv_fatbin section): the GPU architectures its cubins are
+// for and those of its PTX, as compute capability major * 10 + minor (sm_75 -> 75, sm_121 -> 121).
+struct DeviceCode {
+  std::set<int> cubin, ptx;
+  friend bool operator==(const DeviceCode &, const DeviceCode &) = default;
+};
+// A release's device code: each library of its family that carries any (file name, code). Empty
+// when none does: the release cannot be judged on GPUs, and is not.
+using ReleaseCode = std::vector<std::pair<std::string, DeviceCode>>;
+// "sm_75 80 86, PTX 121" (pure).
+std::string describe(const DeviceCode &code);
+// "7.5" for 75 (pure).
+std::string arch_name(int arch);
+
+// What a node runs: its GPUs' compute capabilities (as DeviceCode's, one per GPU; empty when
+// unknown) and the CUDA version its driver runs (CUDA forward compatibility included), learnt from
+// `source`. A node whose facts could not be learnt (NVML failed) carries why in `problem`:
+// decisions there keep the loader's choice rather than guess.
+struct NodeFacts {
+  std::vector<int> gpus;
+  std::optional<Version> driver_cuda;
+  std::string source;   // "CUDNN_COMPAT_GPU_ARCH", "NVML", "nvidia-smi", ...
+  std::string problem;  // empty when the facts were learnt
+};
+// "7.5,9.0" (pure).
+std::string gpu_list(const std::vector<int> &gpus);
+// The first CUDA whose driver knows GPUs of compute capability arch (nullopt: unknown arch).
+std::optional<Version> first_cuda_for(int arch);
+// The newest CUDA a Linux driver of this version (535.104.05 -> 535, 104) runs, by NVIDIA's
+// table of minimum drivers (CUDA toolkit release notes); nullopt for one older than CUDA 9.0's.
+std::optional<Version> driver_cuda_for(int driver_major, int driver_minor);
 
 struct LoaderHit {
   std::string path;

@@ -4,6 +4,8 @@
 #include "explain_read.h"
 #include "reports.h"
 
+#include <set>
+
 namespace cudnn_compat {
 namespace {
 
@@ -215,7 +217,33 @@ std::string resolve_for_node(const Finding &f) {
          (f.gpu && f.driver_cuda ? "" : " (nvidia-smi shows both)");
 }
 
-void advise_arch(const Finding &f, Advice &a) {
+// The installed releases that run on the GPU and driver the message named (the map's device code,
+// read by the caller, judged by fit()), best first, of the newest major that has one: module
+// commands for those with a module. Nothing when the message names neither, or without a map.
+std::vector<std::string> releases_for_node(const Finding &f, const Map *map,
+                                           const ModuleScene &scene) {
+  if (!map || (!f.gpu && !f.driver_cuda)) return {};
+  Need need;
+  need.rule = map->policy.rule;
+  need.source = "the message";
+  need.node = NodeFacts{{}, f.driver_cuda, "named in the message", ""};
+  if (f.gpu) need.node->gpus.push_back(f.gpu->major * 10 + f.gpu->minor.value_or(0));
+  std::set<int> majors;
+  for (const Installed &e : map->cudnn) majors.insert(e.version.major);
+  const std::string where = (f.gpu ? "runs on compute capability " + to_string(*f.gpu) : "runs") +
+                            (f.driver_cuda ? " with a CUDA " + to_string(*f.driver_cuda) + " driver"
+                                           : std::string());
+  for (auto m = majors.rbegin(); m != majors.rend(); ++m) {
+    std::vector<std::string> fixes = installed_fixes(map, need, *m, scene);
+    if (fixes.empty()) continue;
+    for (std::string &fix : fixes)
+      if (fix.find("   # cuDNN ") != std::string::npos) fix += ": " + where;
+    return fixes;
+  }
+  return {};
+}
+
+void advise_arch(const Finding &f, const Map *map, const ModuleScene &scene, Advice &a) {
   const std::string gpu =
       f.gpu ? "this GPU (compute capability " + to_string(*f.gpu) + ")" : "this GPU";
   const std::string sm =
@@ -230,10 +258,11 @@ void advise_arch(const Finding &f, Advice &a) {
       "use a cuDNN release, and a framework build, that carry code (cubins or PTX) "
       "for " +
       sm + ": an older release for an old GPU, a newer one for a new GPU");
+  for (std::string &fix : releases_for_node(f, map, scene)) a.fixes.push_back(std::move(fix));
   a.fixes.push_back(resolve_for_node(f));
 }
 
-void advise_driver(const Finding &f, Advice &a) {
+void advise_driver(const Finding &f, const Map *map, const ModuleScene &scene, Advice &a) {
   a.what = "the node's NVIDIA driver" +
            (f.driver_cuda ? " (it runs CUDA " + to_string(*f.driver_cuda) + " and older)"
                           : std::string()) +
@@ -243,6 +272,7 @@ void advise_driver(const Finding &f, Advice &a) {
       "run on a node whose driver supports that CUDA (or, on data-centre GPUs, "
       "with the cuda-compat package), or use a cuDNN release and framework build "
       "for the CUDA this driver runs");
+  for (std::string &fix : releases_for_node(f, map, scene)) a.fixes.push_back(std::move(fix));
   a.fixes.push_back(resolve_for_node(f));
 }
 
@@ -283,10 +313,10 @@ Advice advise(const Finding &f, const Map *map, const ModuleScene &scene) {
       advise_dependency(f, a);
       break;
     case FindingKind::arch_mismatch:
-      advise_arch(f, a);
+      advise_arch(f, map, scene, a);
       break;
     case FindingKind::driver_too_old:
-      advise_driver(f, a);
+      advise_driver(f, map, scene, a);
       break;
     case FindingKind::unknown:
       a.what = f.note;

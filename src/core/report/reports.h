@@ -165,6 +165,7 @@ struct NodeRow {  // what one node said (`doctor --node-report`)
   std::optional<std::string> file;  // what libcudnn.so.<major> resolves to there, shim on
   std::optional<bool> fits;
   std::string verdict = "ok";  // "ok", or every problem of the node in words
+  std::optional<std::string> gpus = std::nullopt;  // its GPUs' compute capabilities; "-": none
 };
 // Adds what only the whole allocation shows to each node's verdict: a map whose content differs
 // from most nodes' that read the same path (a copy that drifted; nodes given maps of their own,

@@ -1,6 +1,7 @@
 // The dynamic section of an ELF file, read in place: the ELF header, the program headers, the
 // dynamic segment and the few strings it names. A 1 GiB library (libtorch_cuda.so) costs what a
 // small one does: a handful of preads, never the whole file.
+#include "elf_file.h"
 #include "system.h"
 
 #include <elf.h>
@@ -12,50 +13,6 @@
 #include <cstring>
 
 namespace cudnn_compat {
-namespace {
-
-class Fd {
- public:
-  explicit Fd(const std::string &path) : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  Fd(const Fd &) = delete;
-  Fd &operator=(const Fd &) = delete;
-
-  // Exactly size bytes at offset, or false.
-  bool read(std::uint64_t offset, void *out, std::size_t size) const {
-    auto *p = static_cast<char *>(out);
-    while (size > 0) {
-      const ssize_t n = pread(fd_, p, size, off_t(offset));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      p += n, size -= std::size_t(n), offset += std::uint64_t(n);
-    }
-    return true;
-  }
-  // The NUL-terminated string at offset, read in small pieces; nullopt past limit bytes or EOF.
-  std::optional<std::string> string_at(std::uint64_t offset, std::size_t limit) const {
-    std::string s;
-    char buf[256];
-    while (s.size() < limit) {
-      ssize_t n;
-      while ((n = pread(fd_, buf, sizeof buf, off_t(offset + s.size()))) < 0 && errno == EINTR) {
-      }
-      if (n <= 0) return std::nullopt;
-      const std::size_t len = strnlen(buf, std::size_t(n));
-      s.append(buf, len);
-      if (len < std::size_t(n)) return s;
-    }
-    return std::nullopt;
-  }
-  bool ok() const { return fd_ >= 0; }
-
- private:
-  int fd_;
-};
-
-}  // namespace
 
 Parsed<ElfDynamic> read_elf_dynamic(const std::string &file) {
   const Fd fd(file);

@@ -8,10 +8,16 @@
  * take the tool down, and so that no shim or preload of the caller's environment takes part
  * (probe.cc starts it with those removed). Output, one line each: "version N", "cudart N", or
  * "error TEXT"; then "load_us N", what loading and checking the library took (bench/memo_bench
- * counts it in the floor of a first load). */
+ * counts it in the floor of a first load).
+ *
+ * cudnn-compat-probe --nvml: the node's GPUs and driver from NVML (node_facts.cc), which must
+ * never be loaded into a job's own process: "gpu X.Y" per GPU, "driver N" (the CUDA it runs,
+ * 12020 for 12.2), "libcuda N" (what the libcuda on the library path says it runs: cuda-compat's
+ * forward compatibility), "absent TEXT" when there is no NVML, "error TEXT" when it fails. */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,7 +31,62 @@ static const char *const checks[] = {"cudnnOpsInferVersionCheck", "cudnnOpsTrain
                                      "cudnnGraphVersionCheck",    "cudnnOpsVersionCheck",
                                      "cudnnCnnVersionCheck",      "cudnnAdvVersionCheck"};
 
+typedef int (*nvml_fn)(void);
+typedef int (*count_fn)(unsigned *);
+typedef int (*handle_fn)(unsigned, void **);
+typedef int (*capability_fn)(void *, int *, int *);
+typedef int (*int_fn)(int *);
+typedef const char *(*error_fn)(int);
+
+/* "Failed to initialize NVML: Driver/library version mismatch", as nvidia-smi says it. */
+static int nvml_error(void *nvml, const char *what, int status) {
+  error_fn text = (error_fn)dlsym(nvml, "nvmlErrorString");
+  printf("error %s: %s\n", what, text ? text(status) : "unknown error");
+  return 3;
+}
+
+static int nvml(void) {
+  void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    printf("absent %s\n", dlerror());
+    return 0;
+  }
+  nvml_fn init = (nvml_fn)dlsym(lib, "nvmlInit_v2");
+  count_fn count = (count_fn)dlsym(lib, "nvmlDeviceGetCount_v2");
+  handle_fn handle = (handle_fn)dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
+  capability_fn capability = (capability_fn)dlsym(lib, "nvmlDeviceGetCudaComputeCapability");
+  int_fn driver = (int_fn)dlsym(lib, "nvmlSystemGetCudaDriverVersion_v2");
+  if (!init || !count || !handle || !capability || !driver) {
+    puts("error libnvidia-ml.so.1 lacks the functions of NVML 10 or newer");
+    return 3;
+  }
+  int status = init();
+  if (status != 0) return nvml_error(lib, "Failed to initialize NVML", status);
+  unsigned n = 0;
+  int version = 0;
+  if ((status = count(&n)) != 0) return nvml_error(lib, "nvmlDeviceGetCount_v2 failed", status);
+  for (unsigned i = 0; i < n; ++i) {
+    void *device = 0;
+    int major = 0, minor = 0;
+    if ((status = handle(i, &device)) != 0 || (status = capability(device, &major, &minor)) != 0)
+      return nvml_error(lib, "nvmlDeviceGetCudaComputeCapability failed", status);
+    printf("gpu %d.%d\n", major, minor);
+  }
+  if ((status = driver(&version)) != 0)
+    return nvml_error(lib, "nvmlSystemGetCudaDriverVersion_v2 failed", status);
+  printf("driver %d\n", version);
+  void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  int_fn cuda_version = cuda ? (int_fn)dlsym(cuda, "cuDriverGetVersion") : 0;
+  if (cuda_version && cuda_version(&version) == 0) printf("libcuda %d\n", version);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--nvml") == 0) {
+    const int status = nvml();
+    fflush(stdout);
+    _exit(status);
+  }
   if (argc != 2) {
     fputs("usage: cudnn-compat-probe LIBRARY\n", stderr);
     return 2;

@@ -50,6 +50,53 @@ std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &
 LibraryCheck check_library(const std::string &file, const ProbeOptions &options);
 
 // ---------------------------------------------------------------------------------------------
+// fatbin.cc: the GPU code a library carries, from its .nv_fatbin section.
+
+// Reads size bytes at offset into out (false past the end): injected, so the parser is pure.
+using ReadAt = std::function<bool(std::uint64_t offset, void *out, std::size_t size)>;
+// The architectures of the fatbin containers in a section of `size` bytes; why not, for one cut
+// short or forged.
+Parsed<DeviceCode> parse_fatbin(const ReadAt &read, std::uint64_t size);
+// A library's device code (empty for one without a .nv_fatbin section).
+Parsed<DeviceCode> read_device_code(const std::string &file);
+// Every libcudnn*.so.<major> in dir that carries device code; why not, for one that cannot be read.
+Parsed<ReleaseCode> read_release_code(const std::string &dir, int major);
+// The device code of the family a library file (libcudnn.so.9) belongs to: its directory's; empty
+// when it cannot be read (not judged on GPUs).
+ReleaseCode family_code(const std::string &file);
+
+// ---------------------------------------------------------------------------------------------
+// node_facts.cc: what this node runs - its GPUs and its driver's CUDA - learnt once per boot.
+
+struct NodeSources {
+  std::string helper;       // cudnn-compat-probe: NVML is loaded in it, never in the caller
+  int timeout_ms = 10'000;  // the one deadline, for an NVML or nvidia-smi that hangs
+  std::string gpu_arch;     // CUDNN_COMPAT_GPU_ARCH ("" unset)
+  std::string driver_cuda;  // CUDNN_COMPAT_DRIVER_CUDA ("" unset)
+  std::string memo_dir;     // where the node file of this boot goes ("" none)
+  std::string node;         // this node's name (the node file's key, with the boot id)
+  // The map's [[node]] entry for this node, when one matches: its values and its words.
+  std::string map_gpu_arch = {}, map_driver_cuda = {}, map_entry = {};
+  std::string nvidia_smi = "nvidia-smi";
+  std::string proc_version = "/proc/driver/nvidia/version";
+};
+// The overrides checked (pure): no value when neither is set; why not, for a bad value or two
+// that contradict each other (a GPU its driver is too old to know).
+Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
+                                                std::string_view driver_cuda);
+// cudnn-compat-probe --nvml's lines ("gpu 7.5", "driver 12020", "libcuda 12040", "error TEXT",
+// "absent TEXT"): nullopt when there is no NVML (pure).
+std::optional<NodeFacts> parse_nvml_answer(std::string_view out);
+NodeFacts parse_nvidia_smi(std::string_view out);                 // "7.5, 535.104.05" lines
+std::optional<Version> parse_proc_driver(std::string_view text);  // the driver's CUDA
+std::string format_node_file(const NodeFacts &f);                 // pure
+std::optional<NodeFacts> parse_node_file(std::string_view text);  // pure; nullopt: cut short
+// dir/node-<boot id>-<node>: a reboot (a new driver) starts afresh; "" without a boot id.
+std::string node_file_path(const std::string &dir, std::string_view node);
+// This node's facts (none known on a node without NVML, nvidia-smi or an NVIDIA driver).
+std::optional<NodeFacts> learn_node_facts(const NodeSources &sources);
+
+// ---------------------------------------------------------------------------------------------
 // loader.cc: where glibc's ld.so finds a bare name (I/O: reads ELF files and ld.so.cache).
 
 struct ElfDynamic {

@@ -1,0 +1,104 @@
+// Reads the overrides and the node file; judges nothing (the decision table's "run" rows carry
+// the fit predicate's answers, src/core/decide/decision_table.cc).
+#include "node.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "environment.h"
+#include "shared/node_file.h"
+#include "shim_text.h"
+#include "sys.h"
+
+// "7.5" -> 75, "12.2" -> 12020 with scale 1000 and step 10; 0 when it is not X.Y.
+static unsigned long dotted(const char **p, unsigned long major_scale, unsigned long minor_scale) {
+  unsigned long major, minor;
+  if (!read_decimal(p, &major) || *(*p)++ != '.' || !read_decimal(p, &minor) || minor > 9 ||
+      major == 0)
+    return 0;
+  return major * major_scale + minor * minor_scale;
+}
+
+// "7.5,9.0" up to end (a NUL or a newline); 0 when malformed.
+static int gpu_list(const char *p, struct node_facts *out) {
+  out->gpus = 0;
+  while (*p && *p != '\n') {
+    if (out->gpus == 16 || !(out->gpu[out->gpus++] = dotted(&p, 10, 1))) return 0;
+    if (*p == ',')
+      ++p;
+    else if (*p && *p != '\n')
+      return 0;
+  }
+  return 1;
+}
+
+static int from_overrides(const char *gpu, const char *driver, struct node_facts *out) {
+  const char *d = driver;
+  // Both are needed, and a bad or contradictory value is the engine's to say.
+  if (!gpu || !driver || !gpu_list(gpu, out) || !out->gpus) return 0;
+  out->driver = dotted(&d, 1000, 10);
+  return out->driver && !*d;
+}
+
+// "key\tvalue" of the file's line starting with key, or 0.
+static const char *value_of(const char *text, const char *key) {
+  for (const char *p = text; *p;) {
+    const char *rest = after_prefix(p, key);
+    if (rest && *rest == '\t') return rest + 1;
+    while (*p && *p != '\n') ++p;
+    if (*p) ++p;
+  }
+  return 0;
+}
+
+static int read_small(const char *path, char *buf, long size) {
+  const long fd = sys(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  long n = 0, got;
+  while (n < size - 1 && (got = sys_retry(SYS_read, fd, buf + n, size - 1 - n)) > 0) n += got;
+  sys(SYS_close, fd, 0, 0);
+  buf[n > 0 ? n : 0] = 0;
+  return n > 0;
+}
+
+static int node_file(char **env, char *path, long size) {
+  static char boot[64];
+  char uid[24];
+  struct utsname u;
+  if (!read_small(CUDNN_COMPAT_BOOT_ID, boot, sizeof boot)) return 0;
+  for (char *p = boot; *p; ++p)
+    if (*p == '\n') *p = 0;
+  const char *node = env_value(env, "SLURMD_NODENAME");
+  if (!node) {
+    if (sys(SYS_uname, &u, 0, 0) != 0) return 0;
+    node = u.nodename;
+  }
+  const unsigned long euid = (unsigned long)sys(SYS_geteuid, 0, 0, 0);
+  format_decimal(euid, uid);
+  long at = append_text(path, size, 0, CUDNN_COMPAT_NODE_DIR_PREFIX);
+  at = append_text(path, size, at, uid);
+  // The user's own directory that nobody else may write, as its writer demands.
+  struct stat st;
+  if (sys4(SYS_newfstatat, AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+      st.st_uid != euid || (st.st_mode & 022) != 0)
+    return 0;
+  at = append_text(path, size, at, "/" CUDNN_COMPAT_NODE_FILE_PREFIX);
+  at = append_text(path, size, at, boot);
+  at = append_text(path, size, at, "-");
+  return append_text(path, size, at, node) > 0;
+}
+
+int node_facts(char **env, struct node_facts *out) {
+  out->gpus = 0, out->driver = 0;
+  const char *gpu = env_value(env, "CUDNN_COMPAT_GPU_ARCH");
+  const char *driver = env_value(env, "CUDNN_COMPAT_DRIVER_CUDA");
+  if (gpu || driver) return from_overrides(gpu, driver, out);
+  static char path[4096], text[1024];  // callers hold the shim's lock
+  if (!node_file(env, path, sizeof path) || !read_small(path, text, sizeof text)) return 0;
+  const char *problem = value_of(text, "problem"), *gpus = value_of(text, "gpus");
+  const char *cuda = value_of(text, "driver");
+  if (!problem || *problem != '\n' || !gpus || !cuda || !gpu_list(gpus, out)) return 0;
+  if (*cuda != '\n' && !(out->driver = dotted(&cuda, 1000, 10))) return 0;
+  return 1;
+}

@@ -1,0 +1,252 @@
+// What this node runs: its GPUs' compute capabilities and its driver's CUDA, learnt once per node
+// and boot. In order: the overrides (CUDNN_COMPAT_GPU_ARCH, CUDNN_COMPAT_DRIVER_CUDA), the node
+// file of this boot, NVML (libnvidia-ml.so.1, loaded in cudnn-compat-probe --nvml, never here),
+// nvidia-smi, /proc/driver/nvidia/version. An NVML that is there but fails or hangs is the
+// node's answer: said, remembered for the boot, and never guessed past.
+#include "atomic_write.h"
+#include "node_file.h"
+#include "spawn_process.h"
+#include "system.h"
+#include "text.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace cudnn_compat {
+namespace {
+
+constexpr std::string_view kNotStarted = "nothing: the NVML probe did not start: ";
+
+std::optional<int> parse_arch(std::string_view s) {
+  const std::optional<Version> v = parse_dotted(s).value;
+  if (!v || !v->minor || v->patch || v->major < 1 || v->major > 99 || *v->minor > 9)
+    return std::nullopt;
+  return v->major * 10 + *v->minor;
+}
+
+// "12020" (NVML, cuDriverGetVersion) -> 12.2.
+Version cuda_of_number(std::int64_t n) {
+  return {int(n / 1000), int(n % 1000 / 10), {}, {}};
+}
+
+std::string read_file(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The probe's environment: the caller's without preloads or a shim.
+std::vector<std::string> clean_environment() {
+  std::vector<std::string> out;
+  for (char **e = environ; *e; ++e) {
+    const std::string_view v = *e;
+    if (!v.starts_with("LD_PRELOAD=") && !v.starts_with("LD_AUDIT=")) out.emplace_back(v);
+  }
+  out.emplace_back("CUDNN_COMPAT_DISABLE=1");
+  return out;
+}
+
+std::string seconds(int ms) {
+  return std::to_string((ms + 999) / 1000) + " s";
+}
+
+// NVML, then nvidia-smi, then the kernel module's version; no facts when none is there (a login
+// node), which is remembered too.
+NodeFacts ask_the_driver(const NodeSources &s) {
+  SpawnOptions how;
+  how.env = clean_environment();
+  how.timeout_ms = s.timeout_ms;
+  how.default_signals = true;
+  how.max_output = 65536;
+  const SpawnResult nvml = spawn_process({s.helper, "--nvml"}, how);
+  // No process left (ulimit -u, a noexec mount): nothing is known and nothing remembered - the
+  // node is not judged, as one without GPUs, and the next load asks again.
+  if (!nvml.started) return NodeFacts{{}, {}, std::string(kNotStarted) + nvml.error, ""};
+  if (nvml.timed_out)
+    return NodeFacts{{}, {}, "NVML", "NVML did not answer within " + seconds(s.timeout_ms)};
+  if (std::optional<NodeFacts> f = parse_nvml_answer(nvml.out)) return *f;
+  how.search_path = true;
+  how.env.reset();
+  const SpawnResult smi = spawn_process(
+      {s.nvidia_smi, "--query-gpu=compute_cap,driver_version", "--format=csv,noheader"}, how);
+  if (smi.timed_out)
+    return NodeFacts{
+        {}, {}, "nvidia-smi", "nvidia-smi did not answer within " + seconds(s.timeout_ms)};
+  if (smi.started && (smi.exit_code != 0 || !smi.out.empty())) return parse_nvidia_smi(smi.out);
+  if (const std::optional<Version> cuda = parse_proc_driver(read_file(s.proc_version)))
+    return NodeFacts{{}, cuda, s.proc_version, ""};
+  return NodeFacts{{}, {}, "no NVML, nvidia-smi or NVIDIA driver", ""};
+}
+
+}  // namespace
+
+Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
+                                                std::string_view driver_cuda) {
+  using Result = Parsed<std::optional<NodeFacts>>;
+  if (gpu_arch.empty() && driver_cuda.empty()) return {std::optional<NodeFacts>(), {}};
+  NodeFacts f;
+  f.source = !gpu_arch.empty() ? "CUDNN_COMPAT_GPU_ARCH" : "CUDNN_COMPAT_DRIVER_CUDA";
+  for (std::string_view item :
+       gpu_arch.empty() ? std::vector<std::string_view>{} : split(gpu_arch, ',')) {
+    const std::optional<int> arch = parse_arch(trim(item));
+    if (!arch)
+      return Result::fail("CUDNN_COMPAT_GPU_ARCH=\"" + std::string(gpu_arch) + "\": \"" +
+                          std::string(item) +
+                          "\" is not a compute capability; give X.Y or a list "
+                          "(7.5,9.0)");
+    f.gpus.push_back(*arch);
+  }
+  if (!driver_cuda.empty()) {
+    const std::optional<Version> v = parse_dotted(driver_cuda).value;
+    if (!v || !v->minor || v->patch)
+      return Result::fail("CUDNN_COMPAT_DRIVER_CUDA=\"" + std::string(driver_cuda) +
+                          "\" is not a CUDA version; give X.Y (12.2)");
+    f.driver_cuda = v;
+  }
+  for (int gpu : f.gpus) {
+    const std::optional<Version> first = first_cuda_for(gpu);
+    if (f.driver_cuda && first && compare(*f.driver_cuda, *first) < 0)
+      return Result::fail("CUDNN_COMPAT_GPU_ARCH=" + std::string(gpu_arch) +
+                          " and CUDNN_COMPAT_DRIVER_CUDA=" + std::string(driver_cuda) +
+                          " contradict each other: a GPU of compute capability " + arch_name(gpu) +
+                          " needs a driver of CUDA " + to_string(*first) + " or newer");
+  }
+  return {std::optional<NodeFacts>(f), {}};
+}
+
+std::optional<NodeFacts> parse_nvml_answer(std::string_view out) {
+  NodeFacts f{{}, {}, "NVML", ""};
+  std::optional<Version> forward;  // libcuda's own CUDA: cuda-compat's, when it is on the path
+  for (std::string_view line : split(out, '\n')) {
+    if (line.starts_with("absent ")) return std::nullopt;
+    if (line.starts_with("error ")) f.problem = "NVML: " + std::string(line.substr(6));
+    if (line.starts_with("gpu "))
+      if (const std::optional<int> a = parse_arch(line.substr(4))) f.gpus.push_back(*a);
+    if (line.starts_with("driver "))
+      if (const std::optional<std::int64_t> n = parse_uint(line.substr(7)))
+        f.driver_cuda = cuda_of_number(*n);
+    if (line.starts_with("libcuda "))
+      if (const std::optional<std::int64_t> n = parse_uint(line.substr(8)))
+        forward = cuda_of_number(*n);
+  }
+  if (forward && (!f.driver_cuda || compare(*forward, *f.driver_cuda) > 0)) {
+    f.driver_cuda = forward;
+    f.source = "NVML, CUDA " + to_string(*forward) + " from the libcuda on the library path";
+  }
+  if (f.problem.empty() && (f.gpus.empty() || !f.driver_cuda))
+    f.problem = "NVML gave no GPUs or no driver version";
+  return f;
+}
+
+NodeFacts parse_nvidia_smi(std::string_view out) {
+  NodeFacts f{{}, {}, "nvidia-smi", ""};
+  for (std::string_view line : split(out, '\n')) {
+    line = trim(line);
+    if (line.empty()) continue;
+    const std::vector<std::string_view> cells = split(line, ',');
+    const std::optional<int> arch = cells.size() == 2 ? parse_arch(trim(cells[0])) : std::nullopt;
+    const std::optional<Version> driver = arch ? parse_dotted(trim(cells[1])).value : std::nullopt;
+    const std::optional<Version> cuda =
+        driver && driver->minor ? driver_cuda_for(driver->major, *driver->minor) : std::nullopt;
+    if (!cuda) {
+      f.problem = "nvidia-smi said \"" + std::string(line) + "\"";
+      return f;
+    }
+    f.gpus.push_back(*arch);
+    f.driver_cuda = cuda;
+  }
+  if (f.gpus.empty()) f.problem = "nvidia-smi listed no GPU";
+  return f;
+}
+
+std::optional<Version> parse_proc_driver(std::string_view text) {
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023"
+  const std::size_t at = text.find("Kernel Module");
+  if (at == std::string_view::npos) return std::nullopt;
+  for (std::string_view word : split(text.substr(at + 13, 64), ' ')) {
+    const std::optional<Version> v = parse_dotted(trim(word)).value;
+    if (v && v->minor) return driver_cuda_for(v->major, *v->minor);
+  }
+  return std::nullopt;
+}
+
+std::string format_node_file(const NodeFacts &f) {
+  return "gpus\t" + gpu_list(f.gpus) + "\ndriver\t" +
+         (f.driver_cuda ? to_string(*f.driver_cuda) : "") + "\nsource\t" + f.source +
+         "\nproblem\t" + f.problem + "\nend\n";
+}
+
+std::optional<NodeFacts> parse_node_file(std::string_view text) {
+  if (!text.ends_with("\nend\n")) return std::nullopt;
+  NodeFacts f;
+  for (std::string_view line : split(text, '\n')) {
+    const std::size_t tab = line.find('\t');
+    if (tab == std::string_view::npos) continue;
+    const std::string_view key = line.substr(0, tab), value = line.substr(tab + 1);
+    if (key == "gpus")
+      for (std::string_view g : value.empty() ? std::vector<std::string_view>{} : split(value, ','))
+        if (const std::optional<int> a = parse_arch(g)) f.gpus.push_back(*a);
+    if (key == "driver" && !value.empty()) f.driver_cuda = parse_dotted(value).value;
+    if (key == "source") f.source = value;
+    if (key == "problem") f.problem = value;
+  }
+  return f;
+}
+
+std::string node_file_path(const std::string &dir, std::string_view node) {
+  // Only a directory of this user's own that nobody else may write: a node file planted by
+  // another user would choose the releases of this user's jobs.
+  mkdir(dir.c_str(), 0700);
+  struct stat st {};
+  if (dir.empty() || lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+      st.st_uid != geteuid() || (st.st_mode & 022) != 0)
+    return "";
+  std::string boot = std::string(trim(read_file(CUDNN_COMPAT_BOOT_ID)));
+  if (boot.empty() || node.empty() || node.find('/') != std::string_view::npos) return "";
+  return dir + "/" CUDNN_COMPAT_NODE_FILE_PREFIX + boot + "-" + std::string(node);
+}
+
+namespace {
+
+// The map's [[node]] entry as overrides of its own, its words in place of the variables'.
+Parsed<std::optional<NodeFacts>> map_entry_facts(const NodeSources &s) {
+  Parsed<std::optional<NodeFacts>> f = node_overrides(s.map_gpu_arch, s.map_driver_cuda);
+  for (const auto &[from, to] : {std::pair{"CUDNN_COMPAT_GPU_ARCH", "gpu_arch"},
+                                 {"CUDNN_COMPAT_DRIVER_CUDA", "driver_cuda"}})
+    for (std::size_t at; (at = f.error.find(from)) != std::string::npos;)
+      f.error.replace(at, std::string_view(from).size(), to);
+  if (!f.error.empty()) f.error = s.map_entry + ": " + f.error;
+  if (f.value && *f.value) (*f.value)->source = s.map_entry;
+  return f;
+}
+
+}  // namespace
+
+std::optional<NodeFacts> learn_node_facts(const NodeSources &s) {
+  const bool from_map = s.gpu_arch.empty() && s.driver_cuda.empty() && !s.map_entry.empty();
+  const Parsed<std::optional<NodeFacts>> over =
+      from_map ? map_entry_facts(s) : node_overrides(s.gpu_arch, s.driver_cuda);
+  if (!over) return NodeFacts{{}, {}, from_map ? s.map_entry : "the overrides", over.error};
+  if (*over && !(*over)->gpus.empty() && (*over)->driver_cuda) return **over;
+  const std::string file = node_file_path(s.memo_dir, s.node);
+  std::optional<NodeFacts> learnt = file.empty() ? std::nullopt : parse_node_file(read_file(file));
+  if (!learnt) {
+    learnt = ask_the_driver(s);
+    if (!file.empty() && !learnt->source.starts_with(kNotStarted)) {
+      write_file_atomically(file, format_node_file(*learnt));
+    }
+  }
+  if (!*over) return learnt;
+  NodeFacts f = **over;  // one override, the other fact learnt
+  if (learnt && learnt->problem.empty()) {
+    if (f.gpus.empty()) f.gpus = learnt->gpus;
+    if (!f.driver_cuda) f.driver_cuda = learnt->driver_cuda;
+  }
+  return f;
+}
+
+}  // namespace cudnn_compat
