@@ -52,14 +52,17 @@ static const char *value_of(const char *text, const char *key) {
   return 0;
 }
 
+// One read: the boot id and the node file (written whole by one rename) come in one, and a read
+// that fills the buffer is a file too long to be ours (the engine then decides). No read past the
+// end: every process that loads cuDNN on a GPU node reads both.
 static int read_small(const char *path, char *buf, long size) {
   const long fd = sys(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
-  long n = 0, got;
-  while (n < size - 1 && (got = sys_retry(SYS_read, fd, buf + n, size - 1 - n)) > 0) n += got;
+  const long n = sys_retry(SYS_read, fd, buf, size);
   sys(SYS_close, fd, 0, 0);
-  buf[n > 0 ? n : 0] = 0;
-  return n > 0;
+  if (n <= 0 || n >= size) return 0;
+  buf[n] = 0;
+  return 1;
 }
 
 static int node_file(char **env, char *path, long size) {
@@ -74,7 +77,7 @@ static int node_file(char **env, char *path, long size) {
     if (sys(SYS_uname, &u, 0, 0) != 0) return 0;
     node = u.nodename;
   }
-  const unsigned long euid = (unsigned long)sys(SYS_geteuid, 0, 0, 0);
+  const unsigned long euid = decision_euid();
   format_decimal(euid, uid);
   long at = append_text(path, size, 0, CUDNN_COMPAT_NODE_DIR_PREFIX);
   at = append_text(path, size, at, uid);
