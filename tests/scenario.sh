@@ -13,6 +13,17 @@ trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # skip REASON: CTest counts exit 77 as skipped and shows the reason.
 skip() { echo "SKIP: $*"; exit 77; }
+# nobody_reads PATH...: skips unless the user nobody (65534) can read each PATH, for a scenario that
+# runs a process as another user: a checkout in a private directory (mktemp -d makes one 0700)
+# hides the build tree from every other user.
+nobody_reads() {
+  local p
+  command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
+  for p in "$@"; do
+    setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$p" ||
+      skip "the user nobody cannot read $p (a checkout in a private directory?)"
+  done
+}
 # expect_rc N cmd...: runs cmd, keeps its stdout+stderr in $out, fails unless it exits N.
 expect_rc() {
   local want=$1 rc=0; shift

@@ -123,7 +123,8 @@ std::string mount_point_of(const std::string &dir) {
   while (std::getline(info, line)) {
     std::istringstream fields(line);
     std::string skip, point;
-    for (int i = 0; i < 4 && fields >> skip; ++i) {}
+    for (int i = 0; i < 4 && fields >> skip; ++i) {
+    }
     if (!(fields >> point)) continue;
     std::string unescaped;
     for (std::size_t i = 0; i < point.size(); ++i)
@@ -133,8 +134,7 @@ std::string mount_point_of(const std::string &dir) {
       } else {
         unescaped += point[i];
       }
-    if (unescaped.size() > best.size() &&
-        (dir == unescaped || dir.starts_with(unescaped + "/")))
+    if (unescaped.size() > best.size() && (dir == unescaped || dir.starts_with(unescaped + "/")))
       best = unescaped;
   }
   return best;
@@ -156,7 +156,8 @@ std::vector<DoctorFinding> container_findings() {
     std::error_code ec;
     const std::string dir = fs::canonical(std::string(d), ec).string();
     std::string held;  // its libcudnn.so.<major>, the name the loader asks for
-    for (const fs::directory_entry &e : fs::directory_iterator(dir.empty() ? "/nonexistent" : dir, ec))
+    for (const fs::directory_entry &e :
+         fs::directory_iterator(dir.empty() ? "/nonexistent" : dir, ec))
       if (const std::string name = e.path().filename().string();
           name.starts_with("libcudnn.so.") && name.find('.', 12) == std::string::npos)
         held = name;
@@ -182,15 +183,15 @@ std::vector<DoctorFinding> container_findings() {
       if (entry.empty() || entry.find('/') == std::string::npos || entry.find('$') != entry.npos ||
           fs::exists(entry, ec))
         continue;
-      out.push_back({Severity3::problem,
-                     where + ", " + var + " names " + entry +
-                         ", which is not here: ld.so prints \"ERROR: ld.so: object '" + entry +
-                         "' cannot be " +
-                         (var[3] == 'A' ? "loaded as audit interface" : "preloaded") +
-                         " ...\" in every process",
-                     {"bind its directory in read-only at the same path: cudnn-compat "
-                      "container-env prints the lines",
-                      std::string("or keep ") + var + " out of the container (apptainer --cleanenv)"}});
+      out.push_back(
+          {Severity3::problem,
+           where + ", " + var + " names " + entry +
+               ", which is not here: ld.so prints \"ERROR: ld.so: object '" + entry +
+               "' cannot be " + (var[3] == 'A' ? "loaded as audit interface" : "preloaded") +
+               " ...\" in every process",
+           {"bind its directory in read-only at the same path: cudnn-compat "
+            "container-env prints the lines",
+            std::string("or keep ") + var + " out of the container (apptainer --cleanenv)"}});
     }
   }
   return out;
@@ -230,22 +231,8 @@ int doctor(const Options &o, const Globals &g) {
   return problem ? kNo : kYes;
 }
 
-}  // namespace
-
-void add_doctor(CLI::App &app, Globals &g) {
-  auto o = std::make_shared<Options>();
-  CLI::App *cmd = app.add_subcommand(
-      "doctor", "Check this environment: which cuDNN each program will really load, and why");
-  cmd->add_option("--require", o->require, "The cuDNN the program was built with, e.g. 5.1");
-  cmd->add_option("--cuda", o->cuda, "The CUDA major it needs");
-  cmd->add_option("--for", o->program, "The program: its RUNPATH/RPATH and linked cuDNN count")
-      ->type_name("FILE");
-  add_map_option(cmd, o->map);
-  cmd->add_flag("--nodes", o->nodes,
-                "Inside a Slurm allocation: ask every node of it (srun, one task per node) what "
-                "its jobs get, in one table; exit 1 when a node has a problem");
-  cmd->add_flag("--node-report", o->node_report, "One node's answer for --nodes")->group("");
-  cmd->footer(R"(
+// What `doctor --help` says below its options.
+constexpr const char *kDoctorFooter = R"(
 Inside a Python environment (VIRTUAL_ENV, CONDA_PREFIX, or --for a program in one), each
 framework that pins cuDNN (torch's nvidia-cudnn-cu12==9.1.0.70, the JAX CUDA plugin's range, a
 conda package's depends) comes first: which copy its library will load and why (its RUNPATH to
@@ -289,7 +276,24 @@ Examples:
   cudnn-compat --json doctor
 
 Exit status: 0 nothing wrong (warnings allowed), 1 a problem (with --nodes: a node has one, or
-does not answer), 2 bad usage (--nodes outside an allocation).)");
+does not answer), 2 bad usage (--nodes outside an allocation).)";
+
+}  // namespace
+
+void add_doctor(CLI::App &app, Globals &g) {
+  auto o = std::make_shared<Options>();
+  CLI::App *cmd = app.add_subcommand(
+      "doctor", "Check this environment: which cuDNN each program will really load, and why");
+  cmd->add_option("--require", o->require, "The cuDNN the program was built with, e.g. 5.1");
+  cmd->add_option("--cuda", o->cuda, "The CUDA major it needs");
+  cmd->add_option("--for", o->program, "The program: its RUNPATH/RPATH and linked cuDNN count")
+      ->type_name("FILE");
+  add_map_option(cmd, o->map);
+  cmd->add_flag("--nodes", o->nodes,
+                "Inside a Slurm allocation: ask every node of it (srun, one task per node) what "
+                "its jobs get, in one table; exit 1 when a node has a problem");
+  cmd->add_flag("--node-report", o->node_report, "One node's answer for --nodes")->group("");
+  cmd->footer(kDoctorFooter);
   cmd->callback([o, &g] {
     if (o->nodes || o->node_report)
       g.exit_code =
