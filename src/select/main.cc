@@ -9,6 +9,7 @@
 #include "system.h"
 #include "usage_record.h"
 
+#include <nss.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -319,6 +320,12 @@ void remember(const Request &r, const Grounds &grounds, const std::vector<EnvRea
 }  // namespace
 
 int main(int argc, char **argv) {
+  // A static program cannot load the NSS modules nsswitch.conf may name (libnss_systemd,
+  // libnss_sss): glibc's dlopen of one from here crashed the engine, in every process, whenever
+  // [policy] trusted_group named a group that is not in /etc/group. The group database is read
+  // from its file alone (built into libc since glibc 2.34); a group only a directory service knows
+  // is then not found, as a group that does not exist: a map that needs it is refused in one line.
+  __nss_configure_lookup("group", "files");
   default_signals();
   Selection s;
   std::optional<Request> r;
