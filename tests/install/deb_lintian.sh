@@ -8,6 +8,12 @@
 for tool in cpack dpkg-deb dpkg-shlibdeps lintian; do
   command -v $tool >/dev/null || skip "no $tool (scripts/deps.sh installs dpkg-dev and lintian)"
 done
+# The package ships the engine linked statically; a sanitizer build links it dynamically (ASan
+# needs the loader) and is no package anyone ships.
+engine=$BUILD_DIR/lib/cudnn-compat/cudnn-compat-select
+[[ -x $engine ]] || fail "no engine at $engine"
+! readelf -l "$engine" | grep -q 'program interpreter' ||
+  skip "the engine is linked dynamically here (a sanitizer build): not the package Debian gets"
 expect_rc 0 cpack -G DEB --config "$BUILD_DIR/CPackConfig.cmake" -B "$t/pkg"
 deb=$(echo "$t"/pkg/cudnn-compat_*.deb)
 [[ -f $deb ]] || fail "cpack made no .deb: $(ls "$t/pkg")"
