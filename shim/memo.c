@@ -267,7 +267,7 @@ enum memo_result memo_recall(const struct memo_request *r, long deadline_ms, con
   m.uid = (unsigned long)sys(SYS_getuid, 0, 0, 0);
   // The memo is the real user's: a process whose ids differ (setuid, or one that changed them)
   // neither reads nor writes one.
-  if (!r || secure_execution() || (long)m.uid != sys(SYS_geteuid, 0, 0, 0) || !make_key(r)) {
+  if (!r || secure_execution() || m.uid != decision_euid() || !make_key(r)) {
     memo_done();
     return MEMO_NONE;
   }

@@ -99,6 +99,10 @@ int node_facts(char **env, struct node_facts *out) {
   if (gpu || driver) return from_overrides(gpu, driver, out);
   static char path[4096], text[1024];  // callers hold the shim's lock
   if (!node_file(env, path, sizeof path) || !read_small(path, text, sizeof text)) return 0;
+  // Whole, as the engine and both hooks demand of it (shared/node_file.h): a file cut short says
+  // nothing, however much of it reads well.
+  const long n = text_len(text);
+  if (n < 5 || !text_eq(text + n - 5, "\nend\n")) return 0;
   const char *problem = value_of(text, "problem"), *gpus = value_of(text, "gpus");
   const char *cuda = value_of(text, "driver");
   if (!problem || *problem != '\n' || !gpus || !cuda || !gpu_list(gpus, out)) return 0;

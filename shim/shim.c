@@ -532,7 +532,6 @@ static int enter(void) {
 static const char *decide_family(const char *name, const struct cudnn_name *c, struct family *f,
                                  const struct requester *q, const struct settings *s) {
   static struct search_dirs dirs;
-  forget_decision_ids();
   q->dirs(q->who, &dirs);
   const char *result = name;
   const char *chosen =
@@ -562,7 +561,9 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
 // name is a cuDNN library (c), so every other load never gets here.
 static const char *route(const char *name, const struct cudnn_name *c, const struct requester *q) {
   if (!enter()) return name;
+  // What one decision learns once - each file's stat, the effective uid - and none later.
   look_begin();
+  forget_decision_ids();
   const struct settings s = read_settings();
   lock_deadline(s.deadline_ms + ENGINE_GRACE_MS);
   const char *result = name;

@@ -30,6 +30,15 @@ expect_rc 0 strace -f -qq -e trace=execve -o "$t/trace" env LD_AUDIT="$SHIM" "$t
 has "loaded $t/volta/lib64/libcudnn.so.9"
 [[ $(grep -c 'execve(' "$t/trace") == 2 ]] || fail "the remembered node started processes:"$'\n'"$(cat "$t/trace")"
 [[ $(wc -l <"$t/nvml.log") == 1 ]] || fail "NVML was asked more than once:"$'\n'"$(cat "$t/nvml.log")"
+# The node file cut short (its "end" line lost): the engine and both hooks take it for no answer,
+# and so does the fast path, which leaves the load to the engine; the engine asks NVML again.
+node_file=$(echo /tmp/cudnn-compat-"$(id -u)"/node-*-"$SLURMD_NODENAME")
+[[ -f $node_file ]] || fail "no node file for $SLURMD_NODENAME"
+sed -i '$d' "$node_file"
+expect_rc 0 strace -f -qq -e trace=execve -o "$t/trace" env LD_AUDIT="$SHIM" "$t/client"
+has "loaded $t/volta/lib64/libcudnn.so.9"
+(($(grep -c 'execve(' "$t/trace") > 2)) || fail "a node file cut short was believed:"$'\n'"$(cat "$t/trace")"
+[[ $(wc -l <"$t/nvml.log") == 2 ]] || fail "NVML was not asked again:"$'\n'"$(cat "$t/nvml.log")"
 
 # No NVML: a FAKE nvidia-smi on another node says 8.0 and driver 535 (CUDA 12.2).
 export SLURMD_NODENAME=$SLURMD_NODENAME-smi LD_LIBRARY_PATH=$t/turing/lib64
