@@ -168,11 +168,13 @@ void one_round(const Setting &s, Rounds &r) {
   const Run probe = spawn({s.self, "--spawn", s.probe, s.lib}, s.job);
   r.probe_run.add(parse(probe.out));
   r.probe_load.us.push_back(probe_load_us(probe.out));
-  // The engine alone, as the shim runs it (nothing to remember), with its probe.
-  r.engine_run.add(parse(spawn({s.self, "--spawn", s.engine, CUDNN_COMPAT_PROTOCOL, "libcudnn.so.9",
-                                s.self, "", "10000", "-", "-", "L:" + s.lib_dir},
-                               s.job)
-                             .out));
+  // The engine alone (nothing to remember), with its own probe: as the shim ran it before the
+  // shim started the probe beside it.
+  r.engine_run.add(
+      parse(spawn({s.self, "--spawn", s.engine, CUDNN_COMPAT_PROTOCOL, "libcudnn.so.9", s.self, "",
+                   "10000", "-", "-", CUDNN_COMPAT_NO_PROBE, "L:" + s.lib_dir},
+                  s.job)
+                .out));
 }
 
 Setting setting(const std::string &shim, const std::string &tool, const std::string &fakes,
@@ -303,8 +305,10 @@ std::string report(const Setting &s, const Rounds &r, bool real, const std::stri
   part("**the floor**: the three above", floor);
   part("the probe as a process (`cudnn-compat-probe`: a dynamic program's start, its load, exit)",
        probe_run);
-  part("the engine as a process, with its probe (`cudnn-compat-select`, run as the shim runs it)",
-       engine_run);
+  part(
+      "the engine as a process, with a probe of its own (`cudnn-compat-select`, no probe beside "
+      "it)",
+      engine_run);
   part("of which the engine's own start and work (engine - probe)", engine_run - probe_run);
   part("of which the probe's start and exit (probe - its own load)", probe_run - probe_load);
   // Wall time on a busy machine is mostly waiting for a CPU; the CPU the processes use is not.

@@ -49,8 +49,10 @@ static char start_stack[kSmallStack] __attribute__((aligned(16)));  // the inter
 // (CLONE_VM).
 static struct {
   char *const *argv, *const *envp;
-  int out;           // the answer pipe's write end
-  int host;          // a pidfd of the host, or -1
+  const struct engine_probe *probe;  // 0: the engine probes the loader's file itself
+  int probe_in, probe_out;           // the probe's pipe: the engine reads, the probe writes
+  int out;                           // the answer pipe's write end
+  int host;                          // a pidfd of the host, or -1
   int clone_errno;   // set by the keeper when the engine's process could not be made
   int exec_errno;    // set by the child when execve fails
   int engine;        // the engine's pid (and process group) once it runs
@@ -85,9 +87,9 @@ static void close_all_but(int a, int b) {
     if (fd != a && fd != b) sys(SYS_close, fd, 0, 0);
 }
 
-// Every fd from 3 up: the engine must not hold the host's pipes or sockets open.
-static void close_from_3(void) {
-  if (sys(436 /* SYS_close_range */, 3, ~0u, 0) == 0) return;
+// Every fd from first up: the engine must not hold the host's pipes or sockets open.
+static void close_from(long first) {
+  if (sys(436 /* SYS_close_range */, first, ~0u, 0) == 0) return;
   const long dir = sys(SYS_openat, AT_FDCWD, "/proc/self/fd", O_RDONLY | O_DIRECTORY);
   char entries[1024];
   for (long n; dir >= 0 && (n = sys(SYS_getdents64, dir, entries, sizeof entries)) > 0;) {
@@ -95,7 +97,7 @@ static void close_from_3(void) {
       const unsigned short length = *(unsigned short *)(entries + at + 16);
       long fd = 0;
       for (const char *c = entries + at + 19; *c >= '0' && *c <= '9'; ++c) fd = fd * 10 + *c - '0';
-      if (fd >= 3 && fd != dir) sys(SYS_close, fd, 0, 0);
+      if (fd >= first && fd != dir) sys(SYS_close, fd, 0, 0);
       at += length;
     }
   }
@@ -111,25 +113,49 @@ static void default_signals(void) {
   for (long sig = 1; sig <= 64; ++sig) sys4(SYS_rt_sigaction, sig, &dfl, 0, 8);
 }
 
+// In a child of ours, before execve: fd 1 on out, fd 2 too when err_out (else /dev/null, as fd 0
+// is), fd 3 on keep (-1: none), and nothing else of the host's. 0 when out could not be placed.
+static int own_fds(int out, int err_out, int keep) {
+  // Above 3 first: fds 0-3 may be any of them, or closed.
+  const long o = sys(SYS_fcntl, out, F_DUPFD, 4);
+  const long k = keep >= 0 ? sys(SYS_fcntl, keep, F_DUPFD, 4) : -1;
+  const long null = sys(SYS_openat, AT_FDCWD, "/dev/null", O_RDWR);
+  const long null_high = null >= 0 ? sys(SYS_fcntl, null, F_DUPFD, 4) : -1;
+  if (o < 0 || (keep >= 0 && k < 0)) return 0;
+  sys(SYS_dup3, o, 1, 0);
+  for (int fd = 0; fd <= 2; fd += 2) {
+    const long from = fd == 2 && err_out ? o : null_high;
+    if (from < 0 || sys(SYS_dup3, from, fd, 0) < 0) sys(SYS_close, fd, 0, 0);
+  }
+  if (k >= 0) sys(SYS_dup3, k, 3, 0);  // dup3 without O_CLOEXEC: it passes through execve
+  close_from(k >= 0 ? 4 : 3);
+  return 1;
+}
+
+// What start_keeper blocked, and the host's own mask, would pass through execve too. The
+// dispositions are the keeper's defaults by now: a signal let in here runs no host code.
+static long exec_unmasked(char *const *argv, char *const *envp) {
+  const unsigned long none = 0;
+  sys4(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
+  return sys(SYS_execve, argv[0], argv, envp);
+}
+
 // In the engine's child, before execve: nothing of the host's but the environment goes along.
 static int exec_child(void *unused) {
   (void)unused;
   sys(SYS_setpgid, 0, 0, 0);
-  const long out = sys(SYS_fcntl, job.out, F_DUPFD, 3);  // fds 0-2 may be the pipe or closed
-  const long null = sys(SYS_openat, AT_FDCWD, "/dev/null", O_RDWR);
-  const long null_high = null >= 0 ? sys(SYS_fcntl, null, F_DUPFD, 3) : -1;
-  if (out < 0) return 127;
-  sys(SYS_dup3, out, 1, 0);
-  for (int fd = 0; fd <= 2; fd += 2)
-    if (null_high < 0 || sys(SYS_dup3, null_high, fd, 0) < 0) sys(SYS_close, fd, 0, 0);
-  close_from_3();
-  // What start_keeper blocked, and the host's own mask, would pass through execve too. The
-  // dispositions are the keeper's defaults by now: a signal let in here runs no host code.
-  const unsigned long none = 0;
-  sys4(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
-  const long r = sys(SYS_execve, job.argv[0], job.argv, job.envp);
+  if (!own_fds(job.out, 0, job.probe_in)) return 127;
+  const long r = exec_unmasked(job.argv, job.envp);
   __atomic_store_n(&job.exec_errno, (int)-r, __ATOMIC_SEQ_CST);
   return 127;
+}
+
+// In the probe's child, before execve: it joins the engine's process group, so that whatever
+// ends the engine ends it too; an engine already gone takes the probe's reason to run with it.
+static int probe_child(void *engine) {
+  if (sys(SYS_setpgid, 0, (long)engine, 0) != 0 || !own_fds(job.probe_out, 1, -1)) return 127;
+  exec_unmasked(job.probe->argv, job.probe->envp);
+  return 127;  // the engine reads no answer, and probes the library itself
 }
 
 // Waits until the engine has ended, or the deadline has passed, or the host has stopped waiting,
@@ -187,7 +213,12 @@ static int keeper(void *unused) {
   await_release();
   const long pid =
       shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0, 0);
-  // Its copy of the answer pipe's write end tells it when the host no longer reads.
+  // The engine's child has run execve: its stack is free for the probe's child.
+  if (pid > 0 && job.probe && !__atomic_load_n(&job.exec_errno, __ATOMIC_SEQ_CST))
+    shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, probe_child, (void *)pid, 0,
+               0);
+  // Its copy of the answer pipe's write end tells it when the host no longer reads; the probe's
+  // pipe is the engine's and the probe's alone.
   close_all_but(job.out, job.host);
   if (pid < 0) {
     __atomic_store_n(&job.clone_errno, (int)-pid, __ATOMIC_SEQ_CST);
@@ -262,7 +293,13 @@ static long start_keeper(int *pidfd) {
   return pid;
 }
 
-// Reads the answer until the keeper ends (the engine has been reaped) or the deadline passes.
+static int answer_complete(const struct file_text *answer);
+
+// Reads the answer until it is complete, or the keeper ends (the engine has been reaped), or the
+// deadline passes. A complete answer ends the wait: what the engine and its probes still do is
+// end (the engine writes its memo before it answers), and the keeper that sees this side stop
+// reading ends them and reaps them while the host goes on - unless the keeper is the host's own
+// child, which is reaped here.
 static int collect(int in, int pidfd, long deadline_ms, struct file_text *answer) {
   static char block[4096];
   for (int eof = 0;;) {
@@ -277,6 +314,7 @@ static int collect(int in, int pidfd, long deadline_ms, struct file_text *answer
       const long n = sys_retry(SYS_read, in, block, sizeof block);
       if (n <= 0) eof = 1;
       if (n > 0 && (answer->size + n > kAnswerLimit || !text_append(answer, block, n))) return 0;
+      if (n > 0 && !kept.child && answer_complete(answer)) return 1;
       continue;  // drain the pipe before looking at the keeper
     }
     if ((pidfd >= 0 ? p[1].revents != 0 : 1) && keeper_ended()) return 1;
@@ -297,32 +335,42 @@ static void close_fd(int fd) {
   if (fd >= 0) sys(SYS_close, fd, 0, 0);
 }
 
-// Starts the keeper for argv and returns its pid, or -errno; fds are the answer pipe.
+// Starts the keeper for argv and returns its pid, or -errno; fds are the answer pipe, probe_fds
+// the probe's ({-1, -1}: the engine probes alone).
 static long start_engine(char *const *argv, char *const *envp, long deadline_ms, const int fds[2],
-                         int *pidfd) {
+                         const int probe_fds[2], int *pidfd) {
   job.argv = argv, job.envp = envp, job.out = fds[1], job.deadline_ms = deadline_ms;
+  job.probe_in = probe_fds[0], job.probe_out = probe_fds[1];
   job.clone_errno = 0, job.exec_errno = 0, job.engine = 0, job.done = 0, job.abandoned = 0;
   job.host = (int)sys(434 /* SYS_pidfd_open */, sys(SYS_getpid, 0, 0, 0), 0, 0);
   const long pid = start_keeper(pidfd);
-  close_fd(job.host);  // the keeper has its copy
+  close_fd(job.host);  // the keeper has its copy, and so of the probe's pipe
   close_fd(fds[1]);
+  close_fd(probe_fds[0]);
+  close_fd(probe_fds[1]);
   if (pid > 0) kept.pid = (int)pid, kept.owner = (int)sys(SYS_getpid, 0, 0, 0);
   return pid;
 }
 
-enum engine_result run_engine(char *const *argv, char *const *envp, long deadline_ms,
+enum engine_result run_engine(char *const *argv, char *const *envp,
+                              const struct engine_probe *probe, long deadline_ms,
                               const char **answer, int *error) {
   static struct file_text text;
   file_free(&text);
   *answer = "";
   *error = 0;
-  if (!keeper_ended()) return ENGINE_BUSY;
+  // The last decision's keeper ends its engine as soon as the answer is in: a moment.
+  for (; !keeper_ended(); nap_ms(1))
+    if (now_ms() >= deadline_ms) return ENGINE_BUSY;
   if (seccomp_filtered()) return ENGINE_FILTERED;
-  int fds[2], pidfd = -1;
+  int fds[2], probe_fds[2] = {-1, -1}, pidfd = -1;
+  // Without a pipe for it, the engine probes the file itself (it finds no probe on its fd).
+  job.probe = probe && sys(SYS_pipe2, probe_fds, O_CLOEXEC, 0) == 0 ? probe : 0;
   const long pipe = sys(SYS_pipe2, fds, O_CLOEXEC, 0);
-  const long pid = pipe == 0 ? start_engine(argv, envp, deadline_ms, fds, &pidfd) : pipe;
+  const long pid = pipe == 0 ? start_engine(argv, envp, deadline_ms, fds, probe_fds, &pidfd) : pipe;
   if (pid < 0) {
     if (pipe == 0) close_fd(fds[0]);
+    if (pipe != 0) close_fd(probe_fds[0]), close_fd(probe_fds[1]);
     *error = (int)-pid;
     return ENGINE_NOT_RUN;
   }

@@ -16,9 +16,17 @@ enum engine_result {
 // After the deadline the keeper is given this long to end the engine and its probes.
 enum { ENGINE_GRACE_MS = 1000 };
 
-// Runs argv[0] with envp and returns what it printed on stdout by deadline_ms (monotonic). The
-// answer stays valid until the next call.
-enum engine_result run_engine(char *const *argv, char *const *envp, long deadline_ms,
+// The probe of the loader's own file, which is most of a first decision's time: started beside
+// the engine instead of by it, so that the engine's own start and its reading of the map overlap
+// the library's load. Its output reaches the engine on CUDNN_COMPAT_PROBE_FD (shared/protocol.h).
+struct engine_probe {
+  char *const *argv, *const *envp;
+};
+
+// Runs argv[0] with envp (and probe, when not 0) and returns what it printed on stdout by
+// deadline_ms (monotonic). The answer stays valid until the next call.
+enum engine_result run_engine(char *const *argv, char *const *envp,
+                              const struct engine_probe *probe, long deadline_ms,
                               const char **answer, int *error);
 
 #pragma GCC visibility pop

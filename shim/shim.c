@@ -28,6 +28,7 @@
 #include "run_engine.h"
 #include "say.h"
 #include "search_dirs.h"
+#include "shared/family_path.h"
 #include "shared/protocol.h"
 #include "shim_text.h"
 #include "site_contract.h"
@@ -160,6 +161,60 @@ static char **engine_environment(char **env) {
   return out;
 }
 
+// The environment a probe loads a library of dir in (shared/family_path.h: the engine's probes get
+// the same): the host's, without what would load a shim or preload into it, with pick's family
+// first on the library path and the shim switched off.
+static char **probe_environment(char **env, const char *dir, int major) {
+  static const char *const dropped[] = CUDNN_COMPAT_PROBE_DROPPED_ENV;
+  const char *path = env_value(env, "LD_LIBRARY_PATH"), *own = *dir ? dir : ".";
+  // The name, dir, ':' before each of path's entries, the NUL.
+  const long size = text_len("LD_LIBRARY_PATH=") + text_len(own) + (path ? text_len(path) : 0) + 2;
+  char *library_path = arena_alloc(size);
+  long n = 0;
+  for (char **e = env; e && *e; ++e) ++n;
+  char **out = arena_alloc((n + 3) * (long)sizeof *out);
+  if (!library_path || !out) return 0;
+  const long at = append_text(library_path, size, 0, "LD_LIBRARY_PATH=");
+  if (!cudnn_compat_family_path(path, own, major, library_path + at, size - at)) return 0;
+  long k = 0;
+  // Counted, then copied up to the first empty entry, as engine_environment does.
+  for (long i = 0; i < n; ++i) {
+    char *entry = __atomic_load_n(&env[i], __ATOMIC_RELAXED);
+    if (!entry) break;
+    int keep = 1;
+    for (unsigned d = 0; d < sizeof dropped / sizeof *dropped; ++d)
+      keep = keep && !after_prefix(entry, dropped[d]);
+    if (keep) out[k++] = entry;
+  }
+  out[k++] = library_path, out[k++] = CUDNN_COMPAT_PROBE_SWITCH_OFF, out[k] = 0;
+  return out;
+}
+
+static const char *map_path(char **env);
+
+// The probe of the loader's own file, started beside the engine (run_engine.h), where the engine
+// will need the library's word: a cuDNN main library in a place the decision table does not list
+// (a wheel's, a conda environment's, a user's copy). 0: the engine probes what it needs.
+static const struct engine_probe *early_probe(const char *pick, const char *engine_dir,
+                                              const struct settings *s) {
+  static struct engine_probe probe;
+  static char dir[kPath], helper[kPath];
+  struct cudnn_name c;
+  unsigned long number;
+  const char *source;
+  if (!pick || secure_execution() || !parse_cudnn_name(base_name(pick), &c) || c.sub ||
+      !split_path(pick, dir, sizeof dir) ||
+      fast_place_of(map_path(s->env), dir, &number, &source) ||
+      !join_path(helper, sizeof helper, engine_dir, "cudnn-compat-probe"))
+    return 0;
+  const char **argv = arena_alloc(3 * (long)sizeof *argv);
+  char **envp = probe_environment(s->env, dir, c.major);
+  if (!argv || !envp) return 0;
+  argv[0] = helper, argv[1] = pick, argv[2] = 0;
+  probe.argv = (char *const *)argv, probe.envp = envp;
+  return &probe;
+}
+
 // The program as it was started (a [[require]] glob may name that path, or the real one).
 static const char *executable(void) {
   static char exe[kPath];
@@ -228,7 +283,7 @@ static const char *read_answer(const char *answer) {
   return use;
 }
 
-static const char *consult_engine(const char *name, const char *requester,
+static const char *consult_engine(const char *name, const char *requester, const char *pick,
                                   const struct search_dirs *dirs, const struct settings *s) {
   static char engine[kPath], deadline[24];
   const char *dir = own_directory();
@@ -239,21 +294,23 @@ static const char *consult_engine(const char *name, const char *requester,
   }
   const long left = s->deadline_ms - now_ms();
   format_decimal(left > 0 ? (unsigned long)left : 0, deadline);
-  const long count = 8 + (dirs->complete ? dirs->count : 1);
+  const long count = 9 + (dirs->complete ? dirs->count : 1);
   const char **argv = arena_alloc((count + 1) * (long)sizeof *argv);
   char **envp = engine_environment(s->env);
   if (!argv || !envp) return 0;
+  const struct engine_probe *probe = early_probe(pick, dir, s);
   long a = 0;
   argv[a++] = engine, argv[a++] = CUDNN_COMPAT_PROTOCOL, argv[a++] = name;
   argv[a++] = executable(), argv[a++] = requester, argv[a++] = deadline;
   argv[a++] = memo_entry(), argv[a++] = memo_key();
+  argv[a++] = probe ? pick : CUDNN_COMPAT_NO_PROBE;
   if (!dirs->complete) argv[a++] = CUDNN_COMPAT_NO_DIRS;
   for (long i = 0; dirs->complete && i < dirs->count; ++i) argv[a++] = dirs->dir[i];
   argv[a] = 0;
   const char *answer;
   int error;
   const enum engine_result r =
-      run_engine((char *const *)argv, envp, s->deadline_ms, &answer, &error);
+      run_engine((char *const *)argv, envp, probe, s->deadline_ms, &answer, &error);
   if (r != ENGINE_ANSWERED) {
     say_engine_failure(r, error, name, engine);
     return 0;
@@ -407,7 +464,7 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
       break;
     case MEMO_NONE:
     case MEMO_ASK:
-      use = consult_engine(name, requester_name, dirs, s);
+      use = consult_engine(name, requester_name, pick, dirs, s);
       break;
   }
   memo_done();
@@ -651,7 +708,7 @@ static void find_earlier_auditors(void) {
     const struct link_map *head = r->base.r_map;
     if (!head) continue;  // an auditor unloaded (la_version said 0), or an emptied namespace
     objsearch_fn f = (objsearch_fn)dynamic_symbol(head, "la_objsearch");
-    if (f == la_objsearch) {  // our own namespace: the rest come after us
+    if (f == la_objsearch) {                     // our own namespace: the rest come after us
       earlier_count = n <= kEarlierMax ? n : 0;  // more than we keep: none rather than some
       return;
     }

@@ -3,13 +3,17 @@
  * on one path notice it here instead of misreading each other.
  *
  * The shim runs
- *   cudnn-compat-select PROTOCOL NAME EXECUTABLE REQUESTER DEADLINE_MS MEMO KEY [DIR...]
+ *   cudnn-compat-select PROTOCOL NAME EXECUTABLE REQUESTER DEADLINE_MS MEMO KEY PROBE [DIR...]
  * with stdin and stderr on /dev/null and stdout on a pipe, in a process group of its own:
  *   NAME         the name or path the process asked the loader for
  *   EXECUTABLE   the main program; REQUESTER the object that asks ("" for the main program)
  *   DEADLINE_MS  what is left of the decision's deadline; the engine's probes stay within it
  *   MEMO KEY     where the engine writes its decision for the next process of the node, and
  *                the key it writes there (memo_format.h); "-" "-" for nothing to remember
+ *   PROBE        the file whose probe (cudnn-compat-probe FILE, its stdout and stderr) the shim
+ *                started beside the engine, in the engine's process group, and whose output the
+ *                engine reads on fd CUDNN_COMPAT_PROBE_FD; "-" for none. The engine takes it for
+ *                the loader's own file when it is the same file, else probes as it would.
  *   DIR...       the directories the loader searches before ld.so.cache for this requester, in
  *                its order, as the shim read them from the loader's own data, each prefixed with
  *                where it comes from: "P:" RPATH, "L:" LD_LIBRARY_PATH as at process start,
@@ -29,5 +33,7 @@
  */
 #pragma once
 
-#define CUDNN_COMPAT_PROTOCOL "3"
+#define CUDNN_COMPAT_PROTOCOL "4"
+#define CUDNN_COMPAT_PROBE_FD 3
+#define CUDNN_COMPAT_NO_PROBE "-"
 #define CUDNN_COMPAT_NO_DIRS "?"

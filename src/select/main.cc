@@ -16,13 +16,13 @@
 #include <ctime>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdint>
-#include <map>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 namespace {
 
@@ -35,6 +35,7 @@ struct Request {
   Clock::time_point deadline;
   std::string memo_entry, memo_key;              // "-": nothing to remember
   std::optional<std::vector<std::string>> dirs;  // the loader's, from the shim
+  ShimProbe probe;                               // the probe the shim started beside the engine
 };
 
 std::string real_path(const std::string &path) {
@@ -77,9 +78,8 @@ void device_code(Map &map, const std::map<std::size_t, ReleaseCode> &codes,
                  const std::vector<KnownLibrary> &known, std::size_t listed) {
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
     Installed &e = map.cudnn[i];
-    const bool in_table = i < listed && std::any_of(known.begin(), known.end(), [&](const auto &k) {
-                            return k.entry == i;
-                          });
+    const bool in_table = i < listed && std::any_of(known.begin(), known.end(),
+                                                    [&](const auto &k) { return k.entry == i; });
     if (in_table) {
       if (const auto c = codes.find(i); c != codes.end()) e.code = c->second;
     } else if (is_absolute_lib(e)) {
@@ -193,8 +193,10 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
   std::map<std::size_t, ReleaseCode> codes;
   std::optional<FileStamp> stamp;
   const std::optional<std::string> path = map_path(grounds, known, codes, stamp);
-  Probes probes(r.deadline, grounds);
-  if (const std::optional<std::string> file = loader_file(r)) probes.start(*file, known);
+  Probes probes(r.deadline, grounds, r.probe);
+  // The loader's file: the shim's word (its probe runs already) or the engine's own search.
+  if (const std::optional<std::string> file = r.probe.fd >= 0 ? r.probe.file : loader_file(r))
+    probes.start(*file, known);
   std::optional<MapLoad> loaded;
   const auto [listed, map_problem] = load_found(path, stamp, loaded, known);
   const Map *map = listed;  // the table's indices are the site map's
@@ -211,8 +213,10 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
   need.value->node = learn_node(r, listed, grounds);
   const bool gpus_known = need->node && need->node->problem.empty() && !need->node->gpus.empty();
-  if (gpus_known && seen) device_code(*seen, codes, known, listed ? listed->cudnn.size() : 0);
-  else if (gpus_known && loaded && loaded->map) device_code(*loaded->map, codes, known, SIZE_MAX);
+  if (gpus_known && seen)
+    device_code(*seen, codes, known, listed ? listed->cudnn.size() : 0);
+  else if (gpus_known && loaded && loaded->map)
+    device_code(*loaded->map, codes, known, SIZE_MAX);
 
   LoaderContext lc = loader_context(real_path(r.executable), requester, env);
   if (r.dirs) {
@@ -234,8 +238,8 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
     in.quiet_without_map = container_evidence().has_value();
   }
 
-  Selection s = select_library(
-      in, decision_io(known, listed, map, need->cuda_major.has_value(), gpus_known, probes, grounds));
+  Selection s = select_library(in, decision_io(known, listed, map, need->cuda_major.has_value(),
+                                               gpus_known, probes, grounds));
   // A map that is there but refused (broken, or writable by others) is said once, even where the
   // ordinary load needs no map.
   if (!listed && loaded && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
@@ -245,12 +249,13 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
   return s;
 }
 
-std::optional<Request> parse_request(int argc, char **argv) {
-  if (argc < 8 || std::string_view(argv[1]) != CUDNN_COMPAT_PROTOCOL) return std::nullopt;
-  Request r{argv[2], argv[3], argv[4], Clock::now(), argv[6], argv[7], std::nullopt};
+std::optional<Request> parse_request(int argc, char **argv, int probe_fd) {
+  if (argc < 9 || std::string_view(argv[1]) != CUDNN_COMPAT_PROTOCOL) return std::nullopt;
+  Request r{argv[2], argv[3], argv[4], Clock::now(), argv[6], argv[7], std::nullopt, {}};
   r.deadline += std::chrono::milliseconds(std::strtol(argv[5], nullptr, 10));
-  if (!(argc == 9 && std::string_view(argv[8]) == CUDNN_COMPAT_NO_DIRS))
-    r.dirs = std::vector<std::string>(argv + 8, argv + argc);
+  if (std::string_view(argv[8]) != CUDNN_COMPAT_NO_PROBE) r.probe = {argv[8], probe_fd};
+  if (!(argc == 10 && std::string_view(argv[9]) == CUDNN_COMPAT_NO_DIRS))
+    r.dirs = std::vector<std::string>(argv + 9, argv + argc);
   return r;
 }
 
@@ -320,6 +325,8 @@ void remember(const Request &r, const Grounds &grounds, const std::vector<EnvRea
 }  // namespace
 
 int main(int argc, char **argv) {
+  // Before anything of the engine's opens a file and takes the number.
+  const int probe_fd = take_shim_probe_fd();
   // A static program cannot load the NSS modules nsswitch.conf may name (libnss_systemd,
   // libnss_sss): glibc's dlopen of one from here crashed the engine, in every process, whenever
   // [policy] trusted_group named a group that is not in /etc/group. The group database is read
@@ -337,7 +344,7 @@ int main(int argc, char **argv) {
   std::vector<EnvRead> read;
   record_env_reads(&read);
   try {
-    if ((r = parse_request(argc, argv)))
+    if ((r = parse_request(argc, argv, probe_fd)))
       s = decide(*r, env("CUDNN_COMPAT_DEBUG") == std::optional<std::string>("1"), grounds, usage);
     else
       s.say.push_back("cudnn-compat: the engine speaks protocol " CUDNN_COMPAT_PROTOCOL
@@ -348,11 +355,12 @@ int main(int argc, char **argv) {
   }
   record_env_reads(nullptr);
   const std::string answer = answer_text(s, usage);
-  std::cout << answer << "end " CUDNN_COMPAT_PROTOCOL "\n" << std::flush;
-  // After the answer: the process that waits for it needs nothing of the memo.
+  // Before the answer: the shim stops waiting at its end line and drops the memo's lock, and the
+  // processes waiting on the lock then look for this entry.
   if (r) try {
       remember(*r, grounds, read, answer);
     } catch (const std::exception &) {
     }
+  std::cout << answer << "end " CUDNN_COMPAT_PROTOCOL "\n" << std::flush;
   return 0;
 }

@@ -1,10 +1,24 @@
 #include "probes.h"
 
+#include "protocol.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
 
 namespace cudnn_compat {
+
+int take_shim_probe_fd() {
+  struct stat st {};
+  // Only a pipe: a shim that passed none leaves the number closed.
+  if (fstat(CUDNN_COMPAT_PROBE_FD, &st) != 0 || !S_ISFIFO(st.st_mode)) return -1;
+  fcntl(CUDNN_COMPAT_PROBE_FD, F_SETFD, FD_CLOEXEC);
+  return CUDNN_COMPAT_PROBE_FD;
+}
 
 bool table_knows(const std::vector<KnownLibrary> &known, const FileStamp &file) {
   return std::any_of(known.begin(), known.end(), [&](const KnownLibrary &k) {
@@ -12,16 +26,18 @@ bool table_knows(const std::vector<KnownLibrary> &known, const FileStamp &file) 
   });
 }
 
-Probes::Probes(Clock::time_point deadline, Grounds &grounds)
-    : deadline_(deadline), grounds_(grounds) {
+Probes::Probes(Clock::time_point deadline, Grounds &grounds, ShimProbe shim)
+    : deadline_(deadline), grounds_(grounds), shim_(std::move(shim)) {
   helper_ =
       (std::filesystem::path(program_path().value_or("")).parent_path() / "cudnn-compat-probe")
           .string();
 }
 
 // An early probe nobody asked for (the decision settled before it) is waited for: nothing of
-// the engine's may outlive it.
-Probes::~Probes() = default;
+// the engine's may outlive it. The shim's probe, not taken, ends with the engine's group.
+Probes::~Probes() {
+  if (shim_.fd >= 0) close(shim_.fd);
+}
 
 // Half of what is left, so that one library that hangs leaves time for the next candidate.
 long Probes::budget_ms() const {
@@ -44,13 +60,19 @@ void Probes::start(const std::string &file, const std::vector<KnownLibrary> &kno
   if (!id || table_knows(known, *id) || budget_ms() <= 0) return;
   grounds_.file(file);
   Early e{*id, {}, Clock::now(), budget_ms()};
+  // The shim's probe of this very file, or none (its fd is then closed with the engine's end).
+  const int shim = shim_.fd >= 0 && stamp_file(shim_.file) == id ? shim_.fd : -1;
   try {
-    e.answer = std::async(std::launch::async, [helper = helper_, file, budget = e.budget_ms] {
+    e.answer = std::async(std::launch::async, [helper = helper_, file, budget = e.budget_ms, shim] {
+      if (shim >= 0)
+        if (std::optional<LibraryCheck> said = read_probe_answer(shim, file, int(budget)))
+          return *said;
       return check_library(file, {helper, int(budget)});
     });
   } catch (const std::system_error &) {
     return;  // no thread to be had (ulimit -u): the probe runs when it is asked for
   }
+  if (shim >= 0) shim_.fd = -1;  // the thread's now
   early_ = std::move(e);
 }
 

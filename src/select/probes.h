@@ -14,16 +14,28 @@
 
 namespace cudnn_compat {
 
+// The probe the shim started beside the engine (shared/protocol.h, PROBE): the file it loads and
+// the fd its output comes on (-1: none).
+struct ShimProbe {
+  std::string file;
+  int fd = -1;
+};
+
+// The shim's probe's fd, taken before the engine opens anything (so that fd is not a file of the
+// engine's own) and kept from the engine's own probes; -1 when the shim passed none.
+int take_shim_probe_fd();
+
 class Probes {
  public:
   using Clock = std::chrono::steady_clock;
-  Probes(Clock::time_point deadline, Grounds &grounds);
+  Probes(Clock::time_point deadline, Grounds &grounds, ShimProbe shim = {});
   ~Probes();
   Probes(const Probes &) = delete;
   Probes &operator=(const Probes &) = delete;
 
   // Starts the probe of file now, in the background, unless the table knows it: the loader's own
-  // file, whose probe is most of a decision's time, runs while the engine reads the map.
+  // file, whose probe is most of a decision's time, runs while the engine reads the map. Where
+  // the shim's probe loads the same file, its answer is taken instead of starting one.
   void start(const std::string &file, const std::vector<KnownLibrary> &known);
   // What file reports.
   LibraryCheck operator()(const std::string &file);
@@ -41,6 +53,7 @@ class Probes {
   Clock::time_point deadline_;
   Grounds &grounds_;
   std::string helper_;
+  ShimProbe shim_;
   std::optional<Early> early_;
 };
 

@@ -3,8 +3,13 @@
 #include "system.h"
 #include "text.h"
 
+#include "shared/family_path.h"
+
+#include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -19,23 +24,22 @@ namespace fs = std::filesystem;
 // it, with the shim switched off should one come in another way (a system-wide preload), and
 // with the library's family from its own directory, as the shim hands it over.
 std::vector<std::string> child_environment(const std::string &file) {
+  static const char *const dropped[] = CUDNN_COMPAT_PROBE_DROPPED_ENV;
   std::vector<std::string> out;
   std::string_view ld_library_path;
   for (char **e = environ; *e; ++e) {
     const std::string_view v = *e;
     if (v.starts_with("LD_LIBRARY_PATH=")) ld_library_path = v.substr(16);
-    if (v.starts_with("LD_PRELOAD=") || v.starts_with("LD_AUDIT=") ||
-        v.starts_with("CUDNN_COMPAT_DISABLE=") || v.starts_with("LD_LIBRARY_PATH="))
-      continue;
-    out.emplace_back(v);
+    if (std::none_of(std::begin(dropped), std::end(dropped),
+                     [&](const char *d) { return v.starts_with(d); }))
+      out.emplace_back(v);
   }
   const std::string dir = fs::path(file).parent_path().string();
   const std::optional<Version> named = version_in_name(file);
-  const std::optional<int> major = named ? std::optional<int>(named->major) : std::nullopt;
-  const auto other = [&](const std::string &e) { return holds_other_family(e, dir, major); };
   out.push_back("LD_LIBRARY_PATH=" +
-                family_library_path(ld_library_path, dir.empty() ? "." : dir, other));
-  out.emplace_back("CUDNN_COMPAT_DISABLE=1");
+                family_library_path(ld_library_path, dir.empty() ? "." : dir,
+                                    named ? std::optional<int>(named->major) : std::nullopt));
+  out.emplace_back(CUDNN_COMPAT_PROBE_SWITCH_OFF);
   return out;
 }
 
@@ -51,6 +55,20 @@ std::string describe_end(const SpawnResult &run) {
   return "exited with status " + std::to_string(run.exit_code.value_or(-1));
 }
 
+// The helper's lines: "version N", "cudart N", "error TEXT" (probe_helper.c).
+HelperAnswer read_lines(std::string_view out, std::string &error) {
+  HelperAnswer a;
+  for (std::string_view line : split(out, '\n')) {
+    if (line.starts_with("version "))
+      a.version = parse_cudnn_number(line.substr(8)).value;
+    else if (line.starts_with("cudart "))
+      a.cuda = parse_cudart_number(line.substr(7)).value;
+    else if (line.starts_with("error "))
+      error = std::string(line.substr(6));
+  }
+  return a;
+}
+
 HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   SpawnOptions how;
   how.env = child_environment(file);
@@ -63,16 +81,8 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   const SpawnResult run = spawn_process({options.helper, file}, how);
   if (!run.started) return {{}, {}, run.error, false};
 
-  HelperAnswer a;
   std::string error;
-  for (std::string_view line : split(run.out, '\n')) {
-    if (line.starts_with("version "))
-      a.version = parse_cudnn_number(line.substr(8)).value;
-    else if (line.starts_with("cudart "))
-      a.cuda = parse_cudart_number(line.substr(7)).value;
-    else if (line.starts_with("error "))
-      error = std::string(line.substr(6));
-  }
+  HelperAnswer a = read_lines(run.out, error);
   if (a.version) return a;
   a.cuda.reset();
   if (run.timed_out)
@@ -232,6 +242,30 @@ LibraryCheck check_library(const std::string &file, const ProbeOptions &options)
   if (!p || p->empty()) return {};
   if (p->front().source != ProbeSource::library) return {std::nullopt, p->front().not_run};
   return {p->front()};
+}
+
+std::optional<LibraryCheck> read_probe_answer(int fd, const std::string &file, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  std::string out;
+  bool late = false;
+  for (char block[512];;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd p{fd, POLLIN, 0};
+    const int ready = left.count() > 0 ? poll(&p, 1, int(left.count())) : 0;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) late = true;
+    const ssize_t n = ready > 0 ? read(fd, block, sizeof block) : 0;
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0 || out.size() > 65536) break;
+    out.append(block, std::size_t(n));
+  }
+  close(fd);
+  std::string error;
+  const HelperAnswer a = read_lines(out, error);
+  if (a.version) return LibraryCheck{Probe{file, *a.version, a.cuda, ProbeSource::library, {}}};
+  if (late) return LibraryCheck{};  // as a probe of the engine's own that ran out of time
+  return std::nullopt;
 }
 
 std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options) {

@@ -31,11 +31,9 @@ Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &op
 
 // family_path.cc: the LD_LIBRARY_PATH a library in dir is probed with, so that it sees its family
 // as the shim hands it over: dir first, then every entry of ld_library_path but those that hold
-// another family (pure; the predicate does the I/O).
+// another family of major (of any, when unknown) - the shim's rule (shim/shared/family_path.h).
 std::string family_library_path(std::string_view ld_library_path, const std::string &dir,
-                                const std::function<bool(const std::string &)> &other_family);
-// An entry (not dir itself) holding a versioned cuDNN library of major (of any, when unknown).
-bool holds_other_family(const std::string &entry, const std::string &dir, std::optional<int> major);
+                                std::optional<int> major);
 
 // The file in dir that serves a request for `requested` (I/O: reads the directory).
 std::optional<std::string> find_library_file(const std::string &dir, const LibraryName &requested,
@@ -48,6 +46,10 @@ bool loadable_here(const std::string &file);
 std::optional<Probe> probe_library(const std::string &file, const ProbeOptions &options);
 // The same, with why there is no answer when the probe could not run at all.
 LibraryCheck check_library(const std::string &file, const ProbeOptions &options);
+// What a probe another process started (the shim's, beside the engine) says of file on fd, read
+// until it ends or timeout_ms pass; fd is closed. nullopt when it gave no version (it failed, or
+// never ran): ask check_library, which says why.
+std::optional<LibraryCheck> read_probe_answer(int fd, const std::string &file, int timeout_ms);
 
 // ---------------------------------------------------------------------------------------------
 // fatbin.cc: the GPU code a library carries, from its .nv_fatbin section.
