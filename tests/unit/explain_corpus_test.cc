@@ -20,7 +20,7 @@ namespace {
 
 struct Score {
   int total = 0, right = 0, misleading = 0;
-  std::vector<std::string> wrong;
+  std::vector<std::string> wrong, misled;
 };
 
 std::string str(const std::optional<Version> &v) {
@@ -191,8 +191,10 @@ Score score(const std::string &path) {
     ++s.total;
     const bool right = read_right(ex, found);
     s.right += right;
-    s.misleading += misleading(ex, found);
+    const bool misled = misleading(ex, found);
+    s.misleading += misled;
     if (!right) s.wrong.push_back(ex["source"].get<std::string>());
+    if (misled) s.misled.push_back(ex["source"].get<std::string>());
   }
   return s;
 }
@@ -248,6 +250,7 @@ void measure(const char *name, const std::string &path) {
             << (s.total ? 100.0 * s.right / s.total : 0.0) << "%), " << s.misleading
             << " misleading\n";
   for (const std::string &source : s.wrong) std::cout << "  read wrong: " << source << "\n";
+  for (const std::string &source : s.misled) std::cout << "  misleading: " << source << "\n";
   EXPECT_GT(s.total, 0);
   EXPECT_EQ(s.misleading, 0);
 }

@@ -220,13 +220,24 @@ bool pushed_down(std::string_view prev, std::string_view next, const Wrap &wrap)
   return have + 1 + word > wrap.widest && (2 * have >= wrap.widest || 3 * word >= wrap.widest);
 }
 
+// A file's extension at the start of s, as the rest of a name cut at its dot: "so.8: symbol",
+// "dll\" or one of", "h:57:10" - not a word that starts a sentence ("so I tried").
+bool extension_start(std::string_view s) {
+  for (std::string_view ext : {"so", "dll", "dylib", "h", "lib"})
+    if (s.starts_with(ext) && (s.size() == ext.size() || has(".:\"',)", s.substr(ext.size(), 1))))
+      return true;
+  return false;
+}
+
 // What a terminal's cut cannot have ended, whatever the next piece looks like: a path ("/home/"
-// then "ort/onnxruntime/...:1193") or a version after its dot ("libcudnn.so." then "8: cannot").
+// then "ort/onnxruntime/...:1193"), a version after its dot ("libcudnn.so." then "8: cannot") or
+// a file name before its extension ("libcudnn_ops_train." then "so.8: symbol").
 bool goes_on(std::string_view prev, std::string_view next) {
   const char last = prev.back();
   if (last == '/' || last == '\\') return next[0] != ' ' && next[0] != '\t';
   return last == '.' && prev.size() > 1 &&
-         std::isalnum(static_cast<unsigned char>(prev[prev.size() - 2])) && is_digit(next[0]);
+         std::isalnum(static_cast<unsigned char>(prev[prev.size() - 2])) &&
+         (is_digit(next[0]) || extension_start(next));
 }
 
 // so_far: the message up to prev, whose length says whether it is a line or a wrapped piece.
