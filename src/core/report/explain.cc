@@ -94,6 +94,8 @@ std::optional<Finding> read_at(std::string_view log, const std::vector<std::stri
     return joined;
   }
   if (alone) alone->text = std::string(trim(lines[i]));
+  // Nothing in the whole line: the rest of a word it split is not read as a line either.
+  if (!alone && !joined && whole.mid_word) used = whole.last;
   return alone;
 }
 
@@ -232,7 +234,10 @@ ExplainScan scan_log(std::string_view pasted) {
       f->text = std::string(trim(lines[i]));
       f->note = "the lines before it were loading cuDNN (line " + std::to_string(named) + ")";
     }
-    if (!f) continue;
+    if (!f) {
+      i = used;
+      continue;
+    }
     f->line = number[i];
     i = used;
     if (!f->recognized) {

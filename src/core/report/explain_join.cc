@@ -326,7 +326,11 @@ Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, 
     const std::string_view prev = lines[out.last], next = lines[out.last + 1];
     const Seam s = seam(prev, out.joined.empty() ? prev : std::string_view(out.joined), next, wrap);
     if (s == Seam::none) break;
-    if (out.joined.empty()) out.joined = std::string(lines[i]);
+    if (out.joined.empty()) {
+      out.joined = std::string(lines[i]);
+      out.mid_word = s == Seam::tight && wrap.cut && raw_columns(prev, wrap.log) == wrap.cut &&
+                     alpha(prev.back()) && alpha(next[0]);
+    }
     if (s == Seam::space || s == Seam::stamped) {
       while (!out.joined.empty() && (out.joined.back() == ' ' || out.joined.back() == '\t'))
         out.joined.pop_back();

@@ -84,6 +84,9 @@ struct Logical {
   std::size_t first = 0, last = 0;
   std::string_view alone;  // lines[first]
   std::string joined;      // the pieces joined, when last > first
+  // A terminal's cut split a word between lines[first] and the next piece ("... (header v4 wit" /
+  // "h libcudnn v4) ..."): that piece is no line of its own.
+  bool mid_word = false;
   std::string_view text() const { return last > first ? std::string_view(joined) : alone; }
 };
 // How the text was wrapped: the width a terminal cut its lines at (0 when nothing says it was
