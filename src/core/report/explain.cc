@@ -84,7 +84,9 @@ std::optional<Finding> read_at(std::string_view log, const std::vector<std::stri
   const bool in_build = near_build(ctx, number);
   const Logical whole = logical_line(lines, i, wrap);
   std::optional<Finding> alone, joined;
-  if (worth_reading(lines[i])) alone = read_line(lines[i], lines_after(log, lines, i), in_build);
+  // A piece a terminal cut inside a word or a version is read only as part of its line.
+  if (worth_reading(lines[i]) && !whole.mid_word)
+    alone = read_line(lines[i], lines_after(log, lines, i), in_build);
   if (whole.last > whole.first && worth_reading(whole.text()))
     joined = read_line(whole.text(), lines_after(log, lines, whole.last), in_build);
   used = i;

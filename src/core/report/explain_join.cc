@@ -329,7 +329,7 @@ Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, 
     if (out.joined.empty()) {
       out.joined = std::string(lines[i]);
       out.mid_word = s == Seam::tight && wrap.cut && raw_columns(prev, wrap.log) == wrap.cut &&
-                     alpha(prev.back()) && alpha(next[0]);
+                     ((alpha(prev.back()) && alpha(next[0])) || goes_on(prev, next));
     }
     if (s == Seam::space || s == Seam::stamped) {
       while (!out.joined.empty() && (out.joined.back() == ' ' || out.joined.back() == '\t'))
