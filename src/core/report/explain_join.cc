@@ -180,9 +180,13 @@ std::size_t columns(std::string_view s) {
 // number or a space kept at the seam says a cut; two whole words say a wrap.
 Seam cut_seam(std::string_view prev, std::string_view next) {
   if (prev.back() == ' ' || next[0] == ' ' || seam_is_one_word(prev, next)) return Seam::tight;
-  // A word against a number ("compiled with" / "4007") is two tokens either way.
+  // A word against a number ("compiled with" / "4007") is two tokens either way; so is what
+  // follows a colon, a comma or a semicolon ("version:" / "6020", a page's wrap that happened to
+  // fill the line), which a space after it cannot change.
+  const bool clause_mark = prev.back() == ':' || prev.back() == ',' || prev.back() == ';';
   if ((std::isalpha(static_cast<unsigned char>(prev.back())) && is_digit(next[0])) ||
-      (is_digit(prev.back()) && std::isalpha(static_cast<unsigned char>(next[0]))))
+      (is_digit(prev.back()) && std::isalpha(static_cast<unsigned char>(next[0]))) ||
+      (clause_mark && std::isalnum(static_cast<unsigned char>(next[0]))))
     return Seam::space;
   std::size_t a = prev.size();
   while (a > 0 && std::isalpha(static_cast<unsigned char>(prev[a - 1]))) --a;
