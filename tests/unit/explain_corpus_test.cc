@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -19,7 +20,7 @@ namespace {
 
 struct Score {
   int total = 0, right = 0, misleading = 0;
-  std::vector<std::string> wrong;
+  std::vector<std::string> wrong, misled;
 };
 
 std::string str(const std::optional<Version> &v) {
@@ -190,8 +191,16 @@ Score score(const std::string &path) {
     ++s.total;
     const bool right = read_right(ex, found);
     s.right += right;
-    s.misleading += misleading(ex, found);
+    const bool misled = misleading(ex, found);
+    s.misleading += misled;
     if (!right) s.wrong.push_back(ex["source"].get<std::string>());
+    if (misled) s.misled.push_back(ex["source"].get<std::string>());
+    if ((!right || misled) && std::getenv("EXPLAIN_VERBOSE"))
+      for (const Finding &f : found)
+        std::cout << "    " << ex["source"].get<std::string>() << ": " << to_string(f.kind)
+                  << " runtime=" << str(f.runtime) << " built=" << str(f.built_with)
+                  << " required=" << str(f.required) << " library=" << f.library << " | "
+                  << f.text.substr(0, 300) << "\n";
   }
   return s;
 }
@@ -207,8 +216,8 @@ TEST(ExplainCorpus, ReadsEveryTuningMessage) {
 }
 
 // A console or a page wrapping a message, or a person pasting it, changes nothing: every tuning
-// message read the same when a terminal cuts it at 80 or 120 columns, when a page wraps it at 72,
-// and pasted in each way of pasted().
+// message read the same - and never misleadingly - when a terminal cuts it at 80 or 120 columns,
+// when a page wraps it at 72, and pasted in each way of pasted().
 TEST(ExplainCorpus, ReadsEveryTuningMessageAsPasted) {
   int total = 0, right = 0;
   for (const nlohmann::json &ex : examples(EXPLAIN_TUNING)) {
@@ -218,9 +227,11 @@ TEST(ExplainCorpus, ReadsEveryTuningMessageAsPasted) {
       variants.push_back(std::move(v));
     for (const std::string &wrapped : variants) {
       ++total;
-      const bool ok = read_right(ex, find_errors(wrapped));
+      const std::vector<Finding> found = find_errors(wrapped);
+      const bool ok = read_right(ex, found);
       right += ok;
       EXPECT_TRUE(ok) << ex["source"] << " wrapped:\n" << wrapped;
+      EXPECT_FALSE(misleading(ex, found)) << ex["source"] << " misleading, wrapped:\n" << wrapped;
     }
   }
   std::cout << "tuning set wrapped and pasted: " << right << "/" << total << " read right\n";
@@ -235,6 +246,31 @@ TEST(ExplainCorpus, MeasuresTheHeldBackSet) {
             << " misleading\n";
   EXPECT_GT(s.total, 0);
   EXPECT_EQ(s.misleading, 0);
+}
+
+// The third held-out set, gathered for issue 26 and scored before the reader changed: two
+// thirds of it were then learnt from and moved into the tuning set; what stays (every third line,
+// chosen before the first score) is the part never tuned on. EXPLAIN_SCORE names any other set of
+// the same form to measure, e.g. the whole set as first committed.
+void measure(const char *name, const std::string &path) {
+  const Score s = score(path);
+  std::cout << name << ": " << s.right << "/" << s.total << " read right ("
+            << (s.total ? 100.0 * s.right / s.total : 0.0) << "%), " << s.misleading
+            << " misleading\n";
+  for (const std::string &source : s.wrong) std::cout << "  read wrong: " << source << "\n";
+  for (const std::string &source : s.misled) std::cout << "  misleading: " << source << "\n";
+  EXPECT_GT(s.total, 0);
+  EXPECT_EQ(s.misleading, 0);
+}
+
+TEST(ExplainCorpus, MeasuresTheThirdHeldOutSet) {
+  measure("held-out-3", EXPLAIN_HELD_OUT_3);
+}
+
+TEST(ExplainCorpus, MeasuresTheSetNamedByExplainScore) {
+  const char *path = std::getenv("EXPLAIN_SCORE");
+  if (!path) GTEST_SKIP() << "EXPLAIN_SCORE names no set";
+  measure(path, path);
 }
 
 }  // namespace

@@ -84,7 +84,9 @@ std::optional<Finding> read_at(std::string_view log, const std::vector<std::stri
   const bool in_build = near_build(ctx, number);
   const Logical whole = logical_line(lines, i, wrap);
   std::optional<Finding> alone, joined;
-  if (worth_reading(lines[i])) alone = read_line(lines[i], lines_after(log, lines, i), in_build);
+  // A piece a terminal cut inside a word or a version is read only as part of its line.
+  if (worth_reading(lines[i]) && !whole.mid_word)
+    alone = read_line(lines[i], lines_after(log, lines, i), in_build);
   if (whole.last > whole.first && worth_reading(whole.text()))
     joined = read_line(whole.text(), lines_after(log, lines, whole.last), in_build);
   used = i;
@@ -94,6 +96,8 @@ std::optional<Finding> read_at(std::string_view log, const std::vector<std::stri
     return joined;
   }
   if (alone) alone->text = std::string(trim(lines[i]));
+  // Nothing in the whole line: the rest of a word it split is not read as a line either.
+  if (!alone && !joined && whole.mid_word) used = whole.last;
   return alone;
 }
 
@@ -232,7 +236,10 @@ ExplainScan scan_log(std::string_view pasted) {
       f->text = std::string(trim(lines[i]));
       f->note = "the lines before it were loading cuDNN (line " + std::to_string(named) + ")";
     }
-    if (!f) continue;
+    if (!f) {
+      i = used;
+      continue;
+    }
     f->line = number[i];
     i = used;
     if (!f->recognized) {

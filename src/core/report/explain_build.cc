@@ -33,34 +33,29 @@ std::optional<Version> quoted_version_after(std::string_view s, std::string_view
   return version_of(token(t));
 }
 
-// The header a compiler could not open, as gcc, clang, nvcc and MSVC name it: "fatal error:
-// cudnn.h: No such file or directory", "fatal error: 'cudnn.h' file not found", "cannot open
-// include file: 'cudnn.h'", "could not open source file \"cudnn.h\"" - the one named next to the
-// words, not another header on the line ("cudnn.h:57:10: fatal error: cuda_runtime.h: ...").
+// The header a compiler or a configure step could not open, whoever prints it: the header named
+// nearest to the words of a failed open, before them ("fatal error: cudnn.h: No such file",
+// "'cudnn.h' file not found") or after them ("cannot open include file: 'cudnn.h'", "Cannot find
+// cudnn.h at ...", CMake's "file failed to open for reading (No such file or directory):
+// /usr/include/cudnn.h") - not another header further off on the line ("cudnn.h:57:10: fatal
+// error: cuda_runtime.h: No such file or directory").
 std::string missing_header(std::string_view line) {
   const std::string low = folded(line);
-  for (std::string_view words : {": no such file", "file not found"}) {
-    std::size_t end = low.find(words);
-    if (end == std::string::npos) continue;
-    while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\'' || line[end - 1] == '"'))
-      --end;
-    return std::string(basename_of(word_before(line, end)));
+  std::size_t at = std::string::npos, end = 0;
+  for (std::string_view words :
+       {"no such file", "file not found", "cannot open", "could not open", "failed to open",
+        "could not find any ", "cannot find ", "can't find "})
+    if (const std::size_t w = low.find(words); w < at) at = w, end = w + words.size();
+  if (at == std::string::npos) return {};
+  const NamedFile *before = nullptr, *next = nullptr;
+  const std::vector<NamedFile> files = named_files(line);
+  for (const NamedFile &f : files) {
+    if (!f.name.ends_with(".h")) continue;
+    if (f.at + f.size <= at) before = &f;
+    if (f.at >= end && !next) next = &f;
   }
-  for (std::string_view words : {"cannot open include file: '", "could not open source file \"",
-                                 "cannot open source file \""})
-    if (const std::size_t at = low.find(words); at != std::string::npos) {
-      const std::string_view rest = line.substr(at + words.size());
-      return std::string(basename_of(rest.substr(0, rest.find_first_of("'\""))));
-    }
-  // Configure steps: TensorFlow's "Could not find any cudnn.h, cudnn_version.h matching version
-  // '8'", "Auto-Configuration Error: Cannot find cudnn.h at /usr/include/cudnn.h".
-  for (std::string_view words : {"could not find any ", "cannot find ", "can't find "})
-    if (const std::size_t at = low.find(words); at != std::string::npos) {
-      const std::string_view rest = line.substr(at + words.size());
-      const std::string_view name = rest.substr(0, rest.find_first_of(" ,"));
-      if (name.ends_with(".h")) return std::string(basename_of(name));
-    }
-  return {};
+  if (before && (!next || at - (before->at + before->size) <= next->at - end)) return before->name;
+  return next ? next->name : std::string();
 }
 
 // cudnn.h, cudnn_version.h: a compiler that cannot find cuDNN's headers.

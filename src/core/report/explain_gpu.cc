@@ -39,6 +39,20 @@ std::optional<Version> capability_token(std::string_view s) {
   return Version{major, minor, {}, {}};
 }
 
+// The driver said to fall short, in whatever words: "driver" and, within a few words of it,
+// "insufficient" or "too old" ("possibly insufficient driver version: 384.69.0", "CUDA driver
+// version is insufficient for CUDA runtime version", "a sign of a too old driver").
+bool driver_falls_short(std::string_view low) {
+  constexpr std::size_t kNear = 30;
+  for (std::size_t d = low.find("driver"); d != std::string_view::npos;
+       d = low.find("driver", d + 1)) {
+    const std::size_t from = d > kNear ? d - kNear : 0;
+    const std::string_view around = low.substr(from, d - from + 6 + kNear);
+    if (has(around, "insufficient") || has(around, "too old")) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<Version> capability_in(std::string_view low) {
@@ -73,10 +87,8 @@ std::optional<Finding> read_gpu(std::string_view line) {
       (has(low, "capability") &&
        (has(low, "not supported") || has(low, "unsupported") || has(low, "no longer supported") ||
         has(low, "is not compatible") || has(low, "too old") || has(low, "too low")));
-  const bool driver = has(low, "driver version is insufficient") ||
-                      has(low, "insufficient_driver") || has(low, "insufficientdriver") ||
-                      has(low, "nvidia driver on your system is too old") ||
-                      has(low, "unsupported_ptx_version") ||
+  const bool driver = driver_falls_short(low) || has(low, "insufficient_driver") ||
+                      has(low, "insufficientdriver") || has(low, "unsupported_ptx_version") ||
                       has(low, "ptx was compiled with an unsupported toolchain");
   if (!arch && !driver) return std::nullopt;
   Finding f = found(arch ? FindingKind::arch_mismatch : FindingKind::driver_too_old);

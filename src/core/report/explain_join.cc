@@ -180,9 +180,13 @@ std::size_t columns(std::string_view s) {
 // number or a space kept at the seam says a cut; two whole words say a wrap.
 Seam cut_seam(std::string_view prev, std::string_view next) {
   if (prev.back() == ' ' || next[0] == ' ' || seam_is_one_word(prev, next)) return Seam::tight;
-  // A word against a number ("compiled with" / "4007") is two tokens either way.
+  // A word against a number ("compiled with" / "4007") is two tokens either way; so is what
+  // follows a colon, a comma or a semicolon ("version:" / "6020", a page's wrap that happened to
+  // fill the line), which a space after it cannot change.
+  const bool clause_mark = prev.back() == ':' || prev.back() == ',' || prev.back() == ';';
   if ((std::isalpha(static_cast<unsigned char>(prev.back())) && is_digit(next[0])) ||
-      (is_digit(prev.back()) && std::isalpha(static_cast<unsigned char>(next[0]))))
+      (is_digit(prev.back()) && std::isalpha(static_cast<unsigned char>(next[0]))) ||
+      (clause_mark && std::isalnum(static_cast<unsigned char>(next[0]))))
     return Seam::space;
   std::size_t a = prev.size();
   while (a > 0 && std::isalpha(static_cast<unsigned char>(prev[a - 1]))) --a;
@@ -220,13 +224,24 @@ bool pushed_down(std::string_view prev, std::string_view next, const Wrap &wrap)
   return have + 1 + word > wrap.widest && (2 * have >= wrap.widest || 3 * word >= wrap.widest);
 }
 
+// A file's extension at the start of s, as the rest of a name cut at its dot: "so.8: symbol",
+// "dll\" or one of", "h:57:10" - not a word that starts a sentence ("so I tried").
+bool extension_start(std::string_view s) {
+  for (std::string_view ext : {"so", "dll", "dylib", "h", "lib"})
+    if (s.starts_with(ext) && (s.size() == ext.size() || has(".:\"',)", s.substr(ext.size(), 1))))
+      return true;
+  return false;
+}
+
 // What a terminal's cut cannot have ended, whatever the next piece looks like: a path ("/home/"
-// then "ort/onnxruntime/...:1193") or a version after its dot ("libcudnn.so." then "8: cannot").
+// then "ort/onnxruntime/...:1193"), a version after its dot ("libcudnn.so." then "8: cannot") or
+// a file name before its extension ("libcudnn_ops_train." then "so.8: symbol").
 bool goes_on(std::string_view prev, std::string_view next) {
   const char last = prev.back();
   if (last == '/' || last == '\\') return next[0] != ' ' && next[0] != '\t';
   return last == '.' && prev.size() > 1 &&
-         std::isalnum(static_cast<unsigned char>(prev[prev.size() - 2])) && is_digit(next[0]);
+         std::isalnum(static_cast<unsigned char>(prev[prev.size() - 2])) &&
+         (is_digit(next[0]) || extension_start(next));
 }
 
 // so_far: the message up to prev, whose length says whether it is a line or a wrapped piece.
@@ -315,7 +330,11 @@ Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, 
     const std::string_view prev = lines[out.last], next = lines[out.last + 1];
     const Seam s = seam(prev, out.joined.empty() ? prev : std::string_view(out.joined), next, wrap);
     if (s == Seam::none) break;
-    if (out.joined.empty()) out.joined = std::string(lines[i]);
+    if (out.joined.empty()) {
+      out.joined = std::string(lines[i]);
+      out.mid_word = s == Seam::tight && wrap.cut && raw_columns(prev, wrap.log) == wrap.cut &&
+                     ((alpha(prev.back()) && alpha(next[0])) || goes_on(prev, next));
+    }
     if (s == Seam::space || s == Seam::stamped) {
       while (!out.joined.empty() && (out.joined.back() == ' ' || out.joined.back() == '\t'))
         out.joined.pop_back();

@@ -43,6 +43,13 @@ std::string canonical_library(std::string_view word);
 // Every word of line that names a file (.so, .dll, .dylib, .h), in order, trimmed of quotes and
 // paths.
 std::vector<std::string> file_names(std::string_view line);
+// The same with where each word stands in line: at and size of the word as written (its path
+// included), name without it.
+struct NamedFile {
+  std::size_t at = 0, size = 0;
+  std::string name;
+};
+std::vector<NamedFile> named_files(std::string_view line);
 // The ASCII-lowercased line, same length, for wordings whose capitals vary.
 std::string folded(std::string_view line);
 // what occurs in s, as written (the readers pass folded text and lowercase words).
@@ -77,6 +84,9 @@ struct Logical {
   std::size_t first = 0, last = 0;
   std::string_view alone;  // lines[first]
   std::string joined;      // the pieces joined, when last > first
+  // A terminal's cut split a word between lines[first] and the next piece ("... (header v4 wit" /
+  // "h libcudnn v4) ..."): that piece is no line of its own.
+  bool mid_word = false;
   std::string_view text() const { return last > first ? std::string_view(joined) : alone; }
 };
 // How the text was wrapped: the width a terminal cut its lines at (0 when nothing says it was

@@ -17,10 +17,13 @@ bool hex(char c) {
 }
 
 // A character that ends a file name inside a message.
+// Where a file's name ends: ASCII punctuation and spaces, and any byte of a character past
+// ASCII - the quotes a translated compiler or a word processor puts around a name ("“cudnn.h”"),
+// the text a paste runs on into ("libcudnn.so.9: ...directory您好").
 bool name_end(char c) {
   return c == ' ' || c == '\'' || c == '"' || c == '`' || c == ';' || c == ',' || c == '}' ||
          c == '{' || c == '(' || c == ')' || c == '[' || c == ']' || c == ':' || c == '\t' ||
-         c == '=' || c == '<' || c == '>';
+         c == '=' || c == '<' || c == '>' || (static_cast<unsigned char>(c) & 0x80) != 0;
 }
 
 }  // namespace
@@ -168,21 +171,29 @@ bool names_cudnn_library(std::string_view word) {
   return !canonical_library(word).empty();
 }
 
-std::vector<std::string> file_names(std::string_view line) {
-  std::vector<std::string> out;
+std::vector<NamedFile> named_files(std::string_view line) {
+  std::vector<NamedFile> out;
   for (std::size_t i = 0; i < line.size();) {
     while (i < line.size() && name_end(line[i])) ++i;
     std::size_t n = i;
     while (n < line.size() && !name_end(line[n])) ++n;
-    std::string_view w = basename_of(line.substr(i, n - i));
+    const std::string_view word = line.substr(i, n - i);
+    std::string_view w = basename_of(word);
     i = n;
     while (!w.empty() && (w.back() == '.' || w.back() == '!' || w.back() == '?'))
       w.remove_suffix(1);
     const bool a_file = w.find(".so") != std::string_view::npos || w.ends_with(".dll") ||
                         w.ends_with(".DLL") || w.ends_with(".dylib") || w.ends_with(".h") ||
                         w.ends_with(".lib");
-    if (a_file && w.size() > 3) out.emplace_back(w);
+    if (a_file && w.size() > 3)
+      out.push_back({std::size_t(word.data() - line.data()), word.size(), std::string(w)});
   }
+  return out;
+}
+
+std::vector<std::string> file_names(std::string_view line) {
+  std::vector<std::string> out;
+  for (NamedFile &f : named_files(line)) out.push_back(std::move(f.name));
   return out;
 }
 
