@@ -14,7 +14,7 @@ entry() { printf '[[node]]\nname = "%s"\ngpu_arch = "%s"\ndriver_cuda = "12.2"\n
 client
 export LD_LIBRARY_PATH=$t/turing/lib64  # the loader's own choice: the newer release
 other=other-$$-$RANDOM
-trap 'rm -rf "$t" /tmp/cudnn-compat-"$(id -u)"/node-*-{"$SLURMD_NODENAME","$other"}' EXIT
+trap 'rm -rf "$t" /tmp/cudnn-compat-"$(id -u)"/node-{"$SLURMD_NODENAME","$other"}' EXIT
 
 # The engine (no table yet), then the table: this node (gputest-...) is a V100 by the map.
 expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"

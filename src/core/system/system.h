@@ -89,9 +89,11 @@ Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
 std::optional<NodeFacts> parse_nvml_answer(std::string_view out);
 NodeFacts parse_nvidia_smi(std::string_view out);                 // "7.5, 535.104.05" lines
 std::optional<Version> parse_proc_driver(std::string_view text);  // the driver's CUDA
-std::string format_node_file(const NodeFacts &f);                 // pure
-std::optional<NodeFacts> parse_node_file(std::string_view text);  // pure; nullopt: cut short
-// dir/node-<boot id>-<node>: a reboot (a new driver) starts afresh; "" without a boot id.
+// The node file's text for this boot (shim/shared/node_file.h), and its facts (pure): nullopt
+// when cut short or of another boot (its boot line not boot).
+std::string format_node_file(const NodeFacts &f, std::string_view boot);
+std::optional<NodeFacts> parse_node_file(std::string_view text, std::string_view boot);
+// dir/node-<node>; "" where dir is not this user's own or nobody else may write it.
 std::string node_file_path(const std::string &dir, std::string_view node);
 // This node's facts (none known on a node without NVML, nvidia-smi or an NVIDIA driver).
 std::optional<NodeFacts> learn_node_facts(const NodeSources &sources);
