@@ -214,6 +214,16 @@ std::string node_file_path(const std::string &dir, std::string_view node) {
   return dir + "/" CUDNN_COMPAT_NODE_FILE_PREFIX + std::string(node);
 }
 
+Parsed<std::optional<NodeFacts>> node_entry_facts(std::string_view gpu_arch,
+                                                  std::string_view driver_cuda) {
+  Parsed<std::optional<NodeFacts>> f = node_overrides(gpu_arch, driver_cuda);
+  for (const auto &[from, to] : {std::pair{"CUDNN_COMPAT_GPU_ARCH", "gpu_arch"},
+                                 {"CUDNN_COMPAT_DRIVER_CUDA", "driver_cuda"}})
+    for (std::size_t at; (at = f.error.find(from)) != std::string::npos;)
+      f.error.replace(at, std::string_view(from).size(), to);
+  return f;
+}
+
 namespace {
 
 std::uint64_t clock_ns(clockid_t clock) {
@@ -236,11 +246,7 @@ std::optional<NodeFacts> remembered(const std::string &file, std::string_view bo
 
 // The map's [[node]] entry as overrides of its own, its words in place of the variables'.
 Parsed<std::optional<NodeFacts>> map_entry_facts(const NodeSources &s) {
-  Parsed<std::optional<NodeFacts>> f = node_overrides(s.map_gpu_arch, s.map_driver_cuda);
-  for (const auto &[from, to] : {std::pair{"CUDNN_COMPAT_GPU_ARCH", "gpu_arch"},
-                                 {"CUDNN_COMPAT_DRIVER_CUDA", "driver_cuda"}})
-    for (std::size_t at; (at = f.error.find(from)) != std::string::npos;)
-      f.error.replace(at, std::string_view(from).size(), to);
+  Parsed<std::optional<NodeFacts>> f = node_entry_facts(s.map_gpu_arch, s.map_driver_cuda);
   if (!f.error.empty()) f.error = s.map_entry + ": " + f.error;
   if (f.value && *f.value) (*f.value)->source = s.map_entry;
   return f;

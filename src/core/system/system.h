@@ -84,6 +84,10 @@ struct NodeSources {
 // that contradict each other (a GPU its driver is too old to know).
 Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
                                                 std::string_view driver_cuda);
+// The same check of a map's [[node]] entry, its errors in the entry's words (gpu_arch,
+// driver_cuda): the engine's at run time and `map validate`'s.
+Parsed<std::optional<NodeFacts>> node_entry_facts(std::string_view gpu_arch,
+                                                  std::string_view driver_cuda);
 // cudnn-compat-probe --nvml's lines ("gpu 7.5", "driver 12020", "libcuda 12040", "error TEXT",
 // "absent TEXT"): nullopt when there is no NVML (pure).
 std::optional<NodeFacts> parse_nvml_answer(std::string_view out);
