@@ -34,8 +34,9 @@ set(SITE_CUDNN_WORD "cudnn")
 set(SITE_OWN_MODULE "cudnn-compat")
 
 # Where a node's facts (its GPUs, its driver's CUDA) are remembered for one boot, written by the
-# engine and read by the shim and both hooks: <dir prefix><euid>/<file prefix><boot id>-<node>,
-# the node being $SLURMD_NODENAME or the host name; the boot id is read from SITE_BOOT_ID.
+# engine and read by the shim and both hooks: <dir prefix><euid>/<file prefix><node>, the node
+# being $SLURMD_NODENAME or the host name; its boot line holds the boot id read from SITE_BOOT_ID
+# (the rule of this boot: shim/shared/node_file.h).
 set(SITE_NODE_DIR_PREFIX "/tmp/cudnn-compat-")
 set(SITE_NODE_FILE_PREFIX "node-")
 set(SITE_BOOT_ID "/proc/sys/kernel/random/boot_id")

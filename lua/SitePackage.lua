@@ -270,9 +270,12 @@ local function node_facts()
        a.permissions:sub(5, 5) == "w" or a.permissions:sub(8, 8) == "w" then
       return nil
     end
-    local text = read_text(dir .. "/" .. site.node_file_prefix .. boot .. "-" .. node) or ""
+    local text = read_text(dir .. "/" .. site.node_file_prefix .. node) or ""
     if text:sub(-5) ~= "\nend\n" then return nil end
     for k, v in ("\n" .. text):gmatch("\n([%w_]+)\t([^\n]*)") do f[k] = v end
+    -- Of this boot: its boot line, the check of the readers that read the boot id
+    -- (shim/shared/node_file.h).
+    if f.boot ~= boot then return nil end
   end
   if f.problem ~= "" or not f.gpus or f.gpus == "" then return nil end
   local gpus = gpu_list(f.gpus)

@@ -52,13 +52,25 @@ static const char *value_of(const char *text, const char *key) {
   return 0;
 }
 
-// One read: the boot id and the node file (written whole by one rename) come in one, and a read
-// that fills the buffer is a file too long to be ours (the engine then decides). No read past the
-// end: every process that loads cuDNN on a GPU node reads both.
-static int read_small(const char *path, char *buf, long size) {
-  const long fd = sys(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+// The node file, when it is of this boot (its mtime, shared/node_file.h: no read of the boot id
+// here), in one open, fstat and read: the engine writes it whole by one rename, and a read that
+// fills the buffer is a file too long to be ours (the engine then decides). Every process that
+// loads cuDNN on a GPU node reads it.
+static int read_node_file(const char *path, char *buf, long size) {
+  const long fd = sys(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return 0;
-  const long n = sys_retry(SYS_read, fd, buf, size);
+  struct stat st;
+  struct {
+    long sec, nsec;
+  } real = {0, 0}, boot = {0, 0};
+  clock_now(CLOCK_REALTIME, &real);
+  clock_now(CLOCK_BOOTTIME, &boot);
+  long n = -1;
+  if (sys(SYS_fstat, fd, &st, 0) == 0 && S_ISREG(st.st_mode) &&
+      cudnn_compat_node_file_of_this_boot(timespec_ns(&st.st_mtim),
+                                          (unsigned long)real.sec * 1000000000ul + real.nsec,
+                                          (unsigned long)boot.sec * 1000000000ul + boot.nsec))
+    n = sys_retry(SYS_read, fd, buf, size);
   sys(SYS_close, fd, 0, 0);
   if (n <= 0 || n >= size) return 0;
   buf[n] = 0;
@@ -66,12 +78,8 @@ static int read_small(const char *path, char *buf, long size) {
 }
 
 static int node_file(char **env, char *path, long size) {
-  static char boot[64];
   char uid[24];
   struct utsname u;
-  if (!read_small(CUDNN_COMPAT_BOOT_ID, boot, sizeof boot)) return 0;
-  for (char *p = boot; *p; ++p)
-    if (*p == '\n') *p = 0;
   const char *node = env_value(env, "SLURMD_NODENAME");
   if (!node) {
     if (sys(SYS_uname, &u, 0, 0) != 0) return 0;
@@ -87,8 +95,6 @@ static int node_file(char **env, char *path, long size) {
       st.st_uid != euid || (st.st_mode & 022) != 0)
     return 0;
   at = append_text(path, size, at, "/" CUDNN_COMPAT_NODE_FILE_PREFIX);
-  at = append_text(path, size, at, boot);
-  at = append_text(path, size, at, "-");
   return append_text(path, size, at, node) > 0;
 }
 
@@ -98,9 +104,9 @@ int node_facts(char **env, struct node_facts *out) {
   const char *driver = env_value(env, "CUDNN_COMPAT_DRIVER_CUDA");
   if (gpu || driver) return from_overrides(gpu, driver, out);
   static char path[4096], text[1024];  // callers hold the shim's lock
-  if (!node_file(env, path, sizeof path) || !read_small(path, text, sizeof text)) return 0;
+  if (!node_file(env, path, sizeof path) || !read_node_file(path, text, sizeof text)) return 0;
   // Whole, as the engine and both hooks demand of it (shared/node_file.h): a file cut short says
-  // nothing, however much of it reads well.
+  // nothing, however much of it reads well. Its boot line is the engine's and the hooks' check.
   const long n = text_len(text);
   if (n < 5 || !text_eq(text + n - 5, "\nend\n")) return 0;
   const char *problem = value_of(text, "problem"), *gpus = value_of(text, "gpus");

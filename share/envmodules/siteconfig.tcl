@@ -254,12 +254,14 @@ proc cudnn_compat_node_facts {var} {
          ($st(mode) & 022) != 0} {
          return 0
       }
-      set text [cudnn_compat_read_text\
-         $dir/$::cudnn_compat_site(node_file_prefix)$boot-$name]
+      set text [cudnn_compat_read_text $dir/$::cudnn_compat_site(node_file_prefix)$name]
       if {[string range $text end-4 end] ne "\nend\n"} { return 0 }
       foreach line [split $text \n] {
          if {[regexp {^([a-z_]+)\t(.*)$} $line -> k v]} { set f($k) $v }
       }
+      # Of this boot: its boot line, the check of the readers that read the boot id
+      # (shim/shared/node_file.h).
+      if {![info exists f(boot)] || $f(boot) ne $boot} { return 0 }
    }
    if {$f(problem) ne {} || $f(gpus) eq {}} { return 0 }
    set node(gpus) {}

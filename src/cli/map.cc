@@ -162,6 +162,10 @@ std::vector<Diagnostic> all_diagnostics(const LoadedMap &m, const std::optional<
       for (Diagnostic &d : library_findings(*m.map, *facts, do_probe)) ds.push_back(std::move(d));
     if (facts)
       for (Diagnostic &d : device_code_findings(*m.map, *facts)) ds.push_back(std::move(d));
+    // A bad [[node]] value is said at run time too, on its node only; here before any job.
+    for (const NodeEntry &n : m.map->nodes)
+      if (const auto f = node_entry_facts(n.gpu_arch, n.driver_cuda); !f)
+        ds.push_back({Severity::error, m.path, n.pos, "[[node]] \"" + n.name + "\": " + f.error});
   }
   std::stable_sort(ds.begin(), ds.end(), [](const Diagnostic &a, const Diagnostic &b) {
     return a.pos.line < b.pos.line;

@@ -5,10 +5,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/../scenario.sh"
 : "${SHIM:?}" "${CUDNN_COMPAT:?}" "${FAKES:?}" "${GPU_TEST_DIR:?}" "${NVML_DIR:?}"
 unset CUDNN_COMPAT_GPU_ARCH CUDNN_COMPAT_DRIVER_CUDA CUDNN_COMPAT_TIMEOUT
 export CUDNN_COMPAT_MAP=$t/map.toml
-# A node of this scenario's own: its node file (/tmp/cudnn-compat-UID/node-BOOT-NODE) is keyed by
+# A node of this scenario's own: its node file (/tmp/cudnn-compat-UID/node-NODE) is keyed by
 # the node's name, so scenarios never see each other's facts, nor this host's.
 export SLURMD_NODENAME=gputest-$$-$RANDOM
-trap 'rm -rf "$t" /tmp/cudnn-compat-"$(id -u)"/node-*-"$SLURMD_NODENAME"' EXIT
+trap 'rm -rf "$t" /tmp/cudnn-compat-"$(id -u)"/node-"$SLURMD_NODENAME"' EXIT
 # No NVML, no nvidia-smi unless a scenario puts the FAKE ones in place.
 export PATH=$t/bin:/usr/bin:/bin
 mkdir -p "$t/bin"

@@ -14,7 +14,7 @@ entry() { printf '[[node]]\nname = "%s"\ngpu_arch = "%s"\ndriver_cuda = "12.2"\n
 client
 export LD_LIBRARY_PATH=$t/turing/lib64  # the loader's own choice: the newer release
 other=other-$$-$RANDOM
-trap 'rm -rf "$t" /tmp/cudnn-compat-"$(id -u)"/node-*-{"$SLURMD_NODENAME","$other"}' EXIT
+trap 'rm -rf "$t" /tmp/cudnn-compat-"$(id -u)"/node-{"$SLURMD_NODENAME","$other"}' EXIT
 
 # The engine (no table yet), then the table: this node (gputest-...) is a V100 by the map.
 expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
@@ -36,9 +36,11 @@ has "loaded $t/turing/lib64/libcudnn.so.9"
 expect_rc 0 env SLURMD_NODENAME="$other" LD_AUDIT="$SHIM" "$t/client"
 has "loaded $t/turing/lib64/libcudnn.so.9"
 
-# A value that is no compute capability: one line naming the entry, and the loader's choice.
+# A value that is no compute capability: map validate says where; at run time one line naming
+# the entry, and the loader's choice.
 { map_of volta:9.0.0:12.2 turing:9.1.0:12.4; entry "gputest-*" seven; } >"$t/map.toml"
-expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map.toml"
+expect_rc 1 "$CUDNN_COMPAT" map validate "$t/map.toml"
+has "$t/map.toml:12:1: error: [[node]] \"gputest-*\": gpu_arch=\"seven\": \"seven\" is not a compute capability"
 expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
 has "loaded $t/turing/lib64/libcudnn.so.9"
 has "the map's [[node]] \"gputest-*\" (line 12): gpu_arch=\"seven\": \"seven\" is not a compute capability"

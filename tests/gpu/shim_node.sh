@@ -32,7 +32,7 @@ has "loaded $t/volta/lib64/libcudnn.so.9"
 [[ $(wc -l <"$t/nvml.log") == 1 ]] || fail "NVML was asked more than once:"$'\n'"$(cat "$t/nvml.log")"
 # The node file cut short (its "end" line lost): the engine and both hooks take it for no answer,
 # and so does the fast path, which leaves the load to the engine; the engine asks NVML again.
-node_file=$(echo /tmp/cudnn-compat-"$(id -u)"/node-*-"$SLURMD_NODENAME")
+node_file=/tmp/cudnn-compat-$(id -u)/node-$SLURMD_NODENAME
 [[ -f $node_file ]] || fail "no node file for $SLURMD_NODENAME"
 sed -i '$d' "$node_file"
 expect_rc 0 strace -f -qq -e trace=execve -o "$t/trace" env LD_AUDIT="$SHIM" "$t/client"
@@ -45,4 +45,4 @@ export SLURMD_NODENAME=$SLURMD_NODENAME-smi LD_LIBRARY_PATH=$t/turing/lib64
 ln -s "$FAKE_SMI" "$t/bin/nvidia-smi"
 FAKE_SMI_GPUS=7.0 FAKE_SMI_DRIVER=535.104.05 run
 has "loaded $t/volta/lib64/libcudnn.so.9"
-rm -f /tmp/cudnn-compat-"$(id -u)"/node-*-"$SLURMD_NODENAME"
+rm -f /tmp/cudnn-compat-"$(id -u)"/node-"$SLURMD_NODENAME"

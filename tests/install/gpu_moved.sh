@@ -10,7 +10,7 @@
 [[ -x $GPU_TEST_DIR/write-fatbin && -e $GPU_TEST_DIR/nvml/libnvidia-ml.so.1 ]] ||
   skip "no write-fatbin or FAKE NVML in $GPU_TEST_DIR"
 export SLURMD_NODENAME=gpumoved-$$-$RANDOM
-trap 'rm -rf "$t" /tmp/cudnn-compat-"$(id -u)"/node-*-"$SLURMD_NODENAME"' EXIT
+trap 'rm -rf "$t" /tmp/cudnn-compat-"$(id -u)"/node-"$SLURMD_NODENAME"' EXIT
 install_to "$t/first"
 mv "$t/first" "$t/moved"
 p=$t/moved

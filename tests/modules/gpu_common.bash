@@ -8,7 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 unset CUDNN_COMPAT_GPU_ARCH CUDNN_COMPAT_DRIVER_CUDA
 export SLURMD_NODENAME=gpuhook-$$-$RANDOM
 node_dir=/tmp/cudnn-compat-$(id -u)
-trap 'rm -rf "$t" "$node_dir"/node-*-"$SLURMD_NODENAME"' EXIT
+trap 'rm -rf "$t" "$node_dir"/node-"$SLURMD_NODENAME"' EXIT
 cp -a "$FAKES/9.0.0" "$t/volta"
 cp -a "$FAKES/9.1.0" "$t/turing"
 "$GPU_TEST_DIR/write-fatbin" "$t/volta.fatbin" cubin:60 cubin:70
@@ -23,11 +23,12 @@ objcopy --add-section ".nv_fatbin=$t/turing.fatbin" "$t/turing/lib64/libcudnn_cn
 cc map validate "$t/map.toml" >/dev/null
 rm -rf "$t/lua" "$t/tcl"
 
-# node_file GPUS DRIVER: this node's facts as the engine remembers them for this boot.
+# node_file GPUS DRIVER [BOOT]: this node's facts as the engine remembers them for this boot (or
+# for BOOT).
 node_file() {
   mkdir -p "$node_dir" && chmod 700 "$node_dir"
-  printf 'gpus\t%s\ndriver\t%s\nsource\tNVML\nproblem\t\nend\n' "$1" "$2" \
-    >"$node_dir/node-$(cat /proc/sys/kernel/random/boot_id)-$SLURMD_NODENAME"
+  printf 'boot\t%s\ngpus\t%s\ndriver\t%s\nsource\tNVML\nproblem\t\nend\n' \
+    "${3:-$(cat /proc/sys/kernel/random/boot_id)}" "$1" "$2" >"$node_dir/node-$SLURMD_NODENAME"
 }
 
 # check_gpu_warning: the scenarios both module systems must pass, through module() and $swap.
@@ -56,6 +57,12 @@ check_gpu_warning() {
   lacks "cannot run"
   module purge
 
+  # The same facts remembered in another boot (its boot line): not this node's now, silence.
+  node_file 8.0 12.4 another-boot
+  module load cudnn/9.0; msg
+  lacks "cannot run"
+  module purge
+
   # A driver too old for either build: said, with no module to swap to.
   node_file 8.0 11.8
   module load cudnn/9.1 || true; msg
@@ -64,8 +71,8 @@ check_gpu_warning() {
   module purge
 
   # A node file that says the facts could not be learnt (NVML failed): silence, no guess.
-  printf 'gpus\t\ndriver\t\nsource\tNVML\nproblem\tDriver/library version mismatch\nend\n' \
-    >"$node_dir/node-$(cat /proc/sys/kernel/random/boot_id)-$SLURMD_NODENAME"
+  printf 'boot\t%s\ngpus\t\ndriver\t\nsource\tNVML\nproblem\tDriver/library version mismatch\nend\n' \
+    "$(cat /proc/sys/kernel/random/boot_id)" >"$node_dir/node-$SLURMD_NODENAME"
   module load cudnn/9.1; msg
   lacks "cannot run"
   module purge

@@ -10,7 +10,10 @@
 #include "text.h"
 
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <cstdint>
 
 #include <fstream>
 #include <sstream>
@@ -174,14 +177,16 @@ std::optional<Version> parse_proc_driver(std::string_view text) {
   return std::nullopt;
 }
 
-std::string format_node_file(const NodeFacts &f) {
-  return "gpus\t" + gpu_list(f.gpus) + "\ndriver\t" +
+std::string format_node_file(const NodeFacts &f, std::string_view boot) {
+  return "boot\t" + std::string(boot) + "\ngpus\t" + gpu_list(f.gpus) + "\ndriver\t" +
          (f.driver_cuda ? to_string(*f.driver_cuda) : "") + "\nsource\t" + f.source +
          "\nproblem\t" + f.problem + "\nend\n";
 }
 
-std::optional<NodeFacts> parse_node_file(std::string_view text) {
-  if (!text.ends_with("\nend\n")) return std::nullopt;
+std::optional<NodeFacts> parse_node_file(std::string_view text, std::string_view boot) {
+  if (!text.ends_with("\nend\n") || boot.empty() ||
+      !text.starts_with("boot\t" + std::string(boot) + "\n"))
+    return std::nullopt;
   NodeFacts f;
   for (std::string_view line : split(text, '\n')) {
     const std::size_t tab = line.find('\t');
@@ -205,20 +210,43 @@ std::string node_file_path(const std::string &dir, std::string_view node) {
   if (dir.empty() || lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
       st.st_uid != geteuid() || (st.st_mode & 022) != 0)
     return "";
-  std::string boot = std::string(trim(read_file(CUDNN_COMPAT_BOOT_ID)));
-  if (boot.empty() || node.empty() || node.find('/') != std::string_view::npos) return "";
-  return dir + "/" CUDNN_COMPAT_NODE_FILE_PREFIX + boot + "-" + std::string(node);
+  if (node.empty() || node.find('/') != std::string_view::npos) return "";
+  return dir + "/" CUDNN_COMPAT_NODE_FILE_PREFIX + std::string(node);
 }
 
-namespace {
-
-// The map's [[node]] entry as overrides of its own, its words in place of the variables'.
-Parsed<std::optional<NodeFacts>> map_entry_facts(const NodeSources &s) {
-  Parsed<std::optional<NodeFacts>> f = node_overrides(s.map_gpu_arch, s.map_driver_cuda);
+Parsed<std::optional<NodeFacts>> node_entry_facts(std::string_view gpu_arch,
+                                                  std::string_view driver_cuda) {
+  Parsed<std::optional<NodeFacts>> f = node_overrides(gpu_arch, driver_cuda);
   for (const auto &[from, to] : {std::pair{"CUDNN_COMPAT_GPU_ARCH", "gpu_arch"},
                                  {"CUDNN_COMPAT_DRIVER_CUDA", "driver_cuda"}})
     for (std::size_t at; (at = f.error.find(from)) != std::string::npos;)
       f.error.replace(at, std::string_view(from).size(), to);
+  return f;
+}
+
+namespace {
+
+std::uint64_t clock_ns(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return std::uint64_t(t.tv_sec) * 1000000000u + std::uint64_t(t.tv_nsec);
+}
+
+// The node file's facts when it is of this boot by both of the rule's checks (its mtime and its
+// boot line, shim/shared/node_file.h); else nullopt, and the caller learns the node anew.
+std::optional<NodeFacts> remembered(const std::string &file, std::string_view boot) {
+  struct stat st {};
+  if (stat(file.c_str(), &st) != 0 ||
+      !cudnn_compat_node_file_of_this_boot(
+          std::uint64_t(st.st_mtim.tv_sec) * 1000000000u + std::uint64_t(st.st_mtim.tv_nsec),
+          clock_ns(CLOCK_REALTIME), clock_ns(CLOCK_BOOTTIME)))
+    return std::nullopt;
+  return parse_node_file(read_file(file), boot);
+}
+
+// The map's [[node]] entry as overrides of its own, its words in place of the variables'.
+Parsed<std::optional<NodeFacts>> map_entry_facts(const NodeSources &s) {
+  Parsed<std::optional<NodeFacts>> f = node_entry_facts(s.map_gpu_arch, s.map_driver_cuda);
   if (!f.error.empty()) f.error = s.map_entry + ": " + f.error;
   if (f.value && *f.value) (*f.value)->source = s.map_entry;
   return f;
@@ -232,12 +260,14 @@ std::optional<NodeFacts> learn_node_facts(const NodeSources &s) {
       from_map ? map_entry_facts(s) : node_overrides(s.gpu_arch, s.driver_cuda);
   if (!over) return NodeFacts{{}, {}, from_map ? s.map_entry : "the overrides", over.error};
   if (*over && !(*over)->gpus.empty() && (*over)->driver_cuda) return **over;
-  const std::string file = node_file_path(s.memo_dir, s.node);
-  std::optional<NodeFacts> learnt = file.empty() ? std::nullopt : parse_node_file(read_file(file));
+  // Without a boot id nothing is remembered: a file could not be told from an earlier boot's.
+  const std::string boot = std::string(trim(read_file(CUDNN_COMPAT_BOOT_ID)));
+  const std::string file = boot.empty() ? "" : node_file_path(s.memo_dir, s.node);
+  std::optional<NodeFacts> learnt = file.empty() ? std::nullopt : remembered(file, boot);
   if (!learnt) {
     learnt = ask_the_driver(s);
     if (!file.empty() && !learnt->source.starts_with(kNotStarted)) {
-      write_file_atomically(file, format_node_file(*learnt));
+      write_file_atomically(file, format_node_file(*learnt, boot));
     }
   }
   if (!*over) return learnt;

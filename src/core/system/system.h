@@ -86,14 +86,20 @@ struct NodeSources {
 // that contradict each other (a GPU its driver is too old to know).
 Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
                                                 std::string_view driver_cuda);
+// The same check of a map's [[node]] entry, its errors in the entry's words (gpu_arch,
+// driver_cuda): the engine's at run time and `map validate`'s.
+Parsed<std::optional<NodeFacts>> node_entry_facts(std::string_view gpu_arch,
+                                                  std::string_view driver_cuda);
 // cudnn-compat-probe --nvml's lines ("gpu 7.5", "driver 12020", "libcuda 12040", "error TEXT",
 // "absent TEXT"): nullopt when there is no NVML (pure).
 std::optional<NodeFacts> parse_nvml_answer(std::string_view out);
 NodeFacts parse_nvidia_smi(std::string_view out);                 // "7.5, 535.104.05" lines
 std::optional<Version> parse_proc_driver(std::string_view text);  // the driver's CUDA
-std::string format_node_file(const NodeFacts &f);                 // pure
-std::optional<NodeFacts> parse_node_file(std::string_view text);  // pure; nullopt: cut short
-// dir/node-<boot id>-<node>: a reboot (a new driver) starts afresh; "" without a boot id.
+// The node file's text for this boot (shim/shared/node_file.h), and its facts (pure): nullopt
+// when cut short or of another boot (its boot line not boot).
+std::string format_node_file(const NodeFacts &f, std::string_view boot);
+std::optional<NodeFacts> parse_node_file(std::string_view text, std::string_view boot);
+// dir/node-<node>; "" where dir is not this user's own or nobody else may write it.
 std::string node_file_path(const std::string &dir, std::string_view node);
 // This node's facts (none known on a node without NVML, nvidia-smi or an NVIDIA driver).
 std::optional<NodeFacts> learn_node_facts(const NodeSources &sources);
