@@ -94,8 +94,8 @@ std::string help_footer() {
 }  // namespace
 
 void build_app(CLI::App &app, Globals &g, int argc, char **argv) {
-  app.set_version_flag("--version", std::string("cudnn-compat ") + CUDNN_COMPAT_VERSION +
-                                        "\nLicensed under the MIT licence.");
+  app.set_version_flag(
+      "--version", std::string("cudnn-compat ") + version() + "\nLicensed under the MIT licence.");
   app.require_subcommand(1, 1);
   app.fallthrough();  // --json may follow the subcommand
   app.add_flag("--json", g.json, "Print one JSON document on stdout instead of text");

@@ -18,6 +18,10 @@ struct Globals {
   int exit_code = kYes;
 };
 
+// --- version.cc: this build's version (cmake/package_version.cmake), alone in its file: it
+// changes with every commit, and so recompiles nothing else.
+const char *version();
+
 // --- app.cc: the application, for the program and for its documentation (docgen.cc).
 inline constexpr const char *kSummary =
     "cudnn-compat - find, check and hand out compatible cuDNN releases on a cluster\n";
