@@ -64,6 +64,38 @@ conffiles=$(dpkg-deb -I "$deb" conffiles 2>/dev/null || true)
 out=$(dpkg-deb -f "$deb" Maintainer)
 lacks "@localhost"
 
+# The copyright file names the licence of every library linked statically into the programs (a
+# program that needs no libstdc++.so, libsqlite3.so, or no libc.so: a static engine), with the
+# text from that library's Debian package and the package's version.
+copyright=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/cudnn-compat/copyright)
+out=$copyright
+has "License: MIT"
+has "License: BSD-3-clause"  # CLI11
+has "Files: usr/include/CLI/*"
+has "Files: usr/include/toml++/*"
+has "Files: usr/include/nlohmann/*"
+has "License: Expat"
+needed() { readelf -d "$BUILD_DIR/$1" | grep NEEDED || true; }
+if ! grep -q 'libstdc++' <<<"$(needed bin/cudnn-compat)"; then
+  has "libstdc++.a"
+  has "License: GPL-3+ with GCC-exception-3.1 exception"
+  has " GCC RUNTIME LIBRARY EXCEPTION"
+fi
+if ! grep -q 'libsqlite3' <<<"$(needed bin/cudnn-compat)"; then
+  has "libsqlite3.a"
+  has "License: public-domain"
+fi
+# The engine is static here (the test skipped otherwise): the GNU C Library, and its source.
+has "/libc.a"
+has "License: LGPL-2.1+"
+has "/usr/share/common-licenses/LGPL-2.1"
+has "(source package glibc $(dpkg-query -W -f '${source:Version}' libc6-dev))"
+has "apt-get source"
+# Each licence named has its text (a License line followed by indented lines) somewhere.
+missing=$(awk '/^License: / { n = substr($0, 10); names[n] = 1; if ((getline next_line) > 0 && next_line ~ /^ /) text[n] = 1 }
+  END { for (n in names) if (!(n in text)) print n }' <<<"$copyright")
+[[ -z $missing ]] || fail "licences without their text: $missing"
+
 # The changelog is CHANGELOG.md's, as a Debian changelog of this version.
 out=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/cudnn-compat/changelog.gz | gzip -dc)
 has "cudnn-compat ($(dpkg-deb -f "$deb" Version)) unstable; urgency=medium"
