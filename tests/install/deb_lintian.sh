@@ -32,14 +32,22 @@ warnings=$(grep -E '^W: ' <<<"$report" || true)
 # Again with the overrides shown (which makes lintian exit 2 for an overridden error).
 report=$(lintian --display-level ">=warning" --show-overrides "$deb" 2>&1) || true
 echo "$report"
-# The overrides (package/lintian-overrides, each with its reason) are the static engine's, the
-# shim's that links no libc, and CPack's ldconfig calls; each is used (an override that matches
-# nothing is a tag of its own).
+# The overrides (package/lintian-overrides, each with its reason) are the static engine's and the
+# shim's that links no libc; each is used (an override that matches nothing is a tag of its own).
+# The maintainer scripts are the package's own (package/postinst.in, postrm.in), which call no
+# ldconfig: CPack's, and their overrides, are gone.
 out=$report
 has "O: cudnn-compat: statically-linked-binary [usr/lib/cudnn-compat/cudnn-compat-select]"
 has "O: cudnn-compat: shared-library-lacks-prerequisites [usr/lib/cudnn-compat/libcudnn-compat.so]"
 lacks "mismatched-override"
 lacks "unused-override"
+lacks "maintscript-calls-ldconfig"
+for script in postinst postrm; do
+  out=$(dpkg-deb -I "$deb" $script)
+  has "$script of the cudnn-compat .deb"
+  out=$(grep -v '^[[:space:]]*#' <<<"$out")  # the code, not the comments
+  lacks "ldconfig"
+done
 [[ $(grep -c '^O: ' <<<"$report") == $(grep -c '^cudnn-compat: ' "$SOURCE/package/lintian-overrides") ]] ||
   fail "not every override is used:"$'\n'"$report"
 
