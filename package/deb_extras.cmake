@@ -6,6 +6,8 @@
 #   share/doc/cudnn-compat/changelog.gz   CHANGELOG.md as a Debian changelog (written at build time)
 #   share/man/man*/*.gz                   the manual pages compressed, as man-db expects them
 #   share/lintian/overrides/cudnn-compat  the override for the static engine (its comment says why)
+#   share/zsh/vendor-completions/         the zsh completion, where Debian's zsh looks for a
+#                                         package's (site-functions, elsewhere, is the admin's)
 # Compressed with gzip -9n (no name or time stamp inside), as dh_compress does.
 if(CUDNN_COMPAT_DEB_EXTRAS)
   set(root "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}")
@@ -27,6 +29,10 @@ if(CUDNN_COMPAT_DEB_EXTRAS)
   foreach(page IN LISTS pages)
     execute_process(COMMAND "${gzip}" -9nf "${page}" COMMAND_ERROR_IS_FATAL ANY)
   endforeach()
+  set(zsh "${root}/share/zsh")
+  file(MAKE_DIRECTORY "${zsh}/vendor-completions")
+  file(RENAME "${zsh}/site-functions/_cudnn-compat" "${zsh}/vendor-completions/_cudnn-compat")
+  file(REMOVE_RECURSE "${zsh}/site-functions")  # it held that file alone
   # Files in a package are 0644 (directories 0755) whatever the builder's umask.
   file(CHMOD "${doc}/copyright" "${doc}/changelog.gz" "${root}/share/lintian/overrides/cudnn-compat"
        PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)

@@ -58,6 +58,7 @@ for f in usr/bin/cudnn-compat usr/lib/cudnn-compat/libcudnn-compat.so \
   usr/share/cudnn-compat/lmod/SitePackage.lua usr/share/cudnn-compat/envmodules/siteconfig.tcl \
   usr/share/cudnn-compat/map.toml.example usr/share/man/man1/cudnn-compat.1.gz \
   usr/share/man/man5/cudnn-compat-map.5.gz usr/share/bash-completion/completions/cudnn-compat \
+  usr/share/zsh/vendor-completions/_cudnn-compat \
   usr/share/doc/cudnn-compat/copyright usr/share/doc/cudnn-compat/changelog.gz \
   usr/share/doc/cudnn-compat/README.md usr/share/lintian/overrides/cudnn-compat; do
   has " ./$f"
@@ -65,6 +66,7 @@ done
 outside=$(awk '{print $6}' <<<"$out" | grep -vE '^\./(usr/.*)?$' || true)
 [[ -z $outside ]] || fail "the .deb installs outside /usr: $outside"
 lacks "/usr/etc"
+lacks "site-functions"  # Debian's zsh reads packages' completions from vendor-completions
 pages=$(awk '{print $6}' <<<"$out" | grep -E '/man/man[0-9]/[^/]*\.[0-9]$' || true)
 [[ -z $pages ]] || fail "manual pages not compressed: $pages"
 conffiles=$(dpkg-deb -I "$deb" conffiles 2>/dev/null || true)
