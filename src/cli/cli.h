@@ -28,9 +28,11 @@ inline constexpr const char *kSummary =
 struct HelpSection {
   std::string_view title;    // as the man page heads it: DESCRIPTION, ENVIRONMENT, EXIT STATUS
   std::string_view heading;  // as --help heads it, or "" for none
-  std::string_view text;
+  std::string text;
 };
-const std::vector<HelpSection> &top_help();
+// For the installation at prefix (--help: the map search it follows), or for every installation
+// (nullopt: the manual page, which one build ships into every layout).
+std::vector<HelpSection> top_help(const std::optional<std::string> &prefix);
 // Registers the global options and the subcommands (only the one named in argv, when it names
 // one; all of them otherwise).
 void build_app(CLI::App &app, Globals &g, int argc, char **argv);
