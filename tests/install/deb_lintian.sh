@@ -117,6 +117,32 @@ expect_rc 0 dpkg-parsechangelog -l "$t/changelog"
 has "Version: $(dpkg-deb -f "$deb" Version)"
 lacks "warning"
 
+# Hardening, as hardening-check (devscripts) judges it, read with readelf: every program and
+# library shipped has a read-only GOT after relocation (RELRO); those the loader links bind at
+# start (BIND_NOW) and the programs among them are position-independent (PIE); cudnn-compat calls
+# libc's fortified functions (_FORTIFY_SOURCE). The engine is static (no loader: RELRO only), the
+# shim has no libc (nothing to fortify).
+hroot=$t/hardening
+dpkg-deb -x "$deb" "$hroot"
+for f in usr/bin/cudnn-compat usr/lib/cudnn-compat/cudnn-compat-probe \
+  usr/lib/cudnn-compat/cudnn-compat-select usr/lib/cudnn-compat/libcudnn-compat.so \
+  usr/lib/cudnn-compat/spank-cudnn-compat.so; do
+  [[ -f $hroot/$f ]] || continue
+  out=$(readelf -lW "$hroot/$f")
+  has "GNU_RELRO"
+  [[ $f == */cudnn-compat-select ]] && continue
+  out=$(readelf -dW "$hroot/$f")
+  grep -qE 'BIND_NOW|FLAGS_1.*NOW' <<<"$out" || fail "$f does not bind at start (BIND_NOW):"$'\n'"$out"
+  [[ $f == *.so ]] && continue
+  out=$(readelf -hW "$hroot/$f")
+  has "DYN (Position-Independent Executable file)"
+done
+out=$(readelf --dyn-syms -W "$hroot/usr/bin/cudnn-compat")
+has "_chk@"
+if command -v hardening-check >/dev/null; then
+  hardening-check "$hroot/usr/bin/cudnn-compat" "$hroot/usr/lib/cudnn-compat/cudnn-compat-probe" || true
+fi
+
 # Unpacked into a throwaway root, the tool runs from there: its version, its manual page, and the
 # example map (its cuDNN paths turned into the FAKE releases) is valid.
 root=$t/root
