@@ -1,10 +1,15 @@
-# cmake -DIN=CHANGELOG.md -DOUT=changelog -DVERSION=0.1.0 -DMAINTAINER="Name <address>" -P
-# debian_changelog.cmake: CHANGELOG.md as the Debian changelog of a native package
+# cmake -DIN=CHANGELOG.md -DOUT=changelog -DVERSION_FILE=version.cmake -DMAINTAINER="Name <address>"
+# -P debian_changelog.cmake: CHANGELOG.md as the Debian changelog of a native package
 # (/usr/share/doc/cudnn-compat/changelog.gz, deb-changelog(5)), written at build time for the .deb.
-# One entry for VERSION (CHANGELOG.md's sections are all on the way to it): each "## SECTION" /
+# One entry for the build's version (VERSION_FILE, written by cmake/package_version.cmake; or
+# -DVERSION=X) (CHANGELOG.md's sections are all on the way to it): each "## SECTION" /
 # "### KIND" pair becomes a "* SECTION: KIND" line and each "- item" below it a "- item" under it,
 # re-wrapped to 78 columns. The date is the build's (SOURCE_DATE_EPOCH when set, for reproducible
 # packages).
+if(NOT DEFINED VERSION AND DEFINED VERSION_FILE)
+  include("${VERSION_FILE}")
+  set(VERSION "${CUDNN_COMPAT_PACKAGE_VERSION}")
+endif()
 foreach(var IN ITEMS IN OUT VERSION MAINTAINER)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "debian_changelog.cmake: ${var} not set")

@@ -11,8 +11,40 @@
 
 namespace cudnn_compat::cli {
 
-const std::vector<HelpSection> &top_help() {
-  static const std::vector<HelpSection> sections = {
+namespace {
+
+// "  NAME                  text", the text filled to 92 columns under its own column.
+std::string help_entry(std::string_view name, std::string_view text) {
+  constexpr std::size_t column = 24, width = 92;
+  std::string out = "  " + std::string(name), word;
+  out.resize(std::max(out.size() + 2, column), ' ');
+  std::size_t line_start = 0;
+  bool first = true;
+  const auto put = [&] {
+    if (word.empty()) return;
+    if (!first && out.size() - line_start + 1 + word.size() > width) {
+      out += "\n" + std::string(column, ' ');
+      line_start = out.size() - column;
+    } else if (!first) {
+      out += ' ';
+    }
+    out += word;
+    word.clear();
+    first = false;
+  };
+  for (char c : text)
+    if (c == ' ')
+      put();
+    else
+      word += c;
+  put();
+  return out + "\n";
+}
+
+}  // namespace
+
+std::vector<HelpSection> top_help(const std::optional<std::string> &prefix) {
+  return {
       {"DESCRIPTION", "",
        R"(A cluster carries several cuDNN releases side by side; a program built against one dies when the
 loader hands it another. cudnn-compat knows every cuDNN version encoding and every framework's
@@ -20,17 +52,18 @@ compatibility rule, keeps a version map of what the site has installed, and says
 shim, decides - which release a program should get.
 
 Run `cudnn-compat SUBCOMMAND --help` for each subcommand's options and examples.)"},
+      // The map's search as the readers follow it (cmake/SiteContract.cmake's layout), for this
+      // installation or, in the manual page, for every one.
       {"ENVIRONMENT", "Environment:\n",
-       R"(  CUDNN_COMPAT_MAP      the version map (default: <prefix>/etc/cudnn-compat/map.toml, then
-                        /etc/cudnn-compat/map.toml)
-  CUDNN_COMPAT_REQUIRE  the cuDNN a program was built with (5.1 or 5.1.3)
-  CUDNN_COMPAT_CUDA     the CUDA major it needs
-  Ignored in setuid programs.)"},
+       help_entry("CUDNN_COMPAT_MAP",
+                  "the version map (default: " + default_map_search_text(prefix) + ")") +
+           help_entry("CUDNN_COMPAT_REQUIRE", "the cuDNN a program was built with (5.1 or 5.1.3)") +
+           help_entry("CUDNN_COMPAT_CUDA", "the CUDA major it needs") +
+           "  Ignored in setuid programs."},
       {"EXIT STATUS", "Exit status: ",
        R"(0 success or a positive answer, 1 a negative answer (incompatible, nothing found,
 invalid map), 2 bad usage or input.)"},
   };
-  return sections;
 }
 
 namespace {
@@ -81,10 +114,11 @@ void refuse_empty_values(CLI::App &app) {
     refuse_empty_values(*sub);
 }
 
-// The --help footer: the sections above, headed as people read them in a terminal.
+// The --help footer: the sections above, headed as people read them in a terminal, for the
+// installation this program belongs to.
 std::string help_footer() {
   std::string out;
-  for (const HelpSection &s : top_help()) {
+  for (const HelpSection &s : top_help(install_prefix())) {
     out += "\n" + std::string(s.heading) + std::string(s.text) + "\n";
   }
   out.pop_back();  // CLI11 ends the help with its own line break
@@ -94,8 +128,8 @@ std::string help_footer() {
 }  // namespace
 
 void build_app(CLI::App &app, Globals &g, int argc, char **argv) {
-  app.set_version_flag("--version", std::string("cudnn-compat ") + CUDNN_COMPAT_VERSION +
-                                        "\nLicensed under the MIT licence.");
+  app.set_version_flag(
+      "--version", std::string("cudnn-compat ") + version() + "\nLicensed under the MIT licence.");
   app.require_subcommand(1, 1);
   app.fallthrough();  // --json may follow the subcommand
   app.add_flag("--json", g.json, "Print one JSON document on stdout instead of text");

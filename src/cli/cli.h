@@ -18,15 +18,21 @@ struct Globals {
   int exit_code = kYes;
 };
 
+// --- version.cc: this build's version (cmake/package_version.cmake), alone in its file: it
+// changes with every commit, and so recompiles nothing else.
+const char *version();
+
 // --- app.cc: the application, for the program and for its documentation (docgen.cc).
 inline constexpr const char *kSummary =
     "cudnn-compat - find, check and hand out compatible cuDNN releases on a cluster\n";
 struct HelpSection {
   std::string_view title;    // as the man page heads it: DESCRIPTION, ENVIRONMENT, EXIT STATUS
   std::string_view heading;  // as --help heads it, or "" for none
-  std::string_view text;
+  std::string text;
 };
-const std::vector<HelpSection> &top_help();
+// For the installation at prefix (--help: the map search it follows), or for every installation
+// (nullopt: the manual page, which one build ships into every layout).
+std::vector<HelpSection> top_help(const std::optional<std::string> &prefix);
 // Registers the global options and the subcommands (only the one named in argv, when it names
 // one; all of them otherwise).
 void build_app(CLI::App &app, Globals &g, int argc, char **argv);

@@ -50,10 +50,10 @@ int main(int argc, char **argv) {
   char *only_program[] = {argv[0], nullptr};
   build_app(app, g, 1, only_program);  // every subcommand
   const fs::path out = argv[1];
-  const bool ok = write(out / "man/man1/cudnn-compat.1", man_page(app, CUDNN_COMPAT_VERSION)) &&
-                  write(out / "bash-completion/completions/cudnn-compat", bash_completion(app)) &&
-                  write(out / "zsh/site-functions/_cudnn-compat", zsh_completion(app)) &&
-                  write(out / "man/man5/cudnn-compat-map.5",
-                        map_page(*example, *contract, CUDNN_COMPAT_VERSION));
+  const bool ok =
+      write(out / "man/man1/cudnn-compat.1", man_page(app, version())) &&
+      write(out / "bash-completion/completions/cudnn-compat", bash_completion(app)) &&
+      write(out / "zsh/site-functions/_cudnn-compat", zsh_completion(app)) &&
+      write(out / "man/man5/cudnn-compat-map.5", map_page(*example, *contract, version()));
   return ok ? 0 : 1;
 }

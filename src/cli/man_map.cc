@@ -2,7 +2,9 @@
 // comments document every key, and docs/contract.md, the specification of the tables derived from
 // it (its "FILES" section). Only the Markdown that contract.md uses is read: headings, paragraphs,
 // lists, tables, indented code, `code` and **bold**.
+#include "cudnn_compat.h"
 #include "docs.h"
+#include "site_contract.h"
 
 #include <sstream>
 
@@ -136,14 +138,16 @@ std::string map_page(const std::string &example_map, const std::string &contract
                      const std::string &version) {
   return ".TH CUDNN-COMPAT-MAP 5 \"\" \"cudnn-compat " + version + "\" \"File Formats\"\n" +
          ".nh\n.ad l\n.SH NAME\ncudnn\\-compat\\-map \\- the site's cuDNN version map, and the "
-         "tables derived from it\n.SH SYNOPSIS\n\\fI$CUDNN_COMPAT_MAP\\fR, "
-         "\\fI<prefix>/etc/cudnn\\-compat/map.toml\\fR, \\fI/etc/cudnn\\-compat/map.toml\\fR\n"
+         "tables derived from it\n.SH SYNOPSIS\n\\fI$CUDNN_COMPAT_MAP\\fR, then " +
+         roff(default_map_search_text(std::nullopt)) + "\n" +
          ".SH DESCRIPTION\nThe map lists the cuDNN releases a site has installed and what some "
          "applications need; the shim, the module hooks and \\fBcudnn\\-compat\\fR(1) read it. It "
          "is "
-         "TOML, schema 1. The example below, installed as "
-         "\\fI<prefix>/etc/cudnn\\-compat/map.toml.example\\fR (by the .deb, under /usr, as "
-         "\\fI/usr/share/cudnn\\-compat/map.toml.example\\fR), documents every key.\n"
+         "TOML, schema 1. The example below, installed as " +
+         "\\fI" + roff(example_map_path("<prefix>")) +
+         "\\fR (by the .deb, under " SITE_FHS_PREFIX ", as " + "\\fI" +
+         roff(example_map_path(SITE_FHS_PREFIX)) +
+         "\\fR), documents every key.\n"
          ".SH FORMAT\n" +
          example(example_map) + ".SH FILES\n" + markdown(contract) +
          ".SH SEE ALSO\n\\fBcudnn\\-compat\\fR(1), \\fBld.so\\fR(8)\n";

@@ -122,7 +122,7 @@ std::string man_page(const CLI::App &app, const std::string &version) {
   out +=
       ".SH SYNOPSIS\n.B cudnn-compat\n[\\fB\\-\\-json\\fR] \\fISUBCOMMAND\\fR [\\fIOPTIONS\\fR]\n";
   out += ".br\n.B cudnn-compat\n\\fB\\-\\-version\\fR | \\fB\\-\\-help\\fR\n";
-  for (const HelpSection &s : top_help()) {
+  for (const HelpSection &s : top_help(std::nullopt)) {
     out += ".SH " + std::string(s.title) + "\n" + render_text(s.text);
     if (s.title != "DESCRIPTION") continue;
     out += ".SH COMMANDS\n";
@@ -130,10 +130,8 @@ std::string man_page(const CLI::App &app, const std::string &version) {
       if (!c.path.empty() && c.app->get_subcommands([](const CLI::App *) { return true; }).empty())
         out += render_command(c);
   }
-  out +=
-      ".SH FILES\n.TP\n\\fI<prefix>/etc/cudnn-compat/map.toml\\fR, "
-      "\\fI/etc/cudnn-compat/map.toml\\fR\nThe version map, and the tables "
-      "\\fBmap validate\\fR writes beside it.\n";
+  out += ".SH FILES\n.TP\n" + roff(default_map_search_text(std::nullopt)) +
+         "\nThe version map, and the tables \\fBmap validate\\fR writes beside it.\n";
   out += ".SH SEE ALSO\n\\fBcudnn-compat-map\\fR(5), \\fBld.so\\fR(8), \\fBmodule\\fR(1)\n";
   return out;
 }

@@ -4,7 +4,11 @@
 #include "modules.h"
 #include "scan_gather.h"
 
+#include <errno.h>
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -116,11 +120,33 @@ std::optional<Map> scanned_map(const Options &o, const Listed &listed,
   return merge_scan(*old.map, scanned, io, report);
 }
 
+// The directory -o names, made when it is not there (the first map of a fresh install goes into
+// /etc/cudnn-compat): each missing level 0755, as the package's own directories; said on stderr.
+// The error, or "".
+std::string make_map_directory(const std::string &output) {
+  std::error_code ec;
+  const fs::path dir = fs::absolute(output, ec).parent_path();
+  std::vector<fs::path> missing;
+  for (fs::path d = dir; !d.empty() && !fs::exists(d, ec); d = d.parent_path()) {
+    missing.push_back(d);
+    if (d == d.parent_path()) break;
+  }
+  for (auto d = missing.rbegin(); d != missing.rend(); ++d)
+    if (::mkdir(d->c_str(), 0755) != 0 && errno != EEXIST)
+      return "cannot create the directory " + d->string() + " for the map: " + std::strerror(errno);
+  if (!missing.empty()) Note() << "created the directory " + dir.string() + " for the map";
+  return "";
+}
+
 // 5. The map to -o (with its derived files) or stdout; false when it could not be written.
 bool write_out(const Options &o, const Globals &g, const std::string &text) {
   if (o.output.empty()) {
     if (!g.json) std::cout << text;
     return true;
+  }
+  if (const std::string why = make_map_directory(o.output); !why.empty()) {
+    Error() << why;
+    return false;
   }
   std::string why = o.merge ? copy_file_atomically(o.output, o.output + ".bak") : "";
   if (why.empty()) why = write_file_through_link(o.output, text);

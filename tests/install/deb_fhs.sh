@@ -2,7 +2,8 @@
 # The .deb's tree where dpkg puts it, /usr, with the site's map at /etc/cudnn-compat/map.toml: every
 # reader (the tool and the engine, the shim, the Lmod hook, the Environment Modules hook) finds
 # that map with no CUDNN_COMPAT_MAP, none looks for one under /usr/etc (a decoy there that breaks
-# whoever reads it), and the tool names the example the .deb ships. This machine's /usr and /etc
+# whoever reads it), and the tool names the example the .deb ships; doctor and --help say where the
+# map goes, and scan -o makes its directory. This machine's /usr and /etc
 # are left alone: the test runs in a mount namespace of its own, where the unpacked .deb is laid
 # over /usr and the map over /etc (overlay mounts; root only).
 . "$(dirname "$0")/common.sh"
@@ -38,6 +39,26 @@ has "looked for /etc/cudnn-compat/map.toml)"
 lacks "/usr/etc"
 has "write one from /usr/share/cudnn-compat/map.toml.example"
 [[ -f /usr/share/cudnn-compat/map.toml.example ]] || fail "the .deb has no example map"
+# doctor says so in one line, with the command that writes the map where the .deb looks.
+out=$("$cc" doctor 2>&1) || true
+count "no version map" 1
+has "map: no version map (looked for /etc/cudnn-compat/map.toml); write one: cudnn-compat scan -o /etc/cudnn-compat/map.toml"
+# --help names the map this installation reads (the rule the readers follow, for the prefix /usr),
+# and the manual page the rule for every installation.
+expect_rc 0 "$cc" --help
+has "CUDNN_COMPAT_MAP      the version map (default: /etc/cudnn-compat/map.toml)"
+lacks "<prefix>"
+lacks "/usr/etc"
+if command -v man >/dev/null; then
+  out=$(MANWIDTH=200 man -l /usr/share/man/man1/cudnn-compat.1.gz 2>/dev/null)
+  has "(installed under /usr, as by the .deb: /etc/cudnn-compat/map.toml only)"
+fi
+# Without its directory, the admin's first scan makes it (and says so).
+rm -rf /etc/cudnn-compat
+expect_rc 0 "$cc" scan --modules none --search "$FAKES/5.1.10/lib64" -o /etc/cudnn-compat/map.toml
+has "note: created the directory /etc/cudnn-compat for the map"
+[[ $(stat -c %a /etc/cudnn-compat) == 755 && -f /etc/cudnn-compat/map.toml ]] ||
+  fail "scan -o made $(stat -c %a /etc/cudnn-compat) $(ls -A /etc/cudnn-compat)"
 
 # The site's map at /etc/cudnn-compat/map.toml, validated there (its tables beside it).
 site_map >/etc/cudnn-compat/map.toml

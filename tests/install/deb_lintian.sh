@@ -32,14 +32,22 @@ warnings=$(grep -E '^W: ' <<<"$report" || true)
 # Again with the overrides shown (which makes lintian exit 2 for an overridden error).
 report=$(lintian --display-level ">=warning" --show-overrides "$deb" 2>&1) || true
 echo "$report"
-# The overrides (package/lintian-overrides, each with its reason) are the static engine's, the
-# shim's that links no libc, and CPack's ldconfig calls; each is used (an override that matches
-# nothing is a tag of its own).
+# The overrides (package/lintian-overrides, each with its reason) are the static engine's and the
+# shim's that links no libc; each is used (an override that matches nothing is a tag of its own).
+# The maintainer scripts are the package's own (package/postinst.in, postrm.in), which call no
+# ldconfig: CPack's, and their overrides, are gone.
 out=$report
 has "O: cudnn-compat: statically-linked-binary [usr/lib/cudnn-compat/cudnn-compat-select]"
 has "O: cudnn-compat: shared-library-lacks-prerequisites [usr/lib/cudnn-compat/libcudnn-compat.so]"
 lacks "mismatched-override"
 lacks "unused-override"
+lacks "maintscript-calls-ldconfig"
+for script in postinst postrm; do
+  out=$(dpkg-deb -I "$deb" $script)
+  has "$script of the cudnn-compat .deb"
+  out=$(grep -v '^[[:space:]]*#' <<<"$out")  # the code, not the comments
+  lacks "ldconfig"
+done
 [[ $(grep -c '^O: ' <<<"$report") == $(grep -c '^cudnn-compat: ' "$SOURCE/package/lintian-overrides") ]] ||
   fail "not every override is used:"$'\n'"$report"
 
@@ -50,6 +58,7 @@ for f in usr/bin/cudnn-compat usr/lib/cudnn-compat/libcudnn-compat.so \
   usr/share/cudnn-compat/lmod/SitePackage.lua usr/share/cudnn-compat/envmodules/siteconfig.tcl \
   usr/share/cudnn-compat/map.toml.example usr/share/man/man1/cudnn-compat.1.gz \
   usr/share/man/man5/cudnn-compat-map.5.gz usr/share/bash-completion/completions/cudnn-compat \
+  usr/share/zsh/vendor-completions/_cudnn-compat \
   usr/share/doc/cudnn-compat/copyright usr/share/doc/cudnn-compat/changelog.gz \
   usr/share/doc/cudnn-compat/README.md usr/share/lintian/overrides/cudnn-compat; do
   has " ./$f"
@@ -57,12 +66,45 @@ done
 outside=$(awk '{print $6}' <<<"$out" | grep -vE '^\./(usr/.*)?$' || true)
 [[ -z $outside ]] || fail "the .deb installs outside /usr: $outside"
 lacks "/usr/etc"
+lacks "site-functions"  # Debian's zsh reads packages' completions from vendor-completions
 pages=$(awk '{print $6}' <<<"$out" | grep -E '/man/man[0-9]/[^/]*\.[0-9]$' || true)
 [[ -z $pages ]] || fail "manual pages not compressed: $pages"
 conffiles=$(dpkg-deb -I "$deb" conffiles 2>/dev/null || true)
 [[ -z $conffiles ]] || fail "the .deb marks conffiles (the map is the site's): $conffiles"
 out=$(dpkg-deb -f "$deb" Maintainer)
 lacks "@localhost"
+
+# The copyright file names the licence of every library linked statically into the programs (a
+# program that needs no libstdc++.so, libsqlite3.so, or no libc.so: a static engine), with the
+# text from that library's Debian package and the package's version.
+copyright=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/cudnn-compat/copyright)
+out=$copyright
+has "License: MIT"
+has "License: BSD-3-clause"  # CLI11
+has "Files: usr/include/CLI/*"
+has "Files: usr/include/toml++/*"
+has "Files: usr/include/nlohmann/*"
+has "License: Expat"
+needed() { readelf -d "$BUILD_DIR/$1" | grep NEEDED || true; }
+if ! grep -q 'libstdc++' <<<"$(needed bin/cudnn-compat)"; then
+  has "libstdc++.a"
+  has "License: GPL-3+ with GCC-exception-3.1 exception"
+  has " GCC RUNTIME LIBRARY EXCEPTION"
+fi
+if ! grep -q 'libsqlite3' <<<"$(needed bin/cudnn-compat)"; then
+  has "libsqlite3.a"
+  has "License: public-domain"
+fi
+# The engine is static here (the test skipped otherwise): the GNU C Library, and its source.
+has "/libc.a"
+has "License: LGPL-2.1+"
+has "/usr/share/common-licenses/LGPL-2.1"
+has "(source package glibc $(dpkg-query -W -f '${source:Version}' libc6-dev))"
+has "apt-get source"
+# Each licence named has its text (a License line followed by indented lines) somewhere.
+missing=$(awk '/^License: / { n = substr($0, 10); names[n] = 1; if ((getline next_line) > 0 && next_line ~ /^ /) text[n] = 1 }
+  END { for (n in names) if (!(n in text)) print n }' <<<"$copyright")
+[[ -z $missing ]] || fail "licences without their text: $missing"
 
 # The changelog is CHANGELOG.md's, as a Debian changelog of this version.
 out=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/cudnn-compat/changelog.gz | gzip -dc)
@@ -74,6 +116,34 @@ printf '%s\n' "$out" >"$t/changelog"
 expect_rc 0 dpkg-parsechangelog -l "$t/changelog"
 has "Version: $(dpkg-deb -f "$deb" Version)"
 lacks "warning"
+
+# Hardening, as hardening-check (devscripts) judges it, read with readelf: every program and
+# library shipped has a read-only GOT after relocation (RELRO); those the loader links bind at
+# start (BIND_NOW) and the programs among them are position-independent (PIE); cudnn-compat calls
+# libc's fortified functions (_FORTIFY_SOURCE). The engine is static (no loader: RELRO only), the
+# shim has no libc (nothing to fortify).
+hroot=$t/hardening
+dpkg-deb -x "$deb" "$hroot"
+for f in usr/bin/cudnn-compat usr/lib/cudnn-compat/cudnn-compat-probe \
+  usr/lib/cudnn-compat/cudnn-compat-select usr/lib/cudnn-compat/libcudnn-compat.so \
+  usr/lib/cudnn-compat/spank-cudnn-compat.so; do
+  [[ -f $hroot/$f ]] || continue
+  out=$(readelf -lW "$hroot/$f")
+  has "GNU_RELRO"
+  [[ $f == */cudnn-compat-select ]] && continue
+  out=$(readelf -dW "$hroot/$f")
+  grep -qE 'BIND_NOW|FLAGS_1.*NOW' <<<"$out" || fail "$f does not bind at start (BIND_NOW):"$'\n'"$out"
+  [[ $f == *.so ]] && continue
+  out=$(readelf -hW "$hroot/$f")
+  has "DYN (Position-Independent Executable file)"
+done
+# The project's own snprintf calls: __memcpy_chk and __memset_chk come with the static SQLite
+# of Debian's build even without the project's flags.
+out=$(readelf --dyn-syms -W "$hroot/usr/bin/cudnn-compat")
+has "__snprintf_chk@"
+if command -v hardening-check >/dev/null; then
+  hardening-check "$hroot/usr/bin/cudnn-compat" "$hroot/usr/lib/cudnn-compat/cudnn-compat-probe" || true
+fi
 
 # Unpacked into a throwaway root, the tool runs from there: its version, its manual page, and the
 # example map (its cuDNN paths turned into the FAKE releases) is valid.

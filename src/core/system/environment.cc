@@ -77,15 +77,36 @@ std::string example_map_path(const std::string &prefix) {
   return under(SITE_EXAMPLE_MAP);
 }
 
-std::vector<std::string> map_search_path() {
+std::vector<std::string> default_map_search(const std::optional<std::string> &prefix) {
   std::vector<std::string> path;
-  if (std::optional<std::string> m = env("CUDNN_COMPAT_MAP")) path.push_back(*m);
-  if (std::optional<std::string> prefix = install_prefix()) {
+  if (prefix) {
     std::string installed = installed_map_path(*prefix);
     if (installed != SITE_SYSTEM_MAP) path.push_back(std::move(installed));
   }
   path.push_back(SITE_SYSTEM_MAP);
   return path;
+}
+
+std::vector<std::string> map_search_path() {
+  std::vector<std::string> path;
+  if (std::optional<std::string> m = env("CUDNN_COMPAT_MAP")) path.push_back(*m);
+  for (std::string &p : default_map_search(install_prefix())) path.push_back(std::move(p));
+  return path;
+}
+
+std::string default_map_search_text(const std::optional<std::string> &prefix) {
+  const auto words = [](const std::vector<std::string> &paths) {
+    std::string out;
+    for (const std::string &p : paths) out += (out.empty() ? "" : ", then ") + p;
+    return out;
+  };
+  if (prefix) return words(default_map_search(*prefix));
+  // Every installation: a tree under <prefix>, and the prefix /usr where that rule differs.
+  const std::string any = words(default_map_search("<prefix>")),
+                    fhs = words(default_map_search(SITE_FHS_PREFIX));
+  return fhs == any
+             ? any
+             : any + " (installed under " SITE_FHS_PREFIX ", as by the .deb: " + fhs + " only)";
 }
 
 const std::vector<std::string> &container_marker_files() {

@@ -279,6 +279,12 @@ std::string example_map_path(const std::string &prefix);
 // $CUDNN_COMPAT_MAP, the installed map (above), /etc/cudnn-compat/map.toml.
 std::optional<std::string> find_map_path();
 std::vector<std::string> map_search_path();
+// The search after $CUDNN_COMPAT_MAP for a tree at prefix (none known: the system map alone), and
+// the same in words, as --help and the manual pages say it: "A, then B" for that prefix, or, with
+// no prefix, the rule for every installation ("<prefix>/...", and the prefix /usr where it
+// differs). One rule: map_search_path() takes the list from the first.
+std::vector<std::string> default_map_search(const std::optional<std::string> &prefix);
+std::string default_map_search_text(const std::optional<std::string> &prefix);
 
 // ---------------------------------------------------------------------------------------------
 // memo.cc: the engine's side of the per-node memo of its decisions (shim/shared/memo_format.h).
