@@ -56,8 +56,9 @@ static const char *value_of(const char *text, const char *key) {
 // here), in one open, fstat and read: the engine writes it whole by one rename, and a read that
 // fills the buffer is a file too long to be ours (the engine then decides). Every process that
 // loads cuDNN on a GPU node reads it.
-static int read_node_file(const char *path, char *buf, long size) {
-  const long fd = sys(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+static int read_node_file(const char *path, unsigned long euid, char *buf, long size) {
+  // O_NONBLOCK: a FIFO in its place must not hold the process in open().
+  const long fd = sys(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return 0;
   struct stat st;
   struct {
@@ -66,7 +67,8 @@ static int read_node_file(const char *path, char *buf, long size) {
   clock_now(CLOCK_REALTIME, &real);
   clock_now(CLOCK_BOOTTIME, &boot);
   long n = -1;
-  if (sys(SYS_fstat, fd, &st, 0) == 0 && S_ISREG(st.st_mode) &&
+  if (sys(SYS_fstat, fd, &st, 0) == 0 &&
+      cudnn_compat_node_file_trusted(st.st_uid, st.st_mode, euid) &&
       cudnn_compat_node_file_of_this_boot(timespec_ns(&st.st_mtim),
                                           (unsigned long)real.sec * 1000000000ul + real.nsec,
                                           (unsigned long)boot.sec * 1000000000ul + boot.nsec))
@@ -104,14 +106,19 @@ int node_facts(char **env, struct node_facts *out) {
   const char *driver = env_value(env, "CUDNN_COMPAT_DRIVER_CUDA");
   if (gpu || driver) return from_overrides(gpu, driver, out);
   static char path[4096], text[1024];  // callers hold the shim's lock
-  if (!node_file(env, path, sizeof path) || !read_node_file(path, text, sizeof text)) return 0;
+  if (!node_file(env, path, sizeof path) ||
+      !read_node_file(path, decision_euid(), text, sizeof text))
+    return 0;
   // Whole, as the engine and both hooks demand of it (shared/node_file.h): a file cut short says
   // nothing, however much of it reads well. Its boot line is the engine's and the hooks' check.
   const long n = text_len(text);
   if (n < 5 || !text_eq(text + n - 5, "\nend\n")) return 0;
   const char *problem = value_of(text, "problem"), *gpus = value_of(text, "gpus");
-  const char *cuda = value_of(text, "driver");
-  if (!problem || *problem != '\n' || !gpus || !cuda || !gpu_list(gpus, out)) return 0;
+  const char *cuda = value_of(text, "driver"), *boot = value_of(text, "boot");
+  // A boot line is the engine's to check; a file without one is none the engine wrote.
+  if (!boot || *boot == '\n' || !problem || *problem != '\n' || !gpus || !cuda ||
+      !gpu_list(gpus, out))
+    return 0;
   if (*cuda != '\n' && !(out->driver = dotted(&cuda, 1000, 10))) return 0;
   return 1;
 }

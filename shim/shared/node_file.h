@@ -30,5 +30,15 @@
 static inline int cudnn_compat_node_file_of_this_boot(unsigned long mtime_ns,
                                                       unsigned long realtime_ns,
                                                       unsigned long boottime_ns) {
-  return realtime_ns > boottime_ns && mtime_ns >= realtime_ns - boottime_ns;
+  /* Modified later than now: a clock that ran ahead (another boot's, or this one's before it was
+   * set right); such a file would be believed for the rest of the boot. */
+  return realtime_ns > boottime_ns && mtime_ns >= realtime_ns - boottime_ns &&
+         mtime_ns <= realtime_ns;
+}
+
+/* The file itself, as fstat (or lstat) gives it: a regular file of the user's own that nobody else
+ * may write - not a FIFO (which would hold its reader), a device, a directory or a link. */
+static inline int cudnn_compat_node_file_trusted(unsigned long st_uid, unsigned long st_mode,
+                                                 unsigned long euid) {
+  return (st_mode & 0170000) == 0100000 && st_uid == euid && (st_mode & 022) == 0;
 }

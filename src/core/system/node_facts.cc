@@ -236,7 +236,9 @@ std::uint64_t clock_ns(clockid_t clock) {
 // boot line, shim/shared/node_file.h); else nullopt, and the caller learns the node anew.
 std::optional<NodeFacts> remembered(const std::string &file, std::string_view boot) {
   struct stat st {};
-  if (stat(file.c_str(), &st) != 0 ||
+  // lstat: a link, a FIFO or a file others may write is no file of the engine's.
+  if (lstat(file.c_str(), &st) != 0 ||
+      !cudnn_compat_node_file_trusted(st.st_uid, st.st_mode, geteuid()) ||
       !cudnn_compat_node_file_of_this_boot(
           std::uint64_t(st.st_mtim.tv_sec) * 1000000000u + std::uint64_t(st.st_mtim.tv_nsec),
           clock_ns(CLOCK_REALTIME), clock_ns(CLOCK_BOOTTIME)))
