@@ -270,7 +270,14 @@ local function node_facts()
        a.permissions:sub(5, 5) == "w" or a.permissions:sub(8, 8) == "w" then
       return nil
     end
-    local text = read_text(dir .. "/" .. site.node_file_prefix .. node) or ""
+    -- And the file itself a regular file of the user's own (a FIFO would hold the module command).
+    local file = dir .. "/" .. site.node_file_prefix .. node
+    local fa = lfs.symlinkattributes(file)
+    if not fa or fa.mode ~= "file" or tostring(fa.uid) ~= uid or
+       fa.permissions:sub(5, 5) == "w" or fa.permissions:sub(8, 8) == "w" then
+      return nil
+    end
+    local text = read_text(file) or ""
     if text:sub(-5) ~= "\nend\n" then return nil end
     for k, v in ("\n" .. text):gmatch("\n([%w_]+)\t([^\n]*)") do f[k] = v end
     -- Of this boot: its boot line, the check of the readers that read the boot id

@@ -254,7 +254,13 @@ proc cudnn_compat_node_facts {var} {
          ($st(mode) & 022) != 0} {
          return 0
       }
-      set text [cudnn_compat_read_text $dir/$::cudnn_compat_site(node_file_prefix)$name]
+      # And the file itself a regular file of the user's own (a FIFO would hold the module command).
+      set file $dir/$::cudnn_compat_site(node_file_prefix)$name
+      if {[catch {file lstat $file fst}] || $fst(type) ne {file} || $fst(uid) != $uid ||\
+         ($fst(mode) & 022) != 0} {
+         return 0
+      }
+      set text [cudnn_compat_read_text $file]
       if {[string range $text end-4 end] ne "\nend\n"} { return 0 }
       foreach line [split $text \n] {
          if {[regexp {^([a-z_]+)\t(.*)$} $line -> k v]} { set f($k) $v }

@@ -63,6 +63,24 @@ check_gpu_warning() {
   lacks "cannot run"
   module purge
 
+  # The same facts in a file others may write, and a FIFO in the file's place (which held the
+  # module command in open() for ever): neither believed, silence, and the load goes on.
+  node_file 8.0 12.4 && chmod 0666 "$node_dir/node-$SLURMD_NODENAME"
+  module load cudnn/9.0; msg
+  lacks "cannot run"
+  module purge
+  rm -f "$node_dir/node-$SLURMD_NODENAME" && mkfifo "$node_dir/node-$SLURMD_NODENAME"
+  # A hung load is let go after 30 s (a writer opens the FIFO), so that the test fails, not hangs.
+  (sleep 30 && exec 3<>"$node_dir/node-$SLURMD_NODENAME") >/dev/null 2>&1 &
+  unblock=$!
+  SECONDS=0
+  module load cudnn/9.0; msg
+  ((SECONDS < 20)) || fail "the module command waited ${SECONDS} s on a FIFO in the node file's place"
+  pkill -P $unblock sleep 2>/dev/null || true
+  lacks "cannot run"
+  module purge
+  rm -f "$node_dir/node-$SLURMD_NODENAME"
+
   # A driver too old for either build: said, with no module to swap to.
   node_file 8.0 11.8
   module load cudnn/9.1 || true; msg
