@@ -151,6 +151,11 @@ std::optional<std::string> loader_file(const Request &r) {
 
 SearchStep search_step(std::string_view arg, const std::string &requester);
 
+// The loader's file: the shim's word (its probe runs already), else the engine's own search.
+std::optional<std::string> probed_file(const Request &r) {
+  return r.probe.fd >= 0 ? std::optional(r.probe.file) : loader_file(r);
+}
+
 // The usage settings and the record's fields for the shim (shim/shared/usage_record.h), when the
 // map's [usage] or the job (CUDNN_COMPAT_USAGE) asks for records.
 std::vector<std::string> usage_lines(const Map *map, const SelectInputs &in, const Selection &s) {
@@ -194,9 +199,7 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
   std::optional<FileStamp> stamp;
   const std::optional<std::string> path = map_path(grounds, known, codes, stamp);
   Probes probes(r.deadline, grounds, r.probe);
-  // The loader's file: the shim's word (its probe runs already) or the engine's own search.
-  if (const std::optional<std::string> file = r.probe.fd >= 0 ? r.probe.file : loader_file(r))
-    probes.start(*file, known);
+  if (const std::optional<std::string> file = probed_file(r)) probes.start(*file, known);
   std::optional<MapLoad> loaded;
   const auto [listed, map_problem] = load_found(path, stamp, loaded, known);
   const Map *map = listed;  // the table's indices are the site map's
