@@ -300,6 +300,19 @@ enum fast_answer fast_decide(const struct fast_request *r, const char **use) {
   return a;
 }
 
+int fast_knows_file(const char *map, const char *file) {
+  struct file_text table = {0};
+  struct identity id;
+  struct stat st;
+  struct lib_row lib;
+  int known = 0;
+  if (map && identify(file, &id, &st) && trusted(map, &table))
+    for (const char *p = table.data; !known && next_lib(&p, &lib);)
+      known = same_identity(&lib.id, &id);
+  file_free(&table);
+  return known;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The table's places ("rel" rows: an entry's release number and source, then its version and
 // module for usage records, joined to its "lib" row):

@@ -36,6 +36,9 @@ enum fast_answer fast_decide(const struct fast_request *r, const char **use);
 // not_dir, of the release whose cudnnGetVersion() is number, that holds base; 0 when none.
 const char *fast_same_release(const char *map, unsigned long number, const char *base,
                               const char *not_dir);
+// Whether the trusted table lists file (by its identity: inode, size, mtime - the engine's
+// table_knows): its word on the file is then known without a probe.
+int fast_knows_file(const char *map, const char *file);
 // The release number and source ("module", "wheel", ...) of the place in dir; 0 when the table
 // does not list it.
 int fast_place_of(const char *map, const char *dir, unsigned long *number, const char **source);

@@ -61,17 +61,14 @@ static int read_node_file(const char *path, unsigned long euid, char *buf, long 
   const long fd = sys(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return 0;
   struct stat st;
-  struct {
-    long sec, nsec;
-  } real = {0, 0}, boot = {0, 0};
+  struct timespec real = {0, 0}, boot = {0, 0};
   clock_now(CLOCK_REALTIME, &real);
   clock_now(CLOCK_BOOTTIME, &boot);
   long n = -1;
   if (sys(SYS_fstat, fd, &st, 0) == 0 &&
       cudnn_compat_node_file_trusted(st.st_uid, st.st_mode, euid) &&
-      cudnn_compat_node_file_of_this_boot(timespec_ns(&st.st_mtim),
-                                          (unsigned long)real.sec * 1000000000ul + real.nsec,
-                                          (unsigned long)boot.sec * 1000000000ul + boot.nsec))
+      cudnn_compat_node_file_of_this_boot(timespec_ns(&st.st_mtim), timespec_ns(&real),
+                                          timespec_ns(&boot)))
     n = sys_retry(SYS_read, fd, buf, size);
   sys(SYS_close, fd, 0, 0);
   if (n <= 0 || n >= size) return 0;

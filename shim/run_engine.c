@@ -293,7 +293,15 @@ static long start_keeper(int *pidfd) {
   return pid;
 }
 
-static int answer_complete(const struct file_text *answer);
+static int answer_complete(const struct file_text *answer) {
+  if (!answer->data) return 0;
+  for (const char *line = answer->data; *line;) {
+    if (after_prefix(line, "end ")) return 1;
+    while (*line && *line != '\n') ++line;
+    if (*line) ++line;
+  }
+  return 0;
+}
 
 // Reads the answer until it is complete, or the keeper ends (the engine has been reaped), or the
 // deadline passes. A complete answer ends the wait: what the engine and its probes still do is
@@ -321,16 +329,6 @@ static int collect(int in, int pidfd, long deadline_ms, struct file_text *answer
   }
 }
 
-static int answer_complete(const struct file_text *answer) {
-  if (!answer->data) return 0;
-  for (const char *line = answer->data; *line;) {
-    if (after_prefix(line, "end ")) return 1;
-    while (*line && *line != '\n') ++line;
-    if (*line) ++line;
-  }
-  return 0;
-}
-
 static void close_fd(int fd) {
   if (fd >= 0) sys(SYS_close, fd, 0, 0);
 }
@@ -352,6 +350,14 @@ static long start_engine(char *const *argv, char *const *envp, long deadline_ms,
   return pid;
 }
 
+int engine_ready(long deadline_ms, enum engine_result *why) {
+  // The last decision's keeper ends its engine as soon as the answer is in: a moment.
+  for (; !keeper_ended(); nap_ms(1))
+    if (now_ms() >= deadline_ms) return *why = ENGINE_BUSY, 0;
+  if (seccomp_filtered()) return *why = ENGINE_FILTERED, 0;
+  return 1;
+}
+
 enum engine_result run_engine(char *const *argv, char *const *envp,
                               const struct engine_probe *probe, long deadline_ms,
                               const char **answer, int *error) {
@@ -359,10 +365,6 @@ enum engine_result run_engine(char *const *argv, char *const *envp,
   file_free(&text);
   *answer = "";
   *error = 0;
-  // The last decision's keeper ends its engine as soon as the answer is in: a moment.
-  for (; !keeper_ended(); nap_ms(1))
-    if (now_ms() >= deadline_ms) return ENGINE_BUSY;
-  if (seccomp_filtered()) return ENGINE_FILTERED;
   int fds[2], probe_fds[2] = {-1, -1}, pidfd = -1;
   // Without a pipe for it, the engine probes the file itself (it finds no probe on its fd).
   job.probe = probe && sys(SYS_pipe2, probe_fds, O_CLOEXEC, 0) == 0 ? probe : 0;

@@ -23,8 +23,13 @@ struct engine_probe {
   char *const *argv, *const *envp;
 };
 
-// Runs argv[0] with envp (and probe, when not 0) and returns what it printed on stdout by
-// deadline_ms (monotonic). The answer stays valid until the next call.
+// Whether an engine may be started now; else 0 and *why: ENGINE_BUSY (the last decision's keeper
+// has not ended by deadline_ms) or ENGINE_FILTERED. Asked first, so that nothing is prepared for
+// an engine that will not run (a seccomp-filtered host reaches here in every process).
+int engine_ready(long deadline_ms, enum engine_result *why);
+
+// After engine_ready: runs argv[0] with envp (and probe, when not 0) and returns what it printed
+// on stdout by deadline_ms (monotonic). The answer stays valid until the next call.
 enum engine_result run_engine(char *const *argv, char *const *envp,
                               const struct engine_probe *probe, long deadline_ms,
                               const char **answer, int *error);

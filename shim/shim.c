@@ -140,52 +140,51 @@ static const char *own_directory(void) {
   return dir;
 }
 
+// A copy of the process's environment without the entries that start with one of dropped[0..n),
+// with room for `room` more entries after the k it holds (*k). Each entry is read once, and the
+// copy stops at the count or at the first empty one: another thread's unsetenv() may have moved
+// the list up since it was counted.
+static char **environment_without(char **env, const char *const *dropped, int n, long room,
+                                  long *k) {
+  long count = 0;
+  for (char **e = env; e && *e; ++e) ++count;
+  char **out = arena_alloc((count + room + 1) * (long)sizeof *out);
+  if (!out) return 0;
+  *k = 0;
+  for (long i = 0; i < count; ++i) {
+    char *entry = __atomic_load_n(&env[i], __ATOMIC_RELAXED);
+    if (!entry) break;
+    int keep = 1;
+    for (int d = 0; d < n; ++d) keep = keep && !after_prefix(entry, dropped[d]);
+    if (keep) out[(*k)++] = entry;
+  }
+  out[*k] = 0;
+  return out;
+}
+
 // The process's environment without LD_PRELOAD/LD_AUDIT (the engine must not load us), and in
 // secure execution nothing of the caller's at all.
 static char **engine_environment(char **env) {
   static char *secure[] = {"CUDNN_COMPAT_SECURE=1", 0};
-  if (secure_execution()) return secure;
-  long n = 0;
-  for (char **e = env; e && *e; ++e) ++n;
-  char **out = arena_alloc((n + 1) * (long)sizeof *out);
-  if (!out) return 0;
-  // Each entry read once, and the copy stops at n or at the first empty one: another thread's
-  // unsetenv() may have moved the list up since it was counted.
-  long k = 0;
-  for (long i = 0; i < n; ++i) {
-    char *entry = __atomic_load_n(&env[i], __ATOMIC_RELAXED);
-    if (!entry) break;
-    if (!after_prefix(entry, "LD_PRELOAD=") && !after_prefix(entry, "LD_AUDIT=")) out[k++] = entry;
-  }
-  out[k] = 0;
-  return out;
+  static const char *const dropped[] = {"LD_PRELOAD=", "LD_AUDIT="};
+  long k;
+  return secure_execution() ? secure : environment_without(env, dropped, 2, 0, &k);
 }
 
 // The environment a probe loads a library of dir in (shared/family_path.h: the engine's probes get
-// the same): the host's, without what would load a shim or preload into it, with pick's family
-// first on the library path and the shim switched off.
+// the same): the host's, without what would load a shim or preload into it, with the library's
+// family first on the library path and the shim switched off.
 static char **probe_environment(char **env, const char *dir, int major) {
   static const char *const dropped[] = CUDNN_COMPAT_PROBE_DROPPED_ENV;
   const char *path = env_value(env, "LD_LIBRARY_PATH"), *own = *dir ? dir : ".";
   // The name, dir, ':' before each of path's entries, the NUL.
   const long size = text_len("LD_LIBRARY_PATH=") + text_len(own) + (path ? text_len(path) : 0) + 2;
   char *library_path = arena_alloc(size);
-  long n = 0;
-  for (char **e = env; e && *e; ++e) ++n;
-  char **out = arena_alloc((n + 3) * (long)sizeof *out);
+  long k;
+  char **out = environment_without(env, dropped, sizeof dropped / sizeof *dropped, 2, &k);
   if (!library_path || !out) return 0;
   const long at = append_text(library_path, size, 0, "LD_LIBRARY_PATH=");
   if (!cudnn_compat_family_path(path, own, major, library_path + at, size - at)) return 0;
-  long k = 0;
-  // Counted, then copied up to the first empty entry, as engine_environment does.
-  for (long i = 0; i < n; ++i) {
-    char *entry = __atomic_load_n(&env[i], __ATOMIC_RELAXED);
-    if (!entry) break;
-    int keep = 1;
-    for (unsigned d = 0; d < sizeof dropped / sizeof *dropped; ++d)
-      keep = keep && !after_prefix(entry, dropped[d]);
-    if (keep) out[k++] = entry;
-  }
   out[k++] = library_path, out[k++] = CUDNN_COMPAT_PROBE_SWITCH_OFF, out[k] = 0;
   return out;
 }
@@ -193,18 +192,16 @@ static char **probe_environment(char **env, const char *dir, int major) {
 static const char *map_path(char **env);
 
 // The probe of the loader's own file, started beside the engine (run_engine.h), where the engine
-// will need the library's word: a cuDNN main library in a place the decision table does not list
-// (a wheel's, a conda environment's, a user's copy). 0: the engine probes what it needs.
+// will need the library's word: a cuDNN main library the decision table does not know (a wheel's,
+// a conda environment's, a user's copy; the table's identity rule, which the engine's is too).
+// 0: the engine probes what it needs.
 static const struct engine_probe *early_probe(const char *pick, const char *engine_dir,
                                               const struct settings *s) {
   static struct engine_probe probe;
   static char dir[kPath], helper[kPath];
   struct cudnn_name c;
-  unsigned long number;
-  const char *source;
   if (!pick || secure_execution() || !parse_cudnn_name(base_name(pick), &c) || c.sub ||
-      !split_path(pick, dir, sizeof dir) ||
-      fast_place_of(map_path(s->env), dir, &number, &source) ||
+      !split_path(pick, dir, sizeof dir) || fast_knows_file(map_path(s->env), pick) ||
       !join_path(helper, sizeof helper, engine_dir, "cudnn-compat-probe"))
     return 0;
   const char **argv = arena_alloc(3 * (long)sizeof *argv);
@@ -292,6 +289,12 @@ static const char *consult_engine(const char *name, const char *requester, const
         "LD_AUDIT or LD_PRELOAD entry naming libcudnn-compat.so); loading as usual\n");
     return 0;
   }
+  enum engine_result r;
+  int error = 0;
+  if (!engine_ready(s->deadline_ms, &r)) {
+    say_engine_failure(r, error, name, engine);
+    return 0;
+  }
   const long left = s->deadline_ms - now_ms();
   format_decimal(left > 0 ? (unsigned long)left : 0, deadline);
   const long count = 9 + (dirs->complete ? dirs->count : 1);
@@ -308,9 +311,7 @@ static const char *consult_engine(const char *name, const char *requester, const
   for (long i = 0; dirs->complete && i < dirs->count; ++i) argv[a++] = dirs->dir[i];
   argv[a] = 0;
   const char *answer;
-  int error;
-  const enum engine_result r =
-      run_engine((char *const *)argv, envp, probe, s->deadline_ms, &answer, &error);
+  r = run_engine((char *const *)argv, envp, probe, s->deadline_ms, &answer, &error);
   if (r != ENGINE_ANSWERED) {
     say_engine_failure(r, error, name, engine);
     return 0;
