@@ -60,7 +60,7 @@ void Probes::start(const std::string &file, const std::vector<KnownLibrary> &kno
   if (!id || table_knows(known, *id) || budget_ms() <= 0) return;
   grounds_.file(file);
   Early e{*id, {}, Clock::now(), budget_ms()};
-  // The shim's probe of this very file, or none (its fd is then closed with the engine's end).
+  // The shim's probe of this very file (the thread takes its fd), or none (~Probes closes it).
   const int shim = shim_.fd >= 0 && stamp_file(shim_.file) == id ? shim_.fd : -1;
   try {
     e.answer = std::async(std::launch::async, [helper = helper_, file, budget = e.budget_ms, shim] {

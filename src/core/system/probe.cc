@@ -5,11 +5,9 @@
 
 #include "shared/family_path.h"
 
-#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +17,10 @@ namespace cudnn_compat {
 namespace {
 
 namespace fs = std::filesystem;
+
+// What a probe may say that is kept: its lines are a few dozen bytes; a library that prints in
+// its constructor is cut here.
+constexpr std::size_t kProbeOutputMax = 65536;
 
 // The child's environment: the caller's, without anything that would load a shim or preload into
 // it, with the shim switched off should one come in another way (a system-wide preload), and
@@ -77,7 +79,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   // Default signals, none blocked: a library that crashes must crash here, visibly, even when the
   // caller (the shim's engine) was started with every signal blocked.
   how.default_signals = true;
-  how.max_output = 65536;
+  how.max_output = kProbeOutputMax;
   const SpawnResult run = spawn_process({options.helper, file}, how);
   if (!run.started) return {{}, {}, run.error, false};
 
@@ -245,22 +247,8 @@ LibraryCheck check_library(const std::string &file, const ProbeOptions &options)
 }
 
 std::optional<LibraryCheck> read_probe_answer(int fd, const std::string &file, int timeout_ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  std::string out;
   bool late = false;
-  for (char block[512];;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    pollfd p{fd, POLLIN, 0};
-    const int ready = left.count() > 0 ? poll(&p, 1, int(left.count())) : 0;
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) late = true;
-    const ssize_t n = ready > 0 ? read(fd, block, sizeof block) : 0;
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0 || out.size() > 65536) break;
-    out.append(block, std::size_t(n));
-  }
-  close(fd);
+  const std::string out = read_stream(fd, timeout_ms, kProbeOutputMax, late);
   std::string error;
   const HelperAnswer a = read_lines(out, error);
   if (a.version) return LibraryCheck{Probe{file, *a.version, a.cuda, ProbeSource::library, {}}};

@@ -165,6 +165,15 @@ SpawnResult spawn_process(const std::vector<std::string> &argv, const SpawnOptio
   return r;
 }
 
+std::string read_stream(int fd, int timeout_ms, std::size_t max, bool &timed_out) {
+  std::string out;
+  Stream streams[2];
+  streams[0].fds[0] = fd, streams[0].into = &out;
+  timed_out = drain(streams, -1, Clock::now() + std::chrono::milliseconds(timeout_ms), max);
+  close_fd(streams[0].fds[0]);
+  return out;
+}
+
 std::vector<std::string> environment_with(const std::vector<std::string> &set) {
   std::vector<std::string> out;
   const auto name_of = [](std::string_view e) { return e.substr(0, e.find('=') + 1); };

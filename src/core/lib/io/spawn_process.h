@@ -34,6 +34,10 @@ struct SpawnResult {
 };
 
 SpawnResult spawn_process(const std::vector<std::string> &argv, const SpawnOptions &options = {});
+// What a child another process started writes on fd (a pipe's read end), read as spawn_process
+// reads its own children's streams: to its end or for timeout_ms, at most max bytes kept. fd is
+// closed; timed_out says whether the time ran out first.
+std::string read_stream(int fd, int timeout_ms, std::size_t max, bool &timed_out);
 // The caller's environment with each "NAME=value" of set replacing or adding that name.
 std::vector<std::string> environment_with(const std::vector<std::string> &set);
 
