@@ -280,8 +280,11 @@ local function node_facts()
     local text = read_text(file) or ""
     if text:sub(-5) ~= "\nend\n" then return nil end
     for k, v in ("\n" .. text):gmatch("\n([%w_]+)\t([^\n]*)") do f[k] = v end
-    -- Of this boot: its boot line, the check of the readers that read the boot id
-    -- (shim/shared/node_file.h).
+    -- Of this boot (shim/shared/node_file.h): modified since the boot moment and not later than
+    -- now, as every reader demands, and its boot line, as the readers that read the boot id do.
+    local now = os.time()
+    local up = tonumber((read_text("/proc/uptime") or ""):match("^(%d+)"))
+    if not up or fa.modification < now - up - 1 or fa.modification > now then return nil end
     if f.boot ~= boot then return nil end
   end
   if f.problem ~= "" or not f.gpus or f.gpus == "" then return nil end

@@ -265,8 +265,13 @@ proc cudnn_compat_node_facts {var} {
       foreach line [split $text \n] {
          if {[regexp {^([a-z_]+)\t(.*)$} $line -> k v]} { set f($k) $v }
       }
-      # Of this boot: its boot line, the check of the readers that read the boot id
-      # (shim/shared/node_file.h).
+      # Of this boot (shim/shared/node_file.h): modified since the boot moment and not later than
+      # now, as every reader demands, and its boot line, as the readers that read the boot id do.
+      set now [clock seconds]
+      if {![regexp {^([0-9]+)} [cudnn_compat_read_text /proc/uptime] -> up] ||\
+         $fst(mtime) < $now - $up - 1 || $fst(mtime) > $now} {
+         return 0
+      }
       if {![info exists f(boot)] || $f(boot) ne $boot} { return 0 }
    }
    if {$f(problem) ne {} || $f(gpus) eq {}} { return 0 }
