@@ -62,3 +62,18 @@ C
 }
 # fake_nvml: the FAKE libnvidia-ml.so.1 where the NVML probe looks (the library path).
 fake_nvml() { export LD_LIBRARY_PATH=$NVML_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; }
+# node_scenario: the two releases and the client, the table validated, the loader's own choice
+# turing (the newer release), the FAKE NVML in place; $node_file is this node's file.
+node_scenario() {
+  two_releases
+  client
+  expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map.toml"
+  export LD_LIBRARY_PATH=$t/turing/lib64
+  fake_nvml
+  node_file=/tmp/cudnn-compat-$(id -u)/node-$SLURMD_NODENAME
+}
+# nvml_asked N [CASE]: the FAKE NVML was asked N times in all (FAKE_NVML_LOG, one line a time).
+nvml_asked() {
+  local n; n=$(wc -l <"${FAKE_NVML_LOG:?}")
+  [[ $n == "$1" ]] || fail "${2:+$2: }NVML asked $n times, not $1"
+}

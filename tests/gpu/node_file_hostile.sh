@@ -5,28 +5,22 @@
 # believed by the shim's fast path (the outside test of 2026-12-02). Each is passed over: the node
 # is learnt anew (NVML asked) and the right release loaded, within the deadline, no line.
 source "$(dirname "$0")/common.sh"
-two_releases
-client
-expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map.toml"
-export LD_LIBRARY_PATH=$t/turing/lib64
-fake_nvml
+node_scenario
 export FAKE_NVML_GPUS=7.0 FAKE_NVML_DRIVER=12020 FAKE_NVML_LOG=$t/nvml.log
-node_file=/tmp/cudnn-compat-$(id -u)/node-$SLURMD_NODENAME
 run() {
   expect_rc 0 timeout -k 2 20 env LD_AUDIT="$SHIM" "$t/client"
   has "loaded $t/volta/lib64/libcudnn.so.9"
   lacks "cudnn-compat:"
 }
-asked() { [[ $(wc -l <"$t/nvml.log") == "$1" ]] || fail "$2: NVML asked $(wc -l <"$t/nvml.log") times, not $1"; }
-run && asked 1 learnt
+run && nvml_asked 1 learnt
 # A forged file that says the node has a 7.5, which would hand over turing if believed.
 forge() { printf 'boot\t%s\ngpus\t7.5\ndriver\t12.2\nsource\tforged\nproblem\t\nend\n' "$1" >"$node_file"; }
 
 rm -f "$node_file" && mkfifo "$node_file"
-run && asked 2 "a FIFO"
+run && nvml_asked 2 "a FIFO"
 forge "$(cat /proc/sys/kernel/random/boot_id)" && touch -d "@$(($(date +%s) + 3600))" "$node_file"
-run && asked 3 "modified an hour from now"
+run && nvml_asked 3 "modified an hour from now"
 forge ""
-run && asked 4 "no boot id"
+run && nvml_asked 4 "no boot id"
 forge "$(cat /proc/sys/kernel/random/boot_id)" && chmod 0666 "$node_file"
-run && asked 5 "writable by others"
+run && nvml_asked 5 "writable by others"

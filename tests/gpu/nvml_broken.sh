@@ -1,11 +1,7 @@
 # A node whose NVML fails (a driver updated under a running kernel) or hangs: one line that says
 # so, and the loader's own choice - never a guess. A hang costs one deadline, once per boot.
 source "$(dirname "$0")/common.sh"
-two_releases
-client
-expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map.toml"
-export LD_LIBRARY_PATH=$t/turing/lib64
-fake_nvml
+node_scenario
 
 FAKE_NVML_FAIL=1 expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
 has "loaded $t/turing/lib64/libcudnn.so.9"
