@@ -8,14 +8,10 @@
 # over /usr and the map over /etc (overlay mounts; root only).
 . "$(dirname "$0")/common.sh"
 if [[ -z ${DEB_FHS_STAGE:-} ]]; then
-  for tool in cpack dpkg-deb dpkg-shlibdeps unshare; do
-    command -v $tool >/dev/null || skip "no $tool (scripts/deps.sh installs dpkg-dev)"
-  done
+  need_tools --why "scripts/deps.sh installs dpkg-dev" cpack dpkg-deb dpkg-shlibdeps unshare
   [[ $(id -u) == 0 ]] || skip "the overlay mounts over /usr and /etc need root"
   unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m)"
-  expect_rc 0 cpack -G DEB --config "$BUILD_DIR/CPackConfig.cmake" -B "$t/pkg"
-  deb=$(echo "$t"/pkg/cudnn-compat_*.deb)
-  [[ -f $deb ]] || fail "cpack made no .deb: $(ls "$t/pkg")"
+  deb_built
   dpkg-deb -x "$deb" "$t/root"
   mkdir -p "$t/decoy/etc/cudnn-compat" "$t/etc/cudnn-compat" "$t/work"
   echo 'a decoy: no reader of the .deb may look under /usr/etc' >"$t/decoy/etc/cudnn-compat/map.toml"
