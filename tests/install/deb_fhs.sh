@@ -39,6 +39,9 @@ has "write one from /usr/share/cudnn-compat/map.toml.example"
 out=$("$cc" doctor 2>&1) || true
 count "no version map" 1
 has "map: no version map (looked for /etc/cudnn-compat/map.toml); write one: cudnn-compat scan -o /etc/cudnn-compat/map.toml"
+# --json says it in no_map (null once there is a map, below).
+out=$("$cc" --json doctor 2>&1) || true
+has '"no_map": "no version map (looked for /etc/cudnn-compat/map.toml); write one: cudnn-compat scan -o /etc/cudnn-compat/map.toml"'
 # --help names the map this installation reads (the rule the readers follow, for the prefix /usr),
 # and the manual page the rule for every installation.
 expect_rc 0 "$cc" --help
@@ -55,6 +58,8 @@ expect_rc 0 "$cc" scan --modules none --search "$FAKES/5.1.10/lib64" -o /etc/cud
 has "note: created the directory /etc/cudnn-compat for the map"
 [[ $(stat -c %a /etc/cudnn-compat) == 755 && -f /etc/cudnn-compat/map.toml ]] ||
   fail "scan -o made $(stat -c %a /etc/cudnn-compat) $(ls -A /etc/cudnn-compat)"
+out=$("$cc" --json doctor 2>&1) || true
+has '"no_map": null'
 
 # The site's map at /etc/cudnn-compat/map.toml, validated there (its tables beside it).
 site_map >/etc/cudnn-compat/map.toml
