@@ -52,9 +52,13 @@ if command -v man >/dev/null; then
   out=$(MANWIDTH=200 man -l /usr/share/man/man1/cudnn-compat.1.gz 2>/dev/null)
   has "(installed under /usr, as by the .deb: /etc/cudnn-compat/map.toml only)"
 fi
-# Without its directory, the admin's first scan makes it (and says so).
+# Without its directory, the admin's first scan makes it (and says so), 0755 even under a umask
+# that would hide it (the map in it is 0644 whatever the umask).
 rm -rf /etc/cudnn-compat
+mask=$(umask)
+umask 077
 expect_rc 0 "$cc" scan --modules none --search "$FAKES/5.1.10/lib64" -o /etc/cudnn-compat/map.toml
+umask "$mask"
 has "note: created the directory /etc/cudnn-compat for the map"
 [[ $(stat -c %a /etc/cudnn-compat) == 755 && -f /etc/cudnn-compat/map.toml ]] ||
   fail "scan -o made $(stat -c %a /etc/cudnn-compat) $(ls -A /etc/cudnn-compat)"
