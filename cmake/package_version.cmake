@@ -10,7 +10,7 @@
 # top of a git work tree:
 #   HEAD is the release's tag v<BASE>      <BASE>                     0.1.0
 #   HEAD is past that tag                  <BASE>+git<date>.<n>.g<h>  0.1.0+git20270105.4.g1a2b3c4
-#   no tag v<BASE> behind HEAD             <BASE>~git<date>.<n>.g<h>  0.1.0~git20261202.362.g964bee8
+#   no tag v<BASE> behind HEAD             <BASE>~git<date>.<n>.g<h>  0.1.0~git20261202.361.g964bee8
 # <date> is HEAD's commit date (UTC, YYYYMMDD), <n> the number of commits since the tag (in all of
 # HEAD's history when there is none), <h> HEAD's abbreviated hash. dpkg and rpm sort "~" before
 # anything, even the end of the string, and "+" after it, so the builds on the way to a release

@@ -4,9 +4,7 @@
 # which then compiles the same version into the programs.
 execute_process(COMMAND ${CPACK_CUDNN_COMPAT_VERSION_COMMAND} COMMAND_ERROR_IS_FATAL ANY)
 include("${CPACK_CUDNN_COMPAT_VERSION_FILE}")
-set(CPACK_PACKAGE_VERSION "${CUDNN_COMPAT_PACKAGE_VERSION}")
-set(CPACK_DEBIAN_PACKAGE_VERSION "${CUDNN_COMPAT_PACKAGE_VERSION}")
-set(CPACK_RPM_PACKAGE_VERSION "${CUDNN_COMPAT_PACKAGE_VERSION}")
+set(CPACK_PACKAGE_VERSION "${CUDNN_COMPAT_PACKAGE_VERSION}")  # the .deb's and .rpm's by default
 set(CPACK_PACKAGE_FILE_NAME "${CPACK_PACKAGE_NAME}-${CUDNN_COMPAT_PACKAGE_VERSION}-${CPACK_CUDNN_COMPAT_PROCESSOR}")
 # The .deb installs under /usr, where the contract follows the FHS (cmake/SiteContract.cmake: the
 # map at /etc/cudnn-compat/map.toml, the example map under /usr/share/cudnn-compat), and gets the

@@ -76,8 +76,7 @@ std::vector<TableUse> table_use(const std::string &map_path) {
 // No map found at all: one line, where doctor looked and the command that writes one where this
 // installation looks first. Not a finding: the answer about the loaded cuDNN stands without a map,
 // and a node may be meant to have none; but the shim and the hooks do nothing there.
-std::string no_map_line(const std::string &map_path) {
-  if (!map_path.empty()) return "";
+std::string no_map_line() {
   std::string looked;
   for (const std::string &p : map_search_path()) looked += (looked.empty() ? "" : ", ") + p;
   return "no version map (looked for " + looked + "); write one: cudnn-compat scan -o " +
@@ -101,14 +100,14 @@ void print_json_report(const DoctorFacts &f, const std::string &map_path,
                       {"in_use", t.why.empty()},
                       {"verdict", t.verdict},
                       {"why", t.why.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.why)}});
-  print_json({{"modules", f.modules},
-              {"tables", tables},
-              {"ld_library_path", path},
-              {"shim", f.shim.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.shim)},
-              {"map", map_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(map_path)},
-              {"no_map",
-               map_path.empty() ? nlohmann::json(no_map_line(map_path)) : nlohmann::json(nullptr)},
-              {"findings", list}});
+  print_json(
+      {{"modules", f.modules},
+       {"tables", tables},
+       {"ld_library_path", path},
+       {"shim", f.shim.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.shim)},
+       {"map", map_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(map_path)},
+       {"no_map", map_path.empty() ? nlohmann::json(no_map_line()) : nlohmann::json(nullptr)},
+       {"findings", list}});
 }
 
 void print_text_report(const DoctorFacts &f, const std::string &map_path,
@@ -116,7 +115,7 @@ void print_text_report(const DoctorFacts &f, const std::string &map_path,
   std::cout << "modules: " << (f.modules.empty() ? "(none)" : "");
   for (const std::string &mod : f.modules) std::cout << mod << ' ';
   std::cout << '\n';
-  if (map_path.empty()) std::cout << "map: " << no_map_line(map_path) << '\n';
+  if (map_path.empty()) std::cout << "map: " << no_map_line() << '\n';
   for (const TableUse &t : table_use(map_path))
     std::cout << "table: " << t.file << ": " << (t.why.empty() ? "in use" : "not in use: " + t.why)
               << '\n';

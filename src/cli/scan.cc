@@ -121,8 +121,9 @@ std::optional<Map> scanned_map(const Options &o, const Listed &listed,
 }
 
 // The directory -o names, made when it is not there (the first map of a fresh install goes into
-// /etc/cudnn-compat): each missing level 0755, as the package's own directories; said on stderr.
-// The error, or "".
+// /etc/cudnn-compat): each missing level 0755 whatever the umask, as the package's own directories
+// and as the map itself is 0644 (atomic_write.cc): a root umask of 077 would hide the map from
+// every job. Said on stderr. The error, or "".
 std::string make_map_directory(const std::string &output) {
   std::error_code ec;
   const fs::path dir = fs::absolute(output, ec).parent_path();
@@ -131,9 +132,12 @@ std::string make_map_directory(const std::string &output) {
     missing.push_back(d);
     if (d == d.parent_path()) break;
   }
-  for (auto d = missing.rbegin(); d != missing.rend(); ++d)
-    if (::mkdir(d->c_str(), 0755) != 0 && errno != EEXIST)
+  for (auto d = missing.rbegin(); d != missing.rend(); ++d) {
+    if (::mkdir(d->c_str(), 0755) == 0)
+      ::chmod(d->c_str(), 0755);  // ours: the umask took its bits off
+    else if (errno != EEXIST)
       return "cannot create the directory " + d->string() + " for the map: " + std::strerror(errno);
+  }
   if (!missing.empty()) Note() << "created the directory " + dir.string() + " for the map";
   return "";
 }

@@ -21,6 +21,24 @@ modulecmd=$ENVMODULES/usr/lib/x86_64-linux-gnu/modulecmd.tcl
 # install_to DIR: cmake --install of the build tree under the prefix DIR.
 install_to() { cmake --install "$BUILD_DIR" --prefix "$1" >/dev/null; }
 
+# need_tools [--why TEXT] TOOL...: skips unless every TOOL is on the PATH ("no TOOL (TEXT)").
+need_tools() {
+  local why="" tool
+  if [[ $1 == --why ]]; then why=" ($2)"; shift 2; fi
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || skip "no $tool$why"
+  done
+}
+
+# deb_built: the .deb cpack makes from the build tree, in $t/pkg; its path in $deb. Slow (cpack
+# builds the tree's preinstall target first), so a scenario checks its tools and its skips before.
+# The scenarios that call it hold a lock on the build tree (tests/install/CMakeLists.txt).
+deb_built() {
+  expect_rc 0 cpack -G DEB --config "$BUILD_DIR/CPackConfig.cmake" -B "$t/pkg"
+  deb=$(echo "$t"/pkg/cudnn-compat_*.deb)
+  [[ -f $deb ]] || fail "cpack made no .deb: $(ls "$t/pkg")"
+}
+
 # site_map: the map an admin would write for the FAKE releases (with the modules they come from),
 # and a [[require]] rule for the programs under $t/apps: built with cuDNN 5.1.
 site_map() {

@@ -8,14 +8,10 @@
 # over /usr and the map over /etc (overlay mounts; root only).
 . "$(dirname "$0")/common.sh"
 if [[ -z ${DEB_FHS_STAGE:-} ]]; then
-  for tool in cpack dpkg-deb dpkg-shlibdeps unshare; do
-    command -v $tool >/dev/null || skip "no $tool (scripts/deps.sh installs dpkg-dev)"
-  done
+  need_tools --why "scripts/deps.sh installs dpkg-dev" cpack dpkg-deb dpkg-shlibdeps unshare
   [[ $(id -u) == 0 ]] || skip "the overlay mounts over /usr and /etc need root"
   unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m)"
-  expect_rc 0 cpack -G DEB --config "$BUILD_DIR/CPackConfig.cmake" -B "$t/pkg"
-  deb=$(echo "$t"/pkg/cudnn-compat_*.deb)
-  [[ -f $deb ]] || fail "cpack made no .deb: $(ls "$t/pkg")"
+  deb_built
   dpkg-deb -x "$deb" "$t/root"
   mkdir -p "$t/decoy/etc/cudnn-compat" "$t/etc/cudnn-compat" "$t/work"
   echo 'a decoy: no reader of the .deb may look under /usr/etc' >"$t/decoy/etc/cudnn-compat/map.toml"
@@ -43,6 +39,9 @@ has "write one from /usr/share/cudnn-compat/map.toml.example"
 out=$("$cc" doctor 2>&1) || true
 count "no version map" 1
 has "map: no version map (looked for /etc/cudnn-compat/map.toml); write one: cudnn-compat scan -o /etc/cudnn-compat/map.toml"
+# --json says it in no_map (null once there is a map, below).
+out=$("$cc" --json doctor 2>&1) || true
+has '"no_map": "no version map (looked for /etc/cudnn-compat/map.toml); write one: cudnn-compat scan -o /etc/cudnn-compat/map.toml"'
 # --help names the map this installation reads (the rule the readers follow, for the prefix /usr),
 # and the manual page the rule for every installation.
 expect_rc 0 "$cc" --help
@@ -53,12 +52,18 @@ if command -v man >/dev/null; then
   out=$(MANWIDTH=200 man -l /usr/share/man/man1/cudnn-compat.1.gz 2>/dev/null)
   has "(installed under /usr, as by the .deb: /etc/cudnn-compat/map.toml only)"
 fi
-# Without its directory, the admin's first scan makes it (and says so).
+# Without its directory, the admin's first scan makes it (and says so), 0755 even under a umask
+# that would hide it (the map in it is 0644 whatever the umask).
 rm -rf /etc/cudnn-compat
+mask=$(umask)
+umask 077
 expect_rc 0 "$cc" scan --modules none --search "$FAKES/5.1.10/lib64" -o /etc/cudnn-compat/map.toml
+umask "$mask"
 has "note: created the directory /etc/cudnn-compat for the map"
 [[ $(stat -c %a /etc/cudnn-compat) == 755 && -f /etc/cudnn-compat/map.toml ]] ||
   fail "scan -o made $(stat -c %a /etc/cudnn-compat) $(ls -A /etc/cudnn-compat)"
+out=$("$cc" --json doctor 2>&1) || true
+has '"no_map": null'
 
 # The site's map at /etc/cudnn-compat/map.toml, validated there (its tables beside it).
 site_map >/etc/cudnn-compat/map.toml

@@ -5,18 +5,14 @@
 # licence, changelog.gz from CHANGELOG.md, compressed manual pages), overrides only the static
 # engine, with its reason; and its contents, unpacked into a throwaway root, run from there.
 . "$(dirname "$0")/common.sh"
-for tool in cpack dpkg-deb dpkg-shlibdeps lintian; do
-  command -v $tool >/dev/null || skip "no $tool (scripts/deps.sh installs dpkg-dev and lintian)"
-done
+need_tools --why "scripts/deps.sh installs dpkg-dev and lintian" cpack dpkg-deb dpkg-shlibdeps lintian
 # The package ships the engine linked statically; a sanitizer build links it dynamically (ASan
 # needs the loader) and is no package anyone ships.
 engine=$BUILD_DIR/lib/cudnn-compat/cudnn-compat-select
 [[ -x $engine ]] || fail "no engine at $engine"
 ! readelf -l "$engine" | grep -q 'program interpreter' ||
   skip "the engine is linked dynamically here (a sanitizer build): not the package Debian gets"
-expect_rc 0 cpack -G DEB --config "$BUILD_DIR/CPackConfig.cmake" -B "$t/pkg"
-deb=$(echo "$t"/pkg/cudnn-compat_*.deb)
-[[ -f $deb ]] || fail "cpack made no .deb: $(ls "$t/pkg")"
+deb_built
 
 # lintian as Debian's archive runs it; what it shows is kept in the log of this test. An error
 # fails the test, and so does a warning (none today: fix it, or override it in

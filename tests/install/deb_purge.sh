@@ -9,14 +9,10 @@
 # three (root only).
 . "$(dirname "$0")/common.sh"
 if [[ -z ${DEB_PURGE_STAGE:-} ]]; then
-  for tool in cpack dpkg dpkg-deb dpkg-shlibdeps unshare; do
-    command -v $tool >/dev/null || skip "no $tool (scripts/deps.sh installs dpkg-dev)"
-  done
+  need_tools --why "scripts/deps.sh installs dpkg-dev" cpack dpkg dpkg-deb dpkg-shlibdeps unshare
   [[ $(id -u) == 0 ]] || skip "dpkg and the overlay mounts over /usr, /etc and /var need root"
   unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m)"
-  expect_rc 0 cpack -G DEB --config "$BUILD_DIR/CPackConfig.cmake" -B "$t/pkg"
-  deb=$(echo "$t"/pkg/cudnn-compat_*.deb)
-  [[ -f $deb ]] || fail "cpack made no .deb: $(ls "$t/pkg")"
+  deb_built
   mounts=""
   for d in usr etc var; do
     mkdir -p "$t/upper/$d" "$t/work/$d"

@@ -5,9 +5,7 @@
 # (commits, a day later, a release tag, the next version, no git); the .deb carries the version
 # its build worked out, which --version prints. Before the rule every build was 0.1.0.
 . "$(dirname "$0")/common.sh"
-for tool in git dpkg; do
-  command -v $tool >/dev/null || skip "no $tool"
-done
+need_tools git dpkg
 rule() { cmake -DSOURCE_DIR="$1" -DBASE_VERSION="$2" -P "$SOURCE/cmake/package_version.cmake" 2>&1; }
 # newer A B: dpkg, and rpm where it is here, order A after B.
 newer() {
@@ -67,8 +65,6 @@ if git -C "$SOURCE" rev-parse --git-dir >/dev/null 2>&1; then
 fi
 expect_rc 0 "$BUILD_DIR/bin/cudnn-compat" --version
 has "cudnn-compat $version"
-command -v cpack >/dev/null && command -v dpkg-deb >/dev/null || skip "no cpack or dpkg-deb for the .deb"
-expect_rc 0 cpack -G DEB --config "$BUILD_DIR/CPackConfig.cmake" -B "$t/pkg"
-deb=$(echo "$t"/pkg/cudnn-compat_*.deb)
-[[ -f $deb ]] || fail "cpack made no .deb: $(ls "$t/pkg")"
+need_tools --why "for the .deb" cpack dpkg-deb
+deb_built
 [[ $(dpkg-deb -f "$deb" Version) == "$version" ]] || fail "the .deb is $(dpkg-deb -f "$deb" Version), not $version"
