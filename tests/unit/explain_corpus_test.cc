@@ -1,91 +1,18 @@
 // explain on real messages copied from public issues and forums (tests/explain/*.jsonl, each with
-// its source): every message of the tuning set read right, and the held-back set - gathered the
-// same way but never looked at while the reader was tuned - measured and printed.
-//
-// Read right: a finding of the expected kind whose versions, library, missing dependency, stage
-// and GPU are the ones the line records; for a message that is no cuDNN version problem (kind
-// null), no version finding at all. Misleading: a version finding on such a message, or one of
-// the expected kind with other versions than the message gave.
-#include "cudnn_compat.h"
+// its source): every message of the tuning set read right, and the sets gathered the same way but
+// never looked at while the reader was tuned measured and printed (explain_corpus.h says what
+// read right and misleading mean). build/bin/explain_score measures any set of that form.
+#include "explain_corpus.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 
 namespace cudnn_compat {
 namespace {
 
-struct Score {
-  int total = 0, right = 0, misleading = 0;
-  std::vector<std::string> wrong, misled;
-};
-
-std::string str(const std::optional<Version> &v) {
-  return v ? to_string(*v) : "";
-}
-
-std::string field(const Finding &f, const std::string &key) {
-  if (key == "runtime") return str(f.runtime);
-  if (key == "built_with") return str(f.built_with);
-  if (key == "required") return str(f.required);
-  if (key == "library") return f.library;
-  if (key == "missing") return f.missing;
-  if (key == "stage") return f.build_time ? "build" : "run";
-  if (key == "gpu") return str(f.gpu);
-  if (key == "driver") return str(f.driver_cuda);
-  return "?";
-}
-
-bool version_kind(FindingKind k) {
-  return k != FindingKind::arch_mismatch && k != FindingKind::driver_too_old &&
-         k != FindingKind::unknown;
-}
-
-bool matches(const nlohmann::json &ex, const Finding &f) {
-  if (to_string(f.kind) != ex["kind"].get<std::string>()) return false;
-  for (const char *key :
-       {"runtime", "built_with", "required", "library", "missing", "stage", "gpu", "driver"})
-    if (ex.contains(key) && ex[key].is_string() && field(f, key) != ex[key].get<std::string>())
-      return false;
-  return true;
-}
-
-bool misleading(const nlohmann::json &ex, const std::vector<Finding> &found) {
-  for (const Finding &f : found) {
-    if (ex["kind"].is_null()) {
-      if (version_kind(f.kind)) return true;
-      continue;
-    }
-    if (to_string(f.kind) != ex["kind"].get<std::string>()) continue;
-    for (const char *key : {"runtime", "built_with"})
-      if (ex.contains(key) && ex[key].is_string() && !field(f, key).empty() &&
-          field(f, key) != ex[key].get<std::string>())
-        return true;
-  }
-  return false;
-}
-
-// A terminal's wrap: every line cut at `width` columns (UTF-8 characters), anywhere.
-std::string cut_at(const std::string &text, std::size_t width) {
-  std::string out;
-  std::size_t column = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const bool starts_char = (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
-    if (text[i] == '\n') {
-      column = 0;
-    } else if (starts_char && column == width) {
-      out += '\n';
-      column = 1;
-    } else if (starts_char) {
-      ++column;
-    }
-    out += text[i];
-  }
-  return out;
-}
+using namespace corpus;
 
 // A web page's wrap: words moved to the next line past `width`, the space between them lost, a
 // line's indentation kept.
@@ -168,48 +95,17 @@ std::vector<std::string> pasted(const std::string &m) {
           repr + "'", crlf};
 }
 
-bool read_right(const nlohmann::json &ex, const std::vector<Finding> &found) {
-  return ex["kind"].is_null() ? std::none_of(found.begin(), found.end(),
-                                             [](const Finding &f) { return version_kind(f.kind); })
-                              : std::any_of(found.begin(), found.end(),
-                                            [&](const Finding &f) { return matches(ex, f); });
-}
-
-std::vector<nlohmann::json> examples(const std::string &path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in) << path;
-  std::vector<nlohmann::json> out;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
-  return out;
-}
-
-Score score(const std::string &path) {
-  Score s;
-  for (const nlohmann::json &ex : examples(path)) {
-    const std::vector<Finding> found = find_errors(ex["message"].get<std::string>());
-    ++s.total;
-    const bool right = read_right(ex, found);
-    s.right += right;
-    const bool misled = misleading(ex, found);
-    s.misleading += misled;
-    if (!right) s.wrong.push_back(ex["source"].get<std::string>());
-    if (misled) s.misled.push_back(ex["source"].get<std::string>());
-    if ((!right || misled) && std::getenv("EXPLAIN_VERBOSE"))
-      for (const Finding &f : found)
-        std::cout << "    " << ex["source"].get<std::string>() << ": " << to_string(f.kind)
-                  << " runtime=" << str(f.runtime) << " built=" << str(f.built_with)
-                  << " required=" << str(f.required) << " library=" << f.library << " | "
-                  << f.text.substr(0, 300) << "\n";
-  }
+// The set at path scored as written; EXPLAIN_VERBOSE=1 prints what was found in each message
+// read wrong or misleadingly.
+Score score_of(const std::string &path) {
+  const Score s = score(path, 0, std::getenv("EXPLAIN_VERBOSE") ? &std::cout : nullptr);
+  EXPECT_GT(s.total, 0) << path << " holds no message";
   return s;
 }
 
 TEST(ExplainCorpus, ReadsEveryTuningMessage) {
-  const Score s = score(EXPLAIN_TUNING);
-  std::cout << "tuning set: " << s.right << "/" << s.total << " read right, " << s.misleading
-            << " misleading\n";
-  EXPECT_GT(s.total, 0);
+  const Score s = score_of(EXPLAIN_TUNING);
+  print(std::cout, "tuning set", s);
   EXPECT_EQ(s.right, s.total);
   EXPECT_EQ(s.misleading, 0);
   for (const std::string &source : s.wrong) ADD_FAILURE() << "read wrong: " << source;
@@ -234,43 +130,31 @@ TEST(ExplainCorpus, ReadsEveryTuningMessageAsPasted) {
       EXPECT_FALSE(misleading(ex, found)) << ex["source"] << " misleading, wrapped:\n" << wrapped;
     }
   }
+  EXPECT_GT(total, 0) << EXPLAIN_TUNING << " holds no message";
   std::cout << "tuning set wrapped and pasted: " << right << "/" << total << " read right\n";
 }
 
-// The held-back set is measured, not tuned on: the figure is printed for the report; what the
+// The held-out sets are measured, not tuned on: the figure is printed for the report; what the
 // test holds the reader to is the promise that matters most, never a misleading answer.
-TEST(ExplainCorpus, MeasuresTheHeldBackSet) {
-  const Score s = score(EXPLAIN_HELD_BACK);
-  std::cout << "held-back set: " << s.right << "/" << s.total << " read right ("
-            << (s.total ? 100.0 * s.right / s.total : 0.0) << "%), " << s.misleading
-            << " misleading\n";
-  EXPECT_GT(s.total, 0);
-  EXPECT_EQ(s.misleading, 0);
-}
-
-// The third held-out set, gathered for issue 26 and scored before the reader changed: two
-// thirds of it were then learnt from and moved into the tuning set; what stays (every third line,
-// chosen before the first score) is the part never tuned on. EXPLAIN_SCORE names any other set of
-// the same form to measure, e.g. the whole set as first committed.
 void measure(const char *name, const std::string &path) {
-  const Score s = score(path);
-  std::cout << name << ": " << s.right << "/" << s.total << " read right ("
-            << (s.total ? 100.0 * s.right / s.total : 0.0) << "%), " << s.misleading
-            << " misleading\n";
-  for (const std::string &source : s.wrong) std::cout << "  read wrong: " << source << "\n";
-  for (const std::string &source : s.misled) std::cout << "  misleading: " << source << "\n";
-  EXPECT_GT(s.total, 0);
+  const Score s = score_of(path);
+  print(std::cout, name, s);
   EXPECT_EQ(s.misleading, 0);
 }
 
+TEST(ExplainCorpus, MeasuresTheHeldBackSet) {
+  measure("held-back set", EXPLAIN_HELD_BACK);
+}
+
+// The third held-out set, gathered for issue 26 and scored before the reader changed: two thirds
+// of it were then learnt from and moved into the tuning set; what stays is every third line,
+// chosen before the first score. Not quite untouched: its openpose#50 (MSVC's curly quotes) was
+// known to fail when the non-ASCII end of a file name was made, and its messages cut by a
+// terminal at 80-160 columns were looked at while the joiner was mended (nvidia-docker#1726).
+// The whole set as first committed: build/bin/explain_score <(git show
+// fe046bd:tests/explain/held-out-3.jsonl).
 TEST(ExplainCorpus, MeasuresTheThirdHeldOutSet) {
   measure("held-out-3", EXPLAIN_HELD_OUT_3);
-}
-
-TEST(ExplainCorpus, MeasuresTheSetNamedByExplainScore) {
-  const char *path = std::getenv("EXPLAIN_SCORE");
-  if (!path) GTEST_SKIP() << "EXPLAIN_SCORE names no set";
-  measure(path, path);
 }
 
 }  // namespace

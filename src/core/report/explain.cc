@@ -236,12 +236,10 @@ ExplainScan scan_log(std::string_view pasted) {
       f->text = std::string(trim(lines[i]));
       f->note = "the lines before it were loading cuDNN (line " + std::to_string(named) + ")";
     }
-    if (!f) {
-      i = used;
-      continue;
-    }
-    f->line = number[i];
+    const std::size_t first = i;
     i = used;
+    if (!f) continue;
+    f->line = number[first];
     if (!f->recognized) {
       point_back(out, *f, f->line);
       continue;

@@ -43,11 +43,12 @@ std::optional<Version> capability_token(std::string_view s) {
 // "insufficient" or "too old" ("possibly insufficient driver version: 384.69.0", "CUDA driver
 // version is insufficient for CUDA runtime version", "a sign of a too old driver").
 bool driver_falls_short(std::string_view low) {
-  constexpr std::size_t kNear = 30;
-  for (std::size_t d = low.find("driver"); d != std::string_view::npos;
-       d = low.find("driver", d + 1)) {
+  constexpr std::string_view kDriver = "driver";
+  constexpr std::size_t kNear = 30;  // columns either side: a few words
+  for (std::size_t d = low.find(kDriver); d != std::string_view::npos;
+       d = low.find(kDriver, d + 1)) {
     const std::size_t from = d > kNear ? d - kNear : 0;
-    const std::string_view around = low.substr(from, d - from + 6 + kNear);
+    const std::string_view around = low.substr(from, d - from + kDriver.size() + kNear);
     if (has(around, "insufficient") || has(around, "too old")) return true;
   }
   return false;

@@ -224,15 +224,6 @@ bool pushed_down(std::string_view prev, std::string_view next, const Wrap &wrap)
   return have + 1 + word > wrap.widest && (2 * have >= wrap.widest || 3 * word >= wrap.widest);
 }
 
-// A file's extension at the start of s, as the rest of a name cut at its dot: "so.8: symbol",
-// "dll\" or one of", "h:57:10" - not a word that starts a sentence ("so I tried").
-bool extension_start(std::string_view s) {
-  for (std::string_view ext : {"so", "dll", "dylib", "h", "lib"})
-    if (s.starts_with(ext) && (s.size() == ext.size() || has(".:\"',)", s.substr(ext.size(), 1))))
-      return true;
-  return false;
-}
-
 // What a terminal's cut cannot have ended, whatever the next piece looks like: a path ("/home/"
 // then "ort/onnxruntime/...:1193"), a version after its dot ("libcudnn.so." then "8: cannot") or
 // a file name before its extension ("libcudnn_ops_train." then "so.8: symbol").
@@ -244,14 +235,18 @@ bool goes_on(std::string_view prev, std::string_view next) {
          (is_digit(next[0]) || extension_start(next));
 }
 
+// prev was cut by a terminal: exactly as wide as the width the log was cut at.
+bool cut_line(std::string_view prev, const Wrap &wrap) {
+  return wrap.cut && raw_columns(prev, wrap.log) == wrap.cut;
+}
+
 // so_far: the message up to prev, whose length says whether it is a line or a wrapped piece.
 Seam seam(std::string_view prev, std::string_view so_far, std::string_view next, const Wrap &wrap) {
   if (prev.empty() || next.empty()) return Seam::none;
   // A terminal's cut: every character kept, so the pieces join with nothing between them.
   // A cut right after punctuation, before what starts a record, is more likely a line's end.
   const bool ends_clause = !word_char(prev.back()) && starts_record(trim(next));
-  if (wrap.cut && raw_columns(prev, wrap.log) == wrap.cut &&
-      (goes_on(prev, next) || (!stamped(trim(next)) && !ends_clause)))
+  if (cut_line(prev, wrap) && (goes_on(prev, next) || (!stamped(trim(next)) && !ends_clause)))
     return cut_seam(prev, next);
   if (open_path(prev) && next[0] != ' ' && next[0] != '\t') return Seam::tight;
   // CMake indents the text of a message(): "CMake Error at x.cmake:31 (message):" then "  Can
@@ -332,7 +327,7 @@ Logical logical_line(const std::vector<std::string_view> &lines, std::size_t i, 
     if (s == Seam::none) break;
     if (out.joined.empty()) {
       out.joined = std::string(lines[i]);
-      out.mid_word = s == Seam::tight && wrap.cut && raw_columns(prev, wrap.log) == wrap.cut &&
+      out.mid_word = s == Seam::tight && cut_line(prev, wrap) &&
                      ((alpha(prev.back()) && alpha(next[0])) || goes_on(prev, next));
     }
     if (s == Seam::space || s == Seam::stamped) {

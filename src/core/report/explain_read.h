@@ -50,6 +50,9 @@ struct NamedFile {
   std::string name;
 };
 std::vector<NamedFile> named_files(std::string_view line);
+// A file's extension at the start of s, as the rest of a name cut at its dot: "so.8: symbol",
+// "dll\" or one of", "h:57:10" - not a word that starts a sentence ("so I tried").
+bool extension_start(std::string_view s);
 // The ASCII-lowercased line, same length, for wordings whose capitals vary.
 std::string folded(std::string_view line);
 // what occurs in s, as written (the readers pass folded text and lowercase words).

@@ -3,6 +3,7 @@
 #include "text.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 namespace cudnn_compat::explain {
@@ -16,7 +17,6 @@ bool hex(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f');
 }
 
-// A character that ends a file name inside a message.
 // Where a file's name ends: ASCII punctuation and spaces, and any byte of a character past
 // ASCII - the quotes a translated compiler or a word processor puts around a name ("“cudnn.h”"),
 // the text a paste runs on into ("libcudnn.so.9: ...directory您好").
@@ -26,7 +26,28 @@ bool name_end(char c) {
          c == '=' || c == '<' || c == '>' || (static_cast<unsigned char>(c) & 0x80) != 0;
 }
 
+// The extensions of the files the messages name: shared libraries (.so with its version after
+// it), import libraries and headers.
+constexpr std::array<std::string_view, 5> kExtensions{"so", "dll", "dylib", "h", "lib"};
+
+// libcudnn.so.8, cudnn64_8.dll and Windows' CUDNN64_8.DLL, libcudnn.dylib, cudnn.h, cudnn.lib.
+bool names_a_file(std::string_view w) {
+  if (has(w, ".so") || w.ends_with(".DLL")) return true;
+  const std::size_t dot = w.rfind('.');
+  return dot != std::string_view::npos &&
+         std::find(kExtensions.begin(), kExtensions.end(), w.substr(dot + 1)) != kExtensions.end();
+}
+
 }  // namespace
+
+bool extension_start(std::string_view s) {
+  for (std::string_view ext : kExtensions)
+    if (s.starts_with(ext) &&
+        (s.size() == ext.size() ||
+         std::string_view(".:\"',)").find(s[ext.size()]) != std::string_view::npos))
+      return true;
+  return false;
+}
 
 std::optional<std::string_view> after(std::string_view s, std::string_view marker) {
   // Case aside: tools and their releases capitalise the same words differently. ASCII folding
@@ -182,10 +203,7 @@ std::vector<NamedFile> named_files(std::string_view line) {
     i = n;
     while (!w.empty() && (w.back() == '.' || w.back() == '!' || w.back() == '?'))
       w.remove_suffix(1);
-    const bool a_file = w.find(".so") != std::string_view::npos || w.ends_with(".dll") ||
-                        w.ends_with(".DLL") || w.ends_with(".dylib") || w.ends_with(".h") ||
-                        w.ends_with(".lib");
-    if (a_file && w.size() > 3)
+    if (w.size() > 3 && names_a_file(w))
       out.push_back({std::size_t(word.data() - line.data()), word.size(), std::string(w)});
   }
   return out;
