@@ -2,6 +2,7 @@
 // each one's options, which options take a value and which values are paths (map files, output
 // files, directories), so a new option completes the day it is added.
 #include "docs.h"
+#include "map.h"
 #include "text.h"
 
 #include <algorithm>
@@ -15,16 +16,29 @@ std::string command_key(const Command &c) {
   return c.path.empty() ? "cudnn-compat" : "cudnn-compat " + c.path;
 }
 
+// The tables the tools derive beside a map (map.toml.decide, ...), never a file to name: an
+// extended regular expression of their suffixes.
+std::string derived_table_pattern() {
+  std::string suffixes;
+  for (TableKind k : {TableKind::cache, TableKind::fits, TableKind::misfits, TableKind::decide})
+    suffixes += (suffixes.empty() ? "" : "|") + std::string(table_suffix(k).substr(1));
+  return "\\.(" + suffixes + ")$";
+}
+
 struct Completable {
   std::vector<std::string> subcommands, options, valued, paths;
   bool positional_path = false;
 };
 
+// The options a user may type: not the hidden ones (no group: one node's part of doctor --nodes).
+// --json is the program's, offered after any subcommand too (it falls through).
 Completable completable(const Command &c) {
   Completable k;
   for (const CLI::App *sub : c.app->get_subcommands([](const CLI::App *) { return true; }))
     k.subcommands.push_back(sub->get_name());
+  if (!c.path.empty()) k.options.push_back("--json");
   for (const CLI::Option *o : c.app->get_options()) {
+    if (o->get_group().empty()) continue;
     if (o->get_positional()) {
       k.positional_path = k.positional_path || takes_path(*o);
       continue;
@@ -55,7 +69,8 @@ std::string bash_tables(const CLI::App &app) {
   return "declare -gA _cudnn_compat_subs=(\n" + subs + ")\ndeclare -gA _cudnn_compat_opts=(\n" +
          opts + ")\ndeclare -gA _cudnn_compat_valued=(\n" + valued +
          ")\ndeclare -gA _cudnn_compat_paths=(\n" + paths +
-         ")\ndeclare -gA _cudnn_compat_positional_path=(\n" + positional + ")\n";
+         ")\ndeclare -gA _cudnn_compat_positional_path=(\n" + positional + ")\n" +
+         "_cudnn_compat_derived='" + derived_table_pattern() + "'\n";
 }
 
 }  // namespace
@@ -75,16 +90,16 @@ _cudnn_compat() {
   done
   if [[ ${_cudnn_compat_paths[$path]:-} == *" $prev "* ]]; then
     compopt -o filenames 2>/dev/null || true
-    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur" | grep -v -E "$_cudnn_compat_derived")
   elif [[ ${_cudnn_compat_valued[$path]:-} == *" $prev "* ]]; then
     COMPREPLY=()
   elif [[ $cur == -* ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "${_cudnn_compat_opts[$path]:-} --json --help" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "${_cudnn_compat_opts[$path]:-}" -- "$cur")
   elif [[ -n ${_cudnn_compat_subs[$path]:-} ]]; then
     mapfile -t COMPREPLY < <(compgen -W "${_cudnn_compat_subs[$path]:-}" -- "$cur")
   elif [[ -n ${_cudnn_compat_positional_path[$path]:-} ]]; then
     compopt -o filenames 2>/dev/null || true
-    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur" | grep -v -E "$_cudnn_compat_derived")
   fi
 }
 complete -F _cudnn_compat cudnn-compat

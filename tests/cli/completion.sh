@@ -31,6 +31,13 @@ complete_words cudnn-compat resolve libcudnn.so.8 --map site/m
 has site/map.toml
 complete_words cudnn-compat map validate site/map
 has site/map.toml
+# The tables the tools derive beside it are no map to name.
+lacks map.toml.decide
+# Each option once; the hidden one (one node's part of doctor --nodes) not at all.
+complete_words cudnn-compat doctor --
+lacks --node-report
+[[ $(grep -c -x -- --help <<<"$out") == 1 && $(grep -c -x -- --json <<<"$out") == 1 ]] ||
+  fail "doctor's options, --help and --json not each once:"$'\n'"$out"
 # The value of --rule is not a subcommand: the options after it are resolve's.
 complete_words cudnn-compat --json resolve --rule nvidia --ma
 [[ $out == --map ]] || fail "after --rule VALUE, '--ma' completes to: $out"
