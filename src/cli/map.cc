@@ -116,7 +116,7 @@ void print_device_code(const nlohmann::json &releases) {
               << r["lib"].get<std::string>()
               << (r["cuda"].is_string() ? " (CUDA " + r["cuda"].get<std::string>() + ")" : "")
               << " runs on compute capability " << (gpus.empty() ? "none" : gpus) << "; "
-              << r["libraries"].size() << " of its libraries carry device code\n";
+              << "device code in " << r["libraries"].size() << " of its libraries\n";
   }
 }
 
