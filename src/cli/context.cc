@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "decision_inputs.h"
 #include "diagnostics.h"
 #include "site_contract.h"
 
@@ -42,6 +43,22 @@ ProbeOptions probe_options() {
   ProbeOptions o;
   o.helper = pkglib_dir() + "/cudnn-compat-probe";
   return o;
+}
+
+std::optional<NodeFacts> this_node(const Map *map) {
+  return learn_node_facts(node_sources(env, probe_options().helper, 10000, map));
+}
+
+void decide_on_node(const std::optional<NodeFacts> &node, Need &need, Map *map) {
+  if (!node) return;
+  if (const std::optional<std::string> why = node_unknown(*node)) {
+    Note() << "this node's GPUs and driver are not known (" + *why +
+                  "); this answer ignores them. Give them: CUDNN_COMPAT_GPU_ARCH=X.Y[,X.Y...] "
+                  "CUDNN_COMPAT_DRIVER_CUDA=X.Y";
+    return;
+  }
+  need.node = node;
+  if (map && !node->gpus.empty()) *map = with_device_code(std::move(*map));
 }
 
 }  // namespace cudnn_compat::cli

@@ -40,7 +40,7 @@ std::string node_name() {
 // node's GPUs and driver count as they do for the shim (docs/gpu.md).
 void judge_fit(NodeRow &r, Need need, const Map &listed) {
   const std::string name = "libcudnn.so." + std::to_string(need.cudnn->major);
-  need.node = learn_node_facts(node_sources(env, probe_options().helper, 10000, &listed));
+  need.node = this_node(&listed);
   r.gpus = need.node->gpus.empty() ? "-" : gpu_list(need.node->gpus);
   const Map map = need.node->gpus.empty() ? listed : with_device_code(listed);
   const std::optional<LoaderHit> hit = loader_search(name, loader_context("", "", env));

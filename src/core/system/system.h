@@ -103,6 +103,9 @@ std::optional<NodeFacts> parse_node_file(std::string_view text, std::string_view
 std::string node_file_path(const std::string &dir, std::string_view node);
 // This node's facts (none known on a node without NVML, nvidia-smi or an NVIDIA driver).
 std::optional<NodeFacts> learn_node_facts(const NodeSources &sources);
+// Why this node's GPUs and driver could not be learnt (NVML failed or hung, the probe did not
+// start, a bad override), or nullopt when they were - also on a node without an NVIDIA driver.
+std::optional<std::string> node_unknown(const NodeFacts &f);
 
 // ---------------------------------------------------------------------------------------------
 // loader.cc: where glibc's ld.so finds a bare name (I/O: reads ELF files and ld.so.cache).
