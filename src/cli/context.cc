@@ -3,6 +3,7 @@
 #include "diagnostics.h"
 #include "site_contract.h"
 
+#include <errno.h>
 #include <unistd.h>
 #include <filesystem>
 
@@ -33,10 +34,19 @@ void report_unusable_map(const LoadedMap &m) {
 }
 
 std::string pkglib_dir() {
-  // Installed and build trees alike: bin/cudnn-compat and lib/cudnn-compat/.
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return (self.parent_path().parent_path() / "lib" / "cudnn-compat").string();
+  // Installed and build trees alike: bin/cudnn-compat and lib/cudnn-compat/. Said once when this
+  // program cannot find its own file (no /proc, run by a bare name from PATH).
+  static const std::optional<std::string> self = [] {
+    std::optional<std::string> p = program_path();
+    if (!p)
+      Note() << "cannot find this program's own file (no /proc/self/exe, and it was run as \"" +
+                    std::string(program_invocation_name) +
+                    "\", not by a path), nor its helpers beside it; run it by its path";
+    return p;
+  }();
+  if (!self) return "lib/cudnn-compat";
+  return (std::filesystem::path(*self).parent_path().parent_path() / "lib" / "cudnn-compat")
+      .string();
 }
 
 ProbeOptions probe_options() {

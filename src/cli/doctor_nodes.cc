@@ -172,15 +172,10 @@ int doctor_nodes(const std::string &require, const std::string &map_flag, const 
                "or in an sbatch script";
     return kUsage;
   }
-  std::error_code ec;
-  std::vector<std::string> argv{"srun",
-                                "--ntasks-per-node=1",
-                                "-N",
-                                *nodes,
-                                "--kill-on-bad-exit=0",
-                                std::filesystem::read_symlink("/proc/self/exe", ec).string(),
-                                "doctor",
-                                "--node-report"};
+  std::vector<std::string> argv{
+      "srun",   "--ntasks-per-node=1",  "-N",
+      *nodes,   "--kill-on-bad-exit=0", program_path().value_or("cudnn-compat"),
+      "doctor", "--node-report"};
   if (!require.empty()) argv.insert(argv.end(), {"--require", require});
   if (!map_flag.empty()) argv.insert(argv.end(), {"--map", map_flag});
   SpawnOptions srun;

@@ -255,7 +255,8 @@ std::optional<std::string> env(const char *name);  // secure_getenv; empty count
 // The prefix a program in dir belongs to: dir without its bin/ or lib/cudnn-compat/ (pure).
 std::optional<std::string> prefix_of_program_dir(std::string_view dir);
 // The running program's file: /proc/self/exe, else (no /proc: a chroot, a sandbox) the path it
-// was run by when that is absolute, as the shim runs its engine.
+// was run by when that has a slash (the shim runs its engine by an absolute one), its real path;
+// nullopt when it was found on PATH.
 std::optional<std::string> program_path();
 // The running program's prefix, from program_path(): an installed tree may be moved.
 std::optional<std::string> install_prefix();
