@@ -64,6 +64,7 @@ nlohmann::json json_of(const std::optional<Version> &v);
 nlohmann::json json_of(const Diagnostic &d);
 nlohmann::json json_of(const Probe &p);
 nlohmann::json json_of(const Installed &e);  // a map entry: version, lib, cuda, module
+nlohmann::json json_of(const std::optional<NodeFacts> &node);  // gpus, driver_cuda, source
 std::string describe(const Probe &p);  // "cuDNN 9.19.0 for CUDA 13.1 (reported by the library)"
 
 std::string rule_list();
@@ -89,5 +90,12 @@ std::string map_not_found_message();
 void report_unusable_map(const LoadedMap &m);
 std::string pkglib_dir();      // lib/cudnn-compat of this installation
 ProbeOptions probe_options();  // finds cudnn-compat-probe there
+// This node's facts as the shim learns them (node_sources: the overrides, the map's [[node]]
+// entry, the node file, NVML), for resolve and doctor alike.
+std::optional<NodeFacts> this_node(const Map *map);
+// Puts node's facts where a decision reads them: need.node, and the device code of map's releases
+// when its GPUs are known. Facts that could not be learnt are said in one line on stderr (what
+// failed, that the answer ignores them, the overrides that give them) and left out.
+void decide_on_node(const std::optional<NodeFacts> &node, Need &need, Map *map);
 
 }  // namespace cudnn_compat::cli

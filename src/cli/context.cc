@@ -1,7 +1,9 @@
 #include "cli.h"
+#include "decision_inputs.h"
 #include "diagnostics.h"
 #include "site_contract.h"
 
+#include <errno.h>
 #include <unistd.h>
 #include <filesystem>
 
@@ -32,16 +34,41 @@ void report_unusable_map(const LoadedMap &m) {
 }
 
 std::string pkglib_dir() {
-  // Installed and build trees alike: bin/cudnn-compat and lib/cudnn-compat/.
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return (self.parent_path().parent_path() / "lib" / "cudnn-compat").string();
+  // Installed and build trees alike: bin/cudnn-compat and lib/cudnn-compat/. Said once when this
+  // program cannot find its own file (no /proc, run by a bare name from PATH).
+  static const std::optional<std::string> self = [] {
+    std::optional<std::string> p = program_path();
+    if (!p)
+      Note() << "cannot find this program's own file (no /proc/self/exe, and it was run as \"" +
+                    std::string(program_invocation_name) +
+                    "\", not by a path), nor its helpers beside it; run it by its path";
+    return p;
+  }();
+  if (!self) return "lib/cudnn-compat";
+  return (std::filesystem::path(*self).parent_path().parent_path() / "lib" / "cudnn-compat")
+      .string();
 }
 
 ProbeOptions probe_options() {
   ProbeOptions o;
   o.helper = pkglib_dir() + "/cudnn-compat-probe";
   return o;
+}
+
+std::optional<NodeFacts> this_node(const Map *map) {
+  return learn_node_facts(node_sources(env, probe_options().helper, 10000, map));
+}
+
+void decide_on_node(const std::optional<NodeFacts> &node, Need &need, Map *map) {
+  if (!node) return;
+  if (const std::optional<std::string> why = node_unknown(*node)) {
+    Note() << "this node's GPUs and driver are not known (" + *why +
+                  "); this answer ignores them. Give them: CUDNN_COMPAT_GPU_ARCH=X.Y[,X.Y...] "
+                  "CUDNN_COMPAT_DRIVER_CUDA=X.Y";
+    return;
+  }
+  need.node = node;
+  if (map && !node->gpus.empty()) *map = with_device_code(std::move(*map));
 }
 
 }  // namespace cudnn_compat::cli

@@ -105,6 +105,7 @@ void print_json_report(const DoctorFacts &f, const std::string &map_path,
        {"tables", tables},
        {"ld_library_path", path},
        {"shim", f.shim.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.shim)},
+       {"node", json_of(f.need ? f.need->node : std::optional<NodeFacts>())},
        {"map", map_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(map_path)},
        {"no_map", map_path.empty() ? nlohmann::json(no_map_line()) : nlohmann::json(nullptr)},
        {"findings", list}});
@@ -215,16 +216,19 @@ int doctor(const Options &o, const Globals &g) {
   std::error_code ec;
   const std::string program = o.program.empty() ? "" : fs::absolute(o.program, ec).string();
   // The active Python environment's cuDNN are places beside the map's.
-  const std::optional<Map> seen = with_places(
+  std::optional<Map> seen = with_places(
       m.map ? &*m.map : nullptr, active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program}));
-  const Map *map = seen ? &*seen : nullptr;
   Asked asked{o.require, o.cuda, std::nullopt, {}, std::nullopt};
   if (!program.empty()) asked.programs = {program};
-  const Parsed<Need> need = derive_need(need_inputs(asked, env), map);
+  Parsed<Need> need = derive_need(need_inputs(asked, env), seen ? &*seen : nullptr);
   if (!need) {
     Error() << need.error;
     return kUsage;
   }
+  // The node's GPUs and driver, as resolve and the shim learn them and decide on them.
+  if (need->cudnn)
+    decide_on_node(this_node(m.map ? &*m.map : nullptr), *need.value, seen ? &*seen : nullptr);
+  const Map *map = seen ? &*seen : nullptr;
   DoctorIo io = system_doctor_io(probe_options());
   io.cuda_major_of_home = cuda_major_of_home;
   const DoctorFacts f =
@@ -259,7 +263,11 @@ order (RPATH, LD_LIBRARY_PATH, RUNPATH of --for, ld.so.cache, default directorie
 each libcudnn.so.<major> becomes. Then: whether it fits what the program needs (--require,
 CUDNN_COMPAT_REQUIRE or a [[require]] rule of the map), mixed families (a sub-library the
 dispatcher would take from another directory), several releases of one major on the path, a cuDNN
-built for another CUDA major than the loaded CUDA, and whether the shim is on.
+built for another CUDA major than the loaded CUDA, and whether the shim is on. On a node whose
+GPUs and driver are known (NVML, nvidia-smi, $CUDNN_COMPAT_GPU_ARCH and $CUDNN_COMPAT_DRIVER_CUDA,
+learnt as resolve and the shim learn them), the loader's choice fits only if it runs there: the
+verdict and what the shim would load are the shim's own decision, and the fix names the module
+of a release that runs (docs/gpu.md). Facts that cannot be learnt are said in one line.
 
 With --nodes, inside a Slurm allocation (salloc, sbatch), every node of it answers for itself, in
 one task per node, about what a job gets there: whether its steps load the SPANK plugin (the

@@ -40,7 +40,7 @@ std::string node_name() {
 // node's GPUs and driver count as they do for the shim (docs/gpu.md).
 void judge_fit(NodeRow &r, Need need, const Map &listed) {
   const std::string name = "libcudnn.so." + std::to_string(need.cudnn->major);
-  need.node = learn_node_facts(node_sources(env, probe_options().helper, 10000, &listed));
+  need.node = this_node(&listed);
   r.gpus = need.node->gpus.empty() ? "-" : gpu_list(need.node->gpus);
   const Map map = need.node->gpus.empty() ? listed : with_device_code(listed);
   const std::optional<LoaderHit> hit = loader_search(name, loader_context("", "", env));
@@ -172,15 +172,10 @@ int doctor_nodes(const std::string &require, const std::string &map_flag, const 
                "or in an sbatch script";
     return kUsage;
   }
-  std::error_code ec;
-  std::vector<std::string> argv{"srun",
-                                "--ntasks-per-node=1",
-                                "-N",
-                                *nodes,
-                                "--kill-on-bad-exit=0",
-                                std::filesystem::read_symlink("/proc/self/exe", ec).string(),
-                                "doctor",
-                                "--node-report"};
+  std::vector<std::string> argv{
+      "srun",   "--ntasks-per-node=1",  "-N",
+      *nodes,   "--kill-on-bad-exit=0", program_path().value_or("cudnn-compat"),
+      "doctor", "--node-report"};
   if (!require.empty()) argv.insert(argv.end(), {"--require", require});
   if (!map_flag.empty()) argv.insert(argv.end(), {"--map", map_flag});
   SpawnOptions srun;

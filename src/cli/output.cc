@@ -36,6 +36,13 @@ nlohmann::json json_of(const Installed &e) {
           {"hand_out", e.hand_out}};
 }
 
+nlohmann::json json_of(const std::optional<NodeFacts> &node) {
+  if (!node) return nullptr;
+  return {{"gpus", gpu_list(node->gpus)},
+          {"driver_cuda", json_of(node->driver_cuda)},
+          {"source", node->source}};
+}
+
 nlohmann::json json_of(const Probe &p) {
   return {{"file", p.file},
           {"version", to_string(p.version)},

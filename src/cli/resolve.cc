@@ -15,8 +15,7 @@ struct Opts {
 
 // The node resolved for: --gpu/--driver (another node), else this one as the shim learns it.
 Parsed<std::optional<NodeFacts>> node_for(const Opts &o, const Map *map) {
-  if (o.gpu.empty() && o.driver.empty())
-    return {learn_node_facts(node_sources(env, probe_options().helper, 10000, map)), {}};
+  if (o.gpu.empty() && o.driver.empty()) return {this_node(map), {}};
   Parsed<std::optional<NodeFacts>> f = node_overrides(o.gpu, o.driver);
   for (const auto &[from, to] :
        {std::pair{"CUDNN_COMPAT_GPU_ARCH", "--gpu"}, {"CUDNN_COMPAT_DRIVER_CUDA", "--driver"}})
@@ -57,10 +56,7 @@ nlohmann::json need_json(const Need &need) {
           {"cuda", need.cuda_major ? nlohmann::json(*need.cuda_major) : nlohmann::json(nullptr)},
           {"rule", rule_name(need.rule)},
           {"source", need.source.empty() ? nlohmann::json(nullptr) : nlohmann::json(need.source)},
-          {"node", need.node ? nlohmann::json{{"gpus", gpu_list(need.node->gpus)},
-                                              {"driver_cuda", json_of(need.node->driver_cuda)},
-                                              {"source", need.node->source}}
-                             : nlohmann::json(nullptr)}};
+          {"node", json_of(need.node)}};
 }
 
 // The module command that puts a fitting release on the loader's path without the shim, in the
@@ -181,13 +177,7 @@ int run(const Opts &o, const Globals &g) {
     Error() << need.error;
     return kUsage;
   }
-  if (*node && !(*node)->problem.empty())
-    Note() << "this node's GPUs and driver are not known (" + (*node)->problem +
-                  "); resolving without them, where the shim keeps the loader's choice";
-  else if (*node) {
-    need.value->node = *node;
-    if (!(*node)->gpus.empty()) map = with_device_code(*map);
-  }
+  decide_on_node(*node, *need.value, &*map);
   const Choice choice = choose(*map, *need, *requested);
   const Resolved found = resolve_file(*map, choice, *requested, o.name, find_library_file);
   if (found.entry) {
@@ -240,7 +230,9 @@ and the module hooks).
 On a node whose GPUs are known (NVML, nvidia-smi, the overrides, or --gpu and --driver for a node
 you are not on), a release fits only if every library of its family that carries device code has
 code for each GPU (a cubin of the same major and an equal or lower minor, or PTX of an equal or
-older architecture) and the driver runs its CUDA (docs/gpu.md).
+older architecture) and the driver runs its CUDA (docs/gpu.md). Where this node's facts cannot be
+learnt (NVML fails, its probe does not start), one line on stderr says so: the answer then ignores
+them, unless the overrides give them.
 A sub-library (libcudnn_ops.so.9) resolves into the directory of the chosen main library, so a
 family is never mixed.
 

@@ -33,6 +33,28 @@ TEST(Doctor, AMisfitIsAProblemWithTheModuleThatFits) {
   EXPECT_EQ(p->fixes[0], "module load cudnn/5.1   # cuDNN 5.1.10");
 }
 
+// The engine's verdict on the loader's choice is doctor's: a release of the right version that
+// has no code for this node's GPU does not fit, and the node is named with the need.
+TEST(Doctor, TheEnginesVerdictOnTheLoadersChoiceIsDoctors) {
+  DoctorFacts f;
+  f.need = Need{*parse_dotted("9"), std::nullopt, Rule::nvidia, "--require"};
+  f.need->node = NodeFacts{{70}, Version{12, 2, {}, {}}, "NVML", ""};
+  f.resolved.push_back({9,
+                        LoaderHit{"/t/libcudnn.so.9", "LD_LIBRARY_PATH"},
+                        reported("/t/libcudnn.so.9", "9.1.0"),
+                        {}});
+  f.loader_verdict =
+      Verdict{false, "its libcudnn_cnn.so.9 carries no code for compute capability 7.0"};
+  const DoctorFinding *p = with(diagnose(f, nullptr), "libcudnn.so.9 resolves to /t/libcudnn.so.9");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->severity, Severity3::problem);
+  EXPECT_NE(
+      p->what.find("on compute capability 7.0 with a CUDA 12.2 driver (NVML) does not fit it: "
+                   "its libcudnn_cnn.so.9 carries no code"),
+      std::string::npos)
+      << p->what;
+}
+
 TEST(Doctor, MixedFamilyCudaAndSeveralReleases) {
   DoctorFacts f;
   f.cuda_major = 11;

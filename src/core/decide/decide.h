@@ -53,6 +53,9 @@ struct NeedInputs {
 Parsed<Need> derive_need(const NeedInputs &in, const Map *map);
 // "cuDNN 9.1.0 under rule pytorch (from ...)", "any cuDNN 9": a need in words; with `also`, each.
 std::string describe(const Need &need, std::optional<int> major);
+// A need's node in words: " on compute capability 7.0 with a CUDA 12.2 driver (NVML)"; "" when
+// nothing is known of it.
+std::string node_words(const std::optional<NodeFacts> &node);
 
 // ---------------------------------------------------------------------------------------------
 // pins.cc: a framework's pin of cuDNN (its wheel's Requires-Dist, its conda depends) as a need.
@@ -268,6 +271,9 @@ struct Selection {
   Outcome outcome = Outcome::undecided;
   std::optional<Version> loader_release = {};  // what the loader's own library reports
   std::optional<Version> release = {};         // what `use` reports
+  // fit()'s word on the loader's own library, when it was probed and judged: doctor's verdict on
+  // the loader's choice is this one, the node's GPUs and driver included.
+  std::optional<Verdict> loader_verdict = {};
   // For CUDNN_COMPAT_REPORT: where the file loaded comes from and the need that chose it
   // ("rule pytorch, the pin of torch 2.6.0: ..."); empty when nothing was judged.
   std::optional<Source> source = std::nullopt;

@@ -10,19 +10,10 @@ namespace {
 
 constexpr const char *kPrefix = "cudnn-compat: ";
 
-// The node's part of a need: " on compute capability 7.0 (CUDNN_COMPAT_GPU_ARCH)".
-std::string describe_node(const SelectInputs &in) {
-  const std::optional<NodeFacts> &n = in.need.node;
-  if (!n || (n->gpus.empty() && !n->driver_cuda)) return "";
-  std::string s = n->gpus.empty() ? "" : " on compute capability " + gpu_list(n->gpus);
-  if (n->driver_cuda) s += " with a CUDA " + to_string(*n->driver_cuda) + " driver";
-  return s + " (" + n->source + ")";
-}
-
 std::string describe_need(const SelectInputs &in) {
   if (!in.need.cudnn) {
     const std::optional<int> major = wanted_major(in.need, in.requested);
-    return (major ? "any cuDNN " + std::to_string(*major) : "any cuDNN") + describe_node(in);
+    return (major ? "any cuDNN " + std::to_string(*major) : "any cuDNN") + node_words(in.need.node);
   }
   std::string s = "needs " + to_string(*in.need.cudnn);
   if (in.need.below) s += " below " + to_string(*in.need.below);
@@ -31,7 +22,7 @@ std::string describe_need(const SelectInputs &in) {
   for (const Need &other : in.need.also)
     s += " and " + (other.cudnn ? to_string(*other.cudnn) : std::string("any")) + " from " +
          other.source;
-  return s + describe_node(in);
+  return s + node_words(in.need.node);
 }
 
 // At most `most` of items, then how many more: a site's thousand releases make no one-line message.
@@ -102,6 +93,7 @@ std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo 
   const Probe &p = *checked.probe;
   const Verdict v = fit(in.need, wanted_major(in.need, in.requested), p.version, p.cuda, Words::yes,
                         io.code ? io.code(in.loader->path) : ReleaseCode{});
+  out.loader_verdict = v;
   if (!v.compatible)
     return to_string(p.version) + " on " + in.loader->from + " does not fit: " + v.reason;
   out.source = in.loader_source;
@@ -199,6 +191,13 @@ void handed_over(const SelectInputs &in, const std::string &need, const std::str
 }
 
 }  // namespace
+
+std::string node_words(const std::optional<NodeFacts> &n) {
+  if (!n || (n->gpus.empty() && !n->driver_cuda)) return "";
+  std::string s = n->gpus.empty() ? "" : " on compute capability " + gpu_list(n->gpus);
+  if (n->driver_cuda) s += " with a CUDA " + to_string(*n->driver_cuda) + " driver";
+  return s + " (" + n->source + ")";
+}
 
 std::string_view to_string(Outcome o) {
   switch (o) {

@@ -77,13 +77,16 @@ Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io, const 
   return r;
 }
 
-// What the shim would load for the required major (the engine's own decision), and its CUDA.
-void shim_choice(DoctorFacts &f, const Map &map, const DoctorIo &io) {
+// What the shim would load for the required major (the engine's own decision), and its CUDA; the
+// engine's verdict on the loader's choice. Without a map the engine still judges that choice.
+void shim_choice(DoctorFacts &f, const Map *map, const DoctorIo &io) {
   for (const Resolution &r : f.resolved)
     if (r.major == f.need->cudnn->major) {
       const std::string name = "libcudnn.so." + std::to_string(r.major);
       const Selection s =
-          io.select(select_inputs(name, *parse_library_name(name), *f.need, r.hit, &map));
+          io.select(select_inputs(name, *parse_library_name(name), *f.need, r.hit, map));
+      f.loader_verdict = s.loader_verdict;
+      if (!map) return;
       if (s.use) {
         f.shim_choice = *s.use;
         if (const std::optional<Probe> p = io.probe_file(*s.use)) f.shim_choice_cuda = p->cuda;
@@ -182,7 +185,7 @@ DoctorFacts gather_doctor_facts(const std::string &program, const std::optional<
   if (io.scene) f.scene = io.scene();
   cuda_of(f, io);
   f.shim = shim_mode(io.env("LD_AUDIT").value_or(""), io.env("LD_PRELOAD").value_or(""));
-  if (f.need && map) shim_choice(f, *map, io);
+  if (f.need) shim_choice(f, map, io);
   gather_frameworks(f, map, io);
   return f;
 }

@@ -18,7 +18,7 @@ std::string dir_of(const std::string &file) {
 std::string need_text(const Need &n) {
   std::string s = "cuDNN " + to_string(*n.cudnn);
   if (n.cuda_major) s += " for CUDA " + std::to_string(*n.cuda_major);
-  return s + " (from " + n.source + ")";
+  return s + " (from " + n.source + ")" + node_words(n.node);
 }
 
 using Findings = std::vector<DoctorFinding>;
@@ -54,7 +54,8 @@ bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findin
                      std::string(to_string(r.source)) + "): cuDNN " + to_string(r.probe->version) +
                      (r.probe->cuda ? " for CUDA " + to_string(*r.probe->cuda) : "");
   if (f.need && f.need->cudnn && f.need->cudnn->major == r.major) {
-    const Verdict v = serves(*f.need, r.major, *r.probe);
+    // The engine's verdict, as the shim decides: the node's GPUs and driver count.
+    const Verdict v = f.loader_verdict.value_or(serves(*f.need, r.major, *r.probe));
     if (!v.compatible) {
       std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major, f.scene);
       if (fixes.empty())

@@ -145,6 +145,9 @@ struct DoctorFacts {
   ModuleScene scene;                       // the same, for the fixes' module commands
   std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
   std::vector<FrameworkView> frameworks;    // of the active Python environment
+  // The engine's word on the loader's choice for the required major (the node's GPUs and driver
+  // count there): what doctor says of that choice, as the shim would decide.
+  std::optional<Verdict> loader_verdict = std::nullopt;
 };
 enum class Severity3 { ok, warning, problem };
 struct DoctorFinding {

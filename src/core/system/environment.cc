@@ -34,9 +34,12 @@ std::optional<std::string> program_path() {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) return self.string();
-  const std::string_view run_as = program_invocation_name;
-  if (run_as.starts_with('/')) return std::string(run_as);
-  return std::nullopt;
+  // No /proc: the path it was run by, when that names a file (a slash in it) rather than a search
+  // of PATH, made absolute with its links resolved as /proc/self/exe would be.
+  const std::string run_as = program_invocation_name;
+  if (run_as.find('/') == std::string::npos) return std::nullopt;
+  const std::filesystem::path real = std::filesystem::canonical(run_as, ec);
+  return ec ? std::nullopt : std::optional<std::string>(real.string());
 }
 
 std::optional<std::string> install_prefix() {

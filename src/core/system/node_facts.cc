@@ -256,6 +256,13 @@ Parsed<std::optional<NodeFacts>> map_entry_facts(const NodeSources &s) {
 
 }  // namespace
 
+std::optional<std::string> node_unknown(const NodeFacts &f) {
+  if (!f.problem.empty()) return f.problem;
+  if (f.source.starts_with(kNotStarted))
+    return f.source.substr(std::string_view("nothing: ").size());
+  return std::nullopt;
+}
+
 std::optional<NodeFacts> learn_node_facts(const NodeSources &s) {
   const bool from_map = s.gpu_arch.empty() && s.driver_cuda.empty() && !s.map_entry.empty();
   const Parsed<std::optional<NodeFacts>> over =

@@ -103,6 +103,9 @@ std::optional<NodeFacts> parse_node_file(std::string_view text, std::string_view
 std::string node_file_path(const std::string &dir, std::string_view node);
 // This node's facts (none known on a node without NVML, nvidia-smi or an NVIDIA driver).
 std::optional<NodeFacts> learn_node_facts(const NodeSources &sources);
+// Why this node's GPUs and driver could not be learnt (NVML failed or hung, the probe did not
+// start, a bad override), or nullopt when they were - also on a node without an NVIDIA driver.
+std::optional<std::string> node_unknown(const NodeFacts &f);
 
 // ---------------------------------------------------------------------------------------------
 // loader.cc: where glibc's ld.so finds a bare name (I/O: reads ELF files and ld.so.cache).
@@ -252,7 +255,8 @@ std::optional<std::string> env(const char *name);  // secure_getenv; empty count
 // The prefix a program in dir belongs to: dir without its bin/ or lib/cudnn-compat/ (pure).
 std::optional<std::string> prefix_of_program_dir(std::string_view dir);
 // The running program's file: /proc/self/exe, else (no /proc: a chroot, a sandbox) the path it
-// was run by when that is absolute, as the shim runs its engine.
+// was run by when that has a slash (the shim runs its engine by an absolute one), its real path;
+// nullopt when it was found on PATH.
 std::optional<std::string> program_path();
 // The running program's prefix, from program_path(): an installed tree may be moved.
 std::optional<std::string> install_prefix();
