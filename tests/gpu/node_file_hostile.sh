@@ -24,3 +24,15 @@ forge ""
 run && nvml_asked 4 "no boot id"
 forge "$(cat /proc/sys/kernel/random/boot_id)" && chmod 0666 "$node_file"
 run && nvml_asked 5 "writable by others"
+# Rewritten as the engine's own file, mode 0600, not in the image of the file it replaced (which
+# kept the rewrite writable by others, so that it was passed over and NVML asked on every load).
+[[ $(stat -c %a "$node_file") == 600 ]] || fail "the node file was rewritten $(stat -c %a "$node_file")"
+run && nvml_asked 5 "after the rewrite of a file others may write"
+# Root (the CI): a file of another user's in root's own directory is rewritten as root's own, not
+# handed to that user again.
+if ((EUID == 0)); then
+  forge "$(cat /proc/sys/kernel/random/boot_id)" && chown 1000:1000 "$node_file"
+  run && nvml_asked 6 "another user's"
+  [[ $(stat -c %u:%g:%a "$node_file") == 0:0:600 ]] || fail "rewritten $(stat -c %u:%g:%a "$node_file")"
+  run && nvml_asked 6 "after the rewrite of another user's file"
+fi

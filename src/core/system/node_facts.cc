@@ -269,7 +269,7 @@ std::optional<NodeFacts> learn_node_facts(const NodeSources &s) {
   if (!learnt) {
     learnt = ask_the_driver(s);
     if (!file.empty() && !learnt->source.starts_with(kNotStarted)) {
-      write_file_atomically(file, format_node_file(*learnt, boot));
+      write_own_file_atomically(file, format_node_file(*learnt, boot), 0600);
     }
   }
   if (!*over) return learnt;
