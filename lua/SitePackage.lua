@@ -267,6 +267,13 @@ local function parse_node_file(text)
   return f
 end
 
+-- The name when it may be part of the node file's name (no '/', no control character), or nil
+-- (shim/shared/node_file.h).
+local function usable_node_name(name)
+  if name and name ~= "" and not name:find("[/%c]") then return name end
+  return nil
+end
+
 -- {gpus = {70, ...}, driver = 12020 or nil, words = "compute capability 7.0 (NVML)"}, or nil.
 local function node_facts()
   local gpu, driver = os.getenv("CUDNN_COMPAT_GPU_ARCH"), os.getenv("CUDNN_COMPAT_DRIVER_CUDA")
@@ -277,9 +284,10 @@ local function node_facts()
   else
     local uid = (read_text("/proc/self/status") or ""):match("\nUid:%s+%d+%s+(%d+)")
     local boot = (read_text(site.boot_id) or ""):match("^%s*(%S+)")
-    local node = os.getenv("SLURMD_NODENAME") or
-      (read_text("/proc/sys/kernel/hostname") or ""):match("^%s*(%S+)")
-    if not (uid and boot and node) or node:find("/", 1, true) then return nil end
+    -- A $SLURMD_NODENAME that cannot be a file's name is passed over, as every reader does.
+    local node = usable_node_name(os.getenv("SLURMD_NODENAME")) or
+      usable_node_name((read_text("/proc/sys/kernel/hostname") or ""):match("^%s*(%S+)"))
+    if not (uid and boot and node) then return nil end
     -- Only a directory of the user's own that nobody else may write, as its writer demands.
     local dir = site.node_dir_prefix .. uid
     local a = lfs.symlinkattributes(dir)

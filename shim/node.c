@@ -68,8 +68,8 @@ static int node_file(char **env, char *path, long size) {
   char uid[24];
   struct utsname u;
   const char *node = env_value(env, "SLURMD_NODENAME");
-  if (!node) {
-    if (sys(SYS_uname, &u, 0, 0) != 0) return 0;
+  if (!cudnn_compat_node_name_usable(node)) {
+    if (sys(SYS_uname, &u, 0, 0) != 0 || !cudnn_compat_node_name_usable(u.nodename)) return 0;
     node = u.nodename;
   }
   const unsigned long euid = decision_euid();

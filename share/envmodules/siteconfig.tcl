@@ -264,11 +264,13 @@ proc cudnn_compat_node_facts {var} {
          || ![regexp {^\s*(\S+)} [cudnn_compat_read_text $::cudnn_compat_site(boot_id)] -> boot]} {
          return 0
       }
-      if {[catch {set name $::env(SLURMD_NODENAME)}] && ![regexp {^\s*(\S+)}\
-         [cudnn_compat_read_text /proc/sys/kernel/hostname] -> name]} {
+      # A $SLURMD_NODENAME that cannot be a file's name (shim/shared/node_file.h) is passed over.
+      set usable {^[^/\x00-\x1f\x7f]+$}
+      if {([catch {set name $::env(SLURMD_NODENAME)}] || ![regexp $usable $name]) &&\
+         ![regexp {^\s*(\S+)} [cudnn_compat_read_text /proc/sys/kernel/hostname] -> name]} {
          return 0
       }
-      if {[string first / $name] >= 0} { return 0 }
+      if {![regexp $usable $name]} { return 0 }
       # Only a directory of the user's own that nobody else may write, as its writer demands.
       set dir $::cudnn_compat_site(node_dir_prefix)$uid
       if {[catch {file lstat $dir st}] || $st(type) ne {directory} || $st(uid) != $uid ||\

@@ -23,6 +23,16 @@
 #define CUDNN_COMPAT_BOOT_ID SITE_BOOT_ID
 #define CUDNN_COMPAT_NODE_FILE_MAX SITE_NODE_FILE_MAX
 
+/* Whether a node name may be part of the file's name: not empty, no '/' and no control character.
+ * Every reader passes over a $SLURMD_NODENAME that is not ("od\nx" was cut to "od", another node's
+ * file) for the host name, as when it is unset; a host name that is not has no node file. */
+static inline int cudnn_compat_node_name_usable(const char *name) {
+  if (!name || !*name) return 0;
+  for (; *name; ++name)
+    if (*name == '/' || (unsigned char)*name < 0x20 || *name == 0x7f) return 0;
+  return 1;
+}
+
 /* The file's grammar, the same for every reader (docs/contract.md, "The node file"): exactly the
  * lines "boot", "gpus", "driver", "source", "problem" in this order, each "<key>\t<value>" with no
  * control character in the value (no tab, CR or NUL), then "end" and nothing after it. Anything

@@ -49,11 +49,20 @@ forge "$boot" && echo more >>"$node_file"
 run && nvml_asked 10 "a line after the end line"
 run && nvml_asked 10 "the rewritten file"
 
+# A node name with a newline (the engine cut "od\nx" to "od", another node's file, here one that
+# says 7.5) is passed over for the host name, as by every reader.
+host_file=/tmp/cudnn-compat-$(id -u)/node-$(uname -n)
+rm -f "$host_file"
+forge "$boot"
+SLURMD_NODENAME=$SLURMD_NODENAME$'\nx' run && nvml_asked 11 "a node name with a newline"
+[[ -f $host_file ]] || fail "a node name with a newline: no node file under the host name"
+rm -f "$host_file"
+
 # Root (the CI): a file of another user's in root's own directory is rewritten as root's own, not
 # handed to that user again.
 if ((EUID == 0)); then
   forge "$(cat /proc/sys/kernel/random/boot_id)" && chown 1000:1000 "$node_file"
-  run && nvml_asked 11 "another user's"
+  run && nvml_asked 12 "another user's"
   [[ $(stat -c %u:%g:%a "$node_file") == 0:0:600 ]] || fail "rewritten $(stat -c %u:%g:%a "$node_file")"
-  run && nvml_asked 11 "after the rewrite of another user's file"
+  run && nvml_asked 12 "after the rewrite of another user's file"
 fi

@@ -64,6 +64,21 @@ check_node_file_grammar() {
   rm -f "$file"
 }
 
+# check_node_name: a $SLURMD_NODENAME that cannot be a file's name (a newline: the engine cut it
+# there and read node "od"'s file for "od\nx"; a '/') is passed over for the host name, as by the
+# shim and the engine: the host's node file, which says 8.0, is read.
+check_node_name() {
+  local host bad
+  host=$(uname -n)
+  SLURMD_NODENAME=$host node_file 8.0 12.4
+  for bad in "$SLURMD_NODENAME"$'\nx' "a/b"; do
+    SLURMD_NODENAME=$bad module load cudnn/9.0 || true; msg
+    has "cudnn/9.0 (cuDNN 9.0.0) cannot run on this node, compute capability 8.0 with a CUDA 12.4 driver (NVML)"
+    module purge
+  done
+  rm -f "$node_dir/node-$host"
+}
+
 # check_gpu_warning: the scenarios both module systems must pass, through module() and $swap.
 check_gpu_warning() {
   # A V100 (7.0) by the overrides: cudnn/9.1 carries no code for it, cudnn/9.0 does.
@@ -121,6 +136,7 @@ check_gpu_warning() {
   module purge
   rm -f "$node_dir/node-$SLURMD_NODENAME"
   check_node_file_grammar
+  check_node_name
 
   # A driver too old for either build: said, with no module to swap to.
   node_file 8.0 11.8

@@ -223,7 +223,7 @@ std::string node_file_path(const std::string &dir, std::string_view node) {
   if (dir.empty() || lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
       st.st_uid != geteuid() || (st.st_mode & 022) != 0)
     return "";
-  if (node.empty() || node.find('/') != std::string_view::npos) return "";
+  if (!cudnn_compat_node_name_usable(std::string(node).c_str())) return "";
   return dir + "/" CUDNN_COMPAT_NODE_FILE_PREFIX + std::string(node);
 }
 
