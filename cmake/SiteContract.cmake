@@ -40,6 +40,9 @@ set(SITE_OWN_MODULE "cudnn-compat")
 set(SITE_NODE_DIR_PREFIX "/tmp/cudnn-compat-")
 set(SITE_NODE_FILE_PREFIX "node-")
 set(SITE_BOOT_ID "/proc/sys/kernel/random/boot_id")
+# A node file is a few hundred bytes: a larger one (a file truncated to 2 GB) is not believed,
+# judged by its size before any read, and the engine writes it anew.
+set(SITE_NODE_FILE_MAX 4096)
 
 # The install layout, relative to the prefix (found at run time from each file's own place).
 set(SITE_BINDIR ${CMAKE_INSTALL_BINDIR})

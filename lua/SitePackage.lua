@@ -225,10 +225,11 @@ end
 -- node's facts are the overrides or the node file the engine wrote for this boot. Nothing here
 -- judges device code: a GPU the table does not list, a node not learnt yet, say nothing.
 
-local function read_text(path)
-  local f = io.open(path, "r")
+-- The file's text (at most limit bytes when given), or nil.
+local function read_text(path, limit)
+  local f = io.open(path, "rb")
   if not f then return nil end
-  local text = f:read("*a")
+  local text = f:read(limit or "*a") or ""
   f:close()
   return text
 end
@@ -250,6 +251,29 @@ local function gpu_list(text)
   return gpus
 end
 
+-- The node file's grammar (shim/shared/node_file.h): its five lines in this order, each
+-- "key\tvalue" with no control character in the value, then the end line and nothing after; its
+-- values by key, or nil for anything else (a CR, a NUL, a line twice, a file too large).
+local node_keys = {"boot", "gpus", "driver", "source", "problem"}
+local function parse_node_file(text)
+  if #text > site.node_file_max or text:gsub("[\t\n]", ""):find("%c") then return nil end
+  local f, at = {}, 1
+  for _, k in ipairs(node_keys) do
+    local v, after = text:match("^" .. k .. "\t([^\t\n]*)\n()", at)
+    if not v then return nil end
+    f[k], at = v, after
+  end
+  if text:sub(at) ~= site.end_line .. "\n" then return nil end
+  return f
+end
+
+-- The name when it may be part of the node file's name (no '/', no control character), or nil
+-- (shim/shared/node_file.h).
+local function usable_node_name(name)
+  if name and name ~= "" and not name:find("[/%c]") then return name end
+  return nil
+end
+
 -- {gpus = {70, ...}, driver = 12020 or nil, words = "compute capability 7.0 (NVML)"}, or nil.
 local function node_facts()
   local gpu, driver = os.getenv("CUDNN_COMPAT_GPU_ARCH"), os.getenv("CUDNN_COMPAT_DRIVER_CUDA")
@@ -260,9 +284,10 @@ local function node_facts()
   else
     local uid = (read_text("/proc/self/status") or ""):match("\nUid:%s+%d+%s+(%d+)")
     local boot = (read_text(site.boot_id) or ""):match("^%s*(%S+)")
-    local node = os.getenv("SLURMD_NODENAME") or
-      (read_text("/proc/sys/kernel/hostname") or ""):match("^%s*(%S+)")
-    if not (uid and boot and node) or node:find("/", 1, true) then return nil end
+    -- A $SLURMD_NODENAME that cannot be a file's name is passed over, as every reader does.
+    local node = usable_node_name(os.getenv("SLURMD_NODENAME")) or
+      usable_node_name((read_text("/proc/sys/kernel/hostname") or ""):match("^%s*(%S+)"))
+    if not (uid and boot and node) then return nil end
     -- Only a directory of the user's own that nobody else may write, as its writer demands.
     local dir = site.node_dir_prefix .. uid
     local a = lfs.symlinkattributes(dir)
@@ -274,12 +299,12 @@ local function node_facts()
     local file = dir .. "/" .. site.node_file_prefix .. node
     local fa = lfs.symlinkattributes(file)
     if not fa or fa.mode ~= "file" or tostring(fa.uid) ~= uid or
-       fa.permissions:sub(5, 5) == "w" or fa.permissions:sub(8, 8) == "w" then
+       fa.permissions:sub(5, 5) == "w" or fa.permissions:sub(8, 8) == "w" or
+       fa.size > site.node_file_max then
       return nil
     end
-    local text = read_text(file) or ""
-    if text:sub(-5) ~= "\nend\n" then return nil end
-    for k, v in ("\n" .. text):gmatch("\n([%w_]+)\t([^\n]*)") do f[k] = v end
+    f = parse_node_file(read_text(file, site.node_file_max + 1) or "")
+    if not f then return nil end
     -- Of this boot (shim/shared/node_file.h): modified since the boot moment and not later than
     -- now, as every reader demands, and its boot line, as the readers that read the boot id do.
     local now = os.time()

@@ -41,22 +41,11 @@ static int from_overrides(const char *gpu, const char *driver, struct node_facts
   return out->driver && !*d;
 }
 
-// "key\tvalue" of the file's line starting with key, or 0.
-static const char *value_of(const char *text, const char *key) {
-  for (const char *p = text; *p;) {
-    const char *rest = after_prefix(p, key);
-    if (rest && *rest == '\t') return rest + 1;
-    while (*p && *p != '\n') ++p;
-    if (*p) ++p;
-  }
-  return 0;
-}
-
 // The node file, when it is of this boot (its mtime, shared/node_file.h: no read of the boot id
 // here), in one open, fstat and read: the engine writes it whole by one rename, and a read that
-// fills the buffer is a file too long to be ours (the engine then decides). Every process that
-// loads cuDNN on a GPU node reads it.
-static int read_node_file(const char *path, unsigned long euid, char *buf, long size) {
+// fills the buffer is a file too long to be ours (the engine then decides); so is one whose size
+// says so, never read. Every process that loads cuDNN on a GPU node reads it. Its length, or 0.
+static long read_node_file(const char *path, unsigned long euid, char *buf, long size) {
   // O_NONBLOCK: a FIFO in its place must not hold the process in open().
   const long fd = sys(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return 0;
@@ -68,20 +57,19 @@ static int read_node_file(const char *path, unsigned long euid, char *buf, long 
   if (sys(SYS_fstat, fd, &st, 0) == 0 &&
       cudnn_compat_node_file_trusted(st.st_uid, st.st_mode, euid) &&
       cudnn_compat_node_file_of_this_boot(timespec_ns(&st.st_mtim), timespec_ns(&real),
-                                          timespec_ns(&boot)))
+                                          timespec_ns(&boot)) &&
+      st.st_size < size)
     n = sys_retry(SYS_read, fd, buf, size);
   sys(SYS_close, fd, 0, 0);
-  if (n <= 0 || n >= size) return 0;
-  buf[n] = 0;
-  return 1;
+  return n > 0 && n < size ? n : 0;
 }
 
 static int node_file(char **env, char *path, long size) {
   char uid[24];
   struct utsname u;
   const char *node = env_value(env, "SLURMD_NODENAME");
-  if (!node) {
-    if (sys(SYS_uname, &u, 0, 0) != 0) return 0;
+  if (!cudnn_compat_node_name_usable(node)) {
+    if (sys(SYS_uname, &u, 0, 0) != 0 || !cudnn_compat_node_name_usable(u.nodename)) return 0;
     node = u.nodename;
   }
   const unsigned long euid = decision_euid();
@@ -102,20 +90,17 @@ int node_facts(char **env, struct node_facts *out) {
   const char *gpu = env_value(env, "CUDNN_COMPAT_GPU_ARCH");
   const char *driver = env_value(env, "CUDNN_COMPAT_DRIVER_CUDA");
   if (gpu || driver) return from_overrides(gpu, driver, out);
-  static char path[4096], text[1024];  // callers hold the shim's lock
+  static char path[4096], text[CUDNN_COMPAT_NODE_FILE_MAX + 1];  // callers hold the shim's lock
+  struct cudnn_compat_node_lines l;
+  long n;
+  // Whole and by the grammar every reader applies (shared/node_file.h): a file cut short, with a
+  // line twice, a CR or a NUL says nothing, however much of it reads well.
   if (!node_file(env, path, sizeof path) ||
-      !read_node_file(path, decision_euid(), text, sizeof text))
+      !(n = read_node_file(path, decision_euid(), text, sizeof text)) ||
+      !cudnn_compat_node_file_parse(text, n, &l))
     return 0;
-  // Whole, as the engine and both hooks demand of it (shared/node_file.h): a file cut short says
-  // nothing, however much of it reads well. Its boot line is the engine's and the hooks' check.
-  const long n = text_len(text);
-  if (n < 5 || !text_eq(text + n - 5, "\nend\n")) return 0;
-  const char *problem = value_of(text, "problem"), *gpus = value_of(text, "gpus");
-  const char *cuda = value_of(text, "driver"), *boot = value_of(text, "boot");
   // A boot line is the engine's to check; a file without one is none the engine wrote.
-  if (!boot || *boot == '\n' || !problem || *problem != '\n' || !gpus || !cuda ||
-      !gpu_list(gpus, out))
-    return 0;
-  if (*cuda != '\n' && !(out->driver = dotted(&cuda, 1000, 10))) return 0;
-  return 1;
+  const char *cuda = l.value[2];
+  if (!l.len[0] || l.len[4] || !gpu_list(l.value[1], out)) return 0;
+  return !l.len[2] || ((out->driver = dotted(&cuda, 1000, 10)) && *cuda == '\n');
 }

@@ -223,6 +223,27 @@ proc cudnn_compat_read_text {path} {
    return $text
 }
 
+# The node file's bytes, at most limit of them (no newline translation: a CR stays a CR), or {}.
+proc cudnn_compat_read_bytes {path limit} {
+   if {[catch {set fh [open $path {RDONLY NONBLOCK}]; fconfigure $fh -translation binary
+      set text [read $fh $limit]; close $fh}]} { return {} }
+   return $text
+}
+
+# The node file's grammar (shim/shared/node_file.h): its five lines in this order, each
+# "key\tvalue" with no control character in the value, then the end line and nothing after; the
+# values into the array named by var, or 0 for anything else (a CR, a NUL, a line twice).
+proc cudnn_compat_node_parse {text var} {
+   upvar $var f
+   if {[string length $text] > $::cudnn_compat_site(node_file_max) ||\
+      [regexp {[\x00-\x08\x0a-\x1f\x7f]} [string map [list \t {} \n {}] $text]] ||\
+      ![regexp {^boot\t([^\t\n]*)\ngpus\t([^\t\n]*)\ndriver\t([^\t\n]*)\nsource\t([^\t\n]*)\nproblem\t([^\t\n]*)\n(.*)$}\
+         $text -> f(boot) f(gpus) f(driver) f(source) f(problem) rest]} {
+      return 0
+   }
+   return [expr {$rest eq "$::cudnn_compat_site(end_line)\n"}]
+}
+
 # "7.5" -> 75 (scale 10 1), "12.2" -> 12020 (scale 1000 10): the table's numbering; {} when not X.Y.
 proc cudnn_compat_dotted {s major_scale minor_scale} {
    if {![regexp {^([0-9]+)\.([0-9])$} $s -> a b] || [scan $a %d] == 0} { return {} }
@@ -243,11 +264,13 @@ proc cudnn_compat_node_facts {var} {
          || ![regexp {^\s*(\S+)} [cudnn_compat_read_text $::cudnn_compat_site(boot_id)] -> boot]} {
          return 0
       }
-      if {[catch {set name $::env(SLURMD_NODENAME)}] && ![regexp {^\s*(\S+)}\
-         [cudnn_compat_read_text /proc/sys/kernel/hostname] -> name]} {
+      # A $SLURMD_NODENAME that cannot be a file's name (shim/shared/node_file.h) is passed over.
+      set usable {^[^/\x00-\x1f\x7f]+$}
+      if {([catch {set name $::env(SLURMD_NODENAME)}] || ![regexp $usable $name]) &&\
+         ![regexp {^\s*(\S+)} [cudnn_compat_read_text /proc/sys/kernel/hostname] -> name]} {
          return 0
       }
-      if {[string first / $name] >= 0} { return 0 }
+      if {![regexp $usable $name]} { return 0 }
       # Only a directory of the user's own that nobody else may write, as its writer demands.
       set dir $::cudnn_compat_site(node_dir_prefix)$uid
       if {[catch {file lstat $dir st}] || $st(type) ne {directory} || $st(uid) != $uid ||\
@@ -256,14 +279,14 @@ proc cudnn_compat_node_facts {var} {
       }
       # And the file itself a regular file of the user's own (a FIFO would hold the module command).
       set file $dir/$::cudnn_compat_site(node_file_prefix)$name
+      # Not larger than any the engine writes, by its size: a file of GBs is never read.
+      set max $::cudnn_compat_site(node_file_max)
       if {[catch {file lstat $file fst}] || $fst(type) ne {file} || $fst(uid) != $uid ||\
-         ($fst(mode) & 022) != 0} {
+         ($fst(mode) & 022) != 0 || $fst(size) > $max} {
          return 0
       }
-      set text [cudnn_compat_read_text $file]
-      if {[string range $text end-4 end] ne "\nend\n"} { return 0 }
-      foreach line [split $text \n] {
-         if {[regexp {^([a-z_]+)\t(.*)$} $line -> k v]} { set f($k) $v }
+      if {![cudnn_compat_node_parse [cudnn_compat_read_bytes $file [expr {$max + 1}]] f]} {
+         return 0
       }
       # Of this boot (shim/shared/node_file.h): modified since the boot moment and not later than
       # now, as every reader demands, and its boot line, as the readers that read the boot id do.

@@ -4,8 +4,9 @@
  * slurmd on one host, one boot). The names are the site contract's (cmake/SiteContract.cmake),
  * shared by the writer (src/core/system/node_facts.cc), the shim's fast path (C) and both module
  * hooks. Its lines: "boot\t<boot id>", "gpus\t7.5,9.0", "driver\t12.2", "source\t...",
- * "problem\t..." (empty when learnt), "end"; read only whole (its "end" line), from a directory
- * of the reader's own that nobody else may write.
+ * "problem\t..." (empty when learnt), "end" (cudnn_compat_node_file_parse); read only whole, at
+ * most CUDNN_COMPAT_NODE_FILE_MAX bytes, from a directory of the reader's own that nobody else may
+ * write.
  *
  * Believed only from this boot (a reboot may bring another driver or GPUs): every reader demands
  * that the file was modified in this boot (cudnn_compat_node_file_of_this_boot); those that can
@@ -20,6 +21,53 @@
 #define CUDNN_COMPAT_NODE_DIR_PREFIX SITE_NODE_DIR_PREFIX
 #define CUDNN_COMPAT_NODE_FILE_PREFIX SITE_NODE_FILE_PREFIX
 #define CUDNN_COMPAT_BOOT_ID SITE_BOOT_ID
+#define CUDNN_COMPAT_NODE_FILE_MAX SITE_NODE_FILE_MAX
+
+/* Whether a node name may be part of the file's name: not empty, no '/' and no control character.
+ * Every reader passes over a $SLURMD_NODENAME that is not ("od\nx" was cut to "od", another node's
+ * file) for the host name, as when it is unset; a host name that is not has no node file. */
+static inline int cudnn_compat_node_name_usable(const char *name) {
+  if (!name || !*name) return 0;
+  for (; *name; ++name)
+    if (*name == '/' || (unsigned char)*name < 0x20 || *name == 0x7f) return 0;
+  return 1;
+}
+
+/* The file's grammar, the same for every reader (docs/contract.md, "The node file"): exactly the
+ * lines "boot", "gpus", "driver", "source", "problem" in this order, each "<key>\t<value>" with no
+ * control character in the value (no tab, CR or NUL), then "end" and nothing after it. Anything
+ * else, a file of more than CUDNN_COMPAT_NODE_FILE_MAX bytes included, is not believed. */
+enum { CUDNN_COMPAT_NODE_LINES = 5 };
+struct cudnn_compat_node_lines {
+  const char *value[CUDNN_COMPAT_NODE_LINES]; /* boot, gpus, driver, source, problem */
+  long len[CUDNN_COMPAT_NODE_LINES];
+};
+
+/* Whether text[*at..] starts with word then stop; *at moves past both. */
+static inline int cudnn_compat_node_word(const char *text, long n, long *at, const char *word,
+                                         char stop) {
+  for (; *word; ++word, ++*at)
+    if (*at >= n || text[*at] != *word) return 0;
+  return *at < n && text[(*at)++] == stop;
+}
+
+/* The n bytes of text by the grammar into out; 0 when they do not follow it. */
+static inline int cudnn_compat_node_file_parse(const char *text, long n,
+                                               struct cudnn_compat_node_lines *out) {
+  static const char *const keys[CUDNN_COMPAT_NODE_LINES] = {"boot", "gpus", "driver", "source",
+                                                            "problem"};
+  long at = 0;
+  if (n > CUDNN_COMPAT_NODE_FILE_MAX) return 0;
+  for (int i = 0; i < CUDNN_COMPAT_NODE_LINES; ++i) {
+    if (!cudnn_compat_node_word(text, n, &at, keys[i], '\t')) return 0;
+    out->value[i] = text + at;
+    for (; at < n && text[at] != '\n'; ++at)
+      if ((unsigned char)text[at] < 0x20 || text[at] == 0x7f) return 0;
+    out->len[i] = text + at - out->value[i];
+    if (!cudnn_compat_node_word(text, n, &at, "", '\n')) return 0;
+  }
+  return cudnn_compat_node_word(text, n, &at, SITE_END_LINE, '\n') && at == n;
+}
 
 /* Whether a file last modified at mtime_ns (CLOCK_REALTIME) was modified in this boot: not
  * before the boot moment, CLOCK_REALTIME minus CLOCK_BOOTTIME (which counts suspended time

@@ -31,6 +31,54 @@ node_file() {
     "${3:-$(cat /proc/sys/kernel/random/boot_id)}" "$1" "$2" >"$node_dir/node-$SLURMD_NODENAME"
 }
 
+# silent_load CASE: `module load cudnn/9.0` says nothing within 5 s (the node file, which says
+# 8.0, is not believed), and the load goes on.
+silent_load() {
+  SECONDS=0
+  module load cudnn/9.0; msg
+  ((SECONDS < 5)) || fail "$1: the module command took ${SECONDS} s"
+  [[ -z $out ]] || fail "$1: expected silence, got: $out"
+  [[ ${LOADEDMODULES:-} == *cudnn/9.0* ]] || fail "$1: not loaded"
+  module purge
+}
+
+# check_node_file_grammar: node files off the grammar every reader applies (docs/contract.md,
+# "The node file"), each saying 8.0 in a form the engine and the shim do not believe either.
+check_node_file_grammar() {
+  local file=$node_dir/node-$SLURMD_NODENAME boot
+  boot=$(cat /proc/sys/kernel/random/boot_id)
+  # 2 GB (truncate -s): judged by its size, never read (both hooks read it whole, 12 s or more
+  # and GBs; Tcl failed with "max size for a Tcl value exceeded").
+  node_file 8.0 12.4 && truncate -s 2G "$file"
+  silent_load "a file of 2 GB"
+  # CRLF line ends (the Tcl hook believed it), a second gpus line (both took the last), a NUL in a
+  # value, a line after the end line.
+  printf 'boot\t%s\r\ngpus\t8.0\r\ndriver\t12.4\r\nsource\tNVML\r\nproblem\t\r\nend\r\n' "$boot" >"$file"
+  silent_load "CRLF"
+  printf 'boot\t%s\ngpus\t7.0\ngpus\t8.0\ndriver\t12.4\nsource\tNVML\nproblem\t\nend\n' "$boot" >"$file"
+  silent_load "two gpus lines"
+  printf 'boot\t%s\ngpus\t8.0\ndriver\t12.4\nsource\tNVML\0x\nproblem\t\nend\n' "$boot" >"$file"
+  silent_load "a NUL"
+  node_file 8.0 12.4 && echo more >>"$file"
+  silent_load "a line after the end line"
+  rm -f "$file"
+}
+
+# check_node_name: a $SLURMD_NODENAME that cannot be a file's name (a newline: the engine cut it
+# there and read node "od"'s file for "od\nx"; a '/') is passed over for the host name, as by the
+# shim and the engine: the host's node file, which says 8.0, is read.
+check_node_name() {
+  local host bad
+  host=$(uname -n)
+  SLURMD_NODENAME=$host node_file 8.0 12.4
+  for bad in "$SLURMD_NODENAME"$'\nx' "a/b"; do
+    SLURMD_NODENAME=$bad module load cudnn/9.0 || true; msg
+    has "cudnn/9.0 (cuDNN 9.0.0) cannot run on this node, compute capability 8.0 with a CUDA 12.4 driver (NVML)"
+    module purge
+  done
+  rm -f "$node_dir/node-$host"
+}
+
 # check_gpu_warning: the scenarios both module systems must pass, through module() and $swap.
 check_gpu_warning() {
   # A V100 (7.0) by the overrides: cudnn/9.1 carries no code for it, cudnn/9.0 does.
@@ -87,6 +135,8 @@ check_gpu_warning() {
   lacks "cannot run"
   module purge
   rm -f "$node_dir/node-$SLURMD_NODENAME"
+  check_node_file_grammar
+  check_node_name
 
   # A driver too old for either build: said, with no module to swap to.
   node_file 8.0 11.8

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -230,6 +231,25 @@ TEST(AtomicWrite, ReplacesWholeAndKeepsMode) {
   EXPECT_EQ(st.st_mode & 0777, 0640u);
   for (const auto &e : std::filesystem::directory_iterator(dir))
     EXPECT_EQ(e.path().filename(), "map.toml") << "temporary file left behind";
+}
+
+// The node file: rewritten because it was not to be trusted (0666, another user's), it must not
+// come back in the image of the file it replaces.
+TEST(AtomicWrite, OwnFileTakesNothingFromTheFileItReplaces) {
+  const std::string dir = testing::TempDir() + "/atomic-own";
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/node-x";
+  { std::ofstream(path) << "old"; }
+  chmod(path.c_str(), 0666);
+  if (geteuid() == 0) {
+    ASSERT_EQ(chown(path.c_str(), 1000, 1000), 0);
+  }
+  EXPECT_EQ(write_own_file_atomically(path, "new\n", 0600), "");
+  struct stat st {};
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(st.st_uid, geteuid());
+  EXPECT_EQ(st.st_gid, getegid());
 }
 
 TEST(AtomicWrite, FailureLeavesNoTrace) {

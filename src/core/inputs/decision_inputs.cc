@@ -93,11 +93,14 @@ NodeSources node_sources(const EnvReader &read_env, const std::string &helper, i
   s.memo_dir = CUDNN_COMPAT_NODE_DIR_PREFIX + std::to_string(geteuid());
   char host[256] = "";
   gethostname(host, sizeof host - 1);
-  s.node = read_env("SLURMD_NODENAME").value_or(host);
+  // A $SLURMD_NODENAME that cannot be a file's name is passed over, as every reader does.
+  const std::optional<std::string> slurm = read_env("SLURMD_NODENAME");
+  s.node = slurm && cudnn_compat_node_name_usable(slurm->c_str()) ? *slurm : host;
   for (const NodeEntry &n : map ? map->nodes : std::vector<NodeEntry>{})
     if (fnmatch(n.name.c_str(), s.node.c_str(), 0) == 0) {
       s.map_gpu_arch = n.gpu_arch, s.map_driver_cuda = n.driver_cuda;
-      s.map_entry = "the map's [[node]] \"" + n.name + "\" (line " + std::to_string(n.pos.line) + ")";
+      s.map_entry =
+          "the map's [[node]] \"" + n.name + "\" (line " + std::to_string(n.pos.line) + ")";
       break;
     }
   return s;

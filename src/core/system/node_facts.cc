@@ -9,10 +9,12 @@
 #include "system.h"
 #include "text.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 
 #include <fstream>
@@ -23,11 +25,24 @@ namespace {
 
 constexpr std::string_view kNotStarted = "nothing: the NVML probe did not start: ";
 
-std::optional<int> parse_arch(std::string_view s) {
+// "X.Y", X 1 to 99, Y one digit: a compute capability, or a driver's CUDA in the node file.
+std::optional<Version> x_dot_y(std::string_view s) {
   const std::optional<Version> v = parse_dotted(s).value;
   if (!v || !v->minor || v->patch || v->major < 1 || v->major > 99 || *v->minor > 9)
     return std::nullopt;
-  return v->major * 10 + *v->minor;
+  return v;
+}
+
+std::optional<int> parse_arch(std::string_view s) {
+  const std::optional<Version> v = x_dot_y(s);
+  return v ? std::optional<int>(v->major * 10 + *v->minor) : std::nullopt;
+}
+
+// A value of the node file on one line of its own: no control character (the grammar's).
+std::string one_line(std::string s) {
+  for (char &c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return s;
 }
 
 // "12020" (NVML, cuDriverGetVersion) -> 12.2.
@@ -179,26 +194,24 @@ std::optional<Version> parse_proc_driver(std::string_view text) {
 
 std::string format_node_file(const NodeFacts &f, std::string_view boot) {
   return "boot\t" + std::string(boot) + "\ngpus\t" + gpu_list(f.gpus) + "\ndriver\t" +
-         (f.driver_cuda ? to_string(*f.driver_cuda) : "") + "\nsource\t" + f.source +
-         "\nproblem\t" + f.problem + "\nend\n";
+         (f.driver_cuda ? to_string(*f.driver_cuda) : "") + "\nsource\t" + one_line(f.source) +
+         "\nproblem\t" + one_line(f.problem) + "\n" SITE_END_LINE "\n";
 }
 
 std::optional<NodeFacts> parse_node_file(std::string_view text, std::string_view boot) {
-  if (!text.ends_with("\nend\n") || boot.empty() ||
-      !text.starts_with("boot\t" + std::string(boot) + "\n"))
-    return std::nullopt;
-  NodeFacts f;
-  for (std::string_view line : split(text, '\n')) {
-    const std::size_t tab = line.find('\t');
-    if (tab == std::string_view::npos) continue;
-    const std::string_view key = line.substr(0, tab), value = line.substr(tab + 1);
-    if (key == "gpus")
-      for (std::string_view g : value.empty() ? std::vector<std::string_view>{} : split(value, ','))
-        if (const std::optional<int> a = parse_arch(g)) f.gpus.push_back(*a);
-    if (key == "driver" && !value.empty()) f.driver_cuda = parse_dotted(value).value;
-    if (key == "source") f.source = value;
-    if (key == "problem") f.problem = value;
-  }
+  // The grammar every reader applies (shim/shared/node_file.h): anything else is not believed.
+  cudnn_compat_node_lines l{};
+  if (!cudnn_compat_node_file_parse(text.data(), long(text.size()), &l)) return std::nullopt;
+  const auto value = [&](int i) { return std::string_view(l.value[i], std::size_t(l.len[i])); };
+  if (boot.empty() || value(0) != boot) return std::nullopt;
+  NodeFacts f{{}, {}, std::string(value(3)), std::string(value(4))};
+  for (std::string_view g :
+       value(1).empty() ? std::vector<std::string_view>{} : split(value(1), ','))
+    if (const std::optional<int> a = parse_arch(g))
+      f.gpus.push_back(*a);
+    else
+      return std::nullopt;
+  if (!value(2).empty() && !(f.driver_cuda = x_dot_y(value(2)))) return std::nullopt;
   return f;
 }
 
@@ -210,7 +223,7 @@ std::string node_file_path(const std::string &dir, std::string_view node) {
   if (dir.empty() || lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
       st.st_uid != geteuid() || (st.st_mode & 022) != 0)
     return "";
-  if (node.empty() || node.find('/') != std::string_view::npos) return "";
+  if (!cudnn_compat_node_name_usable(std::string(node).c_str())) return "";
   return dir + "/" CUDNN_COMPAT_NODE_FILE_PREFIX + std::string(node);
 }
 
@@ -232,18 +245,33 @@ std::uint64_t clock_ns(clockid_t clock) {
   return std::uint64_t(t.tv_sec) * 1000000000u + std::uint64_t(t.tv_nsec);
 }
 
+// At most CUDNN_COMPAT_NODE_FILE_MAX + 1 bytes of the file (a FIFO opened without blocking).
+std::string read_node_text(const std::string &file) {
+  std::string text(CUDNN_COMPAT_NODE_FILE_MAX + 1, '\0');
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  ssize_t n = -1;
+  if (fd >= 0) {
+    while ((n = read(fd, text.data(), text.size())) < 0 && errno == EINTR) {
+    }
+    close(fd);
+  }
+  text.resize(n < 0 ? 0 : std::size_t(n));
+  return text;
+}
+
 // The node file's facts when it is of this boot by both of the rule's checks (its mtime and its
 // boot line, shim/shared/node_file.h); else nullopt, and the caller learns the node anew.
 std::optional<NodeFacts> remembered(const std::string &file, std::string_view boot) {
   struct stat st {};
-  // lstat: a link, a FIFO or a file others may write is no file of the engine's.
-  if (lstat(file.c_str(), &st) != 0 ||
+  // lstat: a link, a FIFO or a file others may write is no file of the engine's; nor one larger
+  // than any the engine writes, judged by its size, never read (a file of GBs held every load).
+  if (lstat(file.c_str(), &st) != 0 || st.st_size > CUDNN_COMPAT_NODE_FILE_MAX ||
       !cudnn_compat_node_file_trusted(st.st_uid, st.st_mode, geteuid()) ||
       !cudnn_compat_node_file_of_this_boot(
           std::uint64_t(st.st_mtim.tv_sec) * 1000000000u + std::uint64_t(st.st_mtim.tv_nsec),
           clock_ns(CLOCK_REALTIME), clock_ns(CLOCK_BOOTTIME)))
     return std::nullopt;
-  return parse_node_file(read_file(file), boot);
+  return parse_node_file(read_node_text(file), boot);
 }
 
 // The map's [[node]] entry as overrides of its own, its words in place of the variables'.
@@ -276,7 +304,7 @@ std::optional<NodeFacts> learn_node_facts(const NodeSources &s) {
   if (!learnt) {
     learnt = ask_the_driver(s);
     if (!file.empty() && !learnt->source.starts_with(kNotStarted)) {
-      write_file_atomically(file, format_node_file(*learnt, boot));
+      write_own_file_atomically(file, format_node_file(*learnt, boot), 0600);
     }
   }
   if (!*over) return learnt;

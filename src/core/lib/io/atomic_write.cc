@@ -32,10 +32,9 @@ Ownership ownership_for(const std::string &path, const std::string &like) {
   return {geteuid(), getegid(), 0644};
 }
 
-}  // namespace
-
-std::string stage_file(const std::string &path, std::string_view text, StagedFile &staged,
-                       const std::string &like) {
+// Writes text to a fresh temporary file beside path, owned as o says; staged names it.
+std::string stage_owned(const std::string &path, std::string_view text, StagedFile &staged,
+                        const Ownership &o) {
   // The temporary file sits beside the target: rename() is atomic only within one file system.
   std::string tmp = path + ".tmp.XXXXXX";
   const int fd = mkstemp(tmp.data());
@@ -47,7 +46,6 @@ std::string stage_file(const std::string &path, std::string_view text, StagedFil
     return why;
   };
   // Owner first: chown clears the set-id bits a mode may carry.
-  const Ownership o = ownership_for(path, like);
   // Not root: a member of the file's group (the map's trusted admin group) can give the group
   // alone.
   if ((o.uid != geteuid() || o.gid != getegid()) && fchown(fd, o.uid, o.gid) != 0 &&
@@ -67,6 +65,13 @@ std::string stage_file(const std::string &path, std::string_view text, StagedFil
   }
   staged = {path, tmp};
   return {};
+}
+
+}  // namespace
+
+std::string stage_file(const std::string &path, std::string_view text, StagedFile &staged,
+                       const std::string &like) {
+  return stage_owned(path, text, staged, ownership_for(path, like));
 }
 
 std::string commit_staged(StagedFile &staged) {
@@ -89,6 +94,12 @@ std::string write_file_atomically(const std::string &path, std::string_view text
                                   const std::string &like) {
   StagedFile staged;
   std::string why = stage_file(path, text, staged, like);
+  return why.empty() ? commit_staged(staged) : why;
+}
+
+std::string write_own_file_atomically(const std::string &path, std::string_view text, mode_t mode) {
+  StagedFile staged;
+  std::string why = stage_owned(path, text, staged, {geteuid(), getegid(), mode});
   return why.empty() ? commit_staged(staged) : why;
 }
 

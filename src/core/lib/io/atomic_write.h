@@ -1,6 +1,8 @@
 // Generic file writing (lib layer): a file is replaced whole or not at all.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 
@@ -12,6 +14,10 @@ namespace cudnn_compat {
 // Returns an empty string, or why it failed (the old file is then untouched).
 std::string write_file_atomically(const std::string &path, std::string_view text,
                                   const std::string &like = {});
+// The same, the new file always ours (the effective uid and gid) with `mode`, whoever owned the
+// file it replaces and whatever its mode: a file rewritten because it was not to be trusted (the
+// node file) is not made again in the image of the one it replaces.
+std::string write_own_file_atomically(const std::string &path, std::string_view text, mode_t mode);
 // The same through a link at path: the file the link leads to is replaced, the link stays (a map
 // shared by a link keeps serving every name of it).
 std::string write_file_through_link(const std::string &path, std::string_view text);
