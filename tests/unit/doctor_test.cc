@@ -37,7 +37,7 @@ TEST(Doctor, AMisfitIsAProblemWithTheModuleThatFits) {
 // has no code for this node's GPU does not fit, and the node is named with the need.
 TEST(Doctor, TheEnginesVerdictOnTheLoadersChoiceIsDoctors) {
   DoctorFacts f;
-  f.need = Need{*parse_dotted("9"), std::nullopt, Rule::nvidia, "--require"};
+  f.need = Need{*parse_dotted("9.0"), std::nullopt, Rule::nvidia, "--require"};
   f.need->node = NodeFacts{{70}, Version{12, 2, {}, {}}, "NVML", ""};
   f.resolved.push_back({9,
                         LoaderHit{"/t/libcudnn.so.9", "LD_LIBRARY_PATH"},
@@ -45,7 +45,8 @@ TEST(Doctor, TheEnginesVerdictOnTheLoadersChoiceIsDoctors) {
                         {}});
   f.loader_verdict =
       Verdict{false, "its libcudnn_cnn.so.9 carries no code for compute capability 7.0"};
-  const DoctorFinding *p = with(diagnose(f, nullptr), "libcudnn.so.9 resolves to /t/libcudnn.so.9");
+  const std::vector<DoctorFinding> d = diagnose(f, nullptr);
+  const DoctorFinding *p = with(d, "libcudnn.so.9 resolves to /t/libcudnn.so.9");
   ASSERT_TRUE(p);
   EXPECT_EQ(p->severity, Severity3::problem);
   EXPECT_NE(
