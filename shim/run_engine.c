@@ -231,8 +231,16 @@ static int keeper(void *unused) {
   default_signals();
   await_release();
   job.group = start_probe();
-  const long pid =
-      shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0, 0);
+  long pid = shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0, 0);
+  if (pid == -EAGAIN && job.group) {
+    // No room for both under a process limit: the engine, which can probe the file itself, goes
+    // first; the probe is ended and reaped so that its place is free again.
+    sys(SYS_kill, job.group, SIGKILL, 0);
+    while (sys4(SYS_wait4, job.group, 0, __WALL, 0) == -EINTR) {
+    }
+    job.group = 0;
+    pid = shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0, 0);
+  }
   // The group the engine is in: the probe's, or its own when it could not join it (the probe's
   // group is then ended apart).
   const long group = pid > 0 ? sys(SYS_getpgid, pid, 0, 0) : 0;
