@@ -3,6 +3,11 @@
 # cannot: it says so, and that its answer ignores the node, in a line each, and names the overrides.
 source "$(dirname "$0")/common.sh"
 node_scenario
+# AddressSanitizer itself cannot run without /proc: it takes the main thread's stack from
+# /proc/self/maps (without it, "False positive error reports may follow" at the first exception)
+# and LeakSanitizer lists the threads in /proc. The plain suite runs this scenario.
+! ldd "$CUDNN_COMPAT" 2>/dev/null | grep -q libasan ||
+  skip "a sanitized build: AddressSanitizer needs /proc (its stack bounds, LeakSanitizer's threads)"
 export FAKE_NVML_GPUS=7.0 FAKE_NVML_DRIVER=12020
 command -v unshare >/dev/null || skip "no unshare (util-linux)"
 # A mount namespace of its own (root, else an unprivileged user namespace) with an empty /proc.
