@@ -221,6 +221,19 @@ static void await_release(void) {
     sys4(SYS_futex, &job.released, FUTEX_WAIT_PRIVATE, 0, &ms);
 }
 
+// The engine's process, with the keeper's vfork-style wait for its execve. When the kernel has no
+// room for it (a process limit, memory) while the probe runs, the probe gives way: the engine can
+// probe the file itself, so the probe is ended and reaped, and the engine tried once more alone.
+static long start_engine_child(void) {
+  long pid = shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0, 0);
+  if (pid >= 0 || !job.group) return pid;
+  sys(SYS_kill, job.group, SIGKILL, 0);
+  while (sys4(SYS_wait4, job.group, 0, __WALL, 0) == -EINTR) {
+  }
+  job.group = 0;
+  return shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0, 0);
+}
+
 static int keeper(void *unused) {
   (void)unused;
   // A name of its own (ps, top, an epilog's check): it is not the host, whose memory it shares.
@@ -231,16 +244,7 @@ static int keeper(void *unused) {
   default_signals();
   await_release();
   job.group = start_probe();
-  long pid = shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0, 0);
-  if (pid == -EAGAIN && job.group) {
-    // No room for both under a process limit: the engine, which can probe the file itself, goes
-    // first; the probe is ended and reaped so that its place is free again.
-    sys(SYS_kill, job.group, SIGKILL, 0);
-    while (sys4(SYS_wait4, job.group, 0, __WALL, 0) == -EINTR) {
-    }
-    job.group = 0;
-    pid = shim_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, exec_stack + kStack, exec_child, 0, 0, 0);
-  }
+  const long pid = start_engine_child();
   // The group the engine is in: the probe's, or its own when it could not join it (the probe's
   // group is then ended apart).
   const long group = pid > 0 ? sys(SYS_getpgid, pid, 0, 0) : 0;
