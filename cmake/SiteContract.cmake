@@ -40,6 +40,11 @@ set(SITE_OWN_MODULE "cudnn-compat")
 set(SITE_NODE_DIR_PREFIX "/tmp/cudnn-compat-")
 set(SITE_NODE_FILE_PREFIX "node-")
 set(SITE_BOOT_ID "/proc/sys/kernel/random/boot_id")
+# The node file's lines, in this order, each "<key>\t<value>", then SITE_END_LINE (the grammar:
+# shim/shared/node_file.h, which names the lines by their place).
+set(SITE_NODE_FILE_KEYS boot gpus driver source problem)
+list(JOIN SITE_NODE_FILE_KEYS "\", \"" SITE_NODE_FILE_KEYS_QUOTED)
+list(JOIN SITE_NODE_FILE_KEYS " " SITE_NODE_FILE_KEYS_SPACED)
 # A node file is a few hundred bytes: a larger one (a file truncated to 2 GB) is not believed,
 # judged by its size before any read, and the engine writes it anew.
 set(SITE_NODE_FILE_MAX 4096)

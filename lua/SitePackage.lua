@@ -234,16 +234,18 @@ local function read_text(path, limit)
   return text
 end
 
--- "7.5" -> 75 (scale 10, 1), "12.2" -> 12020 (scale 1000, 10): the table's numbering.
+-- "7.5" -> 75 (scale 10, 1), "12.2" -> 12020 (scale 1000, 10): the table's numbering; nil when
+-- not X.Y, X one or two digits and not 0, Y one digit (every reader's grammar, docs/contract.md).
 local function dotted(s, major_scale, minor_scale)
-  local a, b = tostring(s or ""):match("^(%d+)%.(%d)$")
+  local a, b = tostring(s or ""):match("^(%d%d?)%.(%d)$")
   if not a or tonumber(a) == 0 then return nil end
   return tonumber(a) * major_scale + tonumber(b) * minor_scale
 end
 
 local function gpu_list(text)
   local gpus = {}
-  for g in tostring(text):gmatch("[^,]+") do
+  -- Every item, the empty ones too ("7.5," is no list, as for every reader).
+  for g in (tostring(text) .. ","):gmatch("([^,]*),") do
     local n = dotted(g, 10, 1)
     if not n then return nil end
     gpus[#gpus + 1] = n
@@ -254,11 +256,10 @@ end
 -- The node file's grammar (shim/shared/node_file.h): its five lines in this order, each
 -- "key\tvalue" with no control character in the value, then the end line and nothing after; its
 -- values by key, or nil for anything else (a CR, a NUL, a line twice, a file too large).
-local node_keys = {"boot", "gpus", "driver", "source", "problem"}
 local function parse_node_file(text)
   if #text > site.node_file_max or text:gsub("[\t\n]", ""):find("%c") then return nil end
   local f, at = {}, 1
-  for _, k in ipairs(node_keys) do
+  for _, k in ipairs(site.node_file_keys) do
     local v, after = text:match("^" .. k .. "\t([^\t\n]*)\n()", at)
     if not v then return nil end
     f[k], at = v, after

@@ -11,26 +11,27 @@
 #include "shim_text.h"
 #include "sys.h"
 
-// "7.5" -> 75, "12.2" -> 12020 with scale 1000 and step 10; 0 when it is not X.Y.
+// "7.5" -> 75, "12.2" -> 12020 with scale 1000 and step 10; 0 when it is not X.Y, X one or two
+// digits and not 0, Y one digit (the grammar of every reader: docs/contract.md, "The node file").
 static unsigned long dotted(const char **p, unsigned long major_scale, unsigned long minor_scale) {
+  const char *s = *p;
   unsigned long major, minor;
-  if (!read_decimal(p, &major) || *(*p)++ != '.' || !read_decimal(p, &minor) || minor > 9 ||
-      major == 0)
+  if (!read_decimal(p, &major) || *p - s > 2 || major == 0 || *(*p)++ != '.' ||
+      (s = *p, !read_decimal(p, &minor)) || *p - s != 1)
     return 0;
   return major * major_scale + minor * minor_scale;
 }
 
-// "7.5,9.0" up to end (a NUL or a newline); 0 when malformed.
+// "7.5,9.0" up to end (a NUL or a newline), or nothing; 0 when malformed, an empty item too
+// ("7.5," or "7.5,,8.0", as for every reader).
 static int gpu_list(const char *p, struct node_facts *out) {
   out->gpus = 0;
-  while (*p && *p != '\n') {
+  if (!*p || *p == '\n') return 1;
+  for (;;) {
     if (out->gpus == 16 || !(out->gpu[out->gpus++] = dotted(&p, 10, 1))) return 0;
-    if (*p == ',')
-      ++p;
-    else if (*p && *p != '\n')
-      return 0;
+    if (*p != ',') return !*p || *p == '\n';
+    ++p;
   }
-  return 1;
 }
 
 static int from_overrides(const char *gpu, const char *driver, struct node_facts *out) {
@@ -100,7 +101,10 @@ int node_facts(char **env, struct node_facts *out) {
       !cudnn_compat_node_file_parse(text, n, &l))
     return 0;
   // A boot line is the engine's to check; a file without one is none the engine wrote.
-  const char *cuda = l.value[2];
-  if (!l.len[0] || l.len[4] || !gpu_list(l.value[1], out)) return 0;
-  return !l.len[2] || ((out->driver = dotted(&cuda, 1000, 10)) && *cuda == '\n');
+  const char *cuda = l.value[CUDNN_COMPAT_NODE_DRIVER];
+  if (!l.len[CUDNN_COMPAT_NODE_BOOT] || l.len[CUDNN_COMPAT_NODE_PROBLEM] ||
+      !gpu_list(l.value[CUDNN_COMPAT_NODE_GPUS], out))
+    return 0;
+  return !l.len[CUDNN_COMPAT_NODE_DRIVER] ||
+         ((out->driver = dotted(&cuda, 1000, 10)) && *cuda == '\n');
 }

@@ -235,18 +235,24 @@ proc cudnn_compat_read_bytes {path limit} {
 # values into the array named by var, or 0 for anything else (a CR, a NUL, a line twice).
 proc cudnn_compat_node_parse {text var} {
    upvar $var f
+   set pattern ^
+   set values {}
+   foreach key $::cudnn_compat_site(node_file_keys) {
+      append pattern "$key\t(\[^\t\n\]*)\n"
+      lappend values f($key)
+   }
    if {[string length $text] > $::cudnn_compat_site(node_file_max) ||\
       [regexp {[\x00-\x08\x0a-\x1f\x7f]} [string map [list \t {} \n {}] $text]] ||\
-      ![regexp {^boot\t([^\t\n]*)\ngpus\t([^\t\n]*)\ndriver\t([^\t\n]*)\nsource\t([^\t\n]*)\nproblem\t([^\t\n]*)\n(.*)$}\
-         $text -> f(boot) f(gpus) f(driver) f(source) f(problem) rest]} {
+      ![regexp "$pattern\(.*)\$" $text -> {*}$values rest]} {
       return 0
    }
    return [expr {$rest eq "$::cudnn_compat_site(end_line)\n"}]
 }
 
-# "7.5" -> 75 (scale 10 1), "12.2" -> 12020 (scale 1000 10): the table's numbering; {} when not X.Y.
+# "7.5" -> 75 (scale 10 1), "12.2" -> 12020 (scale 1000 10): the table's numbering; {} when not
+# X.Y, X one or two digits and not 0, Y one digit (every reader's grammar, docs/contract.md).
 proc cudnn_compat_dotted {s major_scale minor_scale} {
-   if {![regexp {^([0-9]+)\.([0-9])$} $s -> a b] || [scan $a %d] == 0} { return {} }
+   if {![regexp {^([0-9]{1,2})\.([0-9])$} $s -> a b] || [scan $a %d] == 0} { return {} }
    return [expr {[scan $a %d] * $major_scale + $b * $minor_scale}]
 }
 
@@ -422,9 +428,9 @@ proc cudnn_compat_ask {loaded entries errors_var} {
    catch {close $fh}
    foreach line [split [string trimright $out \n] \n] {
       if {[regexp {^error: (.*)} $line -> msg]} {
-         lappend errors $msg
+         lappend errors "cudnn-compat: $msg"
       } elseif {[regexp {^warning: (.*)} $line -> msg]} {
-         reportWarning $msg
+         reportWarning "cudnn-compat: $msg"
       } elseif {$line ne {}} {
          reportWarning "cudnn-compat: $line"
       }
@@ -456,6 +462,8 @@ proc cudnn_compat_check {args} {
       } elseif {$tables && [cudnn_compat_table_findings t $loaded $entries findings]} {
          foreach f $findings {
             lassign $f severity msg
+            # Tagged as every line of ours is (Lmod's hook says "cudnn-compat: warning: ...").
+            set msg "cudnn-compat: $msg"
             if {$severity eq {error}} { lappend errors $msg } else { reportWarning $msg }
          }
       } else {

@@ -3,10 +3,10 @@
  * (/tmp: node-local on every cluster we know; the node name because test clusters run several
  * slurmd on one host, one boot). The names are the site contract's (cmake/SiteContract.cmake),
  * shared by the writer (src/core/system/node_facts.cc), the shim's fast path (C) and both module
- * hooks. Its lines: "boot\t<boot id>", "gpus\t7.5,9.0", "driver\t12.2", "source\t...",
- * "problem\t..." (empty when learnt), "end" (cudnn_compat_node_file_parse); read only whole, at
- * most CUDNN_COMPAT_NODE_FILE_MAX bytes, from a directory of the reader's own that nobody else may
- * write.
+ * hooks. Its lines (SITE_NODE_FILE_KEYS): "boot\t<boot id>", "gpus\t7.5,9.0", "driver\t12.2",
+ * "source\t...", "problem\t..." (empty when learnt), "end" (cudnn_compat_node_file_parse); read
+ * only whole, at most CUDNN_COMPAT_NODE_FILE_MAX bytes, from a directory of the reader's own that
+ * nobody else may write.
  *
  * Believed only from this boot (a reboot may bring another driver or GPUs): every reader demands
  * that the file was modified in this boot (cudnn_compat_node_file_of_this_boot); those that can
@@ -15,6 +15,8 @@
  * writes the file anew (and its mtime with it) whenever either fails, so a file the engine left
  * in this boot passes both. */
 #pragma once
+
+#include <assert.h>
 
 #include "site_contract.h"
 
@@ -34,14 +36,30 @@ static inline int cudnn_compat_node_name_usable(const char *name) {
 }
 
 /* The file's grammar, the same for every reader (docs/contract.md, "The node file"): exactly the
- * lines "boot", "gpus", "driver", "source", "problem" in this order, each "<key>\t<value>" with no
- * control character in the value (no tab, CR or NUL), then "end" and nothing after it. Anything
- * else, a file of more than CUDNN_COMPAT_NODE_FILE_MAX bytes included, is not believed. */
-enum { CUDNN_COMPAT_NODE_LINES = 5 };
+ * lines of SITE_NODE_FILE_KEYS in their order, each "<key>\t<value>" with no control character in
+ * the value (no tab, CR or NUL), then "end" and nothing after it. Anything else, a file of more
+ * than CUDNN_COMPAT_NODE_FILE_MAX bytes included, is not believed. */
+enum {
+  CUDNN_COMPAT_NODE_BOOT,
+  CUDNN_COMPAT_NODE_GPUS,
+  CUDNN_COMPAT_NODE_DRIVER,
+  CUDNN_COMPAT_NODE_SOURCE,
+  CUDNN_COMPAT_NODE_PROBLEM,
+  CUDNN_COMPAT_NODE_LINES
+};
 struct cudnn_compat_node_lines {
-  const char *value[CUDNN_COMPAT_NODE_LINES]; /* boot, gpus, driver, source, problem */
+  const char *value[CUDNN_COMPAT_NODE_LINES]; /* by the names above */
   long len[CUDNN_COMPAT_NODE_LINES];
 };
+
+/* The key of a line, by its name above (tests/unit/node_file_test.cc holds names and keys to the
+ * same order). */
+static inline const char *cudnn_compat_node_key(int line) {
+  static const char *const keys[] = {SITE_NODE_FILE_KEYS};
+  static_assert(sizeof keys / sizeof *keys == CUDNN_COMPAT_NODE_LINES,
+                "a line of SITE_NODE_FILE_KEYS without a name here, or the reverse");
+  return keys[line];
+}
 
 /* Whether text[*at..] starts with word then stop; *at moves past both. */
 static inline int cudnn_compat_node_word(const char *text, long n, long *at, const char *word,
@@ -54,12 +72,10 @@ static inline int cudnn_compat_node_word(const char *text, long n, long *at, con
 /* The n bytes of text by the grammar into out; 0 when they do not follow it. */
 static inline int cudnn_compat_node_file_parse(const char *text, long n,
                                                struct cudnn_compat_node_lines *out) {
-  static const char *const keys[CUDNN_COMPAT_NODE_LINES] = {"boot", "gpus", "driver", "source",
-                                                            "problem"};
   long at = 0;
   if (n > CUDNN_COMPAT_NODE_FILE_MAX) return 0;
   for (int i = 0; i < CUDNN_COMPAT_NODE_LINES; ++i) {
-    if (!cudnn_compat_node_word(text, n, &at, keys[i], '\t')) return 0;
+    if (!cudnn_compat_node_word(text, n, &at, cudnn_compat_node_key(i), '\t')) return 0;
     out->value[i] = text + at;
     for (; at < n && text[at] != '\n'; ++at)
       if ((unsigned char)text[at] < 0x20 || text[at] == 0x7f) return 0;

@@ -48,13 +48,24 @@ run && nvml_asked 9 "a NUL"
 forge "$boot" && echo more >>"$node_file"
 run && nvml_asked 10 "a line after the end line"
 run && nvml_asked 10 "the rewritten file"
+# Values off the one X.Y grammar (docs/contract.md): a trailing comma (the shim took "7.5,"), a 'v'
+# (the engine took "v12.2"), three digits (both took "007.5").
+forge_values() {
+  printf 'boot\t%s\ngpus\t%s\ndriver\t%s\nsource\tforged\nproblem\t\nend\n' "$boot" "$1" "$2" >"$node_file"
+}
+forge_values 7.5, 12.2
+run && nvml_asked 11 "a trailing comma"
+forge_values 7.5 v12.2
+run && nvml_asked 12 "a driver with a v"
+forge_values 007.5 12.2
+run && nvml_asked 13 "three digits"
 
 # A node name with a newline (the engine cut "od\nx" to "od", another node's file, here one that
 # says 7.5) is passed over for the host name, as by every reader.
 host_file=/tmp/cudnn-compat-$(id -u)/node-$(uname -n)
 rm -f "$host_file"
 forge "$boot"
-SLURMD_NODENAME=$SLURMD_NODENAME$'\nx' run && nvml_asked 11 "a node name with a newline"
+SLURMD_NODENAME=$SLURMD_NODENAME$'\nx' run && nvml_asked 14 "a node name with a newline"
 [[ -f $host_file ]] || fail "a node name with a newline: no node file under the host name"
 rm -f "$host_file"
 
@@ -62,7 +73,7 @@ rm -f "$host_file"
 # handed to that user again.
 if ((EUID == 0)); then
   forge "$(cat /proc/sys/kernel/random/boot_id)" && chown 1000:1000 "$node_file"
-  run && nvml_asked 12 "another user's"
+  run && nvml_asked 15 "another user's"
   [[ $(stat -c %u:%g:%a "$node_file") == 0:0:600 ]] || fail "rewritten $(stat -c %u:%g:%a "$node_file")"
-  run && nvml_asked 12 "after the rewrite of another user's file"
+  run && nvml_asked 15 "after the rewrite of another user's file"
 fi

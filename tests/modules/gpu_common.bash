@@ -61,6 +61,13 @@ check_node_file_grammar() {
   silent_load "a NUL"
   node_file 8.0 12.4 && echo more >>"$file"
   silent_load "a line after the end line"
+  # Values off the one X.Y grammar: empty items in the list (Lua skipped them), three digits.
+  node_file 8.0, 12.4
+  silent_load "a trailing comma"
+  node_file 8.0,,8.0 12.4
+  silent_load "an empty item"
+  node_file 008.0 12.4
+  silent_load "three digits"
   rm -f "$file"
 }
 

@@ -40,9 +40,44 @@ TEST(NodeFile, NothingOffTheGrammarIsBelieved) {
       "boot\tb1\ngpus\t8.0x\ndriver\t12.2\nsource\tNVML\nproblem\t\nend\n",
       "boot\tb1\ngpus\t8.0\ndriver\t12.2.1\nsource\tNVML\nproblem\t\nend\n",
       "boot\tb1\ngpus\t8.0\ndriver\t12.2\nsource\tNV\tML\nproblem\t\nend\n",
-      kGood + std::string(CUDNN_COMPAT_NODE_FILE_MAX, '\n'),
+      // Values off the one X.Y grammar (the shim took a trailing comma, Lua empty items, the
+      // engine a 'v' and spaces).
+      "boot\tb1\ngpus\t8.0,\ndriver\t12.2\nsource\tNVML\nproblem\t\nend\n",
+      "boot\tb1\ngpus\t7.0,,8.0\ndriver\t12.2\nsource\tNVML\nproblem\t\nend\n",
+      "boot\tb1\ngpus\t,8.0\ndriver\t12.2\nsource\tNVML\nproblem\t\nend\n",
+      "boot\tb1\ngpus\tv8.0\ndriver\t12.2\nsource\tNVML\nproblem\t\nend\n",
+      "boot\tb1\ngpus\t8.0\ndriver\t 12.2\nsource\tNVML\nproblem\t\nend\n",
+      "boot\tb1\ngpus\t8.0\ndriver\t100.2\nsource\tNVML\nproblem\t\nend\n",
+      "boot\tb1\ngpus\t8.0\ndriver\t12.20\nsource\tNVML\nproblem\t\nend\n",
+      "boot\tb1\ngpus\t0.5\ndriver\t12.2\nsource\tNVML\nproblem\t\nend\n",
   };
   for (const std::string &text : cases) EXPECT_FALSE(parse_node_file(text, "b1")) << text;
+}
+
+// A file by the grammar but larger than any the engine writes: not believed for its size alone
+// (the same file a byte under the limit is).
+TEST(NodeFile, LargerThanTheLimitIsNotBelieved) {
+  const auto with_source = [](std::size_t n) {
+    return "boot\tb1\ngpus\t8.0\ndriver\t12.2\nsource\t" + std::string(n, 'x') +
+           "\nproblem\t\nend\n";
+  };
+  const std::size_t rest = with_source(0).size();
+  ASSERT_LT(rest, std::size_t(CUDNN_COMPAT_NODE_FILE_MAX));
+  EXPECT_TRUE(parse_node_file(with_source(CUDNN_COMPAT_NODE_FILE_MAX - rest), "b1"));
+  EXPECT_FALSE(parse_node_file(with_source(CUDNN_COMPAT_NODE_FILE_MAX - rest + 1), "b1"));
+}
+
+// The lines' names in node_file.h and the contract's keys (cmake/SiteContract.cmake) are in the
+// same order: every reader finds each value by its name.
+TEST(NodeFile, LineNamesAreTheContractKeys) {
+  const std::pair<int, std::string> named[] = {{CUDNN_COMPAT_NODE_BOOT, "boot"},
+                                               {CUDNN_COMPAT_NODE_GPUS, "gpus"},
+                                               {CUDNN_COMPAT_NODE_DRIVER, "driver"},
+                                               {CUDNN_COMPAT_NODE_SOURCE, "source"},
+                                               {CUDNN_COMPAT_NODE_PROBLEM, "problem"}};
+  for (const auto &[line, key] : named) EXPECT_EQ(cudnn_compat_node_key(line), key);
+  const std::string text = format_node_file({{75}, Version{12, 2, {}, {}}, "NVML", ""}, "b1");
+  EXPECT_EQ(text, "boot\tb1\ngpus\t7.5\ndriver\t12.2\nsource\tNVML\nproblem\t\nend\n");
 }
 
 TEST(NodeFile, NodeNames) {

@@ -27,9 +27,12 @@ constexpr std::string_view kNotStarted = "nothing: the NVML probe did not start:
 
 // "X.Y", X 1 to 99, Y one digit: a compute capability, or a driver's CUDA in the node file.
 std::optional<Version> x_dot_y(std::string_view s) {
-  const std::optional<Version> v = parse_dotted(s).value;
-  if (!v || !v->minor || v->patch || v->major < 1 || v->major > 99 || *v->minor > 9)
+  // Digits and the dot alone: no 'v', no space (parse_dotted's), as every reader of the node file.
+  const std::size_t dot = s.find('.');
+  if (dot == 0 || dot > 2 || s.size() != dot + 2 || s.find_first_not_of("0123456789.") != s.npos)
     return std::nullopt;
+  const std::optional<Version> v = parse_dotted(s).value;
+  if (!v || !v->minor || v->major < 1) return std::nullopt;
   return v;
 }
 
@@ -193,9 +196,16 @@ std::optional<Version> parse_proc_driver(std::string_view text) {
 }
 
 std::string format_node_file(const NodeFacts &f, std::string_view boot) {
-  return "boot\t" + std::string(boot) + "\ngpus\t" + gpu_list(f.gpus) + "\ndriver\t" +
-         (f.driver_cuda ? to_string(*f.driver_cuda) : "") + "\nsource\t" + one_line(f.source) +
-         "\nproblem\t" + one_line(f.problem) + "\n" SITE_END_LINE "\n";
+  std::string value[CUDNN_COMPAT_NODE_LINES];
+  value[CUDNN_COMPAT_NODE_BOOT] = boot;
+  value[CUDNN_COMPAT_NODE_GPUS] = gpu_list(f.gpus);
+  value[CUDNN_COMPAT_NODE_DRIVER] = f.driver_cuda ? to_string(*f.driver_cuda) : "";
+  value[CUDNN_COMPAT_NODE_SOURCE] = one_line(f.source);
+  value[CUDNN_COMPAT_NODE_PROBLEM] = one_line(f.problem);
+  std::string text;
+  for (int i = 0; i < CUDNN_COMPAT_NODE_LINES; ++i)
+    text += cudnn_compat_node_key(i) + ("\t" + value[i]) + "\n";
+  return text + SITE_END_LINE "\n";
 }
 
 std::optional<NodeFacts> parse_node_file(std::string_view text, std::string_view boot) {
@@ -203,15 +213,19 @@ std::optional<NodeFacts> parse_node_file(std::string_view text, std::string_view
   cudnn_compat_node_lines l{};
   if (!cudnn_compat_node_file_parse(text.data(), long(text.size()), &l)) return std::nullopt;
   const auto value = [&](int i) { return std::string_view(l.value[i], std::size_t(l.len[i])); };
-  if (boot.empty() || value(0) != boot) return std::nullopt;
-  NodeFacts f{{}, {}, std::string(value(3)), std::string(value(4))};
-  for (std::string_view g :
-       value(1).empty() ? std::vector<std::string_view>{} : split(value(1), ','))
+  if (boot.empty() || value(CUDNN_COMPAT_NODE_BOOT) != boot) return std::nullopt;
+  NodeFacts f{{},
+              {},
+              std::string(value(CUDNN_COMPAT_NODE_SOURCE)),
+              std::string(value(CUDNN_COMPAT_NODE_PROBLEM))};
+  const std::string_view gpus = value(CUDNN_COMPAT_NODE_GPUS);
+  for (std::string_view g : gpus.empty() ? std::vector<std::string_view>{} : split(gpus, ','))
     if (const std::optional<int> a = parse_arch(g))
       f.gpus.push_back(*a);
     else
       return std::nullopt;
-  if (!value(2).empty() && !(f.driver_cuda = x_dot_y(value(2)))) return std::nullopt;
+  const std::string_view driver = value(CUDNN_COMPAT_NODE_DRIVER);
+  if (!driver.empty() && !(f.driver_cuda = x_dot_y(driver))) return std::nullopt;
   return f;
 }
 
