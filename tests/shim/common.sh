@@ -372,13 +372,31 @@ started() {
 # The racy rule (shim/shared/memo_format.h): a decision resting on a file changed within the last
 # second is not remembered. Scenarios that have just written their files wait it out.
 settle() { sleep 1.1; }
+# wrap_ours PROGRAM <<EOF: after own_shim, the installed cudnn-compat-PROGRAM runs the shell lines
+# on stdin first, then itself (cudnn-compat-PROGRAM.real).
+wrap_ours() {
+  local program=$t/lib/cudnn-compat-$1
+  mv "$program" "$program.real"
+  { echo '#!/bin/sh'; cat; echo 'exec "$0.real" "$@"'; } >"$program"
+  chmod +x "$program"
+}
+# first_decision MODE LOG: in memo_setting, a first process (no memo) under the shim as LD_<MODE>
+# gets the map's FAKE 9.1.0 without a line; LOG, emptied first, is what the wrappers wrote.
+first_decision() {
+  rm -rf "$memo"
+  : >"$2"
+  $1 "$t/family" libcudnn.so.9 >"$t/output" 2>&1 || true
+  out=$(<"$t/output")
+  has "loaded $FAKES/9.1.0/lib64/libcudnn.so.9"
+  lacks "cudnn-compat:"
+}
 # probe_counter: after own_shim, every probe the engine starts appends a line to $t/probes first
 # (after sleeping $PROBE_NAP seconds, default 0: a library that takes that long to load).
 probe_counter() {
-  mv "$t/lib/cudnn-compat-probe" "$t/lib/cudnn-compat-probe.real"
-  printf '#!/bin/sh\necho "probe $1" >>"%s/probes"\nsleep "${PROBE_NAP:-0}"\nexec "$0.real" "$@"\n' "$t" \
-    >"$t/lib/cudnn-compat-probe"
-  chmod +x "$t/lib/cudnn-compat-probe"
+  wrap_ours probe <<EOF2
+echo "probe \$1" >>"$t/probes"
+sleep "\${PROBE_NAP:-0}"
+EOF2
   : >"$t/probes"
 }
 probes_run() { wc -l <"$t/probes"; }

@@ -7,23 +7,14 @@
 source "$(dirname "$0")/common.sh"
 own_shim
 memo_setting
-mv "$t/lib/cudnn-compat-probe" "$t/lib/cudnn-compat-probe.real"
-cat >"$t/lib/cudnn-compat-probe" <<EOF2
-#!/bin/sh
+wrap_ours probe <<EOF2
 echo "\$(cat /proc/\$PPID/comm) \$1 \$LD_LIBRARY_PATH" >>"$t/probes"
-exec "\$0.real" "\$@"
 EOF2
-chmod +x "$t/lib/cudnn-compat-probe"
 export LD_LIBRARY_PATH=$t/own/lib64:$FAKES/9.1.0/lib64::/nonexistent
 settle
 
 for mode in audit preload; do
-  rm -rf "$memo"
-  : >"$t/probes"
-  $mode "$t/family" libcudnn.so.9 >"$t/output" 2>&1 || true
-  out=$(<"$t/output")
-  has "loaded $FAKES/9.1.0/lib64/libcudnn.so.9"
-  lacks "cudnn-compat:"
+  first_decision $mode "$t/probes"
   probes=$(<"$t/probes")
   [[ $probes == "cudnn-compat $t/own/lib64/libcudnn.so.9 $t/own/lib64:$t/own/lib64::/nonexistent" ]] ||
     fail "$mode: not the one probe beside the engine, on its family's path:"$'\n'"$probes"

@@ -216,12 +216,18 @@ TEST(Map, ARelativeLibIsAnError) {
       << ds[0].message;
 }
 
+// A file that says "old", of the given mode, as dir/name in a directory of the test's own.
+std::string old_file(const std::string &dir, const std::string &name, mode_t mode) {
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/" + name;
+  { std::ofstream(path) << "old"; }
+  chmod(path.c_str(), mode);
+  return path;
+}
+
 TEST(AtomicWrite, ReplacesWholeAndKeepsMode) {
   const std::string dir = testing::TempDir() + "/atomic";
-  std::filesystem::create_directories(dir);
-  const std::string path = dir + "/map.toml";
-  { std::ofstream(path) << "old"; }
-  chmod(path.c_str(), 0640);
+  const std::string path = old_file(dir, "map.toml", 0640);
   EXPECT_EQ(write_file_atomically(path, "new text\n"), "");
   std::ifstream in(path);
   std::string content((std::istreambuf_iterator<char>(in)), {});
@@ -236,11 +242,7 @@ TEST(AtomicWrite, ReplacesWholeAndKeepsMode) {
 // The node file: rewritten because it was not to be trusted (0666, another user's), it must not
 // come back in the image of the file it replaces.
 TEST(AtomicWrite, OwnFileTakesNothingFromTheFileItReplaces) {
-  const std::string dir = testing::TempDir() + "/atomic-own";
-  std::filesystem::create_directories(dir);
-  const std::string path = dir + "/node-x";
-  { std::ofstream(path) << "old"; }
-  chmod(path.c_str(), 0666);
+  const std::string path = old_file(testing::TempDir() + "/atomic-own", "node-x", 0666);
   if (geteuid() == 0) {
     ASSERT_EQ(chown(path.c_str(), 1000, 1000), 0);
   }
