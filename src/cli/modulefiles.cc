@@ -46,7 +46,7 @@ void write_one(const Modulefile &f, const std::string &out, bool force, Globals 
 
 struct Options {
   std::string format = "lua", out, map, cuda_module = "cuda/{cuda}", built_with, cuda;
-  bool force = false;
+  bool force = false, no_cuda_module = false;
 };
 
 // -o DIR: a modulefile per map entry, and the shim's module.
@@ -62,7 +62,7 @@ void write_modulefiles(const Options &o, ModuleFormat format, Globals &g) {
   for (const Installed &e : m.map->cudnn) {
     Modulefile f = cudnn_modulefile(
         e, format, std::filesystem::is_directory(cudnn_root(e.lib) + "/include", ec),
-        cuda_module_name(e, o.cuda_module));
+        o.no_cuda_module ? "" : cuda_module_name(e, o.cuda_module));
     // A release's later place under a name already written (one module, two directories): the
     // first place is the module.
     if (std::ranges::none_of(files, [&](const Modulefile &w) { return w.path == f.path; }))
@@ -110,18 +110,22 @@ void add_modulefiles(CLI::App &app, Globals &g) {
       ->type_name("N");
   add_map_option(cmd, o->map);
   cmd->add_flag("--force", o->force, "Also replace modulefiles this command did not write");
-  cmd->add_option("--cuda-module", o->cuda_module,
-                  "The CUDA module each cuDNN module depends on, {cuda} standing for the CUDA "
-                  "version the map gives it (default cuda/{cuda}; EasyBuild: CUDA/{cuda}; \"\" "
-                  "for none)");
+  CLI::Option *cuda_module =
+      cmd->add_option("--cuda-module", o->cuda_module,
+                      "The CUDA module each cuDNN module depends on, {cuda} standing for the CUDA "
+                      "version the map gives it (default cuda/{cuda}; EasyBuild: CUDA/{cuda})")
+          ->type_name("NAME");
+  cmd->add_flag("--no-cuda-module", o->no_cuda_module,
+                "No CUDA module dependency (a site whose CUDA comes with the driver or the system)")
+      ->excludes(cuda_module);
   cmd->footer(R"(
 For each [[cudnn]] entry: a modulefile named by its `module` field (else cudnn/<version>) with
 family("cudnn"), LD_LIBRARY_PATH, LIBRARY_PATH, CMAKE_PREFIX_PATH, CPATH when an include directory
 sits beside the libraries, CUDNN_ROOT, help and whatis with a description, the homepage and the
 exact version, as EasyBuild writes its cuDNN modules, and the CUDA module it was built for
-(--cuda-module) as a dependency (depends_on in Lua, prereq in Tcl) where that module is available
-and no CUDA is loaded yet, so a tree without it still loads. Also `cudnn-compat`, which switches the shim
-on (LD_AUDIT) for the session and the jobs it submits. A file this command wrote before (marked
+(--cuda-module; none with --no-cuda-module) as a dependency (depends_on in Lua, prereq in Tcl)
+where that module is available and no CUDA is loaded yet, so a tree without it still loads. Also
+`cudnn-compat`, which switches the shim on (LD_AUDIT) for the session and the jobs it submits. A file this command wrote before (marked
 "Written by `cudnn-compat modulefiles`" in its first lines) is replaced atomically; any other file
 of the same name, such as a site's EasyBuild module, is kept and reported unless --force is given.
 Nothing else in the tree is touched.

@@ -38,3 +38,11 @@ empty module-check --system lmod --need tf/1=5.1 --loaded ''
 
 # The value itself still works where it is not empty.
 expect_rc 0 cc map validate "$t/map.toml"
+
+# No CUDA module is --no-cuda-module, not --cuda-module '' (which the help offered): the modules
+# then depend on none; by default on cuda/<the map's CUDA>.
+expect_rc 0 cc modulefiles --format lua -o "$t/none" --no-cuda-module
+grep -rq depends_on "$t/none" && fail "--no-cuda-module: $(grep -r depends_on "$t/none")"
+expect_rc 0 cc modulefiles --format lua -o "$t/default"
+grep -rq 'depends_on("cuda/8.0")' "$t/default" || fail "no depends_on(\"cuda/8.0\") by default"
+expect_rc 2 cc modulefiles --format lua -o "$t/both" --no-cuda-module --cuda-module CUDA/{cuda}
