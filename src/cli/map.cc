@@ -179,16 +179,22 @@ std::vector<Diagnostic> all_diagnostics(const LoadedMap &m, const std::optional<
 // of this map). Anyone else validating the site map has no business writing beside it, and is not
 // told about it. A map with errors gets none, and loses those an earlier validation wrote: its
 // stamp may still match them.
-std::optional<std::string> refresh_caches(const LoadedMap &m, const std::vector<Diagnostic> &ds,
-                                          const std::optional<TableFacts> &facts,
-                                          const std::string &dir) {
+// The tables written beside the map (or into dir), or nullopt when none were.
+std::optional<std::vector<std::string>> refresh_caches(const LoadedMap &m,
+                                                       const std::vector<Diagnostic> &ds,
+                                                       const std::optional<TableFacts> &facts,
+                                                       const std::string &dir) {
   if (!m.map || !facts || count(ds, Severity::error)) {
     const std::string why = remove_job_caches(m.path, dir);
     if (!why.empty()) Note() << why;
     return std::nullopt;
   }
   const std::string why = write_job_caches({m.map, m.diagnostics}, *facts, dir);
-  if (why.empty()) return table_path(m.path, TableKind::cache, dir);
+  if (why.empty()) {
+    std::vector<std::string> written;
+    for (TableKind kind : kAllTables) written.push_back(table_path(m.path, kind, dir));
+    return written;
+  }
   Note() << "no tables written (" + why +
                 "); jobs and hooks will read the map itself, which is slower" +
                 (dir.empty() ? "; write them elsewhere with --tables-dir DIR and put them beside "
@@ -212,8 +218,8 @@ bool may_write_tables(const std::optional<FileStamp> &stamp, const LoadedMap &m)
 }
 
 void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
-                      const std::optional<std::string> &cache, const nlohmann::json &devices,
-                      const Globals &g) {
+                      const std::optional<std::vector<std::string>> &tables,
+                      const nlohmann::json &devices, const Globals &g) {
   const int errors = count(ds, Severity::error), warnings = count(ds, Severity::warning);
   if (g.json) {
     nlohmann::json list = nlohmann::json::array();
@@ -227,7 +233,8 @@ void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
          {"require", m.map ? nlohmann::json(m.map->require.size()) : nlohmann::json(nullptr)},
          {"diagnostics", list},
          {"device_code", devices},
-         {"cache", cache ? nlohmann::json(*cache) : nlohmann::json(nullptr)}});
+         {"cache", tables ? nlohmann::json(tables->front()) : nlohmann::json(nullptr)},
+         {"tables", tables ? nlohmann::json(*tables) : nlohmann::json::array()}});
     return;
   }
   for (const Diagnostic &d : ds) print_diagnostic(d);
@@ -240,7 +247,13 @@ void print_validation(const LoadedMap &m, const std::vector<Diagnostic> &ds,
               << ", " << m.map->require.size() << " require rule(s)";
   std::cout << "; " << errors << " error(s), " << warnings << " warning(s)\n";
   print_device_code(devices);
-  if (cache) std::cout << "cache written: " << *cache << '\n';
+  // Every table, as jobs and hooks read them (the cache alone was named, the outside test of
+  // 2026-12-02: an admin copying the map's files copied one of four).
+  if (tables) {
+    std::cout << "tables written:";
+    for (const std::string &t : *tables) std::cout << ' ' << t;
+    std::cout << '\n';
+  }
 }
 
 int validate_map(const std::string &file, bool do_probe, const std::string &tables_dir,
@@ -260,9 +273,9 @@ int validate_map(const std::string &file, bool do_probe, const std::string &tabl
   std::optional<TableFacts> facts;
   if (m.map && (writer || do_probe)) facts = gather_table_facts(*m.map, probe_options());
   const std::vector<Diagnostic> ds = all_diagnostics(m, facts, do_probe);
-  const std::optional<std::string> cache =
+  const std::optional<std::vector<std::string>> tables =
       writer ? refresh_caches(m, ds, facts, tables_dir) : std::nullopt;
-  print_validation(m, ds, cache,
+  print_validation(m, ds, tables,
                    m.map && facts ? device_code_json(*m.map, *facts) : nlohmann::json::array(), g);
   return count(ds, Severity::error) ? kNo : kYes;
 }

@@ -70,7 +70,7 @@ has "/etc/cudnn-compat/map.toml"
 # Validating a map one owns refreshes the cache jobs read instead of parsing the TOML; the cache
 # follows the map, and a map with errors leaves none behind.
 expect_rc 0 cc map validate "$t/good.toml"
-has "cache written: $t/good.toml.cache"
+has "tables written: $t/good.toml.cache $t/good.toml.fits $t/good.toml.misfits $t/good.toml.decide"
 [[ -f "$t/good.toml.cache" ]] || fail "no cache beside the map"
 expect_rc 0 cc --json map validate "$t/good.toml"
 has "\"cache\": \"$t/good.toml.cache\""

@@ -53,7 +53,7 @@ in_use "cp"
 rm "$etc"/map.toml* "$t/admin"/map.toml.*
 mkdir "$t/out"
 expect_rc 0 tool map validate --tables-dir "$t/out" "$t/admin/map.toml"
-has "cache written: $t/out/map.toml.cache"
+has "tables written: $t/out/map.toml.cache "
 [[ ! -e $t/admin/map.toml.cache ]] || fail "--tables-dir wrote beside the map"
 cp "$t/admin/map.toml" "$t/out"/map.toml.* "$etc/"
 in_use "--tables-dir"

@@ -10,7 +10,7 @@ for mode in 600 640; do
   chgrp nogroup "$t/map.toml"
   rm -f "$t/map.toml.cache" "$t/map.toml.fits" "$t/map.toml.misfits"
   expect_rc 0 "$cc" map validate "$t/map.toml"
-  has "cache written"
+  has "tables written"
   for f in cache fits misfits; do
     out=$(stat -c '%a %U %G' "$t/map.toml.$f")
     [[ $out == "$mode root nogroup" ]] || fail "map.toml.$f is '$out', expected '$mode root nogroup'"

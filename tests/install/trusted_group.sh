@@ -52,7 +52,7 @@ has "chmod g-w, or name its group in [policy] trusted_group"
 # The admins trust their group: validated, the tables carry its id, and every reader uses the map.
 sed -i "s/^rule = \"nvidia\"$/rule = \"nvidia\"\ntrusted_group = \"$group\"/" "$shared/map.toml"
 expect_rc 0 "$p/bin/cudnn-compat" map validate
-has "cache written"
+has "tables written"
 gid=$(getent group $group | cut -d: -f3)
 [[ $(head -1 "$shared/map.toml.decide" | cut -f7) == "$gid" ]] || fail "the decision table does not carry gid $gid"
 strace -f -qq -e trace=execve -o "$t/trace" bash -c "$(declare -f as_user job); p=$p t=$t FAKES=$FAKES; job" >"$t/out" 2>&1 ||

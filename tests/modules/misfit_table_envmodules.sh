@@ -15,22 +15,22 @@ told_from_table envmodules "$t/tcl/tensorflow/1.0" "module switch"
 module load cudnn/5.0 tensorflow/1.0 pytorch/2.1 || true; msg
 [[ ! -e $t/started ]] || fail "module-check was started: $(cat "$t/started")"
 expected=$({ cc module-check --system envmodules --need pytorch/2.1=8.9,cuda=12 \
-  --need tensorflow/1.0=5.1 --loaded cudnn/5.0 || true; } | sed 's/^warning: /WARNING: /' |
+  --need tensorflow/1.0=5.1 --loaded cudnn/5.0 || true; } | sed 's/^warning: /WARNING: cudnn-compat: /' |
   tr '\n' ' ' | tr -s ' ')
-[[ $expected == "WARNING: pytorch/2.1 was built with"*"WARNING: tensorflow/1.0 was built"* ]] ||
+[[ $expected == "WARNING: cudnn-compat: pytorch/2.1 was built with"*"WARNING: cudnn-compat: tensorflow/1.0 was built"* ]] ||
   fail "module-check said: $expected"
 has "$expected"
 occurs "was built with" 2
 module purge
 
 # Strict: the table's line is an error that fails the command.
-strict_from_table "ERROR: tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+strict_from_table "ERROR: cudnn-compat: tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
 module purge
 # ... also beside an application whose need cannot be read: that one is said, the others checked.
 mkdir -p "$t/tcl/jax" && printf '#%%Module1.0\ncudnn-requires 9.x\n' >"$t/tcl/jax/0.4"
 rc=0; module load tensorflow/1.0 jax/0.4 cudnn/5.0 || rc=$?; msg
 [[ $rc != 0 ]] || fail "strict mode let the misfit through beside an unreadable need"
-has "ERROR: tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+has "ERROR: cudnn-compat: tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
 has "cannot check jax/0.4: '9.x' is not a version"
 lacks "cudnn-compat: cudnn-compat:"
 [[ -z ${LOADEDMODULES:-} ]] || fail "the environment changed: $LOADEDMODULES"
