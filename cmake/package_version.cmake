@@ -15,9 +15,18 @@
 # HEAD's history when there is none), <h> HEAD's abbreviated hash. dpkg and rpm sort "~" before
 # anything, even the end of the string, and "+" after it, so the builds on the way to a release
 # come before it, those after it after it and before the next release's, and each build of a
-# branch after the ones before it (a later day, or the same day and more commits). Without git (a
-# source tarball) the version is <BASE>; OVERRIDE (the cache variable CUDNN_COMPAT_PACKAGE_VERSION)
-# replaces the rule for a distributor's own numbering.
+# branch after the ones before it (a later day, or the same day and more commits).
+#
+# Without the tree's own git (a source tarball), .git_archival.txt, which `git archive` fills in
+# (export-subst, .gitattributes), gives the commit, its time and `git describe`:
+#   the tarball of the tag v<BASE>         <BASE>
+#   of a commit past it                    <BASE>+git<date>.<n>.g<h>  (as from git)
+#   of a commit with no tag v<BASE> behind <BASE>~git<date>.0.g<h>    (the count is not known: 0,
+#                                                                      before that day's git builds)
+# and a tree that holds neither (a copy without .git, the file not filled in) is <BASE>~dev, before
+# every build of <BASE>, so that whatever replaces it is an upgrade; it claimed <BASE>, the release
+# itself, and a later build from git was a downgrade. OVERRIDE (the cache variable
+# CUDNN_COMPAT_PACKAGE_VERSION) replaces the rule for a distributor's own numbering.
 #
 # Writes OUT_HEADER (#define CUDNN_COMPAT_VERSION) and OUT_CMAKE (set(CUDNN_COMPAT_PACKAGE_VERSION))
 # only when their text changes, so a build at the same commit recompiles nothing; prints the
@@ -38,7 +47,51 @@ function(git var)
   set(${var} "${out}" PARENT_SCOPE)
 endfunction()
 
-set(version "${BASE_VERSION}")
+# utc_date(VAR SECONDS): the UTC date, YYYYMMDD, of a Unix time (the civil calendar from days,
+# H. Hinnant's algorithm): CMake has no such conversion.
+function(utc_date var seconds)
+  math(EXPR z "${seconds} / 86400 + 719468")
+  math(EXPR era "${z} / 146097")
+  math(EXPR doe "${z} - ${era} * 146097")
+  math(EXPR yoe "(${doe} - ${doe} / 1460 + ${doe} / 36524 - ${doe} / 146096) / 365")
+  math(EXPR doy "${doe} - (365 * ${yoe} + ${yoe} / 4 - ${yoe} / 100)")
+  math(EXPR mp "(5 * ${doy} + 2) / 153")
+  math(EXPR day "${doy} - (153 * ${mp} + 2) / 5 + 1")
+  math(EXPR year "${yoe} + ${era} * 400")
+  if(mp LESS 10)
+    math(EXPR month "${mp} + 3")
+  else()
+    math(EXPR month "${mp} - 9")
+    math(EXPR year "${year} + 1")
+  endif()
+  math(EXPR stamp "${year} * 10000 + ${month} * 100 + ${day}")
+  set(${var} "${stamp}" PARENT_SCOPE)
+endfunction()
+
+# The version of a tree without its own git, from .git_archival.txt (above).
+function(archive_version var)
+  set(version "${BASE_VERSION}~dev")
+  set(file "${SOURCE_DIR}/.git_archival.txt")
+  if(EXISTS "${file}")
+    file(READ "${file}" text)
+  endif()
+  if("${text}" MATCHES "commit ([0-9a-f]+)\ntime ([0-9]+)\ndescribe ([^\n]*)")
+    set(hash "${CMAKE_MATCH_1}")
+    set(describe "${CMAKE_MATCH_3}")
+    utc_date(date "${CMAKE_MATCH_2}")
+    string(REPLACE "." "\\." base "${BASE_VERSION}")
+    if(describe STREQUAL "v${BASE_VERSION}")
+      set(version "${BASE_VERSION}")
+    elseif(describe MATCHES "^v${base}-([0-9]+)-g[0-9a-f]+$")
+      set(version "${BASE_VERSION}+git${date}.${CMAKE_MATCH_1}.g${hash}")
+    else()
+      set(version "${BASE_VERSION}~git${date}.0.g${hash}")
+    endif()
+  endif()
+  set(${var} "${version}" PARENT_SCOPE)
+endfunction()
+
+set(version "")
 if(NOT "${OVERRIDE}" STREQUAL "")
   set(version "${OVERRIDE}")
 else()
@@ -74,6 +127,9 @@ else()
       git(n rev-list --count HEAD)
       set(version "${BASE_VERSION}~git${date}.${n}.g${hash}")
     endif()
+  endif()
+  if(version STREQUAL "")
+    archive_version(version)
   endif()
 endif()
 if(NOT version MATCHES "^[0-9][A-Za-z0-9.+~]*$")

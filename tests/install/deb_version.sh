@@ -2,7 +2,7 @@
 # The version rule (cmake/package_version.cmake): every build between releases has a version of
 # its own that dpkg (and rpm) order as the history does, so apt upgrades an installed build to a
 # newer one; a release is the project's version alone. The rule runs on throwaway repositories
-# (commits, a day later, a release tag, the next version, no git); the .deb carries the version
+# (commits, a day later, a release tag, the next version, tarballs of each, no git); the .deb carries the version
 # its build worked out, which --version prints. Before the rule every build was 0.1.0.
 . "$(dirname "$0")/common.sh"
 need_tools git dpkg
@@ -23,6 +23,9 @@ commit() {  # commit DATE: one more commit, made on DATE
     commit -qm "$1"
 }
 git init -q "$repo"
+# The files that let `git archive` tell a tarball its commit, as in this project.
+cp "$SOURCE/.gitattributes" "$SOURCE/.git_archival.txt" "$repo/"
+git -C "$repo" add .gitattributes .git_archival.txt
 commit 2026-12-01T23:30:00+00:00
 v1=$(rule "$repo" 0.1.0)
 [[ $v1 =~ ^0\.1\.0~git20261201\.1\.g[0-9a-f]{7}$ ]] || fail "first commit: '$v1'"
@@ -37,6 +40,15 @@ v3=$(rule "$repo" 0.1.0)
 newer "$v3" "$v2"
 # Every build on the way to 0.1.0 comes before 0.1.0 itself; the release is 0.1.0 alone.
 newer 0.1.0 "$v3"
+# A tarball (git archive) of that commit: its date and hash from .git_archival.txt, the count
+# unknown (0: before that day's builds from git), and before the release.
+archive() { mkdir -p "$2" && git -C "$repo" archive "$1" | tar -xm -C "$2"; }
+archive HEAD "$t/before"
+before=$(rule "$t/before" 0.1.0)
+[[ $before == 0.1.0~git20261202.0.g$(git -C "$repo" rev-parse --short HEAD) ]] ||
+  fail "a tarball on the way to 0.1.0: '$before'"
+newer "$before" "$v1"
+newer 0.1.0 "$before"
 git -C "$repo" tag v0.1.0
 release=$(rule "$repo" 0.1.0)
 [[ $release == 0.1.0 ]] || fail "at the tag v0.1.0: '$release'"
@@ -49,10 +61,25 @@ newer "$after" "$release"
 next=$(rule "$repo" 0.2.0)
 [[ $next == 0.2.0~git20261203.4.g* ]] || fail "on the way to 0.2.0: '$next'"
 newer "$next" "$after"
-# No git (a source tarball), or a tarball unpacked inside another work tree: the version alone.
-mkdir -p "$t/tarball" "$repo/unpacked"
-[[ $(rule "$t/tarball" 0.1.0) == 0.1.0 ]] || fail "without git: '$(rule "$t/tarball" 0.1.0)'"
-[[ $(rule "$repo/unpacked" 0.2.0) == 0.2.0 ]] || fail "inside another work tree: '$(rule "$repo/unpacked" 0.2.0)'"
+# Tarballs (git archive) as their commits' builds from git: the release's is the release, one past
+# it the same as from git; one past it on the way to 0.2.0 before that version's builds from git.
+archive v0.1.0 "$t/release"
+[[ $(rule "$t/release" 0.1.0) == 0.1.0 ]] || fail "the release's tarball: '$(rule "$t/release" 0.1.0)'"
+archive HEAD "$t/after"
+[[ $(rule "$t/after" 0.1.0) == "$after" ]] || fail "a tarball past the tag: '$(rule "$t/after" 0.1.0)'"
+[[ $(rule "$t/after" 0.2.0) == 0.2.0~git20261203.0.g* ]] || fail "on the way to 0.2.0: '$(rule "$t/after" 0.2.0)'"
+newer "$next" "$(rule "$t/after" 0.2.0)"
+# A tarball unpacked inside another work tree is its own commit's, not that tree's HEAD.
+archive v0.1.0 "$repo/unpacked"
+[[ $(rule "$repo/unpacked" 0.1.0) == 0.1.0 ]] || fail "inside another work tree: '$(rule "$repo/unpacked" 0.1.0)'"
+# A tree that cannot tell its commit (no git, the archival file not filled in): before every build
+# of the version, so that any build replaces it (it claimed 0.1.0, and a later build from git was a
+# downgrade).
+mkdir -p "$t/copy" && cp "$SOURCE/.git_archival.txt" "$t/copy/"
+[[ $(rule "$t/copy" 0.1.0) == 0.1.0~dev ]] || fail "a copy without git: '$(rule "$t/copy" 0.1.0)'"
+mkdir -p "$t/bare"
+[[ $(rule "$t/bare" 0.1.0) == 0.1.0~dev ]] || fail "without the archival file: '$(rule "$t/bare" 0.1.0)'"
+newer "$v1" 0.1.0~dev
 
 # This build's version, as the build worked it out, in --version and in the .deb.
 file=$BUILD_DIR/package/version.cmake
