@@ -19,10 +19,16 @@ std::string command_key(const Command &c) {
 // The tables the tools derive beside a map (map.toml.decide, ...), never a file to name: an
 // extended regular expression of their suffixes.
 std::string derived_table_pattern() {
-  std::string suffixes;
-  for (TableKind k : {TableKind::cache, TableKind::fits, TableKind::misfits, TableKind::decide})
-    suffixes += (suffixes.empty() ? "" : "|") + std::string(table_suffix(k).substr(1));
-  return "\\.(" + suffixes + ")$";
+  std::vector<std::string> suffixes;
+  for (TableKind k : kAllTables) suffixes.emplace_back(table_suffix(k).substr(1));
+  return "\\.(" + join(suffixes, "|") + ")$";
+}
+
+// The same tables as zsh's ignored patterns ('*.cache' ...), for _files -F.
+std::string derived_table_globs() {
+  std::vector<std::string> globs;
+  for (TableKind k : kAllTables) globs.push_back("'*" + std::string(table_suffix(k)) + "'");
+  return join(globs, " ");
 }
 
 struct Completable {
@@ -115,18 +121,20 @@ std::string zsh_completion(const CLI::App &app) {
     for (const std::string &o : k.options) {
       const bool path = std::find(k.paths.begin(), k.paths.end(), o) != k.paths.end();
       const bool valued = std::find(k.valued.begin(), k.valued.end(), o) != k.valued.end();
-      specs += " '" + o + (valued ? (path ? "=:file:_files'" : "=:value: '") : "'");
+      specs += " '" + o + (valued ? (path ? "=:file:_files -F derived'" : "=:value: '") : "'");
     }
     const std::string rest = !k.subcommands.empty()
                                  ? " '1:subcommand:(" + join(k.subcommands, " ") + ")'"
-                             : k.positional_path ? " '*:file:_files'"
+                             : k.positional_path ? " '*:file:_files -F derived'"
                                                  : "";
     cases += "    \"" + command_key(c) + "\") _arguments -S" + specs + rest + " ;;\n";
   }
   return "#compdef cudnn-compat\n# zsh completion for cudnn-compat, written by cudnn-compat-docgen "
          "from the program's own\n# options.\n_cudnn-compat() {\n"
-         "  local cmdpath=cudnn-compat w i last=1\n  local -A subs\n  subs=(\n" +
-         subs + R"(  )
+         "  local cmdpath=cudnn-compat w i last=1\n"
+         "  # The tables the tools derive beside a map, never a file to name.\n"
+         "  local -a derived\n  derived=(" +
+         derived_table_globs() + ")\n  local -A subs\n  subs=(\n" + subs + R"(  )
   # The subcommand path typed so far; completion goes on from its last word.
   for ((i = 2; i < CURRENT; i++)); do
     w=${words[i]}

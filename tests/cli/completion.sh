@@ -44,7 +44,15 @@ complete_words cudnn-compat --json resolve --rule nvidia --ma
 complete_words cudnn-compat decode --json 5005 ""
 [[ -z $out ]] || fail "decode's values are not paths, yet completed: $out"
 
-# The zsh completion comes from the same tables; where zsh is installed, it must at least parse.
+# The zsh completion comes from the same tables: every file it completes leaves the derived tables
+# out (it offered map.toml.decide), and where zsh is installed it must at least parse.
+zsh_script=$BUILD_DIR/share/zsh/site-functions/_cudnn-compat
+grep -q "derived=('\*.cache' '\*.fits' '\*.misfits' '\*.decide')" "$zsh_script" ||
+  fail "the zsh completion names no derived tables to leave out: $(grep -n derived= "$zsh_script")"
+actions=$(grep -o ":_files[^']*" "$zsh_script")
+[[ -n $actions ]] || fail "no file completion in the zsh script"
+bad=$(grep -v -x ':_files -F derived' <<<"$actions" || true)
+[[ -z $bad ]] || fail "zsh file completions that offer the derived tables:"$'\n'"$bad"
 if command -v zsh >/dev/null; then
-  zsh -n "$BUILD_DIR/share/zsh/site-functions/_cudnn-compat" || fail "the zsh completion does not parse"
+  zsh -n "$zsh_script" || fail "the zsh completion does not parse"
 fi
