@@ -117,8 +117,8 @@ lacks "dpkg-parsechangelog: warning"
 # Hardening, as hardening-check (devscripts) judges it, read with readelf: every program and
 # library shipped has a read-only GOT after relocation (RELRO); those the loader links bind at
 # start (BIND_NOW) and the programs among them are position-independent (PIE); cudnn-compat calls
-# libc's fortified functions (_FORTIFY_SOURCE). The engine is static (no loader: RELRO only), the
-# shim has no libc (nothing to fortify).
+# libc's fortified functions (_FORTIFY_SOURCE), the probe has stack canaries. The engine is static
+# (no loader: RELRO only), the shim has no libc (nothing to fortify).
 hroot=$t/hardening
 dpkg-deb -x "$deb" "$hroot"
 for f in usr/bin/cudnn-compat usr/lib/cudnn-compat/cudnn-compat-probe \
@@ -135,9 +135,12 @@ for f in usr/bin/cudnn-compat usr/lib/cudnn-compat/cudnn-compat-probe \
   has "DYN (Position-Independent Executable file)"
 done
 # The project's own snprintf calls: __memcpy_chk and __memset_chk come with the static SQLite
-# of Debian's build even without the project's flags.
+# of Debian's build even without the project's flags. Stack canaries (-fstack-protector-strong):
+# the probe, which links nothing that brings its own (cudnn-compat's SQLite does).
 out=$(readelf --dyn-syms -W "$hroot/usr/bin/cudnn-compat")
 has "__snprintf_chk@"
+out=$(readelf --dyn-syms -W "$hroot/usr/lib/cudnn-compat/cudnn-compat-probe")
+has "__stack_chk_fail@"
 if command -v hardening-check >/dev/null; then
   hardening-check "$hroot/usr/bin/cudnn-compat" "$hroot/usr/lib/cudnn-compat/cudnn-compat-probe" || true
 fi
