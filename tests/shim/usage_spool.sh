@@ -78,3 +78,22 @@ usage_map off >"$t/map.toml"
 out=$(env LD_AUDIT="$SHIM" "$t/twice")
 has "cuDNN 5110 same"
 [[ -z $(ls "$t/spool") ]] || fail "mode = off wrote $(ls "$t/spool")"
+
+# Per job with the site's records off (the map says off, or has no [usage]): the job's word still
+# keeps the loader's library and records what would have been handed over, to the map's place, else
+# to syslog - from the engine's answer and the fast path's table alike.
+for form in off none; do
+  rm -f "$t"/spool/* "$t"/map.toml.*
+  if [[ $form == off ]]; then usage_map off >"$t/map.toml"; else fake_map 5.0.5 5.1.10 >"$t/map.toml"; fi
+  for table in engine table; do
+    [[ $table == table ]] && "$CUDNN_COMPAT" map validate >/dev/null
+    out=$(env LD_AUDIT="$SHIM" CUDNN_COMPAT_USAGE=report-only CUDNN_COMPAT_LOG="$t/log" "$t/twice")
+    has "cuDNN 5005 same"
+  done
+  out=$(records)
+  if [[ $form == off ]]; then
+    count " rel=5.1.10 src=module mod=cudnn/5.1.10 verdict=redirected mode=report-only " 2
+  else
+    [[ -z $(ls "$t/spool") ]] || fail "no [usage]: a record in the spool, not syslog's"
+  fi
+done
