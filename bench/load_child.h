@@ -21,3 +21,19 @@ std::string real_version(const std::string &self, const std::string &dir);
 // How many processes one load of libcudnn.so.9 starts: clone, fork and vfork calls that make no
 // thread, and execve calls after the child's own, under strace -f.
 int processes_started(const std::string &self, const std::vector<std::string> &env);
+
+// One child's line, as --child, --gated and --spawn print it.
+struct Sample {
+  double us = 0;
+  long descendant_faults = 0;  // > 0: the process started (and reaped) a process
+  double descendant_cpu_us = 0;
+};
+// The child's line: the last of what it printed (a program it ran may have printed first).
+Sample parse_sample(const std::string &out);
+
+// n children of self (--gated, loading libcudnn.so.9), with env in front of this process's
+// environment (LD_PRELOAD and LD_AUDIT left out), each waiting on one pipe and released together
+// once all have started: their samples, in the order they finished.
+std::vector<Sample> crowd(const std::string &self, const std::vector<std::string> &env, int n);
+
+double worst(const std::vector<double> &v);

@@ -16,13 +16,8 @@
 #include "protocol.h"
 #include "report.h"
 
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -32,81 +27,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-extern "C" char **environ;
-
 constexpr int kRounds = 30, kCrowd = 64, kCrowds = 5;
-
-struct Sample {
-  double us = 0;
-  long descendant_faults = 0;  // > 0: the process started (and reaped) a process
-  double descendant_cpu_us = 0;
-};
-
-// The child's line: the last of what it printed (a program it ran may have printed first).
-Sample parse(const std::string &out) {
-  Sample s;
-  const std::size_t end = out.find_last_not_of('\n');
-  const std::size_t start = end == std::string::npos ? 0 : out.rfind('\n', end);
-  std::istringstream in(out.substr(start == std::string::npos ? 0 : start));
-  std::size_t version = 0;
-  in >> s.us >> version >> s.descendant_faults >> s.descendant_cpu_us;
-  return s;
-}
 
 // `load_us N`, the probe's own load of the library as it timed it; -1 when it said none.
 double probe_load_us(const std::string &out) {
   const std::size_t at = out.find("load_us ");
   return at == std::string::npos ? -1 : std::stod(out.substr(at + 8));
-}
-
-double worst(const std::vector<double> &v) {
-  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
-}
-
-// kCrowd children of self, each waiting on one pipe, released together once all have started:
-// their samples, in the order they finished.
-std::vector<Sample> crowd(const std::string &self, const std::vector<std::string> &env) {
-  int gate[2], out[2], ready[2];
-  if (pipe(gate) != 0 || pipe(out) != 0 || pipe(ready) != 0) return {};
-  std::vector<std::string> env_strings(env);
-  for (char **e = environ; *e; ++e)
-    if (std::strncmp(*e, "LD_PRELOAD=", 11) != 0 && std::strncmp(*e, "LD_AUDIT=", 9) != 0)
-      env_strings.emplace_back(*e);
-  std::vector<char *> envp;
-  for (std::string &s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::string ready_fd = std::to_string(ready[1]), gate_fd = std::to_string(gate[0]),
-              name = "libcudnn.so.9", gated = "--gated", program = self;
-  char *argv[] = {program.data(), gated.data(), ready_fd.data(),
-                  gate_fd.data(), name.data(),  nullptr};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, gate[1]);
-  posix_spawn_file_actions_addclose(&actions, out[0]);
-  posix_spawn_file_actions_addclose(&actions, ready[0]);
-  std::vector<pid_t> pids;
-  for (int i = 0; i < kCrowd; ++i) {
-    pid_t pid;
-    if (posix_spawn(&pid, argv[0], &actions, nullptr, argv, envp.data()) == 0) pids.push_back(pid);
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  close(out[1]);
-  close(gate[0]);
-  close(ready[1]);
-  char byte;
-  for (std::size_t n = 0; n < pids.size() && read(ready[0], &byte, 1) == 1;) ++n;  // all started
-  close(ready[0]);
-  close(gate[1]);
-  std::string text;
-  char buf[4096];
-  for (ssize_t n; (n = read(out[0], buf, sizeof buf)) > 0;) text.append(buf, std::size_t(n));
-  close(out[0]);
-  for (pid_t pid : pids) waitpid(pid, nullptr, 0);
-  std::vector<Sample> samples;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) samples.push_back(parse(line));
-  return samples;
 }
 
 struct Setting {
@@ -132,7 +58,7 @@ Sample child(const Setting &s, const std::vector<std::string> &env) {
     std::fprintf(stderr, "memo_bench: a child printed nothing\n");
     std::exit(1);
   }
-  return parse(r.out);
+  return parse_sample(r.out);
 }
 
 // The figures of one kind of run, over the rounds.
@@ -164,17 +90,17 @@ void one_round(const Setting &s, Rounds &r) {
   r.listed_audit.add(child(s, with(s.listed, "LD_AUDIT=" + s.shim)));
   r.listed_preload.add(child(s, with(s.listed, "LD_PRELOAD=" + s.shim)));
   // The floor's parts and what stands between, in the same round.
-  r.static_start.add(parse(spawn({s.self, "--spawn", s.launch}, s.job).out));
+  r.static_start.add(parse_sample(spawn({s.self, "--spawn", s.launch}, s.job).out));
   const Run probe = spawn({s.self, "--spawn", s.probe, s.lib}, s.job);
-  r.probe_run.add(parse(probe.out));
+  r.probe_run.add(parse_sample(probe.out));
   r.probe_load.us.push_back(probe_load_us(probe.out));
   // The engine alone (nothing to remember), with its own probe: as the shim ran it before the
   // shim started the probe beside it.
   r.engine_run.add(
-      parse(spawn({s.self, "--spawn", s.engine, CUDNN_COMPAT_PROTOCOL, "libcudnn.so.9", s.self, "",
-                   "10000", "-", "-", CUDNN_COMPAT_NO_PROBE, "L:" + s.lib_dir},
-                  s.job)
-                .out));
+      parse_sample(spawn({s.self, "--spawn", s.engine, CUDNN_COMPAT_PROTOCOL, "libcudnn.so.9",
+                          s.self, "", "10000", "-", "-", CUDNN_COMPAT_NO_PROBE, "L:" + s.lib_dir},
+                         s.job)
+                       .out));
 }
 
 Setting setting(const std::string &shim, const std::string &tool, const std::string &fakes,
@@ -236,7 +162,7 @@ Crowds crowds(const Setting &s, const std::vector<std::string> &env) {
   for (int i = 0; i < kCrowds; ++i) {
     forget(s);
     long started = 0;
-    for (const Sample &x : crowd(s.self, env)) {
+    for (const Sample &x : crowd(s.self, env, kCrowd)) {
       c.us.push_back(x.us);
       started += x.descendant_faults > 0;
     }

@@ -10,7 +10,7 @@ if [[ "${1:-}" == explain ]]; then
   cmake --build build-bench -j"$(nproc)" --target explain_bench cudnn-compat >/dev/null
   exec build-bench/bin/explain_bench "$PWD/build-bench/bin/cudnn-compat" "$PWD/BENCHMARKS.md"
 fi
-cmake --build build-bench -j"$(nproc)" --target map_resolve_bench shim_bench shim_load_bench memo_bench modules_bench requester_bench usage_bench explain_bench gpu_bench cudnn-compat fakecudnn >/dev/null
+cmake --build build-bench -j"$(nproc)" --target map_resolve_bench shim_bench shim_load_bench memo_bench scale_bench modules_bench requester_bench usage_bench explain_bench gpu_bench cudnn-compat fakecudnn >/dev/null
 # The SPANK plugin and its bench are built only where Slurm's spank.h is (libslurm-dev).
 if [[ -f /usr/include/slurm/spank.h ]]; then
   cmake --build build-bench -j"$(nproc)" --target slurm_bench >/dev/null
@@ -22,6 +22,10 @@ build-bench/bin/shim_load_bench "$PWD/build-bench/lib/cudnn-compat/libcudnn-comp
   "$PWD/build-bench/bin/cudnn-compat" "$PWD/build-bench/fakecudnn" "$PWD/BENCHMARKS.md"
 build-bench/bin/memo_bench "$PWD/build-bench/lib/cudnn-compat/libcudnn-compat.so" \
   "$PWD/build-bench/bin/cudnn-compat" "$PWD/build-bench/fakecudnn" "$PWD/BENCHMARKS.md"
+bash bench/ops_per_process.sh build-bench >build-bench/ops_per_process.txt
+build-bench/bin/scale_bench "$PWD/build-bench/lib/cudnn-compat/libcudnn-compat.so" \
+  "$PWD/build-bench/bin/cudnn-compat" "$PWD/build-bench/fakecudnn" build-bench/ops_per_process.txt \
+  "$PWD/BENCHMARKS.md"
 build-bench/bin/usage_bench "$PWD/build-bench/lib/cudnn-compat/libcudnn-compat.so" \
   "$PWD/build-bench/bin/cudnn-compat" "$PWD/build-bench/fakecudnn" "$PWD/BENCHMARKS.md"
 build-bench/bin/requester_bench "$PWD/build-bench/fakecudnn" "$PWD/BENCHMARKS.md"
