@@ -124,9 +124,18 @@ endfunction()
 
 set(programs "usr/bin/cudnn-compat")
 set(engine "usr/lib/cudnn-compat/cudnn-compat-select")
-set(paragraphs "")
 set(licenses "")
-# add(NAME FILE IN LICENSE COPYRIGHT [TEXT]): a paragraph for NAME, taken from FILE into IN.
+set(license_paragraphs "")
+# Per shipped program (its path, with "/" and "." stood aside as "_"): the copyright lines, the
+# licences, and the lines of its Comment that name what was linked into it.
+foreach(binary IN ITEMS "${programs}" "${engine}")
+  string(MAKE_C_IDENTIFIER "${binary}" key)
+  set(copyright_${key} "")
+  set(licenses_${key} "")
+  set(parts_${key} "")
+endforeach()
+# add(NAME FILE IN LICENSE COPYRIGHT [TEXT]): NAME, taken from FILE into the programs IN (a list),
+# under LICENSE (whose TEXT is given once).
 function(add name file in license copyright)
   package_of(info "${file}")
   string(REPLACE " " ";" info "${info}")
@@ -134,21 +143,20 @@ function(add name file in license copyright)
   list(GET info 1 version)
   list(GET info 2 source)
   list(GET info 3 source_version)
-  get_filename_component(dir "${file}" DIRECTORY)
-  get_filename_component(base "${file}" NAME)
-  file(REAL_PATH "${dir}" dir)
-  string(REGEX REPLACE "^/" "" pattern "${dir}/${base}")
-  string(REPLACE " and " "\n and " in "${in}")
-  string(APPEND paragraphs "
-Files: ${pattern}
-Copyright: ${copyright}
-License: ${license}
-Comment: ${name}, compiled or linked statically into
- ${in};
- from the Debian package ${package} ${version}
- (source package ${source} ${source_version}).
-")
-  set(paragraphs "${paragraphs}" PARENT_SCOPE)
+  foreach(binary IN LISTS in)
+    string(MAKE_C_IDENTIFIER "${binary}" key)
+    string(FIND "${copyright_${key}}\n" "\n ${copyright}\n" known)
+    if(known LESS 0)  # libstdc++ and libgcc: one holder
+      string(APPEND copyright_${key} "\n ${copyright}")
+    endif()
+    if(NOT "${license}" IN_LIST licenses_${key})
+      list(APPEND licenses_${key} "${license}")
+    endif()
+    string(APPEND parts_${key} "\n ${name}: ${license};\n  from the Debian package ${package} ${version}\n  (source package ${source} ${source_version}).")
+    foreach(var IN ITEMS copyright_${key} licenses_${key} parts_${key})
+      set(${var} "${${var}}" PARENT_SCOPE)
+    endforeach()
+  endforeach()
   if(ARGC GREATER 5 AND NOT "${license}" IN_LIST licenses)
     continuation(text "${ARGV5}")
     set(licenses ${licenses} "${license}" PARENT_SCOPE)
@@ -159,16 +167,16 @@ ${text}
     set(license_paragraphs "${license_paragraphs}" PARENT_SCOPE)
   endif()
 endfunction()
-set(license_paragraphs "")
 
 # The header-only libraries, compiled into the programs that include them.
-set(both "${programs} and ${engine}")
-foreach(lib IN ITEMS "CLI11|${CLI11}|${programs}" "toml++|${TOMLPP}|${both}"
-                     "nlohmann/json|${NLOHMANN}|${both}")
+set(both "${programs};${engine}")
+foreach(lib IN ITEMS "CLI11|${CLI11}|programs" "toml++|${TOMLPP}|both"
+                     "nlohmann/json|${NLOHMANN}|both")
   string(REPLACE "|" ";" lib "${lib}")
   list(GET lib 0 name)
   list(GET lib 1 header)
-  list(GET lib 2 in)
+  list(GET lib 2 where)
+  set(in "${${where}}")
   package_of(info "${header}")
   string(REGEX REPLACE " .*" "" package "${info}")
   dep5_upstream(copyright license text "/usr/share/doc/${package}/copyright")
@@ -246,14 +254,30 @@ endif()
 
 file(STRINGS "${LICENSE}" own_copyright REGEX "^Copyright" LIMIT_COUNT 1)
 string(REGEX REPLACE "^Copyright *(\\([cC]\\))? *" "" own_copyright "${own_copyright}")
+# A paragraph per program that carries others' code: every holder and licence of what is in it.
+set(paragraphs "")
+foreach(binary IN ITEMS "${programs}" "${engine}")
+  string(MAKE_C_IDENTIFIER "${binary}" key)
+  if("${parts_${key}}" STREQUAL "")
+    continue()
+  endif()
+  list(JOIN licenses_${key} " and " names)
+  string(APPEND paragraphs "
+Files: ${binary}
+Copyright: ${own_copyright}${copyright_${key}}
+License: ${LICENSE_NAME} and ${names}
+Comment: cudnn-compat's own code (${LICENSE_NAME}) and, compiled or linked into
+ it statically when the package was built:${parts_${key}}
+")
+endforeach()
 file(READ "${LICENSE}" own_text)
 continuation(own_text "${own_text}")
 file(WRITE "${OUT}" "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: cudnn-compat
 Comment: cuDNN itself is not part of this package; the tests' FAKE cuDNN
- releases are not installed. The programs carry code of the projects below,
- linked into them statically when the package was built (each paragraph names
- the file the build took it from, its Debian package and where it went).${glibc_note}
+ releases are not installed. Two programs carry code of other projects,
+ linked into them statically when the package was built: their paragraphs
+ name each project, its licence and the Debian package it came from.${glibc_note}
 
 Files: *
 Copyright: ${own_copyright}

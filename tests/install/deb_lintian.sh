@@ -72,33 +72,44 @@ lacks "@localhost"
 
 # The copyright file names the licence of every library linked statically into the programs (a
 # program that needs no libstdc++.so, libsqlite3.so, or no libc.so: a static engine), with the
-# text from that library's Debian package and the package's version.
+# text from that library's Debian package and the package's version, in a paragraph for each
+# program that carries it: no Files pattern names a file of the build machine, not in the package
+# (usr/include/CLI/*, libc.a).
 copyright=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/cudnn-compat/copyright)
 out=$copyright
+contents=$(dpkg-deb --fsys-tarfile "$deb" | tar -t)
+while read -r pattern; do
+  [[ $pattern == '*' ]] || grep -qxF -- "./$pattern" <<<"$contents" ||
+    fail "the copyright's Files: $pattern is no file of the package"
+done < <(sed -n 's/^Files: //p' <<<"$copyright")
+has "Files: usr/bin/cudnn-compat"
+has "Files: usr/lib/cudnn-compat/cudnn-compat-select"
 has "License: MIT"
-has "License: BSD-3-clause"  # CLI11
-has "Files: usr/include/CLI/*"
-has "Files: usr/include/toml++/*"
-has "Files: usr/include/nlohmann/*"
+has "BSD-3-clause;"  # CLI11
+has "CLI11 (header-only)"
+has "toml++ (header-only)"
+has "nlohmann/json (header-only)"
 has "License: Expat"
 needed() { readelf -d "$BUILD_DIR/$1" | grep NEEDED || true; }
 if ! grep -q 'libstdc++' <<<"$(needed bin/cudnn-compat)"; then
-  has "libstdc++.a"
+  has "libstdc++ (the GNU C++ library)"
   has "License: GPL-3+ with GCC-exception-3.1 exception"
   has " GCC RUNTIME LIBRARY EXCEPTION"
 fi
 if ! grep -q 'libsqlite3' <<<"$(needed bin/cudnn-compat)"; then
-  has "libsqlite3.a"
+  has "SQLite: public-domain;"
   has "License: public-domain"
 fi
 # The engine is static here (the test skipped otherwise): the GNU C Library, and its source.
-has "/libc.a"
+has "The GNU C Library: LGPL-2.1+;"
 has "License: LGPL-2.1+"
 has "/usr/share/common-licenses/LGPL-2.1"
 has "(source package glibc $(dpkg-query -W -f '${source:Version}' libc6-dev))"
 has "apt-get source"
-# Each licence named has its text (a License line followed by indented lines) somewhere.
-missing=$(awk '/^License: / { n = substr($0, 10); names[n] = 1; if ((getline next_line) > 0 && next_line ~ /^ /) text[n] = 1 }
+# Each licence named (alone, or in a paragraph's "A and B") has its text (a License line of that
+# name alone, followed by indented lines) somewhere.
+missing=$(awk '/^License: / { v = substr($0, 10); k = split(v, parts, / and /); for (i = 1; i <= k; i++) names[parts[i]] = 1
+    if ((getline next_line) > 0 && next_line ~ /^ / && k == 1) text[v] = 1 }
   END { for (n in names) if (!(n in text)) print n }' <<<"$copyright")
 [[ -z $missing ]] || fail "licences without their text: $missing"
 
