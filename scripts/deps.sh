@@ -24,6 +24,7 @@ packages=(
   rsyslog               # tests/shim/log_syslog.sh, usage_syslog.sh: the shim's lines sent to syslog
   libsqlite3-dev        # cudnn-compat usage: the records' database (linked statically, libsqlite3.a)
   sqlite3               # tests/cli/usage_*.sh look into that database as an admin would
+  bubblewrap            # tests/shim/container.sh: a container of its own, as Apptainer makes one
 )
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)
