@@ -286,8 +286,10 @@ local function node_facts()
     local uid = (read_text("/proc/self/status") or ""):match("\nUid:%s+%d+%s+(%d+)")
     local boot = (read_text(site.boot_id) or ""):match("^%s*(%S+)")
     -- A $SLURMD_NODENAME that cannot be a file's name is passed over, as every reader does.
+    -- The host name whole, as uname(2) gives it to the shim and the engine (its first word was
+    -- another node's name when it held a space).
     local node = usable_node_name(os.getenv("SLURMD_NODENAME")) or
-      usable_node_name((read_text("/proc/sys/kernel/hostname") or ""):match("^%s*(%S+)"))
+      usable_node_name((read_text("/proc/sys/kernel/hostname") or ""):gsub("\n$", ""))
     if not (uid and boot and node) then return nil end
     -- Only a directory of the user's own that nobody else may write, as its writer demands.
     local dir = site.node_dir_prefix .. uid

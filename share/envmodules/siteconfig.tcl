@@ -272,9 +272,10 @@ proc cudnn_compat_node_facts {var} {
       }
       # A $SLURMD_NODENAME that cannot be a file's name (shim/shared/node_file.h) is passed over.
       set usable {^[^/\x00-\x1f\x7f]+$}
-      if {([catch {set name $::env(SLURMD_NODENAME)}] || ![regexp $usable $name]) &&\
-         ![regexp {^\s*(\S+)} [cudnn_compat_read_text /proc/sys/kernel/hostname] -> name]} {
-         return 0
+      # The host name whole, as uname(2) gives it to the shim and the engine (its first word was
+      # another node's name when it held a space).
+      if {[catch {set name $::env(SLURMD_NODENAME)}] || ![regexp $usable $name]} {
+         regsub {\n$} [cudnn_compat_read_text /proc/sys/kernel/hostname] {} name
       }
       if {![regexp $usable $name]} { return 0 }
       # Only a directory of the user's own that nobody else may write, as its writer demands.
