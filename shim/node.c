@@ -34,10 +34,17 @@ static int gpu_list(const char *p, struct node_facts *out) {
   }
 }
 
+static int holds_newline(const char *s) {
+  for (; *s; ++s)
+    if (*s == '\n') return 1;
+  return 0;
+}
+
 static int from_overrides(const char *gpu, const char *driver, struct node_facts *out) {
   const char *d = driver;
-  // Both are needed, and a bad or contradictory value is the engine's to say.
-  if (!gpu || !driver || !gpu_list(gpu, out) || !out->gpus) return 0;
+  // Both are needed, and a bad or contradictory value is the engine's to say (a newline too:
+  // gpu_list ends a node file's line there, and took "7.0\n8.0" for 7.0).
+  if (!gpu || !driver || holds_newline(gpu) || !gpu_list(gpu, out) || !out->gpus) return 0;
   out->driver = dotted(&d, 1000, 10);
   return out->driver && !*d;
 }

@@ -36,3 +36,9 @@ CUDNN_COMPAT_GPU_ARCH=sm_70 expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
 has "loaded $t/forged/lib64/libcudnn.so.9"
 has 'CUDNN_COMPAT_GPU_ARCH="sm_70": "sm_70" is not a compute capability'
 count "cudnn-compat:" 1
+# A newline in the list: no reader takes its first line alone (the shim's fast path took 7.0 of
+# "7.0\n8.0" and judged the node by it, where the engine refuses the value).
+CUDNN_COMPAT_GPU_ARCH=$'7.0\n8.0' CUDNN_COMPAT_DRIVER_CUDA=12.2 expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
+has "loaded $t/forged/lib64/libcudnn.so.9"
+has 'is not a compute capability'
+count "cudnn-compat:" 1

@@ -26,5 +26,15 @@ has "it is built for CUDA 12.4 and this node's driver runs CUDA 11.8 (--gpu)"
 # Bad and contradictory values: bad usage, one line.
 expect_rc 2 "$CUDNN_COMPAT" resolve libcudnn.so.9 --gpu seven
 has '--gpu="seven": "seven" is not a compute capability'
+# The one X.Y every reader of the overrides and the node file takes (the engine alone took a
+# space, a 'v', two digits after the dot and leading zeros; the hooks passed them over).
+for bad in " 7.0" "7.0, 8.0"; do
+  expect_rc 2 "$CUDNN_COMPAT" resolve libcudnn.so.9 --gpu "$bad" --driver 12.2
+  has "is not a compute capability"
+done
+for bad in v12.4 12.40 012.4 " 12.4"; do
+  expect_rc 2 "$CUDNN_COMPAT" resolve libcudnn.so.9 --gpu 7.0 --driver "$bad"
+  has "is not a CUDA version"
+done
 expect_rc 2 "$CUDNN_COMPAT" resolve libcudnn.so.9 --gpu 12.0 --driver 11.8
 has "contradict each other: a GPU of compute capability 12.0 needs a driver of CUDA 12.8 or newer"

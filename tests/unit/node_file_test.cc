@@ -76,6 +76,12 @@ TEST(NodeFile, LineNamesAreTheContractKeys) {
                                                {CUDNN_COMPAT_NODE_SOURCE, "source"},
                                                {CUDNN_COMPAT_NODE_PROBLEM, "problem"}};
   for (const auto &[line, key] : named) EXPECT_EQ(cudnn_compat_node_key(line), key);
+  // Each architecture once, in order: 32 GPUs of two kinds are two entries, within the 16 the
+  // shim reads (it passed over the file of a node with more than 16 GPUs).
+  std::vector<int> many(32, 80);
+  many[5] = 70;
+  const std::string node = format_node_file({many, Version{12, 2, {}, {}}, "NVML", ""}, "b1");
+  EXPECT_NE(node.find("\ngpus\t7.0,8.0\n"), std::string::npos) << node;
   const std::string text = format_node_file({{75}, Version{12, 2, {}, {}}, "NVML", ""}, "b1");
   EXPECT_EQ(text, "boot\tb1\ngpus\t7.5\ndriver\t12.2\nsource\tNVML\nproblem\t\nend\n");
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 
@@ -113,7 +114,8 @@ Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
   f.source = !gpu_arch.empty() ? "CUDNN_COMPAT_GPU_ARCH" : "CUDNN_COMPAT_DRIVER_CUDA";
   for (std::string_view item :
        gpu_arch.empty() ? std::vector<std::string_view>{} : split(gpu_arch, ',')) {
-    const std::optional<int> arch = parse_arch(trim(item));
+    // As every reader of the node file and the overrides takes X.Y: no space, no 'v'.
+    const std::optional<int> arch = parse_arch(item);
     if (!arch)
       return Result::fail("CUDNN_COMPAT_GPU_ARCH=\"" + std::string(gpu_arch) + "\": \"" +
                           std::string(item) +
@@ -122,8 +124,8 @@ Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
     f.gpus.push_back(*arch);
   }
   if (!driver_cuda.empty()) {
-    const std::optional<Version> v = parse_dotted(driver_cuda).value;
-    if (!v || !v->minor || v->patch)
+    const std::optional<Version> v = x_dot_y(driver_cuda);
+    if (!v)
       return Result::fail("CUDNN_COMPAT_DRIVER_CUDA=\"" + std::string(driver_cuda) +
                           "\" is not a CUDA version; give X.Y (12.2)");
     f.driver_cuda = v;
@@ -198,7 +200,12 @@ std::optional<Version> parse_proc_driver(std::string_view text) {
 std::string format_node_file(const NodeFacts &f, std::string_view boot) {
   std::string value[CUDNN_COMPAT_NODE_LINES];
   value[CUDNN_COMPAT_NODE_BOOT] = boot;
-  value[CUDNN_COMPAT_NODE_GPUS] = gpu_list(f.gpus);
+  // Each architecture once: a node of 32 GPUs of one kind is "8.0", which every reader takes (the
+  // shim holds at most 16 entries, and passed over the file of a larger node on every load).
+  std::vector<int> kinds = f.gpus;
+  std::sort(kinds.begin(), kinds.end());
+  kinds.erase(std::unique(kinds.begin(), kinds.end()), kinds.end());
+  value[CUDNN_COMPAT_NODE_GPUS] = gpu_list(kinds);
   value[CUDNN_COMPAT_NODE_DRIVER] = f.driver_cuda ? to_string(*f.driver_cuda) : "";
   value[CUDNN_COMPAT_NODE_SOURCE] = one_line(f.source);
   value[CUDNN_COMPAT_NODE_PROBLEM] = one_line(f.problem);
