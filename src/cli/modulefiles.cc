@@ -1,6 +1,7 @@
 // cudnn-compat modulefiles: a cudnn/<version> modulefile per map entry, and the shim's module.
 #include "cli.h"
 #include "diagnostics.h"
+#include "text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -21,15 +22,28 @@ bool replaceable(const std::filesystem::path &path) {
   return written_by_modulefiles(head);
 }
 
-// Writes f into the tree out, unless a file there that this command did not write is in the way
-// (then only with force); records it in written or kept.
+// The files that are the module f.name in the tree out: the one to write, and its twin in the
+// other format (cudnn/9.1 beside cudnn/9.1.lua), which Lmod reads as the same module - a .lua
+// first, so a generated cudnn/9.1.lua beside a site's Tcl cudnn/9.1 took its place.
+std::vector<std::filesystem::path> module_files(const Modulefile &f, const std::string &out) {
+  const std::filesystem::path path = std::filesystem::path(out) / f.path;
+  const std::filesystem::path twin = std::filesystem::path(out) / f.name;
+  return twin == path ? std::vector{path, std::filesystem::path(path.string() + ".lua")}
+                      : std::vector{path, twin};
+}
+
+// Writes f into the tree out, unless a file of that module that this command did not write is in
+// the way (then only with force); records it in written or kept.
 void write_one(const Modulefile &f, const std::string &out, bool force, Globals &g,
                nlohmann::json &written, nlohmann::json &kept) {
-  const std::filesystem::path path = std::filesystem::path(out) / f.path;
-  if (!force && !replaceable(path)) {
-    Error() << path.string() + " was not written by `cudnn-compat modulefiles`; kept it (use " +
+  const std::vector<std::filesystem::path> files = module_files(f, out);
+  const std::filesystem::path &path = files.front();
+  const auto theirs = std::find_if(files.begin(), files.end(),
+                                   [](const std::filesystem::path &p) { return !replaceable(p); });
+  if (!force && theirs != files.end()) {
+    Error() << theirs->string() + " was not written by `cudnn-compat modulefiles`; kept it (use " +
                    "--force to replace it, or -o another directory)";
-    kept.push_back({{"module", f.name}, {"file", path.string()}});
+    kept.push_back({{"module", f.name}, {"file", theirs->string()}});
     g.exit_code = kNo;
     return;
   }
@@ -51,6 +65,13 @@ struct Options {
 
 // -o DIR: a modulefile per map entry, and the shim's module.
 void write_modulefiles(const Options &o, ModuleFormat format, Globals &g) {
+  if (std::ranges::any_of(o.cuda_module,
+                          [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; })) {
+    Error() << "--cuda-module " + cudnn_compat::quoted(o.cuda_module) +
+                   ": a module name holds no control character (a newline, a tab)";
+    g.exit_code = kUsage;
+    return;
+  }
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {
     report_unusable_map(m);

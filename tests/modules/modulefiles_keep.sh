@@ -26,3 +26,21 @@ for format in lua tcl; do
   ! grep -q EBROOTCUDNN "$site" || fail "$format: --force did not replace the site's module"
   expect_rc 0 cc modulefiles --format $format -o "$tree"
 done
+
+# The site's module in the other format: its Tcl cuDNN/8.9.7.29-CUDA-12.2.0 beside which a
+# generated .lua would take its place (Lmod reads the .lua first), and the reverse. Kept and
+# reported; no twin written.
+for format in lua tcl; do
+  tree=$t/twin-$format
+  mkdir -p "$tree/cuDNN"
+  if [[ $format == lua ]]; then
+    site=$tree/cuDNN/8.9.7.29-CUDA-12.2.0 ours=$site.lua
+    printf '#%%Module\nsetenv EBROOTCUDNN /apps/cuDNN/8.9.7.29\n' >"$site"
+  else
+    site=$tree/cuDNN/8.9.7.29-CUDA-12.2.0.lua ours=$tree/cuDNN/8.9.7.29-CUDA-12.2.0
+    printf 'setenv("EBROOTCUDNN", "/apps/cuDNN/8.9.7.29")\n' >"$site"
+  fi
+  expect_rc 1 cc modulefiles --format $format -o "$tree"
+  has "$site was not written by \`cudnn-compat modulefiles\`; kept it (use --force"
+  [[ ! -e $ours ]] || fail "$format: written beside the site's module in the other format: $ours"
+done

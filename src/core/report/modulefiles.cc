@@ -8,12 +8,19 @@
 namespace cudnn_compat {
 namespace {
 
-// A string literal in both languages: Lua's "..." and Tcl's {...} take no escapes inside.
+// A string literal in either language, "..." with every character that means something inside
+// escaped: in Tcl also $ [ ] { } (a path with a brace broke a {...} literal, or ran Tcl taken
+// from a directory's name); a line end in both (Lua's "..." holds none).
 std::string literal(const std::string &s, ModuleFormat f) {
-  if (f == ModuleFormat::tcl) return "{" + s + "}";
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n' || c == '\r') {
+      out += c == '\n' ? "\\n" : "\\r";
+      continue;
+    }
+    if (c == '"' || c == '\\' ||
+        (f == ModuleFormat::tcl && std::string_view("$[]{}").find(c) != std::string_view::npos))
+      out += '\\';
     out += c;
   }
   return out + '"';
