@@ -18,7 +18,8 @@
 # branch after the ones before it (a later day, or the same day and more commits).
 #
 # Without the tree's own git (a source tarball), .git_archival.txt, which `git archive` fills in
-# (export-subst, .gitattributes), gives the commit, its time and `git describe`:
+# (export-subst, .gitattributes), gives the commit, its time and `git describe` against the nearest
+# release tag (v and digits and dots alone: v0.1.0-notes is none):
 #   the tarball of the tag v<BASE>         <BASE>
 #   of a commit past it                    <BASE>+git<date>.<n>.g<h>  (as from git)
 #   of a commit with no tag v<BASE> behind <BASE>~git<date>.0.g<h>    (the count is not known: 0,
@@ -76,7 +77,8 @@ function(archive_version var)
     file(READ "${file}" text)
   endif()
   if("${text}" MATCHES "commit ([0-9a-f]+)\ntime ([0-9]+)\ndescribe ([^\n]*)")
-    set(hash "${CMAKE_MATCH_1}")
+    # As `git rev-parse --short=7` gives it, whatever core.abbrev the archive was made with.
+    string(SUBSTRING "${CMAKE_MATCH_1}" 0 7 hash)
     set(describe "${CMAKE_MATCH_3}")
     utc_date(date "${CMAKE_MATCH_2}")
     string(REPLACE "." "\\." base "${BASE_VERSION}")

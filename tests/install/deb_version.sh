@@ -65,7 +65,10 @@ newer "$next" "$after"
 # it the same as from git; one past it on the way to 0.2.0 before that version's builds from git.
 archive v0.1.0 "$t/release"
 [[ $(rule "$t/release" 0.1.0) == 0.1.0 ]] || fail "the release's tarball: '$(rule "$t/release" 0.1.0)'"
-archive HEAD "$t/after"
+# A tag that is no release (v0.1.0-notes) nearer than the release's, and an archive made with
+# another core.abbrev: the same version as from git.
+git -C "$repo" tag v0.1.0-notes
+mkdir -p "$t/after" && git -C "$repo" -c core.abbrev=12 archive HEAD | tar -xm -C "$t/after"
 [[ $(rule "$t/after" 0.1.0) == "$after" ]] || fail "a tarball past the tag: '$(rule "$t/after" 0.1.0)'"
 [[ $(rule "$t/after" 0.2.0) == 0.2.0~git20261203.0.g* ]] || fail "on the way to 0.2.0: '$(rule "$t/after" 0.2.0)'"
 newer "$next" "$(rule "$t/after" 0.2.0)"
