@@ -265,9 +265,11 @@ CUDNN_COMPAT_REQUIRE or a [[require]] rule of the map), mixed families (a sub-li
 dispatcher would take from another directory), several releases of one major on the path, a cuDNN
 built for another CUDA major than the loaded CUDA, and whether the shim is on. On a node whose
 GPUs and driver are known (NVML, nvidia-smi, $CUDNN_COMPAT_GPU_ARCH and $CUDNN_COMPAT_DRIVER_CUDA,
-learnt as resolve and the shim learn them), the loader's choice fits only if it runs there: the
-verdict and what the shim would load are the shim's own decision, and the fix names the module
-of a release that runs (docs/gpu.md). Facts that cannot be learnt are said in one line.
+learnt as resolve and the shim learn them) and with a requirement, the loader's choice fits only
+if it runs there: the verdict and what the shim would load are the shim's own decision, and the
+fix names the module of a release that runs (docs/gpu.md). Without a requirement doctor does not
+judge the node's GPUs: give one (a major alone will do: --require 9). Facts that cannot be learnt
+are said in one line.
 
 With --nodes, inside a Slurm allocation (salloc, sbatch), every node of it answers for itself, in
 one task per node, about what a job gets there: whether its steps load the SPANK plugin (the
