@@ -36,11 +36,26 @@ std::vector<std::filesystem::path> module_files(const Modulefile &f, const std::
 // the way (then only with force); records it in written or kept.
 void write_one(const Modulefile &f, const std::string &out, bool force, Globals &g,
                nlohmann::json &written, nlohmann::json &kept) {
+  // Within the tree: a module named by an absolute path or with ".." would be written elsewhere.
+  const std::filesystem::path name = std::filesystem::path(f.path).lexically_normal();
+  if (name.is_absolute() || name.begin() == name.end() || *name.begin() == "..") {
+    Error() << "module " + cudnn_compat::quoted(f.name) +
+                   " is no name within the module tree (an absolute path, or one with ..); not "
+                   "written";
+    g.exit_code = kNo;
+    return;
+  }
   const std::vector<std::filesystem::path> files = module_files(f, out);
   const std::filesystem::path &path = files.front();
   const auto theirs = std::find_if(files.begin(), files.end(),
                                    [](const std::filesystem::path &p) { return !replaceable(p); });
   if (!force && theirs != files.end()) {
+    // Our own file beside the site's twin (an earlier run's .lua, which Lmod read instead of the
+    // site's Tcl module) goes: the site's is the module.
+    std::error_code ec;
+    if (theirs != files.begin() && std::filesystem::remove(path, ec))
+      Note() << "removed " + path.string() + ", written by an earlier run, which " +
+                    "module systems read instead of " + theirs->string();
     Error() << theirs->string() + " was not written by `cudnn-compat modulefiles`; kept it (use " +
                    "--force to replace it, or -o another directory)";
     kept.push_back({{"module", f.name}, {"file", theirs->string()}});

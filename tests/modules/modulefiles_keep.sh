@@ -44,3 +44,24 @@ for format in lua tcl; do
   has "$site was not written by \`cudnn-compat modulefiles\`; kept it (use --force"
   [[ ! -e $ours ]] || fail "$format: written beside the site's module in the other format: $ours"
 done
+
+# An earlier run's own cuDNN/8.9.7.29-CUDA-12.2.0.lua beside the site's Tcl module of that name
+# (Lmod read it instead of the site's): removed, and said, when the site's file is kept.
+tree=$t/stale
+expect_rc 0 cc modulefiles --format lua -o "$tree"
+[[ -f $tree/cuDNN/8.9.7.29-CUDA-12.2.0.lua ]] || fail "no module written to $tree"
+printf '#%%Module\nsetenv EBROOTCUDNN /apps/cuDNN/8.9.7.29\n' >"$tree/cuDNN/8.9.7.29-CUDA-12.2.0"
+expect_rc 1 cc modulefiles --format lua -o "$tree"
+has "removed $tree/cuDNN/8.9.7.29-CUDA-12.2.0.lua, written by an earlier run"
+[[ ! -e $tree/cuDNN/8.9.7.29-CUDA-12.2.0.lua ]] || fail "the earlier run's .lua still shadows the site's module"
+
+# A module named by an absolute path or with "..": not written anywhere, said, exit 1; the others
+# are written.
+for name in "$t/elsewhere/cudnn/5.1" "../outside/cudnn/5.1"; do
+  sed "s|module = \"cudnn/5.1\"|module = \"$name\"|" "$t/map.toml" >"$t/escape.toml"
+  rm -rf "$t/escape" "$t/elsewhere" "$t/outside"
+  expect_rc 1 cc modulefiles --format lua -o "$t/escape" --map "$t/escape.toml"
+  has "is no name within the module tree"
+  [[ ! -e $t/elsewhere && ! -e $t/outside ]] || fail "$name: written outside the tree"
+  [[ -f $t/escape/cudnn/5.0.lua ]] || fail "$name: the other modules were not written"
+done
