@@ -263,7 +263,9 @@ proc cudnn_compat_node_facts {var} {
    catch {set f(gpus) $::env(CUDNN_COMPAT_GPU_ARCH)}
    catch {set f(driver) $::env(CUDNN_COMPAT_DRIVER_CUDA)}
    if {$f(gpus) ne {} || $f(driver) ne {}} {
-      # One override and the rest learnt, or a bad value: the engine's to say.
+      # One override and the rest learnt, or a bad value: the engine's to say (this hook judged
+      # the GPUs alone where Lmod's and the shim say nothing).
+      if {$f(gpus) eq {} || $f(driver) eq {}} { return 0 }
       set f(source) CUDNN_COMPAT_GPU_ARCH
    } else {
       if {![regexp {\nUid:\s+[0-9]+\s+([0-9]+)} [cudnn_compat_read_text /proc/self/status] -> uid]\

@@ -97,6 +97,11 @@ check_gpu_warning() {
   lacks "cannot run"
   module purge
   unset CUDNN_COMPAT_GPU_ARCH CUDNN_COMPAT_DRIVER_CUDA
+  # One override alone, the rest to learn: the engine's to say, not a hook's (the Tcl hook judged
+  # the GPUs alone where Lmod's said nothing).
+  CUDNN_COMPAT_GPU_ARCH=7.0 module load cudnn/9.1 || true; msg
+  lacks "cannot run"
+  module purge
 
   # Nothing known of the node (no overrides, no node file): silence.
   module load cudnn/9.0; msg
