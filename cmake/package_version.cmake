@@ -18,8 +18,8 @@
 # branch after the ones before it (a later day, or the same day and more commits).
 #
 # Without the tree's own git (a source tarball), .git_archival.txt, which `git archive` fills in
-# (export-subst, .gitattributes), gives the commit, its time and `git describe` against the nearest
-# release tag (v and digits and dots alone: v0.1.0-notes is none):
+# (export-subst, .gitattributes), gives the commit, its time, its refs and `git describe` against
+# the nearest release tag (v and three or more numbers: not v0.1.0-notes, nor an alias v0.1):
 #   the tarball of the tag v<BASE>         <BASE>
 #   of a commit past it                    <BASE>+git<date>.<n>.g<h>  (as from git)
 #   of a commit with no tag v<BASE> behind <BASE>~git<date>.0.g<h>    (the count is not known: 0,
@@ -76,13 +76,17 @@ function(archive_version var)
   if(EXISTS "${file}")
     file(READ "${file}" text)
   endif()
-  if("${text}" MATCHES "commit ([0-9a-f]+)\ntime ([0-9]+)\ndescribe ([^\n]*)")
+  if("${text}" MATCHES "commit ([0-9a-f]+)\ntime ([0-9]+)\nrefs ([^\n]*)\ndescribe ([^\n]*)")
     # As `git rev-parse --short=7` gives it, whatever core.abbrev the archive was made with.
     string(SUBSTRING "${CMAKE_MATCH_1}" 0 7 hash)
-    set(describe "${CMAKE_MATCH_3}")
+    set(refs ", ${CMAKE_MATCH_3},")
+    set(describe "${CMAKE_MATCH_4}")
     utc_date(date "${CMAKE_MATCH_2}")
     string(REPLACE "." "\\." base "${BASE_VERSION}")
-    if(describe STREQUAL "v${BASE_VERSION}")
+    # The release's own commit, by its tag among the commit's refs (describe may name another tag
+    # of the same commit, an alias such as v0.1).
+    string(FIND "${refs}" ", tag: v${BASE_VERSION}," at_tag)
+    if(at_tag GREATER_EQUAL 0 OR describe STREQUAL "v${BASE_VERSION}")
       set(version "${BASE_VERSION}")
     elseif(describe MATCHES "^v${base}-([0-9]+)-g[0-9a-f]+$")
       set(version "${BASE_VERSION}+git${date}.${CMAKE_MATCH_1}.g${hash}")

@@ -65,8 +65,12 @@ newer "$next" "$after"
 # it the same as from git; one past it on the way to 0.2.0 before that version's builds from git.
 archive v0.1.0 "$t/release"
 [[ $(rule "$t/release" 0.1.0) == 0.1.0 ]] || fail "the release's tarball: '$(rule "$t/release" 0.1.0)'"
-# A tag that is no release (v0.1.0-notes) nearer than the release's, and an archive made with
-# another core.abbrev: the same version as from git.
+# Tags that are no release (v0.1.0-notes, an alias v0.1) nearer than the release's, and an
+# archive made with another core.abbrev: the same version as from git. The release's own tarball
+# is the release beside its alias.
+git -C "$repo" tag v0.1 v0.1.0
+archive v0.1.0 "$t/aliased"
+[[ $(rule "$t/aliased" 0.1.0) == 0.1.0 ]] || fail "the release's tarball beside v0.1: '$(rule "$t/aliased" 0.1.0)'"
 git -C "$repo" tag v0.1.0-notes
 mkdir -p "$t/after" && git -C "$repo" -c core.abbrev=12 archive HEAD | tar -xm -C "$t/after"
 [[ $(rule "$t/after" 0.1.0) == "$after" ]] || fail "a tarball past the tag: '$(rule "$t/after" 0.1.0)'"
