@@ -194,12 +194,20 @@ TEST(Modulefiles, LuaAndTclCarryTheSameFacts) {
   const Modulefile tcl = cudnn_modulefile(e, ModuleFormat::tcl, false, "cuda/8.0");
   EXPECT_EQ(tcl.path, "cudnn/5.1");
   EXPECT_EQ(tcl.text.rfind("#%Module", 0), 0u);
-  for (const char *s : {"family cudnn", "module-whatis {cuDNN 5.1.10 for CUDA 8.0}",
-                        "prepend-path LD_LIBRARY_PATH {/opt/cudnn/5.1.10/lib64}",
-                        "prepend-path CMAKE_PREFIX_PATH {/opt/cudnn/5.1.10}",
-                        "[is-avail {cuda/8.0}]} {\n  prereq {cuda/8.0}",
-                        "module-whatis {Homepage: https://developer.nvidia.com/cudnn}"})
+  for (const char *s : {"family cudnn", "module-whatis \"cuDNN 5.1.10 for CUDA 8.0\"",
+                        "prepend-path LD_LIBRARY_PATH \"/opt/cudnn/5.1.10/lib64\"",
+                        "prepend-path CMAKE_PREFIX_PATH \"/opt/cudnn/5.1.10\"",
+                        "[is-avail \"cuda/8.0\"]} {\n  prereq \"cuda/8.0\"",
+                        "module-whatis \"Homepage: https://developer.nvidia.com/cudnn\""})
     EXPECT_NE(tcl.text.find(s), std::string::npos) << s;
+  // What a path may hold is quoted, not run: Tcl's $ [ ] { } and \, and line ends in both.
+  const Installed odd{*parse_dotted("5.1.10"), "/opt/a{b}$c[d]\\\n/lib64", {}, "cudnn/5.1", {}};
+  EXPECT_NE(cudnn_modulefile(odd, ModuleFormat::tcl, false, "")
+                .text.find("LD_LIBRARY_PATH \"/opt/a\\{b\\}\\$c\\[d\\]\\\\\\n/lib64\"\n"),
+            std::string::npos);
+  EXPECT_NE(cudnn_modulefile(odd, ModuleFormat::lua, false, "")
+                .text.find("\"LD_LIBRARY_PATH\", \"/opt/a{b}$c[d]\\\\\\n/lib64\")"),
+            std::string::npos);
   EXPECT_EQ(tcl.text.find("CPATH"), std::string::npos);
   EXPECT_EQ(
       cudnn_modulefile({*parse_dotted("9.1.0"), "/x", {}, "", {}}, ModuleFormat::lua, false, "")
