@@ -22,29 +22,23 @@ static unsigned long dotted(const char **p, unsigned long major_scale, unsigned 
   return major * major_scale + minor * minor_scale;
 }
 
-// "7.5,9.0" up to end (a NUL or a newline), or nothing; 0 when malformed, an empty item too
-// ("7.5," or "7.5,,8.0", as for every reader).
-static int gpu_list(const char *p, struct node_facts *out) {
+// "7.5,9.0" ending at stop (the NUL of an override, the newline of the node file's line), or
+// nothing; 0 when malformed, an empty item too ("7.5," or "7.5,,8.0", as for every reader), and
+// anything else before stop (a newline in an override: "7.0\n8.0" is no 7.0).
+static int gpu_list(const char *p, char stop, struct node_facts *out) {
   out->gpus = 0;
-  if (!*p || *p == '\n') return 1;
+  if (*p == stop) return 1;
   for (;;) {
     if (out->gpus == 16 || !(out->gpu[out->gpus++] = dotted(&p, 10, 1))) return 0;
-    if (*p != ',') return !*p || *p == '\n';
+    if (*p != ',') return *p == stop;
     ++p;
   }
 }
 
-static int holds_newline(const char *s) {
-  for (; *s; ++s)
-    if (*s == '\n') return 1;
-  return 0;
-}
-
 static int from_overrides(const char *gpu, const char *driver, struct node_facts *out) {
   const char *d = driver;
-  // Both are needed, and a bad or contradictory value is the engine's to say (a newline too:
-  // gpu_list ends a node file's line there, and took "7.0\n8.0" for 7.0).
-  if (!gpu || !driver || holds_newline(gpu) || !gpu_list(gpu, out) || !out->gpus) return 0;
+  // Both are needed, and a bad or contradictory value is the engine's to say.
+  if (!gpu || !driver || !gpu_list(gpu, '\0', out) || !out->gpus) return 0;
   out->driver = dotted(&d, 1000, 10);
   return out->driver && !*d;
 }
@@ -110,7 +104,7 @@ int node_facts(char **env, struct node_facts *out) {
   // A boot line is the engine's to check; a file without one is none the engine wrote.
   const char *cuda = l.value[CUDNN_COMPAT_NODE_DRIVER];
   if (!l.len[CUDNN_COMPAT_NODE_BOOT] || l.len[CUDNN_COMPAT_NODE_PROBLEM] ||
-      !gpu_list(l.value[CUDNN_COMPAT_NODE_GPUS], out))
+      !gpu_list(l.value[CUDNN_COMPAT_NODE_GPUS], '\n', out))
     return 0;
   return !l.len[CUDNN_COMPAT_NODE_DRIVER] ||
          ((out->driver = dotted(&cuda, 1000, 10)) && *cuda == '\n');
