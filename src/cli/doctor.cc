@@ -105,7 +105,7 @@ void print_json_report(const DoctorFacts &f, const std::string &map_path,
        {"tables", tables},
        {"ld_library_path", path},
        {"shim", f.shim.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.shim)},
-       {"node", json_of(f.need ? f.need->node : std::optional<NodeFacts>())},
+       {"node", json_of(f.node)},
        {"map", map_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(map_path)},
        {"no_map", map_path.empty() ? nlohmann::json(no_map_line()) : nlohmann::json(nullptr)},
        {"findings", list}});
@@ -225,14 +225,13 @@ int doctor(const Options &o, const Globals &g) {
     Error() << need.error;
     return kUsage;
   }
-  // The node's GPUs and driver, as resolve and the shim learn them and decide on them.
-  if (need->cudnn)
-    decide_on_node(this_node(m.map ? &*m.map : nullptr), *need.value, seen ? &*seen : nullptr);
+  // The node's GPUs and driver, as resolve and the shim learn them and decide on them: with no
+  // requirement too, since the shim passes over a release that cannot run here.
+  decide_on_node(this_node(m.map ? &*m.map : nullptr), *need.value, seen ? &*seen : nullptr);
   const Map *map = seen ? &*seen : nullptr;
   DoctorIo io = system_doctor_io(probe_options());
   io.cuda_major_of_home = cuda_major_of_home;
-  const DoctorFacts f =
-      gather_doctor_facts(program, need->cudnn ? need.value : std::nullopt, map, io);
+  const DoctorFacts f = gather_doctor_facts(program, *need.value, map, io);
   // Advice names only modules whose place is there and loads.
   const std::optional<Map> present =
       map ? std::optional(places_that_load(*map, probe_options())) : std::nullopt;
@@ -265,11 +264,10 @@ CUDNN_COMPAT_REQUIRE or a [[require]] rule of the map), mixed families (a sub-li
 dispatcher would take from another directory), several releases of one major on the path, a cuDNN
 built for another CUDA major than the loaded CUDA, and whether the shim is on. On a node whose
 GPUs and driver are known (NVML, nvidia-smi, $CUDNN_COMPAT_GPU_ARCH and $CUDNN_COMPAT_DRIVER_CUDA,
-learnt as resolve and the shim learn them) and with a requirement, the loader's choice fits only
-if it runs there: the verdict and what the shim would load are the shim's own decision, and the
-fix names the module of a release that runs (docs/gpu.md). Without a requirement doctor does not
-judge the node's GPUs: give one (a major alone will do: --require 9). Facts that cannot be learnt
-are said in one line.
+learnt as resolve and the shim learn them), the loader's choice fits only if it runs there, with
+a requirement or without one: the verdict and what the shim would load are the shim's own
+decision, and the fix names the module of a release that runs (docs/gpu.md). Facts that cannot be
+learnt are said in one line.
 
 With --nodes, inside a Slurm allocation (salloc, sbatch), every node of it answers for itself, in
 one task per node, about what a job gets there: whether its steps load the SPANK plugin (the

@@ -22,3 +22,17 @@ has '"gpus": "7.0"'
 expect_rc 0 env CUDNN_COMPAT_GPU_ARCH=8.0 CUDNN_COMPAT_DRIVER_CUDA=12.2 "$CUDNN_COMPAT" doctor --require 9
 has "which fits cuDNN 9 (from --require) on compute capability 8.0 with a CUDA 12.2 driver"
 has "the loader's own choice fits"
+
+# Without a requirement doctor judges the node all the same, as the shim does: the shim, asked for
+# libcudnn.so.9 with no requirement, loads volta; doctor names turing's misfit and volta.
+unset CUDNN_COMPAT_REQUIRE
+expect_rc 1 "$CUDNN_COMPAT" doctor
+has "problem: libcudnn.so.9 resolves to $t/turing/lib64/libcudnn.so.9"
+has "which cannot run on compute capability 7.0 with a CUDA 12.2 driver (NVML): its libcudnn_cnn.so.9 carries no code for compute capability 7.0"
+has "; the shim would load $t/volta/lib64/libcudnn.so.9"
+has "fix: module load cudnn/9.0"
+expect_rc 1 "$CUDNN_COMPAT" --json doctor
+has '"gpus": "7.0"'
+expect_rc 0 env CUDNN_COMPAT_GPU_ARCH=8.0 CUDNN_COMPAT_DRIVER_CUDA=12.2 "$CUDNN_COMPAT" doctor
+has "ok: libcudnn.so.9 resolves to $t/turing/lib64/libcudnn.so.9"
+has "which runs on compute capability 8.0 with a CUDA 12.2 driver (CUDNN_COMPAT_GPU_ARCH)"

@@ -53,7 +53,9 @@ struct FakeHost {
       return std::vector<std::string>{"libc.so.6", "libcudnn.so.9", "libcudnn_ops.so.9"};
     };
     io.select = [this](const SelectInputs &in) {
-      selected.push_back(in.name + " needing " + to_string(*in.need.cudnn));
+      selected.push_back(in.name + " needing " +
+                         (in.need.cudnn ? to_string(*in.need.cudnn) : std::string("any")) +
+                         (in.need.node ? " on " + gpu_list(in.need.node->gpus) : ""));
       return Selection{"/c/libcudnn.so.8", {}};
     };
     return io;
@@ -95,7 +97,7 @@ TEST(DoctorFacts, WithoutANeedOrAShimTheEngineIsNotAsked) {
   FakeHost host;
   host.vars = {};
   Map map;
-  const DoctorFacts f = gather_doctor_facts("", std::nullopt, &map, host.io());
+  const DoctorFacts f = gather_doctor_facts("", Need{}, &map, host.io());
   EXPECT_TRUE(f.modules.empty());
   EXPECT_TRUE(f.path.empty());
   ASSERT_EQ(f.resolved.size(), 2u);  // nothing says which major: 8 and 9
@@ -104,6 +106,23 @@ TEST(DoctorFacts, WithoutANeedOrAShimTheEngineIsNotAsked) {
   EXPECT_EQ(f.shim, "");
   EXPECT_EQ(f.cuda_major, std::nullopt);
   EXPECT_TRUE(host.selected.empty());
+}
+
+// As the shim passes over a release that cannot run on the node whatever the program needs, the
+// engine judges every major the loader finds on a node whose GPUs are known, with no requirement.
+TEST(DoctorFacts, OnAKnownNodeTheEngineJudgesEveryMajorWithoutANeed) {
+  FakeHost host;
+  Map map;
+  Need need;
+  need.node = NodeFacts{{70}, Version{12, 2, {}, {}}, "NVML", ""};
+  const DoctorFacts f = gather_doctor_facts("", need, &map, host.io());
+  EXPECT_FALSE(f.need);
+  ASSERT_TRUE(f.node);
+  EXPECT_EQ(host.selected, (std::vector<std::string>{"libcudnn.so.8 needing any on 7.0",
+                                                     "libcudnn.so.9 needing any on 7.0"}));
+  ASSERT_EQ(f.resolved.size(), 2u);
+  EXPECT_EQ(f.resolved[0].shim_use, "/c/libcudnn.so.8");
+  EXPECT_EQ(f.shim_choice, "");  // what the shim would load for a required major: none
 }
 
 TEST(DoctorFacts, TheDispatcherAsksForItsExactReleaseFromCudnn9On) {

@@ -43,7 +43,7 @@ TEST(Doctor, TheEnginesVerdictOnTheLoadersChoiceIsDoctors) {
                         LoaderHit{"/t/libcudnn.so.9", "LD_LIBRARY_PATH"},
                         reported("/t/libcudnn.so.9", "9.1.0"),
                         {}});
-  f.loader_verdict =
+  f.resolved.back().verdict =
       Verdict{false, "its libcudnn_cnn.so.9 carries no code for compute capability 7.0"};
   const std::vector<DoctorFinding> d = diagnose(f, nullptr);
   const DoctorFinding *p = with(d, "libcudnn.so.9 resolves to /t/libcudnn.so.9");
@@ -54,6 +54,33 @@ TEST(Doctor, TheEnginesVerdictOnTheLoadersChoiceIsDoctors) {
                    "its libcudnn_cnn.so.9 carries no code"),
       std::string::npos)
       << p->what;
+}
+
+// With no requirement the node alone judges: the shim passes over a release that cannot run here.
+TEST(Doctor, WithoutANeedALoadersChoiceThatCannotRunHereIsAProblem) {
+  DoctorFacts f;
+  f.node = NodeFacts{{70}, Version{12, 2, {}, {}}, "NVML", ""};
+  f.resolved.push_back({9,
+                        LoaderHit{"/t/libcudnn.so.9", "LD_LIBRARY_PATH"},
+                        reported("/t/libcudnn.so.9", "9.1.0"),
+                        {}});
+  f.resolved.back().verdict =
+      Verdict{false, "its libcudnn_cnn.so.9 carries no code for compute capability 7.0"};
+  f.resolved.back().shim_use = "/v/libcudnn.so.9";
+  const std::vector<DoctorFinding> d = diagnose(f, nullptr);
+  const DoctorFinding *p = with(d, "libcudnn.so.9 resolves to /t/libcudnn.so.9");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->severity, Severity3::problem);
+  EXPECT_NE(p->what.find("which cannot run on compute capability 7.0 with a CUDA 12.2 driver "
+                         "(NVML): its libcudnn_cnn.so.9 carries no code for compute capability "
+                         "7.0; the shim would load /v/libcudnn.so.9"),
+            std::string::npos)
+      << p->what;
+  f.resolved.back().verdict = Verdict{true, "9.1.0 runs"};
+  const std::vector<DoctorFinding> runs = diagnose(f, nullptr);
+  const DoctorFinding *ok = with(runs, "libcudnn.so.9 resolves to");
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->severity, Severity3::ok);
 }
 
 TEST(Doctor, MixedFamilyCudaAndSeveralReleases) {

@@ -77,24 +77,37 @@ Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io, const 
   return r;
 }
 
-// What the shim would load for the required major (the engine's own decision), and its CUDA; the
-// engine's verdict on the loader's choice. Without a map the engine still judges that choice.
+// Whether the engine is asked about a major's loader choice: the required major always; every
+// major on a node whose GPUs or driver are known, since a release that cannot run there is no
+// fit whatever the program needs (the shim passes it over with no requirement set).
+bool judged(const DoctorFacts &f, const Resolution &r) {
+  if (f.need && f.need->cudnn->major == r.major) return true;
+  return r.hit && f.node && (!f.node->gpus.empty() || f.node->driver_cuda);
+}
+
+// The engine's decision on each judged major's loader choice, with what the shim would load
+// instead; for the required major also the shim's choice and its CUDA. Without a map the engine
+// still judges the loader's choice.
 void shim_choice(DoctorFacts &f, const Map *map, const DoctorIo &io) {
-  for (const Resolution &r : f.resolved)
-    if (r.major == f.need->cudnn->major) {
-      const std::string name = "libcudnn.so." + std::to_string(r.major);
-      const Selection s =
-          io.select(select_inputs(name, *parse_library_name(name), *f.need, r.hit, map));
-      f.loader_verdict = s.loader_verdict;
-      if (!map) return;
-      if (s.use) {
-        f.shim_choice = *s.use;
-        if (const std::optional<Probe> p = io.probe_file(*s.use)) f.shim_choice_cuda = p->cuda;
-      } else if (r.hit && s.say.empty()) {
-        f.shim_choice = r.hit->path + " (the loader's own choice fits)";
-        if (r.probe) f.shim_choice_cuda = r.probe->cuda;
-      }
+  for (Resolution &r : f.resolved) {
+    if (!judged(f, r)) continue;
+    const bool required = f.need && f.need->cudnn->major == r.major;
+    Need need = required ? *f.need : Need{};
+    if (!required) need.rule = map ? map->policy.rule : Rule::nvidia, need.node = f.node;
+    const std::string name = "libcudnn.so." + std::to_string(r.major);
+    const Selection s = io.select(select_inputs(name, *parse_library_name(name), need, r.hit, map));
+    r.verdict = s.loader_verdict;
+    if (!map) continue;
+    if (s.use) r.shim_use = *s.use;
+    if (!required) continue;
+    if (s.use) {
+      f.shim_choice = *s.use;
+      if (const std::optional<Probe> p = io.probe_file(*s.use)) f.shim_choice_cuda = p->cuda;
+    } else if (r.hit && s.say.empty()) {
+      f.shim_choice = r.hit->path + " (the loader's own choice fits)";
+      if (r.probe) f.shim_choice_cuda = r.probe->cuda;
     }
+  }
 }
 
 // What each framework of the active Python environment will load, by its own library's search
@@ -170,14 +183,15 @@ std::vector<std::string> dispatcher_asks(std::string_view sub, const Version &ve
   return names;
 }
 
-DoctorFacts gather_doctor_facts(const std::string &program, const std::optional<Need> &need,
-                                const Map *map, const DoctorIo &io) {
+DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, const Map *map,
+                                const DoctorIo &io) {
   DoctorFacts f;
+  if (need.cudnn) f.need = need;
+  f.node = need.node;
   const std::string loaded = io.env("LOADEDMODULES").value_or("");
   for (std::string_view s : split(loaded, ':'))
     if (!s.empty()) f.modules.emplace_back(s);
   f.program = program;
-  f.need = need;
   f.path = probe_path(io.env("LD_LIBRARY_PATH").value_or(""), io);
   if (!program.empty()) f.program_needs = cudnn_needed(io.needed(program));
   const LoaderContext lc = loader_context(program, program, io.env);
@@ -185,7 +199,7 @@ DoctorFacts gather_doctor_facts(const std::string &program, const std::optional<
   if (io.scene) f.scene = io.scene();
   cuda_of(f, io);
   f.shim = shim_mode(io.env("LD_AUDIT").value_or(""), io.env("LD_PRELOAD").value_or(""));
-  if (f.need) shim_choice(f, map, io);
+  shim_choice(f, map, io);
   gather_frameworks(f, map, io);
   return f;
 }

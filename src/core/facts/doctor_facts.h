@@ -36,9 +36,10 @@ struct DoctorIo {
 // The real edges: probes through options' helper, the engine probing the same way.
 DoctorIo system_doctor_io(const ProbeOptions &options);
 
-// The facts for `program` (absolute, or empty) that needs `need` (its cuDNN known), under `map`.
-DoctorFacts gather_doctor_facts(const std::string &program, const std::optional<Need> &need,
-                                const Map *map, const DoctorIo &io);
+// The facts for `program` (absolute, or empty) that needs `need` (a cuDNN, or none: then only its
+// node, when known, judges what the loader finds), under `map`.
+DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, const Map *map,
+                                const DoctorIo &io);
 
 // The pure steps of the gathering.
 // The majors to follow: the need's, those on LD_LIBRARY_PATH, those the program links; 8 and 9

@@ -47,7 +47,24 @@ void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Fi
         "the loader finds no " + name + " in this environment", fixes);
 }
 
-// The release a major resolves to, against the need; false when it does not fit.
+// A loader's choice the engine judges unable to run on this node (no requirement: the GPUs and
+// driver alone), with the module of a release that runs there.
+void judge_cannot_run(const DoctorFacts &f, const Resolution &r, const Map *map,
+                      const std::string &what, Findings &out) {
+  Need here;
+  here.rule = map ? map->policy.rule : Rule::nvidia, here.node = f.node;
+  std::vector<std::string> fixes = installed_fixes(map, here, r.major, f.scene);
+  if (fixes.empty())
+    fixes.push_back("ask the admins for a cuDNN " + std::to_string(r.major) + " release that runs" +
+                    node_words(f.node));
+  if (f.shim.empty() && map) fixes.push_back(shim_fix + "   # picks a release that runs here");
+  add(out, Severity3::problem,
+      what + ", which cannot run" + node_words(f.node) + ": " + r.verdict->reason +
+          (r.shim_use.empty() ? "" : "; the shim would load " + r.shim_use),
+      fixes);
+}
+
+// The release a major resolves to, against the need and the node; false when it does not fit.
 bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
   const std::string name = "libcudnn.so." + std::to_string(r.major);
   std::string what = name + " resolves to " + r.hit->path + " (" + r.hit->from + ", " +
@@ -55,7 +72,7 @@ bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findin
                      (r.probe->cuda ? " for CUDA " + to_string(*r.probe->cuda) : "");
   if (f.need && f.need->cudnn && f.need->cudnn->major == r.major) {
     // The engine's verdict, as the shim decides: the node's GPUs and driver count.
-    const Verdict v = f.loader_verdict.value_or(serves(*f.need, r.major, *r.probe));
+    const Verdict v = r.verdict.value_or(serves(*f.need, r.major, *r.probe));
     if (!v.compatible) {
       std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major, f.scene);
       if (fixes.empty())
@@ -67,6 +84,11 @@ bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findin
       return false;
     }
     what += ", which fits " + need_text(*f.need) + ": " + v.reason;
+  } else if (r.verdict && !r.verdict->compatible) {
+    judge_cannot_run(f, r, map, what, out);
+    return false;
+  } else if (r.verdict) {
+    what += ", which runs" + node_words(f.node);
   }
   add(out, Severity3::ok, what);
   return true;

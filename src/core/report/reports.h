@@ -121,6 +121,11 @@ struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
   // Sub-libraries the dispatcher would get from somewhere else than its own directory.
   std::vector<std::pair<std::string, LoaderHit>> foreign_subs;
   Source source = Source::user;  // where hit comes from
+  // The engine's word on hit, as the shim would decide (the need of this major, the node's GPUs
+  // and driver), when asked: for the required major, and for every major on a node whose GPUs or
+  // driver are known. What the shim would load instead, when it would hand another over.
+  std::optional<Verdict> verdict = std::nullopt;
+  std::string shim_use = {};
 };
 // A framework of the active Python environment and the cuDNN its library will load.
 struct FrameworkView {
@@ -145,9 +150,7 @@ struct DoctorFacts {
   ModuleScene scene;                       // the same, for the fixes' module commands
   std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
   std::vector<FrameworkView> frameworks;    // of the active Python environment
-  // The engine's word on the loader's choice for the required major (the node's GPUs and driver
-  // count there): what doctor says of that choice, as the shim would decide.
-  std::optional<Verdict> loader_verdict = std::nullopt;
+  std::optional<NodeFacts> node;            // this node's GPUs and driver, when learnt
 };
 enum class Severity3 { ok, warning, problem };
 struct DoctorFinding {
