@@ -321,7 +321,8 @@ local function node_facts()
   if not gpus or #gpus == 0 or (f.driver ~= "" and not cuda) then return nil end
   local words = "compute capability " .. f.gpus
   if cuda then words = words .. " with a CUDA " .. f.driver .. " driver" end
-  return {gpus = gpus, driver = cuda, words = words .. " (" .. f.source .. ")"}
+  return {gpus = gpus, driver = cuda, words = words .. " (" .. f.source .. ")",
+          overridden = f.source == "CUDNN_COMPAT_GPU_ARCH"}
 end
 
 local function listed(csv, n)
@@ -334,14 +335,25 @@ local function gpu_findings(loaded, system_swap)
   if not node then return {} end
   local lines = site_tables.read(map_path() or "", site.decide_suffix, site.decide_format)
   if not lines then return {} end
-  local known, rel, run, best = "", {}, {}, {}
+  local known, first, rel, run, best = "", {}, {}, {}, {}
   for _, line in ipairs(lines) do
     local f = {}
     for field in (line .. "\t"):gmatch("([^\t]*)\t") do f[#f + 1] = field end
     if f[1] == "gpus" then known = f[2] or ""
+    elseif f[1] == "gpu" and #f >= 3 then first[f[2]] = f[3]
     elseif f[1] == "rel" and #f >= 6 then rel[#rel + 1] = {entry = f[2], version = f[5], module = f[6]}
     elseif f[1] == "run" and #f >= 4 then run[f[2]] = {gpus = f[3], driver = f[4]}
     elseif f[1] == "fit" and f[3] == "-" and f[4] == "-" then best[f[2]] = f[5] or ""
+    end
+  end
+  -- Overrides naming a GPU and a driver too old to know it contradict each other: the engine
+  -- says so and keeps the loader's choice; so does a GPU the table has no first driver for.
+  if node.overridden then
+    for _, g in ipairs(node.gpus) do
+      local cuda = first[tostring(g)]
+      if not cuda or (cuda ~= "-" and node.driver < (tonumber(cuda) or math.huge)) then
+        return {}
+      end
     end
   end
   -- true, false and why, or nil: the table cannot say.

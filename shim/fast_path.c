@@ -154,6 +154,21 @@ static int runs_here(const char *table, unsigned long index, const struct node_f
   return -1;
 }
 
+// Whether overrides agree with each other by the table's "gpu" rows: no GPU named whose first
+// driver CUDA is newer than the driver named. A pair that contradicts, or a GPU without its row,
+// is the engine's to say (in one line, with the loader's choice).
+static int overrides_agree(const char *table, const struct node_facts *node) {
+  for (int g = 0; g < node->gpus; ++g) {
+    const char *p = table;
+    unsigned long arch, first;
+    while ((p = find(p, "gpu\t")) && (!read_decimal(&p, &arch) || arch != node->gpu[g]))
+      p = next_line(p);
+    if (!p || *p++ != '\t') return 0;
+    if (*p != '-' && (!read_decimal(&p, &first) || node->driver < first)) return 0;
+  }
+  return 1;
+}
+
 // The node a decision is judged on; judge 0 when no release's run row constrains anything.
 struct node_judge {
   int judge;
@@ -260,10 +275,11 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
   struct node_judge n;
   n.judge = constrains(table), n.node.gpus = 0, n.node.driver = 0;
   if (n.judge && !node_facts(r->env, &n.node)) return FAST_UNKNOWN;
+  const int overridden = env_value(r->env, "CUDNN_COMPAT_GPU_ARCH") != 0;
+  if (n.judge && overridden && !overrides_agree(table, &n.node)) return FAST_UNKNOWN;
   // The map names nodes ([[node]]): whether one is this node, the engine tells (a glob on its
   // name), unless the overrides say what it has.
-  if (n.judge && find(table, "nodes\t") && !env_value(r->env, "CUDNN_COMPAT_GPU_ARCH"))
-    return FAST_UNKNOWN;
+  if (n.judge && find(table, "nodes\t") && !overridden) return FAST_UNKNOWN;
 
   struct lib_row lib;
   switch (r->pick ? judge_pick(table, row, r->pick, &n, &lib, &got->pick_entry) : PICK_MISFIT) {

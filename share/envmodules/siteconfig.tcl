@@ -321,6 +321,7 @@ proc cudnn_compat_node_facts {var} {
    set node(words) "compute capability $f(gpus)"
    if {$node(driver) ne {}} { append node(words) " with a CUDA $f(driver) driver" }
    append node(words) " ($f(source))"
+   set node(overridden) [expr {$f(source) eq {CUDNN_COMPAT_GPU_ARCH}}]
    return 1
 }
 
@@ -361,6 +362,7 @@ proc cudnn_compat_gpu_findings {loaded} {
       set f [split $line \t]
       switch -- [lindex $f 0] {
          gpus { set cudnn_compat_gpu(known) [lindex $f 1] }
+         gpu { if {[llength $f] >= 3} { set first([lindex $f 1]) [lindex $f 2] } }
          rel { if {[llength $f] >= 6} { lappend rel [lindex $f 1] [lindex $f 4] [lindex $f 5] } }
          run {
             if {[llength $f] >= 4} {
@@ -371,6 +373,17 @@ proc cudnn_compat_gpu_findings {loaded} {
             if {[lindex $f 2] eq {-} && [lindex $f 3] eq {-}} {
                set cudnn_compat_gpu(best,[lindex $f 1]) [lindex $f 4]
             }
+         }
+      }
+   }
+   # Overrides naming a GPU and a driver too old to know it contradict each other: the engine
+   # says so and keeps the loader's choice; so does a GPU the table has no first driver for.
+   if {$node(overridden)} {
+      foreach n $node(gpus) {
+         if {![info exists first($n)] ||\
+            ($first($n) ne {-} && (![string is digit -strict $first($n)] ||\
+                                   $node(driver) < $first($n)))} {
+            return {}
          }
       }
    }

@@ -103,6 +103,16 @@ check_gpu_warning() {
   lacks "cannot run"
   module purge
 
+  # Overrides that contradict each other (compute capability 9.0 needs a CUDA 11.8 driver): the
+  # engine calls the node unknown and keeps the loader's choice, so neither hook judges by them;
+  # the same GPU with a driver that knows it is judged.
+  CUDNN_COMPAT_GPU_ARCH=9.0 CUDNN_COMPAT_DRIVER_CUDA=12.4 module load cudnn/9.1 || true; msg
+  has "cudnn/9.1 (cuDNN 9.1.0) cannot run on this node, compute capability 9.0 with a CUDA 12.4 driver"
+  module purge
+  CUDNN_COMPAT_GPU_ARCH=9.0 CUDNN_COMPAT_DRIVER_CUDA=11.0 module load cudnn/9.1 || true; msg
+  lacks "cannot run"
+  module purge
+
   # Nothing known of the node (no overrides, no node file): silence.
   module load cudnn/9.0; msg
   [[ -z $out ]] || fail "expected silence on a node not learnt, got: $out"

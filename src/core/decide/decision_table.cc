@@ -84,6 +84,11 @@ std::string csv(const std::set<int> &archs) {
   return s.empty() ? "-" : s;
 }
 
+// A CUDA as NVML numbers it (12020 for 12.2), as the table's driver fields hold it.
+std::string cuda_number(int major, int minor) {
+  return std::to_string(major * 1000 + minor * 10);
+}
+
 // The smallest driver CUDA (as NVML numbers it: 12020 for 12.2) that runs a release built for
 // cuda, by the fit predicate itself; "-" when none of CUDA 8 to 19 does.
 std::string least_driver(const Installed &e) {
@@ -92,19 +97,28 @@ std::string least_driver(const Installed &e) {
       Need need;
       need.node = NodeFacts{{}, Version{major, minor, {}, {}}, "", ""};
       if (fit(need, std::nullopt, e.version, e.cuda, Words::no, e.code).compatible)
-        return std::to_string(major * 1000 + minor * 10);
+        return cuda_number(major, minor);
     }
   return "-";
 }
 
 // What the shim's fast path needs to judge a node without the rule: per release with device code
 // or a CUDA, the known GPUs it runs on ("run" rows), by the fit predicate; per library, its code
-// ("code" rows) for the engine, which judges GPUs the table does not list.
+// ("code" rows) for the engine, which judges GPUs the table does not list; per known GPU, the
+// first driver CUDA that knows it ("gpu" rows).
 std::string device_rows(const Map &known, const std::vector<std::size_t> &index) {
   std::vector<const ReleaseCode *> codes;
   for (const Installed &e : known.cudnn) codes.push_back(&e.code);
   const std::vector<int> gpus = known_gpus(codes);
   std::string out = "gpus\t" + csv({gpus.begin(), gpus.end()}) + "\n";
+  // Per judged GPU the first driver CUDA that knows it: overrides naming a GPU and a driver too
+  // old for it contradict each other, which the engine says (node_overrides) and every reader of
+  // the table leaves to it.
+  for (int g : gpus) {
+    const std::optional<Version> first = first_cuda_for(g);
+    out += "gpu\t" + std::to_string(g) + "\t" +
+           (first ? cuda_number(first->major, first->minor.value_or(0)) : "-") + "\n";
+  }
   for (std::size_t k = 0; k < known.cudnn.size(); ++k) {
     const Installed &e = known.cudnn[k];
     const std::string i = std::to_string(index[k]);

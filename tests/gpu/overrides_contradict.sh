@@ -1,0 +1,26 @@
+# Overrides that contradict each other (compute capability 12.0 needs a CUDA 12.8 driver; 12.4 is
+# named) are no facts of any node: the engine says so in one line and keeps the loader's choice.
+# The shim's fast path found turing (PTX 9.0, CUDA 12.4) fit for 12.0/12.4 in its table and handed
+# it over silently, so the load depended on CUDNN_COMPAT_DEBUG (outside test 1203b, B1).
+source "$(dirname "$0")/common.sh"
+node_scenario
+export LD_LIBRARY_PATH=$t/volta/lib64
+export CUDNN_COMPAT_GPU_ARCH=12.0 CUDNN_COMPAT_DRIVER_CUDA=12.4
+for front in LD_AUDIT LD_PRELOAD; do
+  for debug in 0 1; do
+    expect_rc 0 env "$front=$SHIM" CUDNN_COMPAT_DEBUG=$debug "$t/client"
+    has "loaded $t/volta/lib64/libcudnn.so.9"
+    has "this node's GPUs and driver are not known (CUDNN_COMPAT_GPU_ARCH=12.0 and CUDNN_COMPAT_DRIVER_CUDA=12.4 contradict each other"
+    count "cudnn-compat:" 1
+  done
+done
+# The same GPU with a driver that knows it is judged on the table's fast path: turing's PTX runs.
+export CUDNN_COMPAT_DRIVER_CUDA=12.8
+expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
+has "loaded $t/turing/lib64/libcudnn.so.9"
+count "cudnn-compat:" 0
+# resolve answers as the shim does for both.
+expect_rc 0 "$CUDNN_COMPAT" resolve libcudnn.so.9
+has "libcudnn.so.9 -> $t/turing/lib64/libcudnn.so.9"
+CUDNN_COMPAT_DRIVER_CUDA=12.4 expect_rc 0 "$CUDNN_COMPAT" resolve libcudnn.so.9
+has "contradict each other"
