@@ -24,12 +24,18 @@ static unsigned long dotted(const char **p, unsigned long major_scale, unsigned 
 
 // "7.5,9.0" ending at stop (the NUL of an override, the newline of the node file's line), or
 // nothing; 0 when malformed, an empty item too ("7.5," or "7.5,,8.0", as for every reader), and
-// anything else before stop (a newline in an override: "7.0\n8.0" is no 7.0).
+// anything else before stop (a newline in an override: "7.0\n8.0" is no 7.0). Each architecture
+// is kept once: an override of one item per GPU (`nvidia-smi ... | paste -sd,` on a node of 17)
+// fits, and no node has 16 kinds.
 static int gpu_list(const char *p, char stop, struct node_facts *out) {
   out->gpus = 0;
   if (*p == stop) return 1;
   for (;;) {
-    if (out->gpus == 16 || !(out->gpu[out->gpus++] = dotted(&p, 10, 1))) return 0;
+    const unsigned long arch = dotted(&p, 10, 1);
+    int seen = 0;
+    for (int g = 0; g < out->gpus; ++g) seen |= out->gpu[g] == arch;
+    if (!arch || (!seen && out->gpus == 16)) return 0;
+    if (!seen) out->gpu[out->gpus++] = arch;
     if (*p != ',') return *p == stop;
     ++p;
   }

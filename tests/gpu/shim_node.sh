@@ -20,6 +20,18 @@ for table in with without; do
 done
 expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map.toml"
 
+# An override of one item per GPU on a node of 17 (`nvidia-smi ... | paste -sd,`) is decided on the
+# table's fast path, as 16 are: the shim keeps each architecture once (it held 16 items and left
+# every load of a 17-GPU override to the engine).
+command -v strace >/dev/null || skip "strace is not installed (scripts/deps.sh installs it)"
+for n in 16 17; do
+  gpus=$(printf '7.0,%.0s' $(seq 2 "$n"))7.0
+  expect_rc 0 env CUDNN_COMPAT_GPU_ARCH="$gpus" CUDNN_COMPAT_DRIVER_CUDA=12.2 \
+    strace -f -qq -e trace=execve -o "$t/trace" env LD_AUDIT="$SHIM" "$t/client"
+  has "loaded $t/volta/lib64/libcudnn.so.9"
+  [[ $(grep -c 'execve(' "$t/trace") == 2 ]] || fail "$n GPUs started processes:"$'\n'"$(cat "$t/trace")"
+done
+
 # A FAKE NVML on a V100 node: asked once, then the node file of this boot answers.
 fake_nvml
 export FAKE_NVML_GPUS=7.0 FAKE_NVML_DRIVER=12020 FAKE_NVML_LOG=$t/nvml.log
