@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "environment.h"
+#include "say.h"
 #include "shared/usage_record.h"
 #include "shim_text.h"
 #include "sys.h"
@@ -140,10 +141,25 @@ static long put_file(long at, const char *table, const char *path, long entry,
   return at;
 }
 
-static int wanted(void) {
+// Whether CUDNN_COMPAT_USAGE asks for report-only. Any other value set is a slip of the one it
+// takes ("report_only", "REPORT-ONLY"): a phased rollout's switch misspelt must not turn on real
+// redirects unseen, so it counts as report-only, said once.
+static int env_report_only(void) {
+  static int said;
   const char *word = env_value(current_environment(), CUDNN_COMPAT_USAGE_ENV);
-  return (note.known && note.mode != MODE_OFF) ||
-         (word && text_eq(word, CUDNN_COMPAT_USAGE_REPORT_ONLY));
+  if (!word || !*word) return 0;
+  if (!text_eq(word, CUDNN_COMPAT_USAGE_REPORT_ONLY) && !said) {
+    said = 1;
+    say("cudnn-compat: " CUDNN_COMPAT_USAGE_ENV
+        " holds a value other than " CUDNN_COMPAT_USAGE_REPORT_ONLY
+        ", the one it takes; taken as " CUDNN_COMPAT_USAGE_REPORT_ONLY
+        ": every cuDNN load is the loader's own choice\n");
+  }
+  return 1;
+}
+
+static int wanted(void) {
+  return (note.known && note.mode != MODE_OFF) || env_report_only();
 }
 
 void record_table(const char *table, const struct fast_request *r, enum fast_answer a,
@@ -340,9 +356,8 @@ static void send_record(const char *name, const char *requester, enum mode mode)
 
 const char *record_decision(const char *name, int major, const char *requester,
                             const char *chosen) {
-  const char *word = env_value(current_environment(), CUDNN_COMPAT_USAGE_ENV);
   enum mode mode = note.known ? note.mode : MODE_OFF;
-  if (word && text_eq(word, CUDNN_COMPAT_USAGE_REPORT_ONLY)) {
+  if (env_report_only()) {
     mode = MODE_REPORT_ONLY;
     if (!note.known) note.ppm = kMillion, copy_text(note.to, kPath, "syslog");
   }
@@ -358,7 +373,5 @@ const char *record_decision(const char *name, int major, const char *requester,
 }
 
 int record_report_only(void) {
-  if (report_only) return 1;
-  const char *word = env_value(current_environment(), CUDNN_COMPAT_USAGE_ENV);
-  return word && text_eq(word, CUDNN_COMPAT_USAGE_REPORT_ONLY);
+  return report_only || env_report_only();
 }

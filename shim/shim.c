@@ -592,8 +592,12 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
   static struct search_dirs dirs;
   q->dirs(q->who, &dirs);
   const char *result = name;
-  const char *chosen =
-      record_decision(name, c->major, q->name, decide(name, c, q->name, q->who, &dirs, s));
+  const char *decided = decide(name, c, q->name, q->who, &dirs, s);
+  const char *chosen = record_decision(name, c->major, q->name, decided);
+  // The engine's debug line named the hand-over; report-only keeps the loader's choice instead.
+  if (decided && !chosen && s->debug)
+    say_parts((const char *const[]){"cudnn-compat: ", name, ": report-only: ", decided,
+                                    " is not handed over; the loader's own choice loads\n", 0});
   static char chosen_dir[kPath];
   const char *base = chosen ? split_path(chosen, chosen_dir, sizeof chosen_dir) : 0;
   const char *kept = base && *chosen_dir ? keep_path(chosen_dir, base) : 0;
