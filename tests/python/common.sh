@@ -9,6 +9,12 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../scenario.sh"
 : "${SHIM:?}" "${CUDNN_COMPAT:?}" "${FAKES:?}" "${CC:?}"
 unset CUDNN_COMPAT_REPORT VIRTUAL_ENV CONDA_PREFIX
+# A node of the scenario's own, learnt, as tests/shim/common.sh says why.
+export SLURMD_NODENAME=pytest-$$-$RANDOM
+node_of_scenario=/tmp/cudnn-compat-$(id -u)/node-$SLURMD_NODENAME
+trap 'rm -rf "$t" "$node_of_scenario"' EXIT
+"$CUDNN_COMPAT" doctor >/dev/null 2>&1 || true
+[[ -f $node_of_scenario ]] || fail "doctor did not learn the scenario's node ($node_of_scenario)"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 command -v python3 >/dev/null || skip "no python3"
 # No map unless a test writes one.

@@ -9,6 +9,17 @@ source "$(dirname "${BASH_SOURCE[0]}")/../scenario.sh"
 : "${SHIM:?}" "${FAKES:?}" "${CC:?}"
 # The map is looked for at $CUDNN_COMPAT_MAP first; point it at nothing unless a test writes one.
 export CUDNN_COMPAT_MAP=$t/map.toml
+# A node of the scenario's own: each engine learns the node and writes its file
+# (/tmp/cudnn-compat-UID/node-NODE) when there is none, and scenarios that shared this host's file
+# rewrote it under each other, which made the other's memo entries stale (shim/memo_replaced and
+# shim/memo_hostile_host, run together, saw engines where the memo should have answered).
+# Learnt at the start, as on a node where cuDNN was loaded before (the scenarios count what a
+# decision starts; learning a node is tests/gpu's): doctor learns it as the engine does.
+export SLURMD_NODENAME=shimtest-$$-$RANDOM
+node_of_scenario=/tmp/cudnn-compat-$(id -u)/node-$SLURMD_NODENAME
+trap 'rm -rf "$t" "$node_of_scenario"' EXIT
+"${CUDNN_COMPAT:?}" doctor >/dev/null 2>&1 || true
+[[ -f $node_of_scenario ]] || fail "doctor did not learn the scenario's node ($node_of_scenario)"
 
 # deployed: the tree as a site runs it - installed (cmake --install of BUILD_DIR, or a copy of
 # INSTALLED_TREE, an install of another build to hold against this one) to $t/first, then moved
@@ -107,7 +118,7 @@ own_shim() {
   mkdir -p "$t/lib"
   cp -rL "$real_lib"/. "$t/lib/"
   SHIM=$t/lib/$(basename "$SHIM")
-  trap 'end_ours; rm -rf "$t"' EXIT
+  trap 'end_ours; rm -rf "$t" "$node_of_scenario"' EXIT
 }
 # ours_running [DIR]: pids of the processes still running a program from DIR (default $t).
 ours_running() { pgrep -f -- "${1:-$t}/" || true; }
@@ -280,7 +291,7 @@ real_cudnn9() {
 # libraries whose constructors spin, so the first probe gets half of the 1 s deadline, the second
 # the rest, and the engine is always killed while a probe runs; the loader's own is FAKE 5.0.5.
 adopter_setting() {
-  trap 'end_ours; rm -rf "$t"' EXIT  # a probe that outlived a failing run spins: end it
+  trap 'end_ours; rm -rf "$t" "$node_of_scenario"' EXIT  # a probe that outlived a failing run spins: end it
   compile adopter -pthread <"$(dirname "${BASH_SOURCE[0]}")/adopter_client.c"
   local v
   for v in 5.1.10 5.1.4; do

@@ -2,6 +2,8 @@
 # tf2016_client) and a private two-node Slurm (cluster.bash). CTest passes, beside the shim suite's
 # variables, SPANK: the spank-cudnn-compat.so under test (empty when it was not built).
 source "$(dirname "${BASH_SOURCE[0]}")/../shim/common.sh"
+# slurmd names each task's node; the shim suite's node of its own is none of the cluster's.
+rm -f "$node_of_scenario" && unset SLURMD_NODENAME
 source "$(dirname "${BASH_SOURCE[0]}")/cluster.bash"
 [[ -n ${SPANK:-} ]] || skip "the SPANK plugin was not built: slurm/spank.h not found (bash scripts/deps.sh)"
 : "${CUDNN_COMPAT:?}"
