@@ -104,7 +104,7 @@ int check(const Options &o, const Globals &g) {
     if (g.json)
       print_json({{"map", m.path}, {"findings", nlohmann::json::array()}, {"note", why}});
     else
-      std::cout << "note: cudnn-compat cannot check the cuDNN modules: " << why << '\n';
+      std::cout << "note: cannot check the cuDNN modules: " << why << '\n';
     return kYes;
   }
   const ModuleScene scene = scene_of(o);

@@ -27,6 +27,17 @@ TEST(Text, ParseUintReadsWholeDecimalNumbersOnly) {
     EXPECT_EQ(parse_uint(bad), std::nullopt) << bad;
 }
 
+// A message shows what the user typed on one line: control characters written out.
+TEST(Text, PrintableWritesControlCharactersOut) {
+  EXPECT_EQ(printable("7.0,8.0"), "7.0,8.0");
+  EXPECT_EQ(printable("7.0\n8.0"), "7.0\\n8.0");
+  EXPECT_EQ(printable("a\tb\rc"), "a\\tb\\rc");
+  EXPECT_EQ(printable("cu\x1b[31m\x7f"), "cu\\x1b[31m\\x7f");
+  EXPECT_EQ(printable(std::string_view("\0x", 2)), "\\x00x");
+  EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 stays as it is
+  EXPECT_EQ(quoted("a\nb"), "'a\\nb'");
+}
+
 TEST(Text, JoinPutsTheSeparatorBetweenItemsOnly) {
   EXPECT_EQ(join({}, ", "), "");
   EXPECT_EQ(join({"a"}, ", "), "a");

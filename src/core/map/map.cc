@@ -96,8 +96,9 @@ struct Reader {
     if (!s) return std::nullopt;
     const Parsed<Version> v = parse(*s);
     if (v && (!full || v->patch)) return *v;
-    error(pos_of(t.get(key)->source()), quoted(key) + " in " + std::string(where) + " is \"" + *s +
-                                            "\"; expected " + std::string(expected));
+    error(pos_of(t.get(key)->source()), quoted(key) + " in " + std::string(where) + " is \"" +
+                                            printable(*s) + "\"; expected " +
+                                            std::string(expected));
     return std::nullopt;
   }
 

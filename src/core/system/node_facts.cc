@@ -117,8 +117,8 @@ Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
     // As every reader of the node file and the overrides takes X.Y: no space, no 'v'.
     const std::optional<int> arch = parse_arch(item);
     if (!arch)
-      return Result::fail("CUDNN_COMPAT_GPU_ARCH=\"" + std::string(gpu_arch) + "\": \"" +
-                          std::string(item) +
+      return Result::fail("CUDNN_COMPAT_GPU_ARCH=\"" + printable(gpu_arch) + "\": \"" +
+                          printable(item) +
                           "\" is not a compute capability; give X.Y or a list "
                           "(7.5,9.0)");
     f.gpus.push_back(*arch);
@@ -126,7 +126,7 @@ Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
   if (!driver_cuda.empty()) {
     const std::optional<Version> v = x_dot_y(driver_cuda);
     if (!v)
-      return Result::fail("CUDNN_COMPAT_DRIVER_CUDA=\"" + std::string(driver_cuda) +
+      return Result::fail("CUDNN_COMPAT_DRIVER_CUDA=\"" + printable(driver_cuda) +
                           "\" is not a CUDA version; give X.Y (12.2)");
     f.driver_cuda = v;
   }

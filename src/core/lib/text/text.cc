@@ -55,11 +55,35 @@ std::optional<std::int64_t> parse_uint(std::string_view s, std::size_t most_digi
   return n;
 }
 
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) {
+      out += c;
+      continue;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    switch (c) {
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        out += {'\\', 'x', kHex[u >> 4], kHex[u & 15]};
+    }
+  }
+  return out;
+}
+
 std::string quoted(std::string_view text) {
-  std::string q;
-  q.reserve(text.size() + 2);
-  q.append(1, '\'').append(text).append(1, '\'');
-  return q;
+  return "'" + printable(text) + "'";
 }
 
 }  // namespace cudnn_compat

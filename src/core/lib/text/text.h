@@ -23,7 +23,11 @@ constexpr bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 bool all_digits(std::string_view s);
-// 'text', for messages that show what the user typed.
+// text with its control characters written out (\n, \t, \r, \xHH), for a message on one line
+// that shows what the user typed: a value holding a newline broke the line, an escape sequence
+// reached the terminal.
+std::string printable(std::string_view text);
+// 'text', printable, for messages that show what the user typed.
 std::string quoted(std::string_view text);
 
 }  // namespace cudnn_compat
