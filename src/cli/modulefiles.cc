@@ -87,6 +87,16 @@ void write_modulefiles(const Options &o, ModuleFormat format, Globals &g) {
     g.exit_code = kUsage;
     return;
   }
+  // {cuda} is the one placeholder: a misspelt one ({CUDA}, {cuda) would name a module that never
+  // exists, and the dependency would never apply.
+  std::string rest = o.cuda_module;
+  for (std::size_t at; (at = rest.find("{cuda}")) != std::string::npos;) rest.erase(at, 6);
+  if (rest.find_first_of("{}") != std::string::npos) {
+    Error() << "--cuda-module " + cudnn_compat::quoted(o.cuda_module) +
+                   ": a brace outside {cuda}, the one placeholder (the map's CUDA version)";
+    g.exit_code = kUsage;
+    return;
+  }
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {
     report_unusable_map(m);
@@ -129,32 +139,8 @@ int print_need_lines(const std::string &built_with, const std::string &cuda, Mod
   return kYes;
 }
 
-}  // namespace
-
-void add_modulefiles(CLI::App &app, Globals &g) {
-  auto o = std::make_shared<Options>();
-  CLI::App *cmd =
-      app.add_subcommand("modulefiles", "Write a modulefile per map entry and the shim's module");
-  cmd->add_option("--format", o->format, "lua (Lmod) or tcl (Environment Modules)")
-      ->check(CLI::IsMember({"lua", "tcl"}));
-  cmd->add_option("-o,--output", o->out, "The module tree to write into")->type_name("DIR");
-  cmd->add_option("--requires", o->built_with,
-                  "Instead: print the lines an application's modulefile needs to say it was built "
-                  "with this cuDNN (5.1, 8.9.7, or a major alone: 9)")
-      ->type_name("VERSION");
-  cmd->add_option("--cuda", o->cuda, "With --requires: the CUDA major it was built for")
-      ->type_name("N");
-  add_map_option(cmd, o->map);
-  cmd->add_flag("--force", o->force, "Also replace modulefiles this command did not write");
-  CLI::Option *cuda_module =
-      cmd->add_option("--cuda-module", o->cuda_module,
-                      "The CUDA module each cuDNN module depends on, {cuda} standing for the CUDA "
-                      "version the map gives it (default cuda/{cuda}; EasyBuild: CUDA/{cuda})")
-          ->type_name("NAME");
-  cmd->add_flag("--no-cuda-module", o->no_cuda_module,
-                "No CUDA module dependency (a site whose CUDA comes with the driver or the system)")
-      ->excludes(cuda_module);
-  cmd->footer(R"(
+// What `modulefiles --help` says below its options.
+constexpr const char *kModulefilesFooter = R"(
 For each [[cudnn]] entry: a modulefile named by its `module` field (else cudnn/<version>) with
 family("cudnn"), LD_LIBRARY_PATH, LIBRARY_PATH, CMAKE_PREFIX_PATH, CPATH when an include directory
 sits beside the libraries, CUDNN_ROOT, help and whatis with a description, the homepage and the
@@ -179,7 +165,36 @@ Examples:
   cudnn-compat modulefiles --format lua --requires 8.9 --cuda 12   # lines for pytorch/2.1.lua
 
 Exit status: 0 written (or printed), 1 no map or a file could not be written or was kept, 2 bad
-usage.)");
+usage.)";
+
+}  // namespace
+
+void add_modulefiles(CLI::App &app, Globals &g) {
+  auto o = std::make_shared<Options>();
+  CLI::App *cmd =
+      app.add_subcommand("modulefiles", "Write a modulefile per map entry and the shim's module");
+  cmd->add_option("--format", o->format, "lua (Lmod) or tcl (Environment Modules)")
+      ->check(CLI::IsMember({"lua", "tcl"}));
+  cmd->add_option("-o,--output", o->out, "The module tree to write into")->type_name("DIR");
+  cmd->add_option("--requires", o->built_with,
+                  "Instead: print the lines an application's modulefile needs to say it was built "
+                  "with this cuDNN (5.1, 8.9.7, or a major alone: 9)")
+      ->type_name("VERSION");
+  cmd->add_option("--cuda", o->cuda, "With --requires: the CUDA major it was built for")
+      ->type_name("N");
+  add_map_option(cmd, o->map);
+  cmd->add_flag("--force", o->force, "Also replace modulefiles this command did not write");
+  CLI::Option *cuda_module =
+      cmd->add_option(
+             "--cuda-module", o->cuda_module,
+             "The CUDA module each cuDNN module depends on, {cuda} standing for the CUDA "
+             "version the map gives it, each {cuda} replaced and any other brace refused (default "
+             "cuda/{cuda}; EasyBuild: CUDA/{cuda})")
+          ->type_name("NAME");
+  cmd->add_flag("--no-cuda-module", o->no_cuda_module,
+                "No CUDA module dependency (a site whose CUDA comes with the driver or the system)")
+      ->excludes(cuda_module);
+  cmd->footer(kModulefilesFooter);
   cmd->callback([o, &g] {
     const ModuleFormat format = o->format == "lua" ? ModuleFormat::lua : ModuleFormat::tcl;
     if (!o->built_with.empty()) {

@@ -32,3 +32,16 @@ done
 expect_rc 2 cc modulefiles --format lua -o "$t/cuda" --cuda-module $'cuda/{cuda}\nos.exit(1)'
 has "a module name holds no control character"
 [[ ! -e $t/cuda ]] || fail "--cuda-module with a newline wrote $(ls -R "$t/cuda")"
+# The refusal shows the value on one line, its control characters written out (an escape
+# sequence reached the terminal).
+expect_rc 2 cc modulefiles --format lua -o "$t/cuda" --cuda-module $'cu\e[31m'
+has "--cuda-module 'cu\\x1b[31m'"
+[[ $out != *$'\e'* ]] || fail "the ESC reached the terminal: $out"
+# {cuda} is the one placeholder, each one replaced; a misspelt one named a module that never exists.
+for bad in 'CUDA/{CUDA}' 'CUDA/{cuda' 'CUDA/cuda}' 'CUDA/{cuda}}x'; do
+  expect_rc 2 cc modulefiles --format lua -o "$t/cuda" --cuda-module "$bad"
+  has "a brace outside {cuda}, the one placeholder"
+done
+[[ ! -e $t/cuda ]] || fail "a misspelt placeholder wrote $(ls -R "$t/cuda")"
+expect_rc 0 cc modulefiles --format lua -o "$t/cuda" --cuda-module '{cuda}/{cuda}'
+grep -rqF "8.0/8.0" "$t/cuda" || fail "both placeholders not replaced: $(cat "$t"/cuda/*/*.lua)"

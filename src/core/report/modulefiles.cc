@@ -63,8 +63,8 @@ std::string cudnn_root(const std::string &lib) {
 std::string cuda_module_name(const Installed &e, std::string_view pattern) {
   if (!e.cuda || pattern.empty()) return "";
   std::string out(pattern);
-  if (const std::size_t at = out.find("{cuda}"); at != std::string::npos)
-    out.replace(at, 6, to_string(*e.cuda));
+  for (std::size_t at = 0; (at = out.find("{cuda}", at)) != std::string::npos;)
+    out.replace(at, 6, to_string(*e.cuda)), at += to_string(*e.cuda).size();
   return out;
 }
 
