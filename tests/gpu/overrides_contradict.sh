@@ -24,3 +24,26 @@ expect_rc 0 "$CUDNN_COMPAT" resolve libcudnn.so.9
 has "libcudnn.so.9 -> $t/turing/lib64/libcudnn.so.9"
 CUDNN_COMPAT_DRIVER_CUDA=12.4 expect_rc 0 "$CUDNN_COMPAT" resolve libcudnn.so.9
 has "contradict each other"
+# One override and the other fact learnt (NVML: an 8.0 GPU, a CUDA 12.4 driver) are checked as a
+# pair too (they were believed: turing handed over for 12.0 with NVML's 12.4; outside test 1203c,
+# C4), and so is the map's [[node]] entry that gives the GPUs alone.
+unset CUDNN_COMPAT_DRIVER_CUDA
+export LD_LIBRARY_PATH=$NVML_DIR:$t/volta/lib64 FAKE_NVML_GPUS=8.0 FAKE_NVML_DRIVER=12040
+for front in LD_AUDIT LD_PRELOAD; do
+  expect_rc 0 env "$front=$SHIM" "$t/client"
+  has "loaded $t/volta/lib64/libcudnn.so.9"
+  has "CUDNN_COMPAT_GPU_ARCH (compute capability 12.0) and the driver NVML names (CUDA 12.4) contradict each other"
+  count "cudnn-compat:" 1
+done
+unset CUDNN_COMPAT_GPU_ARCH
+export CUDNN_COMPAT_DRIVER_CUDA=11.7 FAKE_NVML_GPUS=9.0
+rm -f "$node_file"  # the node learnt anew (its file of this boot said 8.0)
+expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
+has "loaded $t/volta/lib64/libcudnn.so.9"
+has "the GPUs NVML names (compute capability 9.0) and CUDNN_COMPAT_DRIVER_CUDA (CUDA 11.7) contradict each other"
+unset CUDNN_COMPAT_DRIVER_CUDA
+printf '[[node]]\nname = "%s"\ngpu_arch = "12.0"\n' "$SLURMD_NODENAME" >>"$t/map.toml"
+expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map.toml"
+FAKE_NVML_GPUS=8.0 expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
+has "loaded $t/volta/lib64/libcudnn.so.9"
+has "contradict each other"

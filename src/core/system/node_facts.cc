@@ -78,6 +78,20 @@ std::string seconds(int ms) {
 
 // NVML, then nvidia-smi, then the kernel module's version; no facts when none is there (a login
 // node), which is remembered too.
+// Why GPUs and a driver cannot both be so (a GPU the driver is too old to know: compute capability
+// 12.0 needs CUDA 12.8), in the words of where each came from; nullopt when they agree.
+std::optional<std::string> contradiction(const NodeFacts &f, const std::string &gpus_from,
+                                         const std::string &driver_from) {
+  for (int gpu : f.gpus) {
+    const std::optional<Version> first = first_cuda_for(gpu);
+    if (f.driver_cuda && first && compare(*f.driver_cuda, *first) < 0)
+      return gpus_from + " and " + driver_from +
+             " contradict each other: a GPU of compute capability " + arch_name(gpu) +
+             " needs a driver of CUDA " + to_string(*first) + " or newer";
+  }
+  return std::nullopt;
+}
+
 NodeFacts ask_the_driver(const NodeSources &s) {
   SpawnOptions how;
   how.env = clean_environment();
@@ -121,7 +135,8 @@ Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
                           printable(item) +
                           "\" is not a compute capability; give X.Y or a list "
                           "(7.5,9.0)");
-    f.gpus.push_back(*arch);
+    // Each architecture once: a list of one item per GPU names a few kinds (and says them once).
+    if (std::find(f.gpus.begin(), f.gpus.end(), *arch) == f.gpus.end()) f.gpus.push_back(*arch);
   }
   if (!driver_cuda.empty()) {
     const std::optional<Version> v = x_dot_y(driver_cuda);
@@ -130,14 +145,10 @@ Parsed<std::optional<NodeFacts>> node_overrides(std::string_view gpu_arch,
                           "\" is not a CUDA version; give X.Y (12.2)");
     f.driver_cuda = v;
   }
-  for (int gpu : f.gpus) {
-    const std::optional<Version> first = first_cuda_for(gpu);
-    if (f.driver_cuda && first && compare(*f.driver_cuda, *first) < 0)
-      return Result::fail("CUDNN_COMPAT_GPU_ARCH=" + std::string(gpu_arch) +
-                          " and CUDNN_COMPAT_DRIVER_CUDA=" + std::string(driver_cuda) +
-                          " contradict each other: a GPU of compute capability " + arch_name(gpu) +
-                          " needs a driver of CUDA " + to_string(*first) + " or newer");
-  }
+  if (std::optional<std::string> why =
+          contradiction(f, "CUDNN_COMPAT_GPU_ARCH=" + std::string(gpu_arch),
+                        "CUDNN_COMPAT_DRIVER_CUDA=" + std::string(driver_cuda)))
+    return Result::fail(*why);
   return {std::optional<NodeFacts>(f), {}};
 }
 
@@ -330,10 +341,19 @@ std::optional<NodeFacts> learn_node_facts(const NodeSources &s) {
   }
   if (!*over) return learnt;
   NodeFacts f = **over;  // one override, the other fact learnt
-  if (learnt && learnt->problem.empty()) {
-    if (f.gpus.empty()) f.gpus = learnt->gpus;
-    if (!f.driver_cuda) f.driver_cuda = learnt->driver_cuda;
-  }
+  if (!learnt || !learnt->problem.empty()) return f;
+  const bool gpus_given = !f.gpus.empty();
+  if (!gpus_given) f.gpus = learnt->gpus;
+  if (!f.driver_cuda) f.driver_cuda = learnt->driver_cuda;
+  // The pair is checked as two overrides are, whichever of them was learnt.
+  const std::string gpus = "compute capability " + gpu_list(f.gpus),
+                    driver = "CUDA " + (f.driver_cuda ? to_string(*f.driver_cuda) : "");
+  if (std::optional<std::string> why =
+          gpus_given ? contradiction(f, f.source + " (" + gpus + ")",
+                                     "the driver " + learnt->source + " names (" + driver + ")")
+                     : contradiction(f, "the GPUs " + learnt->source + " names (" + gpus + ")",
+                                     f.source + " (" + driver + ")"))
+    return NodeFacts{{}, {}, f.source, *why};
   return f;
 }
 
