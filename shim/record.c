@@ -147,7 +147,7 @@ static long put_file(long at, const char *table, const char *path, long entry,
 static int env_report_only(void) {
   static int said;
   const char *word = env_value(current_environment(), CUDNN_COMPAT_USAGE_ENV);
-  if (!word || !*word) return 0;
+  if (!cudnn_compat_usage_env_report_only(word)) return 0;
   if (!text_eq(word, CUDNN_COMPAT_USAGE_REPORT_ONLY) && !said) {
     said = 1;
     say("cudnn-compat: " CUDNN_COMPAT_USAGE_ENV

@@ -76,6 +76,13 @@
 #define CUDNN_COMPAT_USAGE_ENV "CUDNN_COMPAT_USAGE"
 #define CUDNN_COMPAT_USAGE_REPORT_ONLY "report-only"
 
+/* Whether CUDNN_COMPAT_USAGE's value (0: unset) asks for report-only: any non-empty value does. A
+ * slip of the one it takes ("report_only", "REPORT-ONLY") must not turn a phased rollout's real
+ * redirects on unseen; the shim says so in one line, doctor names it. */
+static inline int cudnn_compat_usage_env_report_only(const char *value) {
+  return value && *value;
+}
+
 /* The shim's settings, as the map's [usage] says them, in the decision table's second line and
  * in the engine's answer alike: "usage MODE PPM TO" (tab-separated in the table), MODE off,
  * record or report-only, PPM the sampled fraction in parts per million, TO "syslog" or the spool

@@ -20,8 +20,8 @@ sub-libraries from one directory. Switch it on for a job with either of:
 It reads CUDNN_COMPAT_REQUIRE, CUDNN_COMPAT_CUDA, CUDNN_COMPAT_MAP, CUDNN_COMPAT_TIMEOUT (seconds
 for one decision, default 10), CUDNN_COMPAT_GPU_ARCH and CUDNN_COMPAT_DRIVER_CUDA (this node's
 GPUs and driver, where they cannot be learnt), CUDNN_COMPAT_USAGE=report-only (decide and record,
-but load what the loader would; any other value counts as report-only, said in one line),
-CUDNN_COMPAT_REPORT=1 (at exit, one line per cuDNN library the process holds),
+but load what the loader would; any other non-empty value counts as report-only, said in one
+line), CUDNN_COMPAT_REPORT=1 (at exit, one line per cuDNN library the process holds),
 CUDNN_COMPAT_DEBUG=1 (one line per decision), CUDNN_COMPAT_DISABLE=1 (a pure pass-through) and
 CUDNN_COMPAT_LOG (where its lines go: stderr, the default; syslog; or an absolute file path,
 appended).

@@ -36,3 +36,29 @@ has '"gpus": "7.0"'
 expect_rc 0 env CUDNN_COMPAT_GPU_ARCH=8.0 CUDNN_COMPAT_DRIVER_CUDA=12.2 "$CUDNN_COMPAT" doctor
 has "ok: libcudnn.so.9 resolves to $t/turing/lib64/libcudnn.so.9"
 has "which runs on compute capability 8.0 with a CUDA 12.2 driver (CUDNN_COMPAT_GPU_ARCH)"
+
+# Where no installed release runs on the node (compute capability 5.0), doctor does not offer the
+# shim, which keeps the loader's choice there; its fix asks for a release that runs on the node
+# (outside test 1203c, C1). Where the shim would hand one over, doctor says what it would load
+# and the CUDA it was built for against the loaded CUDA, as with a requirement (C2).
+expect_rc 1 env CUDNN_COMPAT_GPU_ARCH=5.0 CUDNN_COMPAT_DRIVER_CUDA=12.4 "$CUDNN_COMPAT" doctor
+has "fix: ask the admins for a cuDNN 9 release that runs on compute capability 5.0"
+lacks "shim-path"
+expect_rc 1 env CUDNN_COMPAT_GPU_ARCH=5.0 CUDNN_COMPAT_DRIVER_CUDA=12.4 "$CUDNN_COMPAT" doctor --require 9
+has "that runs on compute capability 5.0"
+lacks "shim-path"
+mkdir -p "$t/cuda13" && echo '{"cuda": {"version": "13.0.48"}}' >"$t/cuda13/version.json"
+expect_rc 1 env CUDA_HOME="$t/cuda13" "$CUDNN_COMPAT" doctor
+has "the shim is off; it would load $t/volta/lib64/libcudnn.so.9, built for CUDA 12.2, but CUDA 13 is loaded"
+
+# Report-only (per job, or the map's [usage] mode) keeps the loader's choice: doctor says so where
+# it said the shim would load volta and that all was well (outside test 1203c, C3).
+for word in report-only report_only; do
+  expect_rc 1 env CUDNN_COMPAT_USAGE=$word LD_AUDIT="$SHIM" "$CUDNN_COMPAT" doctor
+  has "; the shim, in report-only mode (CUDNN_COMPAT_USAGE=$word), keeps it; it would load $t/volta/lib64/libcudnn.so.9"
+  has "the shim is on (LD_AUDIT) in report-only mode (CUDNN_COMPAT_USAGE=$word): every load stays the loader's choice; it would hand over $t/volta/lib64/libcudnn.so.9"
+done
+cp "$t/map.toml" "$t/ro.toml"
+printf '[usage]\nmode = "report-only"\nto = "%s"\n' "$t" >>"$t/ro.toml"
+expect_rc 1 env CUDNN_COMPAT_MAP="$t/ro.toml" LD_AUDIT="$SHIM" "$CUDNN_COMPAT" doctor
+has "in report-only mode (the map's [usage] mode), keeps it"

@@ -1,5 +1,6 @@
 #include "doctor_facts.h"
 #include "text.h"
+#include "usage_record.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -99,7 +100,8 @@ void shim_choice(DoctorFacts &f, const Map *map, const DoctorIo &io) {
     r.verdict = s.loader_verdict;
     if (!map) continue;
     if (s.use) r.shim_use = *s.use;
-    if (!required) continue;
+    // With no requirement at all, the first major the shim would change is what it would load.
+    if (!required && (f.need || !s.use || !f.shim_choice.empty())) continue;
     if (s.use) {
       f.shim_choice = *s.use;
       if (const std::optional<Probe> p = io.probe_file(*s.use)) f.shim_choice_cuda = p->cuda;
@@ -199,6 +201,11 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
   if (io.scene) f.scene = io.scene();
   cuda_of(f, io);
   f.shim = shim_mode(io.env("LD_AUDIT").value_or(""), io.env("LD_PRELOAD").value_or(""));
+  const std::optional<std::string> usage = io.env(CUDNN_COMPAT_USAGE_ENV);
+  if (cudnn_compat_usage_env_report_only(usage ? usage->c_str() : nullptr))
+    f.report_only = CUDNN_COMPAT_USAGE_ENV "=" + printable(*usage);
+  else if (map && map->usage.mode == UsageMode::report_only)
+    f.report_only = "the map's [usage] mode";
   shim_choice(f, map, io);
   gather_frameworks(f, map, io);
   return f;

@@ -47,6 +47,14 @@ void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Fi
         "the loader finds no " + name + " in this environment", fixes);
 }
 
+// Report-only in words, where it keeps a load the shim would change: ", in report-only mode
+// (CUDNN_COMPAT_USAGE=report-only), keeps it; it".
+std::string kept_by(const DoctorFacts &f) {
+  return f.report_only.empty() || f.shim.empty()
+             ? ""
+             : ", in report-only mode (" + f.report_only + "), keeps it; it";
+}
+
 // A loader's choice the engine judges unable to run on this node (no requirement: the GPUs and
 // driver alone), with the module of a release that runs there.
 void judge_cannot_run(const DoctorFacts &f, const Resolution &r, const Map *map,
@@ -57,10 +65,12 @@ void judge_cannot_run(const DoctorFacts &f, const Resolution &r, const Map *map,
   if (fixes.empty())
     fixes.push_back("ask the admins for a cuDNN " + std::to_string(r.major) + " release that runs" +
                     node_words(f.node));
-  if (f.shim.empty() && map) fixes.push_back(shim_fix + "   # picks a release that runs here");
+  // The shim helps only where it would hand a release over: where none runs, it keeps this one.
+  if (f.shim.empty() && !r.shim_use.empty())
+    fixes.push_back(shim_fix + "   # picks a release that runs here");
   add(out, Severity3::problem,
       what + ", which cannot run" + node_words(f.node) + ": " + r.verdict->reason +
-          (r.shim_use.empty() ? "" : "; the shim would load " + r.shim_use),
+          (r.shim_use.empty() ? "" : "; the shim" + kept_by(f) + " would load " + r.shim_use),
       fixes);
 }
 
@@ -77,8 +87,10 @@ bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findin
       std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major, f.scene);
       if (fixes.empty())
         fixes.push_back("ask the admins for cuDNN " +
-                        acceptable_releases(f.need->rule, *f.need->cudnn));
-      if (f.shim.empty() && map) fixes.push_back(shim_fix + "   # picks a fitting release");
+                        acceptable_releases(f.need->rule, *f.need->cudnn) +
+                        (node_words(f.node).empty() ? "" : " that runs" + node_words(f.node)));
+      if (f.shim.empty() && !r.shim_use.empty())
+        fixes.push_back(shim_fix + "   # picks a fitting release");
       add(out, Severity3::problem,
           what + ", but " + need_text(*f.need) + " does not fit it: " + v.reason, fixes);
       return false;
@@ -136,9 +148,16 @@ void judge_path(const DoctorFacts &f, Findings &out) {
 // Whether the shim is on and what it would load: a problem when that is built for another CUDA
 // than the loaded one, since the shim knows a job's CUDA only from CUDNN_COMPAT_CUDA.
 DoctorFinding shim_finding(const DoctorFacts &f) {
+  const bool kept = !kept_by(f).empty();
   const std::string shim =
-      (f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")") +
-      (f.shim_choice.empty() ? "" : "; it would load " + f.shim_choice);
+      (f.shim.empty() ? "the shim is off"
+                      : "the shim is on (" + f.shim + ")" +
+                            (kept ? " in report-only mode (" + f.report_only +
+                                        "): every load stays the loader's choice"
+                                  : "")) +
+      (f.shim_choice.empty()
+           ? ""
+           : (kept ? "; it would hand over " : "; it would load ") + f.shim_choice);
   if (!f.cuda_major || !f.shim_choice_cuda || f.shim_choice_cuda->major == *f.cuda_major)
     return {Severity3::ok, shim, {}};
   return {f.shim.empty() ? Severity3::warning : Severity3::problem,

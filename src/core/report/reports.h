@@ -143,7 +143,7 @@ struct DoctorFacts {
   std::optional<int> cuda_major;  // of the loaded CUDA (module or CUDA_HOME)
   std::string cuda_from;
   std::string shim;                        // "LD_AUDIT", "LD_PRELOAD" or "" when off
-  std::string shim_choice;                 // what the shim would load for the required major, or ""
+  std::string shim_choice;  // what it would load: for the required major, else the first it changes
   std::optional<Need> need;                // --require, CUDNN_COMPAT_REQUIRE or a [[require]] rule
   std::string program;                     // --for
   std::vector<std::string> program_needs;  // its DT_NEEDED cuDNN libraries
@@ -151,6 +151,9 @@ struct DoctorFacts {
   std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
   std::vector<FrameworkView> frameworks;    // of the active Python environment
   std::optional<NodeFacts> node;            // this node's GPUs and driver, when learnt
+  // What puts the shim in report-only mode (it decides and records, every load stays the
+  // loader's): "CUDNN_COMPAT_USAGE=..." or the map's [usage] mode; "" when it hands over.
+  std::string report_only;
 };
 enum class Severity3 { ok, warning, problem };
 struct DoctorFinding {
