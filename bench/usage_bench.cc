@@ -1,21 +1,28 @@
 // Usage records (issue 21): the first cuDNN load of a process with records on (a spool directory,
-// and syslog with nobody listening: the drop path) against records off, in the same run,
-// interleaved, from the fast path's table and from the engine; then `usage ingest` of 1,000,000
-// records (written with the shim's own encoder, shim/shared/usage_record.h) against reading the
-// same file (cat), and `usage report` over them.
+// and syslog: a /dev/log that listens, the machine's or the bench's own, else the drop path)
+// against records off and against the floor of a record, in the same run, interleaved, from the
+// fast path's table and from the engine; then `usage ingest` of 1,000,000 records (written with
+// the shim's own encoder, shim/shared/usage_record.h) against reading the same file (cat), and
+// `usage report` over them.
 //
 //   usage_bench SHIM CUDNN_COMPAT FAKES [BENCHMARKS.md] [RECORDS]
 //   usage_bench --child NAME [SPOOL]   (run by itself: dlopens NAME, prints the microseconds it
-//   took; with SPOOL, then appends one record to a file there as the shim would, and counts it in)
+//   took; with SPOOL, then writes one record as the shim would - appended to that file, or with
+//   SPOOL "syslog" sent to /dev/log - and counts it in)
 #include "process.h"
 #include "report.h"
 #include "usage_record.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <ctime>
 
 #include <cstdio>
@@ -32,9 +39,16 @@ namespace fs = std::filesystem;
 
 std::string record(int h, long p, long t, const std::string &fakes);
 
+sockaddr_un dev_log() {
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strcpy(a.sun_path, "/dev/log");
+  return a;
+}
+
 // The floor of a record: the load, then what a record cannot do without: the fields only the
 // process can tell (host, time, executable, user, pid: one system call each) and its line appended
-// to the user's spool file (open, write, close).
+// to the user's spool file (open, write, close), or sent to /dev/log (socket, sendto, close).
 int child(const char *name, const char *spool) {
   static const std::string line = record(0, 1, 1790000000, "/opt/fakes");
   const auto start = Clock::now();
@@ -46,9 +60,18 @@ int child(const char *name, const char *spool) {
     if (uname(&host) != 0 || clock_gettime(CLOCK_REALTIME, &now) != 0 ||
         readlink("/proc/self/exe", exe, sizeof exe) <= 0 || getuid() == uid_t(-1) || getpid() <= 0)
       return 1;
-    const int fd = open(spool, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0 || write(fd, line.data(), line.size()) != ssize_t(line.size())) return 1;
-    close(fd);
+    if (std::strcmp(spool, "syslog") == 0) {
+      const int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+      const sockaddr_un to = dev_log();
+      if (fd < 0 || sendto(fd, line.data(), line.size(), MSG_DONTWAIT | MSG_NOSIGNAL,
+                           reinterpret_cast<const sockaddr *>(&to), sizeof to) < 0)
+        return 1;
+      close(fd);
+    } else {
+      const int fd = open(spool, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+      if (fd < 0 || write(fd, line.data(), line.size()) != ssize_t(line.size())) return 1;
+      close(fd);
+    }
   }
   const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
   std::printf("%f %d\n", us, lib != nullptr);
@@ -97,6 +120,39 @@ std::string record(int h, long p, long t, const std::string &fakes) {
   return std::string(line, std::size_t(at)) + sum;
 }
 
+// A /dev/log that listens, where the machine has none (no syslog daemon): as root, a mount
+// namespace of the bench's own (its children inherit it, the host never sees it) with a tmpfs on
+// /dev, the devices a process uses bound back, and a socket bound at /dev/log, which a thread
+// drains as a syslog daemon would (counting what it got). Its socket, or -1 where that cannot be.
+int own_dev_log(const fs::path &scratch) {
+  if (geteuid() != 0 || unshare(CLONE_NEWNS) != 0 ||
+      mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+    return -1;
+  const fs::path old = scratch / "dev";
+  fs::create_directories(old);
+  if (mount("/dev", old.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) return -1;
+  const bool tmpfs = mount("tmpfs", "/dev", "tmpfs", 0, "mode=755") == 0;
+  bool ready = tmpfs;
+  for (const char *d : {"null", "zero", "full", "random", "urandom", "shm", "pts"}) {
+    const fs::path to = fs::path("/dev") / d;
+    const bool tree = std::strcmp(d, "shm") == 0 || std::strcmp(d, "pts") == 0;
+    if (ready && tree) fs::create_directory(to);
+    if (ready && !tree) std::ofstream{to};
+    ready = ready && mount((old / d).c_str(), to.c_str(), nullptr, MS_BIND | MS_REC, nullptr) == 0;
+  }
+  // The host's /dev unreachable through the scratch directory before anything else: that
+  // directory is removed whole at the end, and its device nodes are the host's own.
+  if (umount2(old.c_str(), MNT_DETACH) != 0 || !fs::is_empty(old)) {
+    std::fprintf(stderr, "usage_bench: cannot unmount %s; stopping\n", old.c_str());
+    std::_Exit(1);
+  }
+  if (tmpfs && !ready) umount2("/dev", MNT_DETACH);  // the host's /dev again, as it was
+  const int fd = ready ? socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0) : -1;
+  const sockaddr_un at = dev_log();
+  if (fd < 0 || bind(fd, reinterpret_cast<const sockaddr *>(&at), sizeof at) != 0) return -1;
+  return fd;
+}
+
 struct Case {
   std::vector<std::string> env;
   std::vector<double> us;
@@ -136,6 +192,21 @@ int main(int argc, char **argv) {
   fs::remove_all(dir);
   fs::create_directories(dir / "spool");
   fs::create_directories(dir / "engine");
+  // Before any thread: unshare(CLONE_NEWNS) refuses a process of several.
+  const bool host_log = fs::exists("/dev/log");
+  const int listening = host_log ? -1 : own_dev_log(dir);
+  std::atomic<long> received{0};
+  if (listening >= 0)
+    std::thread([listening, &received] {
+      static char datagram[65536];
+      for (;;)
+        if (recv(listening, datagram, sizeof datagram, 0) > 0) ++received;
+    }).detach();
+  const std::string log_words = host_log ? "this machine's /dev/log"
+                                : listening >= 0
+                                    ? "a /dev/log of the bench's own, drained by a thread"
+                                    : "no /dev/log: dropped and counted";
+  const bool logs = host_log || listening >= 0;
   const std::string load_before = load_average();
   // The real cuDNN's own version, as `cudnn-compat probe` reads it.
   std::string real_entry;
@@ -181,7 +252,7 @@ int main(int argc, char **argv) {
   };
   // Each case: records off, to the spool, to syslog; from the table and from the engine.
   struct Cases {
-    Case off, spool, syslog, engine_off, engine_spool, floor;
+    Case off, spool, syslog, engine_off, engine_spool, floor, floor_syslog;
   };
   auto run = [&](const Setup &s, const std::string &tag, int rounds) {
     const fs::path off = dir / (tag + "off.toml"), on = dir / (tag + "spool.toml"),
@@ -196,12 +267,14 @@ int main(int argc, char **argv) {
             {job(sys, s), {}, {}},
             {job(eoff, s), {}, {}},
             {job(eon, s), {}, {}},
-            {job(off, s), {}, (dir / "floor" / (tag + "node0.1000.usage")).string()}};
-    measure(self, s.name, {&c.off, &c.spool, &c.syslog, &c.floor}, rounds);
+            {job(off, s), {}, (dir / "floor" / (tag + "node0.1000.usage")).string()},
+            {job(off, s), {}, "syslog"}};
+    std::vector<Case *> table{&c.off, &c.spool, &c.syslog, &c.floor};
+    if (logs) table.push_back(&c.floor_syslog);
+    measure(self, s.name, table, rounds);
     measure(self, s.name, {&c.engine_off, &c.engine_spool}, rounds / 2);
     return c;
   };
-  const bool devlog = fs::exists("/dev/log");
   const Cases f = run(fake, "fake-", 40);
   const std::optional<Cases> r =
       real ? std::optional<Cases>(run(real9, "real-", 20)) : std::nullopt;
@@ -260,9 +333,16 @@ int main(int argc, char **argv) {
         median(c.off.us), median(c.floor.us), "");
     row(what + ", the table, spool directory, against the floor", median(c.floor.us),
         median(c.spool.us), "at most 1.05x");
-    row(what + ", the table, syslog (" +
-            (devlog ? "this machine's /dev/log" : "no /dev/log: dropped and counted") + ")",
-        median(c.off.us), median(c.syslog.us), "at most 1.05x");
+    row(what + ", the table, syslog (" + log_words + ")", median(c.off.us), median(c.syslog.us),
+        "at most 1.05x");
+    if (logs) {
+      row(what +
+              ", the floor for syslog: records off, then the process itself gathers the "
+              "fields and sends its datagram to /dev/log (socket, sendto, close)",
+          median(c.off.us), median(c.floor_syslog.us), "");
+      row(what + ", the table, syslog, against the floor", median(c.floor_syslog.us),
+          median(c.syslog.us), "at most 1.05x");
+    }
     row(what + ", the engine (a process), spool directory", median(c.engine_off.us),
         median(c.engine_spool.us), "at most 1.05x");
   };
@@ -271,7 +351,14 @@ int main(int argc, char **argv) {
   s << "\nRecords in the spool after the run: " << spooled << " (one per process with records on: "
     << f.spool.us.size() + f.engine_spool.us.size() +
            (r ? r->spool.us.size() + r->engine_spool.us.size() : 0)
-    << ").\n\n"
+    << ").";
+  if (listening >= 0)
+    s << " Datagrams the bench's /dev/log received: " << received.load()
+      << " (one per process with records to syslog, its floor's included: "
+      << f.syslog.us.size() + f.floor_syslog.us.size() +
+             (r ? r->syslog.us.size() + r->floor_syslog.us.size() : 0)
+      << ").";
+  s << "\n\n"
     << "`cudnn-compat usage ingest` of " << records << " records (" << fmt(bytes / 1e6)
     << " MB, 64 hosts, 50 users) into a new\ndatabase, against `cat` of the same file; then the "
        "same ingest again (everything known), and `usage report`\n(medians of 5) over them.\n\n"
