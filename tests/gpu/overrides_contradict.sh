@@ -47,3 +47,16 @@ expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map.toml"
 FAKE_NVML_GPUS=8.0 expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
 has "loaded $t/volta/lib64/libcudnn.so.9"
 has "contradict each other"
+# One override and the map's [[node]] entry for this node: the entry gives the other fact before
+# NVML does (it was dropped once an override was set; outside test 1203d, D2). The entry says 12.0
+# and the driver override 12.4: a contradiction, whatever NVML says.
+rm -f "$node_file"
+CUDNN_COMPAT_DRIVER_CUDA=12.4 FAKE_NVML_GPUS=8.0 expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
+has "loaded $t/volta/lib64/libcudnn.so.9"
+has "CUDNN_COMPAT_DRIVER_CUDA (CUDA 12.4) contradict each other"
+sed -i 's/^gpu_arch = "12.0"$/gpu_arch = "8.0"/' "$t/map.toml"
+expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map.toml"
+rm -f "$node_file"  # NVML now says 7.0, which volta runs on: the entry's 8.0 must count
+CUDNN_COMPAT_DRIVER_CUDA=12.4 FAKE_NVML_GPUS=7.0 expect_rc 0 env LD_AUDIT="$SHIM" "$t/client"
+has "loaded $t/turing/lib64/libcudnn.so.9"
+count "cudnn-compat:" 0

@@ -323,12 +323,42 @@ std::optional<std::string> node_unknown(const NodeFacts &f) {
   return std::nullopt;
 }
 
+namespace {
+
+// facts completed from other (the fact they lack), the pair then checked as two overrides are:
+// nullopt when other gives nothing they lack.
+std::optional<NodeFacts> completed(const NodeFacts &facts, const NodeFacts &other) {
+  NodeFacts f = facts;
+  const bool gpus_given = !f.gpus.empty();
+  if (!gpus_given) f.gpus = other.gpus;
+  if (!f.driver_cuda) f.driver_cuda = other.driver_cuda;
+  const bool adds = (!gpus_given && !f.gpus.empty()) || (!facts.driver_cuda && f.driver_cuda);
+  if (!adds) return std::nullopt;
+  const std::string gpus = "compute capability " + gpu_list(f.gpus),
+                    driver = "CUDA " + (f.driver_cuda ? to_string(*f.driver_cuda) : "");
+  if (std::optional<std::string> why =
+          gpus_given ? contradiction(f, f.source + " (" + gpus + ")",
+                                     "the driver " + other.source + " names (" + driver + ")")
+                     : contradiction(f, "the GPUs " + other.source + " names (" + gpus + ")",
+                                     f.source + " (" + driver + ")"))
+    return NodeFacts{{}, {}, f.source, *why};
+  return f;
+}
+
+}  // namespace
+
 std::optional<NodeFacts> learn_node_facts(const NodeSources &s) {
   const bool from_map = s.gpu_arch.empty() && s.driver_cuda.empty() && !s.map_entry.empty();
   const Parsed<std::optional<NodeFacts>> over =
       from_map ? map_entry_facts(s) : node_overrides(s.gpu_arch, s.driver_cuda);
   if (!over) return NodeFacts{{}, {}, from_map ? s.map_entry : "the overrides", over.error};
-  if (*over && !(*over)->gpus.empty() && (*over)->driver_cuda) return **over;
+  std::optional<NodeFacts> given = *over;
+  // One override: the other fact from the map's [[node]] entry for this node, when it says it.
+  if (given && !from_map && !s.map_entry.empty())
+    if (const Parsed<std::optional<NodeFacts>> entry = map_entry_facts(s); entry && *entry)
+      if (std::optional<NodeFacts> f = completed(*given, **entry)) given = f;
+  if (given && ((!given->gpus.empty() && given->driver_cuda) || !given->problem.empty()))
+    return given;
   // Without a boot id nothing is remembered: a file could not be told from an earlier boot's.
   const std::string boot = std::string(trim(read_file(CUDNN_COMPAT_BOOT_ID)));
   const std::string file = boot.empty() ? "" : node_file_path(s.memo_dir, s.node);
@@ -339,22 +369,10 @@ std::optional<NodeFacts> learn_node_facts(const NodeSources &s) {
       write_own_file_atomically(file, format_node_file(*learnt, boot), 0600);
     }
   }
-  if (!*over) return learnt;
-  NodeFacts f = **over;  // one override, the other fact learnt
-  if (!learnt || !learnt->problem.empty()) return f;
-  const bool gpus_given = !f.gpus.empty();
-  if (!gpus_given) f.gpus = learnt->gpus;
-  if (!f.driver_cuda) f.driver_cuda = learnt->driver_cuda;
-  // The pair is checked as two overrides are, whichever of them was learnt.
-  const std::string gpus = "compute capability " + gpu_list(f.gpus),
-                    driver = "CUDA " + (f.driver_cuda ? to_string(*f.driver_cuda) : "");
-  if (std::optional<std::string> why =
-          gpus_given ? contradiction(f, f.source + " (" + gpus + ")",
-                                     "the driver " + learnt->source + " names (" + driver + ")")
-                     : contradiction(f, "the GPUs " + learnt->source + " names (" + gpus + ")",
-                                     f.source + " (" + driver + ")"))
-    return NodeFacts{{}, {}, f.source, *why};
-  return f;
+  if (!given) return learnt;
+  // One override (or an entry of one fact), the other fact learnt.
+  if (!learnt || !learnt->problem.empty()) return given;
+  return completed(*given, *learnt).value_or(*given);
 }
 
 }  // namespace cudnn_compat
