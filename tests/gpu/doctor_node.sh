@@ -62,3 +62,20 @@ cp "$t/map.toml" "$t/ro.toml"
 printf '[usage]\nmode = "report-only"\nto = "%s"\n' "$t" >>"$t/ro.toml"
 expect_rc 1 env CUDNN_COMPAT_MAP="$t/ro.toml" LD_AUDIT="$SHIM" "$CUDNN_COMPAT" doctor
 has "in report-only mode (the map's [usage] mode), keeps it"
+
+# What the shim would load is judged for the CUDA asked for (CUDNN_COMPAT_CUDA), as the shim does:
+# with CUDA 13 asked and loaded and no release built for it, the shim hands nothing over, and
+# doctor neither names volta nor repeats the variable's fix (outside test 1203d, D1).
+expect_rc 1 env CUDA_HOME="$t/cuda13" CUDNN_COMPAT_CUDA=13 "$CUDNN_COMPAT" doctor
+lacks "the shim would load"
+lacks "export CUDNN_COMPAT_CUDA=13"
+expect_rc 1 env CUDA_HOME="$t/cuda13" "$CUDNN_COMPAT" doctor
+has "fix: ask the admins for a cuDNN built for CUDA 13"
+lacks "export CUDNN_COMPAT_CUDA=13"
+# The shim on but passing every load on (CUDNN_COMPAT_DISABLE=1), and report-only with the shim
+# off: neither hands volta over, and doctor says so (D5).
+expect_rc 1 env CUDNN_COMPAT_DISABLE=1 LD_AUDIT="$SHIM" "$CUDNN_COMPAT" doctor
+has "the shim is on (LD_AUDIT) but passes every load on (CUDNN_COMPAT_DISABLE=1)"
+has "fix: unset CUDNN_COMPAT_DISABLE"
+expect_rc 1 env CUDNN_COMPAT_USAGE=report-only "$CUDNN_COMPAT" doctor
+lacks "shim-path"

@@ -22,9 +22,22 @@ for system in lmod tcl; do
   expect_rc 1 env LD_AUDIT="$(cc shim-path)" "$CUDNN_COMPAT" doctor --require 9.1
   has "problem: the shim is on (LD_AUDIT); it would load"
   has "but CUDA 11 is loaded (module cuda/11.8.0-abcdefg)"
-  has "fix: export CUDNN_COMPAT_CUDA=11"
+  # No installed cuDNN 9 is built for CUDA 11: CUDNN_COMPAT_CUDA=11 would have the shim hand
+  # nothing over, so doctor does not offer it (outside test 1203d, D1).
+  has "fix: ask the admins for a cuDNN built for CUDA 11"
+  lacks "export CUDNN_COMPAT_CUDA=11"
   module purge
 done
+# Where a release built for the loaded CUDA is installed (the real cuDNN 9, for CUDA 13), the
+# variable is the fix.
+if [[ -e /usr/local/cuda/lib64/libcudnn.so.9 ]]; then
+  mkdir -p "$t/cuda13"
+  echo '{"cuda": {"version": "13.0.48"}}' >"$t/cuda13/version.json"
+  expect_rc 1 env CUDA_HOME="$t/cuda13" LD_LIBRARY_PATH="$FAKES/9.1.0/lib64" LD_AUDIT="$(cc shim-path)" \
+    "$CUDNN_COMPAT" doctor --require 9.1
+  has "but CUDA 13 is loaded"
+  has "fix: export CUDNN_COMPAT_CUDA=13"
+fi
 # No CUDA module: CUDA_HOME's version.json says which.
 mkdir -p "$t/cuda-home"
 echo '{"cuda": {"name": "CUDA SDK", "version": "11.8.20220929"}}' >"$t/cuda-home/version.json"

@@ -89,12 +89,14 @@ bool judged(const DoctorFacts &f, const Resolution &r) {
 // The engine's decision on each judged major's loader choice, with what the shim would load
 // instead; for the required major also the shim's choice and its CUDA. Without a map the engine
 // still judges the loader's choice.
-void shim_choice(DoctorFacts &f, const Map *map, const DoctorIo &io) {
+void shim_choice(DoctorFacts &f, const Need &asked, const Map *map, const DoctorIo &io) {
   for (Resolution &r : f.resolved) {
     if (!judged(f, r)) continue;
     const bool required = f.need && f.need->cudnn->major == r.major;
-    Need need = required ? *f.need : Need{};
-    if (!required) need.rule = map ? map->policy.rule : Rule::nvidia, need.node = f.node;
+    // Another major than the required one: any release of it, for the CUDA asked for
+    // (CUDNN_COMPAT_CUDA, --cuda), on this node.
+    Need need = required ? asked : Need{};
+    if (!required) need.rule = asked.rule, need.cuda_major = asked.cuda_major, need.node = f.node;
     const std::string name = "libcudnn.so." + std::to_string(r.major);
     const Selection s = io.select(select_inputs(name, *parse_library_name(name), need, r.hit, map));
     r.verdict = s.loader_verdict;
@@ -201,12 +203,15 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
   if (io.scene) f.scene = io.scene();
   cuda_of(f, io);
   f.shim = shim_mode(io.env("LD_AUDIT").value_or(""), io.env("LD_PRELOAD").value_or(""));
+  // A pure pass-through, as the shim reads it: on, but changing nothing.
+  if (!f.shim.empty() && io.env("CUDNN_COMPAT_DISABLE").value_or("") == "1")
+    f.shim_disabled = "CUDNN_COMPAT_DISABLE=1";
   const std::optional<std::string> usage = io.env(CUDNN_COMPAT_USAGE_ENV);
   if (cudnn_compat_usage_env_report_only(usage ? usage->c_str() : nullptr))
     f.report_only = CUDNN_COMPAT_USAGE_ENV "=" + printable(*usage);
   else if (map && map->usage.mode == UsageMode::report_only)
     f.report_only = "the map's [usage] mode";
-  shim_choice(f, map, io);
+  shim_choice(f, need, map, io);
   gather_frameworks(f, map, io);
   return f;
 }

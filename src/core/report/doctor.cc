@@ -50,9 +50,20 @@ void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Fi
 // Report-only in words, where it keeps a load the shim would change: ", in report-only mode
 // (CUDNN_COMPAT_USAGE=report-only), keeps it; it".
 std::string kept_by(const DoctorFacts &f) {
-  return f.report_only.empty() || f.shim.empty()
-             ? ""
-             : ", in report-only mode (" + f.report_only + "), keeps it; it";
+  if (f.shim.empty()) return "";
+  if (!f.shim_disabled.empty())
+    return ", passing every load on (" + f.shim_disabled + "), keeps it; it";
+  return f.report_only.empty() ? "" : ", in report-only mode (" + f.report_only + "), keeps it; it";
+}
+
+// The fix that turns the shim's hand-over on, where it would hand one over: the shim itself where
+// it is off (not in report-only mode, which would keep the load all the same), or its switch.
+void add_shim_fix(const DoctorFacts &f, const Resolution &r, const char *why,
+                  std::vector<std::string> &fixes) {
+  if (r.shim_use.empty()) return;  // where none fits or runs, the shim keeps the loader's choice
+  if (f.shim.empty() && f.report_only.empty()) fixes.push_back(shim_fix + "   # " + why);
+  if (!f.shim.empty() && !f.shim_disabled.empty())
+    fixes.push_back("unset CUDNN_COMPAT_DISABLE   # the shim then " + std::string(why));
 }
 
 // A loader's choice the engine judges unable to run on this node (no requirement: the GPUs and
@@ -65,9 +76,7 @@ void judge_cannot_run(const DoctorFacts &f, const Resolution &r, const Map *map,
   if (fixes.empty())
     fixes.push_back("ask the admins for a cuDNN " + std::to_string(r.major) + " release that runs" +
                     node_words(f.node));
-  // The shim helps only where it would hand a release over: where none runs, it keeps this one.
-  if (f.shim.empty() && !r.shim_use.empty())
-    fixes.push_back(shim_fix + "   # picks a release that runs here");
+  add_shim_fix(f, r, "picks a release that runs here", fixes);
   add(out, Severity3::problem,
       what + ", which cannot run" + node_words(f.node) + ": " + r.verdict->reason +
           (r.shim_use.empty() ? "" : "; the shim" + kept_by(f) + " would load " + r.shim_use),
@@ -89,8 +98,7 @@ bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findin
         fixes.push_back("ask the admins for cuDNN " +
                         acceptable_releases(f.need->rule, *f.need->cudnn) +
                         (node_words(f.node).empty() ? "" : " that runs" + node_words(f.node)));
-      if (f.shim.empty() && !r.shim_use.empty())
-        fixes.push_back(shim_fix + "   # picks a fitting release");
+      add_shim_fix(f, r, "picks a fitting release", fixes);
       add(out, Severity3::problem,
           what + ", but " + need_text(*f.need) + " does not fit it: " + v.reason, fixes);
       return false;
@@ -147,28 +155,46 @@ void judge_path(const DoctorFacts &f, Findings &out) {
 
 // Whether the shim is on and what it would load: a problem when that is built for another CUDA
 // than the loaded one, since the shim knows a job's CUDA only from CUDNN_COMPAT_CUDA.
-DoctorFinding shim_finding(const DoctorFacts &f) {
+DoctorFinding shim_finding(const DoctorFacts &f, const Map *map) {
   const bool kept = !kept_by(f).empty();
+  const std::string how =
+      !f.shim_disabled.empty()
+          ? " but passes every load on (" + f.shim_disabled + ")"
+          : " in report-only mode (" + f.report_only + "): every load stays the loader's choice";
   const std::string shim =
-      (f.shim.empty() ? "the shim is off"
-                      : "the shim is on (" + f.shim + ")" +
-                            (kept ? " in report-only mode (" + f.report_only +
-                                        "): every load stays the loader's choice"
-                                  : "")) +
+      (f.shim.empty() ? "the shim is off" : "the shim is on (" + f.shim + ")" + (kept ? how : "")) +
       (f.shim_choice.empty()
            ? ""
            : (kept ? "; it would hand over " : "; it would load ") + f.shim_choice);
   if (!f.cuda_major || !f.shim_choice_cuda || f.shim_choice_cuda->major == *f.cuda_major)
     return {Severity3::ok, shim, {}};
-  return {f.shim.empty() ? Severity3::warning : Severity3::problem,
-          shim + ", built for CUDA " + to_string(*f.shim_choice_cuda) + ", but CUDA " +
-              std::to_string(*f.cuda_major) + " is loaded (" + f.cuda_from + ")",
-          {"export CUDNN_COMPAT_CUDA=" + std::to_string(*f.cuda_major) +
-           "   # the shim then picks a cuDNN built for it"}};
+  // CUDNN_COMPAT_CUDA helps where a release built for the loaded CUDA runs here; where none does,
+  // the shim would hand nothing over under it.
+  Need loaded;
+  loaded.cuda_major = f.cuda_major, loaded.node = f.node;
+  loaded.rule = map ? map->policy.rule : Rule::nvidia;
+  // The major of shim_choice: the required one, else the first the shim would change.
+  int major = f.need ? f.need->cudnn->major : 9;
+  for (const Resolution &r : f.resolved)
+    if (!f.need && !r.shim_use.empty()) {
+      major = r.major;
+      break;
+    }
+  LibraryName any;
+  any.version = Version{major, {}, {}, {}};
+  const std::string cuda = std::to_string(*f.cuda_major);
+  const bool built = map && !rank(*map, loaded, any).empty();
+  return {
+      f.shim.empty() ? Severity3::warning : Severity3::problem,
+      shim + ", built for CUDA " + to_string(*f.shim_choice_cuda) + ", but CUDA " + cuda +
+          " is loaded (" + f.cuda_from + ")",
+      {built ? "export CUDNN_COMPAT_CUDA=" + cuda + "   # the shim then picks a cuDNN built for it"
+             : "ask the admins for a cuDNN built for CUDA " + cuda + node_words(f.node) +
+                   ", or load the CUDA the installed releases are built for"}};
 }
 
-void judge_shim_and_program(const DoctorFacts &f, Findings &out) {
-  out.push_back(shim_finding(f));
+void judge_shim_and_program(const DoctorFacts &f, const Map *map, Findings &out) {
+  out.push_back(shim_finding(f, map));
   if (f.program.empty()) return;
   const std::string links = join(f.program_needs, ", ");
   add(out, f.program_needs.empty() ? Severity3::warning : Severity3::ok,
@@ -236,7 +262,7 @@ std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
   for (const FrameworkView &v : f.frameworks) judge_framework(f, v, map, out);
   for (const Resolution &r : f.resolved) judge_resolution(f, r, map, out);
   judge_path(f, out);
-  judge_shim_and_program(f, out);
+  judge_shim_and_program(f, map, out);
   return out;
 }
 

@@ -154,6 +154,7 @@ struct DoctorFacts {
   // What puts the shim in report-only mode (it decides and records, every load stays the
   // loader's): "CUDNN_COMPAT_USAGE=..." or the map's [usage] mode; "" when it hands over.
   std::string report_only;
+  std::string shim_disabled;  // "CUDNN_COMPAT_DISABLE=1" when the shim, on, passes every load on
 };
 enum class Severity3 { ok, warning, problem };
 struct DoctorFinding {
