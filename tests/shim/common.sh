@@ -57,6 +57,20 @@ fake_map() {
 
 # The TensorFlow-2016 client (tf2016_client.c, shared with the demo).
 tf2016_client() { compile tf2016 <"$(dirname "${BASH_SOURCE[0]}")/tf2016_client.c"; }
+# twice_client: $t/twice dlopens libcudnn.so.5 twice and prints "cuDNN <version> same" (one
+# handle) - what the usage scenarios load.
+twice_client() {
+  compile twice <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(void) {
+  void *a = dlopen("libcudnn.so.5", RTLD_NOW), *b = dlopen("libcudnn.so.5", RTLD_NOW);
+  size_t (*v)(void) = a ? (size_t (*)(void))dlsym(a, "cudnnGetVersion") : 0;
+  printf("cuDNN %zu %s\n", v ? v() : 0, a == b ? "same" : "other");
+  return 0;
+}
+C
+}
 
 # usage_spool: three records the real shim wrote (FAKE 5.0.5 first; needs 5.0.5, 5.1.3, 5.1.3) to
 # the spool file $spool in $t/spool.

@@ -5,16 +5,7 @@
 # (CUDNN_COMPAT_USAGE); records never carry the environment or arguments; off writes nothing.
 source "$(dirname "$0")/common.sh"
 command -v strace >/dev/null || skip "strace is not installed (scripts/deps.sh installs it)"
-compile twice <<'C'
-#include <dlfcn.h>
-#include <stdio.h>
-int main(void) {
-  void *a = dlopen("libcudnn.so.5", RTLD_NOW), *b = dlopen("libcudnn.so.5", RTLD_NOW);
-  size_t (*v)(void) = a ? (size_t (*)(void))dlsym(a, "cudnnGetVersion") : 0;
-  printf("cuDNN %zu %s\n", v ? v() : 0, a == b ? "same" : "other");
-  return 0;
-}
-C
+twice_client
 compile nocudnn <<'C'
 int main(void) { return 0; }
 C

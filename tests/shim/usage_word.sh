@@ -3,16 +3,7 @@
 # one line. With CUDNN_COMPAT_DEBUG=1 the engine's line named a hand-over that report-only did not
 # make (F11); a second line now says the loader's choice loads.
 source "$(dirname "$0")/common.sh"
-compile twice <<'C'
-#include <dlfcn.h>
-#include <stdio.h>
-int main(void) {
-  void *a = dlopen("libcudnn.so.5", RTLD_NOW), *b = dlopen("libcudnn.so.5", RTLD_NOW);
-  size_t (*v)(void) = a ? (size_t (*)(void))dlsym(a, "cudnnGetVersion") : 0;
-  printf("cuDNN %zu %s\n", v ? v() : 0, a == b ? "same" : "other");
-  return 0;
-}
-C
+twice_client
 fake_map 5.0.5 5.1.10 >"$t/map.toml"
 export LD_LIBRARY_PATH=$FAKES/5.0.5/lib64 CUDNN_COMPAT_REQUIRE=5.1.3
 for table in engine table; do

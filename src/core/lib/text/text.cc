@@ -65,19 +65,11 @@ std::string printable(std::string_view text) {
       continue;
     }
     static constexpr char kHex[] = "0123456789abcdef";
-    switch (c) {
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        out += {'\\', 'x', kHex[u >> 4], kHex[u & 15]};
-    }
+    const char *named = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : nullptr;
+    if (named)
+      out += named;
+    else
+      out += {'\\', 'x', kHex[u >> 4], kHex[u & 15]};
   }
   return out;
 }
