@@ -273,13 +273,12 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
   if (!row) return FAST_UNKNOWN;
   // The node: a release that cannot run on its GPUs or driver is passed over, as the engine does.
   struct node_judge n;
-  n.judge = constrains(table), n.node.gpus = 0, n.node.driver = 0;
+  n.judge = constrains(table), n.node.gpus = 0, n.node.driver = 0, n.node.overridden = 0;
   if (n.judge && !node_facts(r->env, &n.node)) return FAST_UNKNOWN;
-  const int overridden = env_value(r->env, "CUDNN_COMPAT_GPU_ARCH") != 0;
-  if (n.judge && overridden && !overrides_agree(table, &n.node)) return FAST_UNKNOWN;
+  if (n.node.overridden && !overrides_agree(table, &n.node)) return FAST_UNKNOWN;
   // The map names nodes ([[node]]): whether one is this node, the engine tells (a glob on its
   // name), unless the overrides say what it has.
-  if (n.judge && find(table, "nodes\t") && !overridden) return FAST_UNKNOWN;
+  if (n.judge && find(table, "nodes\t") && !n.node.overridden) return FAST_UNKNOWN;
 
   struct lib_row lib;
   switch (r->pick ? judge_pick(table, row, r->pick, &n, &lib, &got->pick_entry) : PICK_MISFIT) {

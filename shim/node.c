@@ -97,7 +97,8 @@ int node_facts(char **env, struct node_facts *out) {
   out->gpus = 0, out->driver = 0;
   const char *gpu = env_value(env, "CUDNN_COMPAT_GPU_ARCH");
   const char *driver = env_value(env, "CUDNN_COMPAT_DRIVER_CUDA");
-  if (gpu || driver) return from_overrides(gpu, driver, out);
+  out->overridden = gpu || driver;
+  if (out->overridden) return from_overrides(gpu, driver, out);
   static char path[4096], text[CUDNN_COMPAT_NODE_FILE_MAX + 1];  // callers hold the shim's lock
   struct cudnn_compat_node_lines l;
   long n;

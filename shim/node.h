@@ -9,6 +9,7 @@ struct node_facts {
   int gpus;               // how many of gpu[] are known (0: none known)
   unsigned long gpu[16];  // compute capability major * 10 + minor
   unsigned long driver;   // the CUDA its driver runs, major * 1000 + minor * 10; 0 unknown
+  int overridden;         // from CUDNN_COMPAT_GPU_ARCH and CUDNN_COMPAT_DRIVER_CUDA
 };
 
 // 1 with *out filled in; 0 when the engine must decide (no node file yet, an override or a file

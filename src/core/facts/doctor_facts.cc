@@ -104,6 +104,7 @@ void shim_choice(DoctorFacts &f, const Need &asked, const Map *map, const Doctor
     if (s.use) r.shim_use = *s.use;
     // With no requirement at all, the first major the shim would change is what it would load.
     if (!required && (f.need || !s.use || !f.shim_choice.empty())) continue;
+    f.shim_choice_major = r.major;
     if (s.use) {
       f.shim_choice = *s.use;
       if (const std::optional<Probe> p = io.probe_file(*s.use)) f.shim_choice_cuda = p->cuda;

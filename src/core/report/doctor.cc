@@ -173,15 +173,8 @@ DoctorFinding shim_finding(const DoctorFacts &f, const Map *map) {
   Need loaded;
   loaded.cuda_major = f.cuda_major, loaded.node = f.node;
   loaded.rule = map ? map->policy.rule : Rule::nvidia;
-  // The major of shim_choice: the required one, else the first the shim would change.
-  int major = f.need ? f.need->cudnn->major : 9;
-  for (const Resolution &r : f.resolved)
-    if (!f.need && !r.shim_use.empty()) {
-      major = r.major;
-      break;
-    }
   LibraryName any;
-  any.version = Version{major, {}, {}, {}};
+  any.version = Version{f.shim_choice_major, {}, {}, {}};
   const std::string cuda = std::to_string(*f.cuda_major);
   const bool built = map && !rank(*map, loaded, any).empty();
   return {

@@ -149,6 +149,7 @@ struct DoctorFacts {
   std::vector<std::string> program_needs;  // its DT_NEEDED cuDNN libraries
   ModuleScene scene;                       // the same, for the fixes' module commands
   std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
+  int shim_choice_major = 0;                // the major shim_choice is of
   std::vector<FrameworkView> frameworks;    // of the active Python environment
   std::optional<NodeFacts> node;            // this node's GPUs and driver, when learnt
   // What puts the shim in report-only mode (it decides and records, every load stays the

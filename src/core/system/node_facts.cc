@@ -76,8 +76,6 @@ std::string seconds(int ms) {
   return std::to_string((ms + 999) / 1000) + " s";
 }
 
-// NVML, then nvidia-smi, then the kernel module's version; no facts when none is there (a login
-// node), which is remembered too.
 // Why GPUs and a driver cannot both be so (a GPU the driver is too old to know: compute capability
 // 12.0 needs CUDA 12.8), in the words of where each came from; nullopt when they agree.
 std::optional<std::string> contradiction(const NodeFacts &f, const std::string &gpus_from,
@@ -92,6 +90,8 @@ std::optional<std::string> contradiction(const NodeFacts &f, const std::string &
   return std::nullopt;
 }
 
+// NVML, then nvidia-smi, then the kernel module's version; no facts when none is there (a login
+// node), which is remembered too.
 NodeFacts ask_the_driver(const NodeSources &s) {
   SpawnOptions how;
   how.env = clean_environment();
