@@ -20,10 +20,13 @@ struct identity {
   unsigned long ino, size, mtime_ns;
 };
 
+static struct identity identity_of(const struct stat *st) {
+  return (struct identity){st->st_ino, (unsigned long)st->st_size, timespec_ns(&st->st_mtim)};
+}
+
 static int identify(const char *path, struct identity *id, struct stat *st) {
   if (look(path, st, 0) != 0 || !S_ISREG(st->st_mode)) return 0;
-  id->ino = st->st_ino, id->size = (unsigned long)st->st_size,
-  id->mtime_ns = timespec_ns(&st->st_mtim);
+  *id = identity_of(st);
   return 1;
 }
 
@@ -201,12 +204,12 @@ static int row_path_is(const char *row_path, const char *text) {
 // noexec mount here, would fail the load where the engine's probe keeps the ordinary one).
 static const char *handed_over(const struct lib_row *lib, int major) {
   struct stat st;
-  struct identity id;
   struct cudnn_name c;
   const char *path = rest_of_line(lib->path);
-  if (!path || !identify(path, &id, &st) || !same_identity(&id, &lib->id)) return 0;
-  if (!parse_cudnn_name(base_name(path), &c) || c.sub || c.major != major) return 0;
-  return cudnn_compat_loadable(path) ? path : 0;
+  if (!path || !parse_cudnn_name(base_name(path), &c) || c.sub || c.major != major) return 0;
+  if (!cudnn_compat_loadable(path, &st)) return 0;
+  const struct identity id = identity_of(&st);
+  return same_identity(&id, &lib->id) ? path : 0;
 }
 
 // What the table says of the loader's pick, judged by its identity.

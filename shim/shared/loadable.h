@@ -2,6 +2,8 @@
  * make before they hand over a file they did not see loaded in this process. */
 #pragma once
 
+#include <sys/stat.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -9,9 +11,10 @@ extern "C" {
 #pragma GCC visibility push(hidden)
 
 /* ld.so opens the file with the process's effective ids and maps it executable: 1 when the
- * effective ids may read it and its file system is not mounted noexec here, 0 otherwise (a file
- * only another user may read, a noexec mount, a file that is gone). Two system calls. */
-int cudnn_compat_loadable(const char *path);
+ * effective ids may read it, it is a regular file and it may be mapped executable here, 0
+ * otherwise (a file only another user may read, a noexec mount, a file that is gone). *st is the
+ * opened file's, whose identity the caller checks: the path is looked up once. */
+int cudnn_compat_loadable(const char *path, struct stat *st);
 
 #pragma GCC visibility pop
 

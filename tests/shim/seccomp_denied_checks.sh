@@ -1,7 +1,8 @@
 # A seccomp filter that answers faccessat2 or statfs with EPERM or ENOSYS (older container
-# profiles deny system calls they do not know with EPERM) leaves the shim no answer about the file
-# the table hands over, which is no ground to refuse it: the table's redirect holds. Before, the
-# place was taken as unloadable and the misfit was loaded (an outside tester's finding).
+# profiles deny system calls they do not know with EPERM) changes nothing about the file the table
+# hands over: the table's redirect holds. Once, the shim asked those calls whether the file was
+# loadable, and took a denial as "no" and loaded the misfit (an outside tester's finding); it now
+# opens the file and maps it executable, as ld.so does.
 source "$(dirname "$0")/common.sh"
 compile denied <<C
 $load5_main

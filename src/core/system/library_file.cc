@@ -38,7 +38,8 @@ std::optional<std::string> find_library_file(const std::string &dir, const Libra
 }
 
 bool loadable_here(const std::string &file) {
-  return cudnn_compat_loadable(file.c_str()) != 0;
+  struct stat st {};
+  return cudnn_compat_loadable(file.c_str(), &st) != 0;
 }
 
 }  // namespace cudnn_compat
