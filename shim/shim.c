@@ -249,8 +249,6 @@ static void say_engine_failure(enum engine_result r, int error, const char *name
 
 // What the last decision was made by, for the report: the engine's "how" line, or the table.
 static const char *decided_how, *decided_source;
-// The loader's own file where the table keeps it, at the path the shim found it (0: none).
-static const char *kept_pick;
 
 // Prints the engine's lines for stderr and returns its choice ("use PATH"), or 0. The engine's
 // answer or the same text remembered by the memo: either carries the usage record's fields.
@@ -421,7 +419,7 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   const char *pick = 0;
   const int pick_known = loader_pick(name, dirs, &pick);
   const int python = python_requester(requester_name);
-  decided_how = "the map's decision table", decided_source = 0, kept_pick = 0;
+  decided_how = "the map's decision table", decided_source = 0;
   // The table is filed by major: a name with a fuller version (libcudnn.so.9.1.0) is a need of its
   // own, and a file of that exact name, which only the engine weighs.
   if (!s->debug && c->major >= 0 && !c->full_version && (dirs->complete || path) && !python) {
@@ -435,7 +433,6 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
     const char *use = 0;
     switch (fast_decide(&r, &use)) {
       case FAST_KEEP:
-        kept_pick = pick;
         return 0;
       case FAST_USE:
         return use;
@@ -621,14 +618,6 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
   if (s->report && result != name) report_choice(result, decided_how, decided_source);
   if (s->report && result == name && decided_source)
     report_kept(c->major, decided_how, decided_source);
-  // The loader's own choice, kept, at the path the shim found it: the loader need not walk its
-  // search path for the name again, a lookup per directory on a tree 10,000 ranks share.
-  if (result == name && kept_pick && !is_path(name) &&
-      (base = split_path(kept_pick, chosen_dir, sizeof chosen_dir)) && *chosen_dir &&
-      (kept = keep_path(chosen_dir, base))) {
-    result = kept;
-    f->dir = arena_strdup(chosen_dir);
-  }
   // A path is the program's own choice and settles nothing for later bare names. Only now: a
   // child forked while this thread decided must decide again, not trust a flag.
   if (!is_path(name)) {
