@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,6 +91,13 @@ int main(int argc, char **argv) {
   if (argc != 2) {
     fputs("usage: cudnn-compat-probe LIBRARY\n", stderr);
     return 2;
+  }
+  /* ld.so opens without O_NONBLOCK: a FIFO planted where a library was would hold the probe until
+   * the engine's deadline ends it, in every process, since no answer is remembered. */
+  struct stat st;
+  if (stat(argv[1], &st) != 0 || !S_ISREG(st.st_mode)) {
+    printf("error %s is not a regular file\n", argv[1]);
+    return 3;
   }
   struct timespec start, end;
   clock_gettime(CLOCK_MONOTONIC, &start);
