@@ -82,7 +82,7 @@ Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io, const 
 // major on a node whose GPUs or driver are known, since a release that cannot run there is no
 // fit whatever the program needs (the shim passes it over with no requirement set).
 bool judged(const DoctorFacts &f, const Resolution &r) {
-  if (f.need && f.need->cudnn->major == r.major) return true;
+  if (f.requires_major(r.major)) return true;
   return r.hit && f.node && (!f.node->gpus.empty() || f.node->driver_cuda);
 }
 
@@ -92,7 +92,7 @@ bool judged(const DoctorFacts &f, const Resolution &r) {
 void shim_choice(DoctorFacts &f, const Need &asked, const Map *map, const DoctorIo &io) {
   for (Resolution &r : f.resolved) {
     if (!judged(f, r)) continue;
-    const bool required = f.need && f.need->cudnn->major == r.major;
+    const bool required = f.requires_major(r.major);
     // Another major than the required one: any release of it, for the CUDA asked for
     // (CUDNN_COMPAT_CUDA, --cuda), on this node.
     Need need = required ? asked : Need{};

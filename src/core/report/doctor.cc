@@ -32,7 +32,7 @@ const std::string shim_fix = "export LD_AUDIT=$(cudnn-compat shim-path)";
 // A major the loader finds nowhere: a problem when the program links it or needs it.
 void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
   const std::string name = "libcudnn.so." + std::to_string(r.major);
-  const bool required = f.need && f.need->cudnn && f.need->cudnn->major == r.major;
+  const bool required = f.requires_major(r.major);
   const bool linked =
       std::find(f.program_needs.begin(), f.program_needs.end(), name) != f.program_needs.end();
   std::vector<std::string> fixes =
@@ -89,7 +89,7 @@ bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findin
   std::string what = name + " resolves to " + r.hit->path + " (" + r.hit->from + ", " +
                      std::string(to_string(r.source)) + "): cuDNN " + to_string(r.probe->version) +
                      (r.probe->cuda ? " for CUDA " + to_string(*r.probe->cuda) : "");
-  if (f.need && f.need->cudnn && f.need->cudnn->major == r.major) {
+  if (f.requires_major(r.major)) {
     // The engine's verdict, as the shim decides: the node's GPUs and driver count.
     const Verdict v = r.verdict.value_or(serves(*f.need, r.major, *r.probe));
     if (!v.compatible) {

@@ -156,6 +156,12 @@ struct DoctorFacts {
   // loader's): "CUDNN_COMPAT_USAGE=..." or the map's [usage] mode; "" when it hands over.
   std::string report_only;
   std::string shim_disabled;  // "CUDNN_COMPAT_DISABLE=1" when the shim, on, passes every load on
+
+  // Whether the need is of this cuDNN major: that major is judged against it, the others against
+  // the node alone.
+  bool requires_major(int major) const {
+    return need && need->cudnn && need->cudnn->major == major;
+  }
 };
 enum class Severity3 { ok, warning, problem };
 struct DoctorFinding {
