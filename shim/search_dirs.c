@@ -12,12 +12,18 @@
 #include "environment.h"
 #include "look.h"
 #include "shared/ld_system.h"
+#include "shared/loadable.h"
 #include "shim_text.h"
 #include "sys.h"
 
 int file_exists(const char *path) {
   struct stat st;
   return look(path, &st, 0) == 0;
+}
+
+int loader_may_open(const char *path) {
+  struct stat st;
+  return look(path, &st, 0) == 0 && cudnn_compat_may_read(&st);
 }
 
 int is_conda_lib_dir(const char *dir) {
@@ -163,7 +169,7 @@ int system_search(const char *name, const char **found) {
   if (cached) return cached > 0;
   static char candidate[4096];  // callers hold the shim's lock
   for (const char *const *d = default_dirs(); *d; ++d)
-    if (join_path(candidate, sizeof candidate, *d, name) && file_exists(candidate))
+    if (join_path(candidate, sizeof candidate, *d, name) && loader_may_open(candidate))
       return (*found = arena_strdup(candidate)) != 0;
   return 1;
 }

@@ -28,6 +28,9 @@ void preload_search_dirs(const void *requester_map, struct search_dirs *out);
 // it cannot (the cache lists the name in a glibc-hwcaps subdirectory: the CPU decides).
 int system_search(const char *name, const char **found);
 int file_exists(const char *path);
+// A file ld.so's search would open there: there, and readable by this process
+// (shared/loadable.h: a file it may not read, the loader passes over for the next directory).
+int loader_may_open(const char *path);
 // A conda prefix's lib/ directory (conda_meta_beside, and conda-meta/ is a directory).
 int is_conda_lib_dir(const char *dir);
 

@@ -346,7 +346,8 @@ static int loader_pick(const char *name, const struct search_dirs *dirs, const c
   }
   if (!dirs->complete) return 0;
   for (long i = 0; i < dirs->count; ++i)
-    if (join_path(candidate, sizeof candidate, dirs->dir[i] + 2, name) && file_exists(candidate))
+    if (join_path(candidate, sizeof candidate, dirs->dir[i] + 2, name) &&
+        loader_may_open(candidate))
       return (*pick = arena_strdup(candidate)) != 0;
   return system_search(name, pick);
 }

@@ -16,6 +16,12 @@ extern "C" {
  * opened file's, whose identity the caller checks: the path is looked up once. */
 int cudnn_compat_loadable(const char *path, struct stat *st);
 
+/* Whether ld.so's open of a file of this status passes the permission check for the effective
+ * ids, by its mode bits (ACLs are not read): in a search ld.so goes on to the next directory when
+ * that open is refused (EACCES), so a file this user cannot read is not the loader's pick. No file
+ * system call. */
+int cudnn_compat_may_read(const struct stat *st);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

@@ -5,7 +5,9 @@
 #include "text.h"
 
 #include "shared/ld_system.h"
+#include "shared/loadable.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -16,6 +18,13 @@ namespace {
 bool exists_file(const std::string &path) {
   std::error_code ec;
   return std::filesystem::is_regular_file(path, ec);
+}
+
+// A file the loader's search opens: one this process may not read it passes over (EACCES), as
+// the shim's walk does (shared/loadable.h).
+bool opened_in_search(const std::string &path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && cudnn_compat_may_read(&st);
 }
 
 // After the requester's own directories: ld.so.cache, then the default directories.
@@ -112,16 +121,16 @@ std::optional<LoaderHit> loader_search(const std::string &name, const LoaderCont
   for (const SearchStep &s : loader_search_path(in)) {
     if (s.from == "ld.so.cache") {
       if (std::optional<std::string> hit = ld_cache_lookup(name, s.dir, in.hwcaps);
-          hit && exists_file(*hit))
+          hit && opened_in_search(*hit))
         return LoaderHit{*hit, s.from};
       continue;
     }
     // glibc >= 2.33 tries each directory's glibc-hwcaps subdirectories first, best first.
     for (const std::string &sub : in.hwcaps)
-      if (const std::string c = s.dir + "/glibc-hwcaps/" + sub + "/" + name; exists_file(c))
+      if (const std::string c = s.dir + "/glibc-hwcaps/" + sub + "/" + name; opened_in_search(c))
         return LoaderHit{c, s.from};
     const std::string candidate = s.dir + "/" + name;
-    if (exists_file(candidate)) return LoaderHit{candidate, s.from};
+    if (opened_in_search(candidate)) return LoaderHit{candidate, s.from};
   }
   return std::nullopt;
 }
