@@ -4,6 +4,10 @@
 #include "facts.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 
@@ -58,16 +62,35 @@ void print_finding(const Finding &f, const Advice &a) {
   for (const std::string &fix : a.fixes) std::cout << "  fix: " << fix << '\n';
 }
 
-// The whole of stdin up to kMaxInput; `cut` says so when there was more.
-std::string read_input(std::vector<std::string> &cut) {
+// The whole of a stream up to kMaxInput; `cut` says so when there was more.
+std::string read_input(std::istream &in, std::vector<std::string> &cut) {
   std::string text;
-  std::cin.tie(nullptr);
   char buf[1 << 16];
-  while (text.size() < kMaxInput && std::cin.read(buf, sizeof buf).gcount() > 0)
-    text.append(buf, std::size_t(std::cin.gcount()));
-  if (text.size() >= kMaxInput && std::cin.peek() != std::char_traits<char>::eof())
+  while (text.size() < kMaxInput && in.read(buf, sizeof buf).gcount() > 0)
+    text.append(buf, std::size_t(in.gcount()));
+  if (text.size() >= kMaxInput && in.peek() != std::char_traits<char>::eof())
     cut.push_back("the input is longer than " + std::to_string(kMaxInput >> 20) +
                   " MiB; only its first " + std::to_string(text.size()) + " bytes were read");
+  return text;
+}
+
+// What the words ask to read: stdin (none, or `-`), the log a single word names as it is typed
+// (`explain slurm-123456.out`: no message is the path of a file that is there), else the words;
+// nullopt when that log cannot be read.
+std::optional<std::string> input_of(const std::vector<std::string> &words,
+                                    std::vector<std::string> &cut) {
+  if (words.empty() || (words.size() == 1 && words[0] == "-")) {
+    std::cin.tie(nullptr);
+    return read_input(std::cin, cut);
+  }
+  std::error_code ec;
+  if (words.size() == 1 && std::filesystem::is_regular_file(words[0], ec)) {
+    std::ifstream log(words[0], std::ios::binary);
+    if (!log) return std::nullopt;
+    return read_input(log, cut);
+  }
+  std::string text;
+  for (const std::string &w : words) text.append(text.empty() ? "" : " ").append(w);
   return text;
 }
 
@@ -99,6 +122,7 @@ are named on stderr.
 Examples:
   cudnn-compat explain 'Loaded runtime CuDNN library: 5005 (compatibility version 5000) but source
     was compiled with 5103 (compatibility version 5100).'
+  cudnn-compat explain slurm-123456.out
   cudnn-compat explain < slurm-123456.out
   cudnn-compat --json explain - < job.log
 
@@ -111,18 +135,21 @@ void add_explain(CLI::App &app, Globals &g) {
   auto map_file = std::make_shared<std::string>();
   CLI::App *cmd = app.add_subcommand(
       "explain",
-      "Say what a cuDNN error message means and what fixes it (TEXT, or a log on stdin)");
-  cmd->add_option("TEXT", *words, "The message; `-` or nothing reads a whole log from stdin");
+      "Say what a cuDNN error message means and what fixes it (TEXT, a log file, or a log on "
+      "stdin)");
+  cmd->add_option("TEXT", *words,
+                  "The message, or the path of a log; `-` or nothing reads a whole log from stdin");
   add_map_option(cmd, *map_file);
   cmd->footer(kFooter);
   cmd->callback([words, map_file, &g] {
     std::vector<std::string> cut;
-    std::string text;
-    if (words->empty() || (words->size() == 1 && (*words)[0] == "-")) {
-      text = read_input(cut);
-    } else {
-      for (const std::string &w : *words) text.append(text.empty() ? "" : " ").append(w);
+    const std::optional<std::string> input = input_of(*words, cut);
+    if (!input) {
+      Error() << (*words)[0] + ": cannot be read (" + std::strerror(errno) + ")";
+      g.exit_code = kUsage;
+      return;
     }
+    const std::string &text = *input;
     const LoadedMap m = load_site_map(*map_file);
     const Map *map = m.map ? &*m.map : nullptr;
     ExplainScan scan = scan_log(text);

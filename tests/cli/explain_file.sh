@@ -1,0 +1,19 @@
+# explain takes a log by its path, as an admin types it (`cudnn-compat explain slurm-123456.out`):
+# the file is read, not its name taken for the message ("found no cuDNN error in the 14 bytes
+# read", before). A log that cannot be read is said so, with exit status 2.
+source "$(dirname "$0")/common.sh"
+{
+  echo "epoch 1/10"
+  echo "2017-11-25 qlua: .../cudnn/ffi.lua:1618: These bindings are for CUDNN 5.x (5005 <= cudnn.version > 6000) , while the loaded CuDNN is version: 7004"
+  echo "Are you using an older or newer version of CuDNN?"
+} >"$t/slurm-123456.out"
+expect_rc 0 cc explain "$t/slurm-123456.out"
+has "line 2: "
+has "loaded cuDNN 7.0.4"
+expect_rc 0 cc --json explain "$t/slurm-123456.out"
+has '"runtime": "7.0.4"'
+if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
+  chmod 755 "$t" && chmod 600 "$t/slurm-123456.out"
+  expect_rc 2 setpriv --reuid=65534 --regid=65534 --clear-groups "$CUDNN_COMPAT" explain "$t/slurm-123456.out"
+  has "slurm-123456.out: cannot be read (Permission denied)"
+fi
