@@ -23,7 +23,7 @@ int file_exists(const char *path) {
 
 int loader_may_open(const char *path) {
   struct stat st;
-  return look(path, &st, 0) == 0 && cudnn_compat_may_read(&st);
+  return look(path, &st, 0) == 0 && cudnn_compat_may_read(path, &st);
 }
 
 int is_conda_lib_dir(const char *dir) {

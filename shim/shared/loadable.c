@@ -7,6 +7,14 @@
 
 #include "../sys.h"
 
+#define SYS_faccessat2_ 439 /* Linux 5.8 */
+
+/* A call the kernel lacks, or a seccomp filter denies as such (older container profiles answer
+ * what they do not know with EPERM): no answer. */
+static int unanswered(long r) {
+  return r == -ENOSYS || r == -EPERM;
+}
+
 /* One lookup of the path, which on a shared file system is what counts (a 10,000-rank job makes
  * it 10,000 times): the open asks with the effective ids, as ld.so's does, and an executable
  * mapping of the open file meets every refusal ld.so's would (a noexec mount, a security module's
@@ -28,18 +36,29 @@ int cudnn_compat_loadable(const char *path, struct stat *st) {
   return ok;
 }
 
-/* Linux asks the owner's bits of the owner, the group's of a member, the others' of everyone else;
- * root's CAP_DAC_OVERRIDE passes every read. A process with more groups than are looked through
- * here is taken to pass, as before this check. */
-int cudnn_compat_may_read(const struct stat *st) {
+/* Linux asks the owner's bits of the owner, the group's of a member, the others' of everyone else.
+ * 1 they let this process read, 0 they do not or membership is not known (more groups than
+ * looked through, or a call refused). */
+static int bits_let_read(const struct stat *st) {
   enum { kGroups = 256 };
   static unsigned int groups[kGroups];
   const unsigned long euid = (unsigned long)sys(SYS_geteuid, 0, 0, 0);
-  if (euid == 0) return 1;
   if (st->st_uid == euid) return (st->st_mode & S_IRUSR) != 0;
-  long member = (unsigned long)sys(SYS_getegid, 0, 0, 0) == st->st_gid;
+  const int group = (st->st_mode & S_IRGRP) != 0, others = (st->st_mode & S_IROTH) != 0;
+  if (group == others) return group;  // membership makes no difference
+  int member = (unsigned long)sys(SYS_getegid, 0, 0, 0) == st->st_gid;
   const long n = member ? 0 : sys(SYS_getgroups, kGroups, groups, 0);
-  if (n < 0) return 1;
+  if (n < 0) return 0;
   for (long i = 0; i < n; ++i) member |= groups[i] == st->st_gid;
-  return (st->st_mode & (member ? S_IRGRP : S_IROTH)) != 0;
+  return member ? group : others;
+}
+
+/* The bits answer the usual case with no system call on the file; where they say no (or cannot
+ * say), the kernel is asked, which also knows ACLs and capabilities (root's
+ * CAP_DAC_OVERRIDE). A kernel or filter that answers neither call leaves the bits' word. */
+int cudnn_compat_may_read(const char *path, const struct stat *st) {
+  if (bits_let_read(st)) return 1;
+  long r = sys4(SYS_faccessat2_, AT_FDCWD, path, R_OK, AT_EACCESS);
+  if (unanswered(r)) r = sys4(SYS_faccessat, AT_FDCWD, path, R_OK, 0);
+  return unanswered(r) ? 0 : r == 0;
 }

@@ -16,11 +16,12 @@ extern "C" {
  * opened file's, whose identity the caller checks: the path is looked up once. */
 int cudnn_compat_loadable(const char *path, struct stat *st);
 
-/* Whether ld.so's open of a file of this status passes the permission check for the effective
- * ids, by its mode bits (ACLs are not read): in a search ld.so goes on to the next directory when
- * that open is refused (EACCES), so a file this user cannot read is not the loader's pick. No file
- * system call. */
-int cudnn_compat_may_read(const struct stat *st);
+/* Whether ld.so's open of the file at path, of status st, passes the permission check for the
+ * effective ids: in a search ld.so goes on to the next directory when that open is refused
+ * (EACCES), so a file this process may not read is not the loader's pick. The mode bits answer
+ * where they let it read, with no system call on the file; a refusal by them is confirmed by
+ * the kernel (faccessat2), which knows ACLs and capabilities. */
+int cudnn_compat_may_read(const char *path, const struct stat *st);
 
 #pragma GCC visibility pop
 

@@ -24,7 +24,8 @@ bool exists_file(const std::string &path) {
 // the shim's walk does (shared/loadable.h).
 bool opened_in_search(const std::string &path) {
   struct stat st {};
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && cudnn_compat_may_read(&st);
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         cudnn_compat_may_read(path.c_str(), &st);
 }
 
 // After the requester's own directories: ld.so.cache, then the default directories.
