@@ -383,7 +383,8 @@ static int holds_base(unsigned long number, const char *source, const char *dir,
   static char candidate[4096 + 256];
   struct stat st;
   if (number != w->number || text_eq(dir, w->not_dir) ||
-      !join_path(candidate, sizeof candidate, dir, w->base) || look(candidate, &st, 0) != 0)
+      !join_path(candidate, sizeof candidate, dir, w->base) || look(candidate, &st, 0) != 0 ||
+      !cudnn_compat_may_read(candidate, &st))
     return 0;
   w->found = arena_strdup(dir);
   return 1;

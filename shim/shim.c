@@ -29,6 +29,7 @@
 #include "say.h"
 #include "search_dirs.h"
 #include "shared/family_path.h"
+#include "shared/loadable.h"
 #include "shared/protocol.h"
 #include "shim_text.h"
 #include "site_contract.h"
@@ -508,12 +509,12 @@ static int same_sub(const struct refused *r, const struct cudnn_name *c) {
   return 1;
 }
 
-// A sub-library the family's directory lacks and no other place of its release has: its name in
-// that directory (which does not exist: the load fails), and one line, once per sub-library. A
-// name with the full version (the cuDNN 9 dispatcher asks for libcudnn_ops.so.9.1.0 first, then
-// shorter names) fails silently: the next name may be there.
+// A sub-library the family's directory lacks, or holds where this process may not read it, and
+// no other place of its release has: its name in that directory (the load fails), and one line,
+// once per sub-library. A name with the full version (the cuDNN 9 dispatcher asks for
+// libcudnn_ops.so.9.1.0 first, then shorter names) fails silently: the next name may be there.
 static const char *refuse(const char *name, const struct cudnn_name *c, struct family *g,
-                          const struct settings *s) {
+                          int unreadable, const struct settings *s) {
   static char release[32];
   if (g->release) cudnn_number_text(g->release, release);
   struct refused *r = g->refused;
@@ -526,7 +527,7 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
     g->refused = r;
     const char *parts[] = {"cudnn-compat: ",
                            name,
-                           " is not in ",
+                           unreadable ? " cannot be read by this user in " : " is not in ",
                            g->dir,
                            ", where this process's cuDNN ",
                            g->release ? release : "family",
@@ -559,12 +560,15 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   }
   if (!join_path(candidate, sizeof candidate, g->dir, c->base)) return name;
   const char *from = g->dir;
-  if (!file_exists(candidate)) {
+  struct stat st;
+  const int there = look(candidate, &st, 0) == 0;
+  // A file ld.so may not open is no member here: loading it fails as surely as a missing one.
+  if (!there || !cudnn_compat_may_read(candidate, &st)) {
     if (!c->sub) return name;
     // A name with the full version fails here: the dispatcher's next, shorter name may be in D.
     const unsigned long release = c->full_version ? 0 : family_release(g, q);
     from = release ? fast_same_release(map_path(s->env), release, c->base, g->dir) : 0;
-    if (!from) return refuse(name, c, g, s);
+    if (!from) return refuse(name, c, g, there, s);
   }
   const char *kept = keep_path(from, c->base);
   if (!kept) return name;
