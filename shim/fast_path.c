@@ -10,6 +10,7 @@
 #include "look.h"
 #include "node.h"
 #include "record.h"
+#include "search_dirs.h"
 #include "shared/decision_key.h"
 #include "shared/loadable.h"
 #include "shim_text.h"
@@ -381,10 +382,8 @@ static int holds_base(unsigned long number, const char *source, const char *dir,
   (void)source;
   struct same_release *w = data;
   static char candidate[4096 + 256];
-  struct stat st;
   if (number != w->number || text_eq(dir, w->not_dir) ||
-      !join_path(candidate, sizeof candidate, dir, w->base) || look(candidate, &st, 0) != 0 ||
-      !cudnn_compat_may_read(candidate, &st))
+      !join_path(candidate, sizeof candidate, dir, w->base) || !loader_may_open(candidate))
     return 0;
   w->found = arena_strdup(dir);
   return 1;
