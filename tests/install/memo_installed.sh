@@ -15,8 +15,15 @@ expect_rc 0 "$p/bin/cudnn-compat" map validate
 tf2016_client
 cp -a "$FAKES/5.0.5" "$t/own"
 memo=/tmp/cudnn-compat-$(id -u)
+# A node of the test's own, learnt before the first process (as tests/shim's scenarios do): a
+# scenario run beside it that learns this host's node anew rewrites that file, and the memo then
+# keeps no decision resting on it for a second, so the second process would start the engine.
+export SLURMD_NODENAME=installtest-$$-$RANDOM
+node_file=$memo/node-$SLURMD_NODENAME
 # Our entries only: other users of this machine's memo keep theirs.
-trap 'grep -lsF "$t/" "$memo"/*.memo | xargs -r rm -f; rm -rf "$t"' EXIT
+trap 'grep -lsF "$t/" "$memo"/*.memo | xargs -r rm -f; rm -rf "$t" "$node_file"' EXIT
+"$p/bin/cudnn-compat" doctor >/dev/null 2>&1 || true
+[[ -f $node_file ]] || fail "doctor did not learn the test's node ($node_file)"
 sleep 1.1  # the racy rule: files written within the last second are not trusted to stay
 
 for mode in AUDIT PRELOAD; do
