@@ -1,9 +1,22 @@
 # Sourced by every tests/slurm/*.sh scenario: the shim suite's helpers (compile, fake_map,
 # tf2016_client) and a private two-node Slurm (cluster.bash). CTest passes, beside the shim suite's
 # variables, SPANK: the spank-cudnn-compat.so under test (empty when it was not built).
+# Each scenario runs in a mount namespace of its own (as root, as its cluster needs), where the
+# nodes' directory of facts (/tmp/cudnn-compat-UID, node-local on a real cluster) is the scenario's:
+# every scenario's nodes are named node1 and node2, and scenarios run side by side (ctest -j, the
+# sanitized suite beside the plain one) learnt them with other GPUs under each other (gpu_nodes
+# found node1's file naming another scenario's FAKE GPU and was handed the other release).
+if [[ $(id -u) == 0 && -z ${SLURM_SCENARIO_NAMESPACE:-} ]] && command -v unshare >/dev/null; then
+  export SLURM_SCENARIO_NAMESPACE=1
+  exec unshare --mount --propagation private -- "$BASH" "$0" "$@"
+fi
 source "$(dirname "${BASH_SOURCE[0]}")/../shim/common.sh"
 # slurmd names each task's node; the shim suite's node of its own is none of the cluster's.
 rm -f "$node_of_scenario" && unset SLURMD_NODENAME
+if [[ -n ${SLURM_SCENARIO_NAMESPACE:-} ]]; then
+  mkdir -p -m 700 "$t/nodes" "/tmp/cudnn-compat-$(id -u)"
+  mount --bind "$t/nodes" "/tmp/cudnn-compat-$(id -u)" || fail "cannot give the scenario its nodes' directory"
+fi
 source "$(dirname "${BASH_SOURCE[0]}")/cluster.bash"
 [[ -n ${SPANK:-} ]] || skip "the SPANK plugin was not built: slurm/spank.h not found (bash scripts/deps.sh)"
 : "${CUDNN_COMPAT:?}"

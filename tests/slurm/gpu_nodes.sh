@@ -15,11 +15,7 @@ for node in node1 node2; do
     "$t/volta/lib64" "$t/turing/lib64" >"$t/maps/$node.toml"
   expect_rc 0 "$CUDNN_COMPAT" map validate "$t/maps/$node.toml"
 done
-# The nodes' facts of this boot are this scenario's own (other scenarios' nodes have these names).
-forget_nodes() { rm -f /tmp/cudnn-compat-"$(id -u)"/node-node[12]; }
-forget_nodes
 slurm_up shim=on "map=$t/maps/%n.toml"
-trap 'slurm_cluster_stop "$t/slurm"; forget_nodes; rm -rf "$t"' EXIT
 family_client
 export LD_LIBRARY_PATH=$NVML_DIR:$t/turing/lib64
 export FAKE_NVML_GPUS_node1=7.0 FAKE_NVML_GPUS_node2=8.0 FAKE_NVML_DRIVER=12020
