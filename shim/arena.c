@@ -15,9 +15,12 @@ static void *map_pages(long size) {
   return p < 0 && p > -4096 ? 0 : (void *)p;
 }
 
-// Callers hold the shim's lock: one decision at a time.
-static char *chunk;
-static long used, left;
+// Callers hold the shim's lock: one decision at a time. The first chunk is the library's own:
+// what a process keeps (a family's directory, the paths handed over) costs no mmap, and each page
+// is touched where the next allocation lands, not a fresh mapping's.
+static char first[4096] __attribute__((aligned(16)));
+static char *chunk = first;
+static long used, left = sizeof first;
 
 void *arena_alloc(long size) {
   size = (size + 15) & ~15L;
@@ -66,41 +69,48 @@ static int grow(struct file_text *t, long capacity) {
   return 1;
 }
 
+// Room for n more bytes and a NUL.
+static int reserve(struct file_text *t, long n) {
+  if (t->size + n + 1 <= t->capacity) return 1;
+  long capacity = t->capacity ? t->capacity : 16 * 1024;
+  while (t->size + n + 1 > capacity) capacity *= 2;
+  return grow(t, capacity);
+}
+
 int text_append(struct file_text *t, const char *data, long n) {
-  if (t->size + n + 1 > t->capacity) {
-    long capacity = t->capacity ? t->capacity : 16 * 1024;
-    while (t->size + n + 1 > capacity) capacity *= 2;
-    if (!grow(t, capacity)) return 0;
-  }
+  if (!reserve(t, n)) return 0;
   for (long i = 0; i < n; ++i) t->data[t->size + i] = data[i];
   t->size += n;
   t->data[t->size] = 0;
   return 1;
 }
 
+// Reads straight into the text: no buffer of its own to copy from, whose page a decision would
+// also touch. At most want bytes (want < 0: to the end).
+static int read_into(long fd, long want, struct file_text *out) {
+  long n = 1;
+  for (long got = 0; (want < 0 || got < want) && n > 0; got += n) {
+    const long block = want < 0 || want - got > 4096 ? 4096 : want - got;
+    if (!reserve(out, block)) return 0;
+    n = sys_retry(SYS_read, fd, out->data + out->size, block);
+    if (n > 0) out->size += n;
+    out->data[out->size] = 0;
+  }
+  return n >= 0;
+}
+
 int file_read(const char *path, struct file_text *out) {
   out->data = 0, out->size = 0, out->capacity = 0;
   const long fd = sys_retry(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
-  static char block[4096];  // callers hold the shim's lock
-  long n = 0;
-  int ok = text_append(out, "", 0);
-  while (ok && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
-    ok = text_append(out, block, n);
+  const int ok = read_into(fd, -1, out);
   sys(SYS_close, fd, 0, 0);
-  if (n < 0) ok = 0;
   if (!ok) file_free(out);
   return ok;
 }
 
 int fd_read_sized(long fd, long size, struct file_text *out) {
-  static char block[4096];  // callers hold the shim's lock
-  long n = 1;
-  int ok = text_append(out, "", 0);
-  for (long got = 0; ok && got < size && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0;
-       got += n)
-    ok = text_append(out, block, n);
-  return ok && n >= 0;
+  return reserve(out, 0) && read_into(fd, size, out);
 }
 
 void file_free(struct file_text *f) {

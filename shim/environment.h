@@ -5,6 +5,7 @@
 #pragma once
 
 #include <link.h>
+#include <time.h>
 
 #pragma GCC visibility push(hidden)
 
@@ -22,6 +23,15 @@ const char *start_shim_dir(int audit);
 // clock_gettime(clock, ts) through the vDSO where the process has one (no system call), else
 // the system call; ts is {long sec, nsec}.
 void clock_now(long clock, void *ts);
+
+// Milliseconds on the monotonic clock (a decision's deadline, the lock's waits).
+static inline long now_ms(void) {
+  struct {
+    long sec, nsec;
+  } ts = {0, 0};
+  clock_now(CLOCK_MONOTONIC, &ts);
+  return ts.sec * 1000 + ts.nsec / 1000000;
+}
 
 // The effective uid, asked once per decision: the decision table's trust check (which notes what
 // it asked) and the usage record's ownership check (its spool file, its drop count) both need it,

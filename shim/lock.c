@@ -3,6 +3,7 @@
 #include <linux/futex.h>
 #include <stdatomic.h>
 
+#include "environment.h"
 #include "sys.h"
 
 // While a holder has published no deadline: CUDNN_COMPAT_TIMEOUT's default and the keeper's

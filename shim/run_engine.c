@@ -36,6 +36,7 @@
 #include <signal.h>
 
 #include "arena.h"
+#include "environment.h"
 #include "host_status.h"
 #include "shim_text.h"
 #include "sys.h"

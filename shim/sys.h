@@ -39,15 +39,6 @@ static inline unsigned long timespec_ns(const struct timespec *t) {
   return (unsigned long)t->tv_sec * 1000000000ul + (unsigned long)t->tv_nsec;
 }
 
-// Milliseconds on the monotonic clock.
-static inline long now_ms(void) {
-  struct {
-    long sec, nsec;
-  } ts = {0, 0};
-  sys(SYS_clock_gettime, CLOCK_MONOTONIC, &ts, 0);
-  return ts.sec * 1000 + ts.nsec / 1000000;
-}
-
 // Sleeps ms milliseconds (less if a signal of the host interrupts it).
 static inline void nap_ms(long ms) {
   const struct { long sec, nsec; } nap = {ms / 1000, ms % 1000 * 1000000};
