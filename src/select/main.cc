@@ -9,6 +9,7 @@
 #include "system.h"
 #include "usage_record.h"
 
+#include <malloc.h>
 #include <nss.h>
 #include <signal.h>
 #include <unistd.h>
@@ -180,11 +181,16 @@ SelectIo decision_io(const std::vector<KnownLibrary> &known, const Map *listed, 
     grounds.file(file);
     return table(file);
   };
+  // Only entries with a word on device code are compared, by their real directories: each
+  // comparison resolves both paths link by link, after the probe's answer.
   io.code = [map, gpus_known](const std::string &file) {
-    const std::string dir = fs::path(real_path(file)).parent_path().string();
-    if (map)
-      for (const Installed &e : map->cudnn)
-        if (real_path(e.lib) == dir && !e.code.empty()) return e.code;
+    std::optional<std::string> dir;
+    for (std::size_t i = 0; map && i < map->cudnn.size(); ++i) {
+      const Installed &e = map->cudnn[i];
+      if (e.code.empty()) continue;
+      if (!dir) dir = fs::path(real_path(file)).parent_path().string();
+      if (real_path(e.lib) == *dir) return e.code;
+    }
     return gpus_known ? family_code(file) : ReleaseCode{};
   };
   return io;
@@ -310,19 +316,19 @@ std::string answer_text(Selection s, const std::vector<std::string> &usage) {
   return out + (s.use ? "use " + *s.use : std::string("pass")) + '\n';
 }
 
-// The decision, remembered for the next process of this node where the shim asked for it.
-void remember(const Request &r, const Grounds &grounds, const std::vector<EnvRead> &read,
-              const std::string &answer) {
-  if (r.memo_entry == "-" || !grounds.keep) return;
+// The decision, remembered for the next process of this node where the shim asked for it; engine
+// is this engine's file as it started (a new one decides anew).
+bool remember(const Request &r, const Grounds &grounds, const std::vector<EnvRead> &read,
+              const std::string &answer,
+              const std::pair<std::string, std::optional<FileIdentity>> &engine) {
+  if (r.memo_entry == "-" || !grounds.keep) return false;
   MemoEntry e{r.memo_key, grounds.files, {}, answer};
-  e.files.emplace_back(program_path().value_or(""), std::nullopt);
-  e.files.back().second =
-      identify_file(e.files.back().first);  // this engine: a new one decides anew
+  e.files.push_back(engine);
   for (const EnvRead &v : read)
     if (std::none_of(e.env.begin(), e.env.end(),
                      [&](const EnvRead &w) { return w.first == v.first; }))
       e.env.push_back(v);
-  write_memo_entry(r.memo_entry, e);
+  return write_memo_entry(r.memo_entry, e).empty();
 }
 
 }  // namespace
@@ -337,6 +343,13 @@ int main(int argc, char **argv) {
   // is then not found, as a group that does not exist: a map that needs it is refused in one line.
   __nss_configure_lookup("group", "files");
   default_signals();
+  // The thread that reads the shim's probe allocates: on the main arena, not one of its own that
+  // it would map, trim and protect between the probe's answer and the engine's.
+  mallopt(M_ARENA_MAX, 1);
+  // Asked while the probe loads: what the memo entry rests on besides the decision's grounds.
+  std::pair<std::string, std::optional<FileIdentity>> engine{program_path().value_or(""),
+                                                             std::nullopt};
+  engine.second = identify_file(engine.first);
   Selection s;
   std::optional<Request> r;
   Grounds grounds;
@@ -360,10 +373,12 @@ int main(int argc, char **argv) {
   const std::string answer = answer_text(s, usage);
   // Before the answer: the shim stops waiting at its end line and drops the memo's lock, and the
   // processes waiting on the lock then look for this entry.
+  bool remembered = false;
   if (r) try {
-      remember(*r, grounds, read, answer);
+      remembered = remember(*r, grounds, read, answer, engine);
     } catch (const std::exception &) {
     }
   std::cout << answer << "end " CUDNN_COMPAT_PROTOCOL "\n" << std::flush;
+  if (remembered) prune_memo(r->memo_entry);  // after the answer: the process goes on meanwhile
   return 0;
 }

@@ -119,6 +119,7 @@ TEST_F(MemoDir, KeepsItsBoundDroppingTheOldest) {
   const timeval long_ago[2] = {{1'000'000, 0}, {1'000'000, 0}};
   utimes(left.c_str(), long_ago);
   ASSERT_EQ(write_memo_entry(entry(1), sample()), "");
+  prune_memo(entry(1));
   EXPECT_TRUE(fs::exists(entry(1)));
   EXPECT_FALSE(fs::exists(entry(100)));  // the oldest
   EXPECT_TRUE(fs::exists(entry(101)));

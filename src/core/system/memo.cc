@@ -160,8 +160,13 @@ std::string write_memo_entry(const std::string &entry, const MemoEntry &e) {
     unlinkat(dir.get(), tmp.c_str(), 0);
     return "cannot write " + entry;
   }
-  prune(dir.get());
   return "";
+}
+
+void prune_memo(const std::string &entry) {
+  const Fd dir(open(std::filesystem::path(entry).parent_path().c_str(),
+                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (dir.get() >= 0 && dir_ok(dir.get())) prune(dir.get());
 }
 
 }  // namespace cudnn_compat

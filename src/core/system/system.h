@@ -319,8 +319,11 @@ struct MemoEntry {
 // The entry's text (pure); nullopt when it cannot be written (a line break in a field, too large).
 std::optional<std::string> format_memo_entry(const MemoEntry &e);
 // Writes e at entry (DIR/<hash>.memo, as the shim named it) when DIR is the memo directory the
-// shim checks, and keeps DIR within its bound; empty, or why not (nobody is told: a memo that
-// cannot be written is only slower).
+// shim checks; empty, or why not (nobody is told: a memo that cannot be written is only slower).
 std::string write_memo_entry(const std::string &entry, const MemoEntry &e);
+// Keeps the directory of entry within its bound: the oldest entries beyond it go, and the
+// leftovers of writers that died. Apart from the write, so that the engine does it after its
+// answer, while the process it answered goes on.
+void prune_memo(const std::string &entry);
 
 }  // namespace cudnn_compat
