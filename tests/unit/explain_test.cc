@@ -265,6 +265,17 @@ TEST(Explain, AdviceNamesOnlyWhatTheMessageSaid) {
              nullptr);
   EXPECT_EQ(a.compatible, true);
   EXPECT_EQ(a.fixes.empty() ? "" : a.fixes.front().substr(0, 11), "none needed");
+  // A pair the rule accepts beside a minimum the runtime misses: the minimum decides. JAX numbers
+  // cuDNN 9.1 "9100" (rgommers/pixi-dev-scipystack#1).
+  f = first_in(
+      "E   Outdated cuDNN installation found.\nE   Version JAX was built against: 8907\nE   "
+      "Minimum supported: 9100\nE   Installed version: 8907\n");
+  ASSERT_TRUE(f.required);
+  EXPECT_EQ(to_string(*f.required), "9.1.0");
+  a = advise(f, nullptr);
+  EXPECT_EQ(a.compatible, false);
+  EXPECT_EQ(a.fixes.empty() ? "" : a.fixes.back(),
+            "cudnn-compat resolve libcudnn.so.9 --require 9.1.0");
   // Windows error 127 and a sub-library with symbols of another release: a mixed family, never
   // "not found" and never "ask the admins".
   for (const char *message :

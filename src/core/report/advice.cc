@@ -78,7 +78,10 @@ void advise_older(const Finding &f, const Map *map, const ModuleScene &scene, Ad
 void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,
                      Advice &a) {
   if (f.older_than && f.older_than->major > 1) return advise_older(f, map, scene, a);
-  if (f.runtime && f.built_with) {
+  // A minimum the runtime misses decides, whatever the pair ("Version JAX was built against:
+  // 8907 / Minimum supported: 9100 / Installed version: 8907").
+  const bool below_minimum = f.required && f.runtime && compare(*f.runtime, *f.required) < 0;
+  if (f.runtime && f.built_with && !below_minimum) {
     a.what = who(f) + " loaded cuDNN " + to_string(*f.runtime) + " but was built with cuDNN " +
              to_string(*f.built_with);
     judge_pair(f, rule, a);
@@ -90,6 +93,7 @@ void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleSc
     return;
   }
   if (f.required) {
+    if (below_minimum) a.compatible = false;
     a.what = who(f) + " needs cuDNN " + to_string(*f.required) +
              (f.required->minor ? " or newer" : "") +
              (f.runtime ? " but found cuDNN " + to_string(*f.runtime) : std::string());

@@ -23,6 +23,14 @@ std::optional<Finding> when_any(std::string_view line,
   return std::nullopt;
 }
 
+// The text with every run of blanks as one space: a message's words, however it was aligned.
+std::string single_spaced(std::string_view s) {
+  std::string out;
+  for (const char c : s)
+    if (!(c == ' ' || c == '\t') || (!out.empty() && out.back() != ' ')) out += c == '\t' ? ' ' : c;
+  return out;
+}
+
 // A quoted or bare version after marker: CMake writes Found unsuitable version "7.6.5".
 std::optional<Version> quoted_version_after(std::string_view s, std::string_view marker) {
   auto r = after(s, marker);
@@ -242,7 +250,14 @@ std::optional<Finding> read_configure(std::string_view line) {
       f.runtime = quoted_version_after(*r, "unsuitable version");
       f.required = quoted_version_after(*r, "required is at least");
       if (!f.required) f.required = quoted_version_after(*r, "required is exact version");
+      return f;
     }
+    // A version read from the header while the library or the header itself is missing:
+    // "(missing: CUDNN_LIBRARY) (found suitable version "7.5.0", minimum required is "7.5")".
+    for (std::string_view found :
+         {"found suitable exact version", "found suitable version", "found version"})
+      if (!f.runtime) f.runtime = quoted_version_after(*r, found);
+    f.required = quoted_version_after(*r, "minimum required is");
     return f;
   }
   if (auto r = after(low, "cudnn v")) {
@@ -252,11 +267,13 @@ std::optional<Finding> read_configure(std::string_view line) {
       return f;
     }
   }
-  // PyTorch's, OpenCV's, TensorFlow's and MindSpore's configure steps.
+  // PyTorch's, OpenCV's, TensorFlow's and MindSpore's configure steps, read with the spaces
+  // between words as one (OpenCV's "requires cuDNN.  Please resolve").
+  const std::string words_of_line = single_spaced(low);
   for (std::string_view words :
        {"cudnn not found. compiling", "cannot find cudnn library. turning",
         "requires cudnn. please", "invalid path to cudnn", "failed to find cudnn library"})
-    if (auto r = after(low, words)) {
+    if (auto r = after(words_of_line, words)) {
       Finding f = at_build(FindingKind::library_not_found);
       if (words == "invalid path to cudnn") f.required = version_of(token(*r));
       return f;

@@ -77,8 +77,26 @@ bool a_version_kind(FindingKind k) {
   return k == FindingKind::version_mismatch || k == FindingKind::outdated;
 }
 
+// A sub-library of the banner's major that fails to load ("Loaded cuDNN version 8301", then
+// "Could not load library cudnn_cnn_infer64_8.dll"): the release whose family is broken.
+bool sub_library_of(const Context &ctx, const Finding &f) {
+  if (f.library.empty() ||
+      (f.kind != FindingKind::library_not_found && f.kind != FindingKind::sublibrary_mismatch))
+    return false;
+  const Parsed<LibraryName> name = parse_library_name(f.library);
+  return name && !name->sub.empty() && name->version && name->version->major == ctx.banner->major;
+}
+
 void lend_banner(const Context &ctx, Finding &f) {
-  if (!ctx.banner || f.runtime || f.build_time || !a_version_kind(f.kind)) return;
+  if (!ctx.banner || f.runtime || f.build_time) return;
+  if (sub_library_of(ctx, f)) {
+    f.runtime = ctx.banner;
+    f.note += std::string(f.note.empty() ? "" : "; ") + "its family is that of cuDNN " +
+              to_string(*ctx.banner) + ", which this run loaded (line " +
+              std::to_string(ctx.banner_line) + ")";
+    return;
+  }
+  if (!a_version_kind(f.kind)) return;
   const std::optional<Version> &named = f.built_with ? f.built_with : f.required;
   if (named && named->major != ctx.banner->major && f.kind != FindingKind::outdated) return;
   f.runtime = ctx.banner;

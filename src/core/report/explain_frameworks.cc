@@ -84,6 +84,17 @@ std::optional<Finding> read_others(std::string_view line) {
   return std::nullopt;
 }
 
+// JAX prints cuDNN's version as major * 1000 + minor * 100 + patch whatever the release, so its
+// minimum for cuDNN 9.1 is "9100" (xla_bridge's min_supported_version), which in cuDNN's own
+// numbering (90100 from cuDNN 9) names no release.
+std::optional<Version> jax_number_after(std::string_view s, std::string_view marker) {
+  const std::optional<std::string_view> rest = after(s, marker);
+  const std::string_view t = rest ? token(*rest) : std::string_view{};
+  const std::optional<std::int64_t> n = t.size() == 4 ? parse_uint(t) : std::nullopt;
+  if (n && *n >= 9000) return Version{int(*n / 1000), int(*n % 1000 / 100), int(*n % 100), {}};
+  return version_after(s, marker);
+}
+
 std::optional<Finding> read_jax(std::string_view line, std::string_view next) {
   // jaxlib's C++ layer, one line.
   if (auto r = after(line, "Found cuDNN version ")) {
@@ -99,7 +110,7 @@ std::optional<Finding> read_jax(std::string_view line, std::string_view next) {
     Finding f = mismatch("jax", Rule::jax, version_after(next, "Installed version: "),
                          version_after(next, "Version JAX was built against: "));
     f.kind = FindingKind::outdated;
-    if (const std::optional<Version> min = version_after(next, "Minimum supported: ")) {
+    if (const std::optional<Version> min = jax_number_after(next, "Minimum supported: ")) {
       f.required = min;
       f.note = "JAX needs at least cuDNN " + to_string(*min);
     }

@@ -184,7 +184,11 @@ Seam cut_seam(std::string_view prev, std::string_view next) {
   // follows a colon, a comma or a semicolon ("version:" / "6020", a page's wrap that happened to
   // fill the line), which a space after it cannot change.
   const bool clause_mark = prev.back() == ':' || prev.back() == ',' || prev.back() == ';';
+  // An opening quote right after a word ("undefined reference to" / "`cudnnGetConvolution...'")
+  // had a space before it, which the wrap took.
+  const bool opens_quote = next[0] == '`' || next[0] == '"' || next[0] == '\'';
   if ((std::isalpha(static_cast<unsigned char>(prev.back())) && is_digit(next[0])) ||
+      (std::isalpha(static_cast<unsigned char>(prev.back())) && opens_quote) ||
       (is_digit(prev.back()) && std::isalpha(static_cast<unsigned char>(next[0]))) ||
       (clause_mark && std::isalnum(static_cast<unsigned char>(next[0]))))
     return Seam::space;
@@ -279,12 +283,13 @@ Seam seam(std::string_view prev, std::string_view so_far, std::string_view next,
     return seam_is_one_word(prev, next) ? Seam::tight : Seam::space;
   const char last = prev.back();
   if (last == '.' || last == '!' || last == '?' || last == ';') return Seam::none;
-  // Soft wraps break before a word that starts in lower case, a number or a path's rest.
+  // Soft wraps break before a word that starts in lower case, a number, a quote or a path's rest.
   // An MSVC-decorated name ("?destroyTensorDescriptorExOps@cudaNN@@...") starts no line either.
   const char first = next[0];
   const bool decorated = first == '?' && next.find("@@") != std::string_view::npos;
   if (!(std::islower(static_cast<unsigned char>(first)) || is_digit(first) || first == '.' ||
         first == '_' || first == '\\' || first == '/' || first == '"' || first == '\'' ||
+        first == '`' ||  // GNU ld quotes a symbol `thus'
         first == '(' || decorated))
     return Seam::none;
   if (so_far.size() < 20) return Seam::none;  // a short line is a line, not a wrapped one
