@@ -6,7 +6,10 @@
 # every scenario's nodes are named node1 and node2, and scenarios run side by side (ctest -j, the
 # sanitized suite beside the plain one) learnt them with other GPUs under each other (gpu_nodes
 # found node1's file naming another scenario's FAKE GPU and was handed the other release).
-if [[ $(id -u) == 0 && -z ${SLURM_SCENARIO_NAMESPACE:-} ]] && command -v unshare >/dev/null; then
+# Where root may not make one (a container without CAP_SYS_ADMIN), the scenario forgets the
+# nodes' facts at its start instead (scenarios run side by side may still meet).
+if [[ $(id -u) == 0 && -z ${SLURM_SCENARIO_NAMESPACE:-} ]] &&
+  unshare --mount --propagation private true 2>/dev/null; then
   export SLURM_SCENARIO_NAMESPACE=1
   exec unshare --mount --propagation private -- "$BASH" "$0" "$@"
 fi
@@ -16,6 +19,8 @@ rm -f "$node_of_scenario" && unset SLURMD_NODENAME
 if [[ -n ${SLURM_SCENARIO_NAMESPACE:-} ]]; then
   mkdir -p -m 700 "$t/nodes" "/tmp/cudnn-compat-$(id -u)"
   mount --bind "$t/nodes" "/tmp/cudnn-compat-$(id -u)" || fail "cannot give the scenario its nodes' directory"
+else
+  rm -f "/tmp/cudnn-compat-$(id -u)"/node-node[12]
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/cluster.bash"
 [[ -n ${SPANK:-} ]] || skip "the SPANK plugin was not built: slurm/spank.h not found (bash scripts/deps.sh)"
