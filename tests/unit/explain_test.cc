@@ -310,6 +310,41 @@ TEST(Explain, BuildErrorsSayWhichModuleToLoadBeforeBuilding) {
   EXPECT_EQ(two[1].framework, "onnxruntime");
 }
 
+// A link that lacks only functions a later cuDNN added took an older cuDNN than the headers: a
+// version mismatch that needs that major. One function every cuDNN has in the same block means no
+// cuDNN was linked at all; and backticks a page dropped change neither reading.
+TEST(Explain, UndefinedReferencesSayWhetherACuDNNWasLinked) {
+  const std::string added =
+      "lib.so: undefined reference to `cudnnSetConvolutionGroupCount'\n"
+      "lib.so: undefined reference to `cudnnRestoreDropoutDescriptor'\n";
+  std::vector<Finding> found = find_errors(added);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, FindingKind::version_mismatch);
+  EXPECT_EQ(found[0].required, (Version{7, {}, {}, {}}));
+  found = find_errors(added + "lib.so: undefined reference to cudnnCreate'\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, FindingKind::library_not_found);
+  EXPECT_FALSE(found[0].required.has_value());
+  found = find_errors("lib.so: undefined reference to cudnnBackendFinalize\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].required, (Version{8, {}, {}, {}}));
+}
+
+// The C++ runtime a cuDNN was built against, older on this system, is no mixed family.
+TEST(Explain, AnOldSystemRuntimeIsADependencyNotAMixedFamily) {
+  const Finding f = first_in(
+      "./libcudnn_graph.so.9: /usr/lib64/libstdc++.so.6: version `GLIBCXX_3.4.21' not found "
+      "(required by ./libcudnn_graph.so.9)");
+  EXPECT_EQ(f.kind, FindingKind::dependency_not_found);
+  EXPECT_EQ(f.missing, "libstdc++.so.6");
+  const Advice a = advise(f, nullptr);
+  EXPECT_NE(a.fixes.front().find("module load gcc/"), std::string::npos) << a.fixes.front();
+  EXPECT_EQ(first_in("./libcudnn_cnn_infer.so.8: version `libcudnn_ops_infer.so.8' not found "
+                     "(required by ./libcudnn_cnn_infer.so.8)")
+                .kind,
+            FindingKind::sublibrary_mismatch);
+}
+
 // Messages over several lines: one finding each, at the line they start, with what the later
 // lines name; TensorFlow's "DNN library is not found" alone is a missing cuDNN.
 TEST(Explain, MessagesOverSeveralLines) {

@@ -145,8 +145,8 @@ void advise_missing(const Finding &f, Rule rule, const Map *map, const ModuleSce
                     Advice &a) {
   const std::string lib = f.library.empty() ? "a cuDNN library" : f.library;
   if (f.build_time)
-    a.what =
-        "the build found no " + lib + (f.required ? " of cuDNN " + to_string(*f.required) : "");
+    a.what = "the build found no " + (f.library.empty() ? "cuDNN library" : f.library) +
+             (f.required ? " of cuDNN " + to_string(*f.required) : "");
   else if (f.windows_error == 126)
     a.what = "Windows could not load " + lib + " or one of its dependencies (error 126: not found)";
   else
@@ -193,8 +193,27 @@ void advise_mixed(const Finding &f, Advice &a) {
                           "the dispatcher's directory");
 }
 
+// The C and C++ runtimes of the system, not of CUDA: GCC's (libstdc++, libgcc_s) and glibc's.
+bool system_runtime(std::string_view name) {
+  for (std::string_view p : {"libstdc++.so", "libgcc_s.so", "libc.so", "libm.so", "libpthread.so",
+                             "libdl.so", "librt.so", "ld-linux"})
+    if (name.starts_with(p)) return true;
+  return false;
+}
+
 void advise_dependency(const Finding &f, Advice &a) {
   const std::string lib = f.library.empty() ? "cuDNN" : f.library;
+  if (system_runtime(f.missing)) {
+    const bool gcc = f.missing.starts_with("libstdc++") || f.missing.starts_with("libgcc_s");
+    a.what = lib + " was built against a newer " + f.missing + " than the one the loader found" +
+             (gcc ? " (GCC's C++ runtime)" : " (the system's C library)");
+    a.fixes.push_back(gcc ? "module load gcc/<a release at least as new as the one this cuDNN was "
+                            "built with>   # its lib64 provides a newer " +
+                                f.missing
+                          : "run on a node whose operating system (glibc) is new enough for this "
+                            "cuDNN, or use a cuDNN release built for this one");
+    return;
+  }
   // The readers say " lacks " when the dependency was there, but of another CUDA release.
   a.what = f.note.find(" lacks ") != std::string::npos
                ? lib + " needs " + f.missing +

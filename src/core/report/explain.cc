@@ -117,11 +117,13 @@ bool link_error(const Finding &f) {
 }
 
 // A linker's block of undefined references is one message. Where it names functions every cuDNN
-// has, no cuDNN was linked at all, and a removed API among them says nothing about releases.
+// has, no cuDNN was linked at all, and a removed or added API among them says nothing about
+// releases.
 bool fold_link_errors(Finding &prev, Finding &f) {
   if (!link_error(prev) || !link_error(f)) return false;
-  if (prev.older_than && !f.older_than) {
-    prev.kind = f.kind, prev.older_than.reset(), prev.note = f.note;
+  const auto api = [](const Finding &x) { return x.older_than || x.required; };
+  if (api(prev) && !api(f)) {
+    prev.kind = f.kind, prev.older_than.reset(), prev.required.reset(), prev.note = f.note;
   }
   return true;
 }

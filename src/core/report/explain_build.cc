@@ -79,12 +79,12 @@ std::optional<Finding> read_header(std::string_view line) {
 // Names a cuDNN major removed: the algorithm "Get" calls and their preferences went in 8.0 (their
 // _v7 and Find forms stayed); the legacy RNN and algorithm-descriptor APIs went in 9.0 (checked
 // against the cuDNN 9.19 headers). A source that uses one needs a cuDNN older than that major.
-struct Removed {
+struct ApiMajor {  // a name of cuDNN's API, and the major that removed or added it
   std::string_view name;
   int in_major;
 };
 // clang-format off
-constexpr Removed kRemoved[] = {
+constexpr ApiMajor kRemoved[] = {
     {"cudnngetconvolutionforwardalgorithm", 8}, {"cudnngetconvolutionbackwarddataalgorithm", 8},
     {"cudnngetconvolutionbackwardfilteralgorithm", 8}, {"_prefer_fastest", 8},
     {"_specify_workspace_limit", 8}, {"_no_workspace", 8}, {"preference_t", 8},
@@ -102,13 +102,54 @@ constexpr Removed kRemoved[] = {
 // The major that removed an API the line names, when it is one of them. The _v7 and _v8 forms
 // and cudnnGetConvolutionForwardAlgorithmMaxCount stayed.
 std::optional<int> removed_in(std::string_view low) {
-  for (const Removed &r : kRemoved)
+  for (const ApiMajor &r : kRemoved)
     for (std::size_t at = low.find(r.name); at != std::string_view::npos;
          at = low.find(r.name, at + 1)) {
       const std::string_view rest = low.substr(at + r.name.size());
       if (!rest.starts_with("_v") && !rest.starts_with("maxcount")) return r.in_major;
     }
   return std::nullopt;
+}
+
+// Functions a cuDNN major added (the majors as NVIDIA's API change notes give them; every one is
+// still in the cuDNN 9.19 headers, and none is among those removed above): a link that lacks one
+// took a release older than the headers the source was compiled with.
+// clang-format off
+constexpr ApiMajor kAdded[] = {
+    {"cudnngetcudartversion", 6},
+    {"cudnnsetconvolutiongroupcount", 7}, {"cudnnsetconvolutionmathtype", 7},
+    {"cudnnrestoredropoutdescriptor", 7}, {"cudnnctcloss", 7},
+    {"cudnngetconvolutionforwardalgorithm_v7", 7},
+    {"cudnngetconvolutionbackwarddataalgorithm_v7", 7},
+    {"cudnngetconvolutionbackwardfilteralgorithm_v7", 7},
+    {"cudnnbackendcreatedescriptor", 8}, {"cudnnbackendfinalize", 8}, {"cudnnbackendexecute", 8},
+    {"cudnnsetrnndescriptor_v8", 8}, {"cudnnrnnforward", 8}};
+// clang-format on
+
+// The major that added the function the line names as undefined, when it is one of them (a block
+// that also names a function every cuDNN has linked no cuDNN at all: fold_link_errors).
+std::optional<int> added_in(std::string_view low) {
+  std::optional<std::string_view> name = after(low, "undefined reference to ");
+  if (!name) return std::nullopt;
+  // GNU ld's `name', its UTF-8 locales' curly quotes, or none (a page's Markdown took them).
+  for (std::string_view quote : {"`", "'", "\u2018"})
+    if (name->starts_with(quote)) name->remove_prefix(quote.size());
+  std::size_t n = 0;
+  while (n < name->size() && word_char((*name)[n])) ++n;
+  const std::string_view symbol = name->substr(0, n);
+  for (const ApiMajor &a : kAdded)
+    if (symbol == a.name) return a.in_major;
+  return std::nullopt;
+}
+
+// A function a cuDNN major added, missing from the link: the cuDNN linked is older than that
+// major, and older than the headers the source was compiled with.
+void newer_api(Finding &f, int major) {
+  f.kind = FindingKind::version_mismatch;
+  f.required = Version{major, {}, {}, {}};
+  f.note = "the source calls a function that cuDNN " + std::to_string(major) +
+           " added, but the cuDNN the link took lacks it: the link found a release older than " +
+           std::to_string(major) + " (and older than the headers it was compiled with)";
 }
 
 // An API a cuDNN major removed: the code was written for an older one than the build takes.
@@ -152,12 +193,17 @@ std::optional<Finding> read_linker(std::string_view line) {
     }
   }
   std::optional<Finding> f =
-      when_any(line, {"undefined reference to `cudnn", "unresolved external symbol cudnn"},
+      when_any(line,
+               {"undefined reference to `cudnn", "undefined reference to \u2018cudnn",
+                "undefined reference to 'cudnn", "undefined reference to cudnn",
+                "unresolved external symbol cudnn"},
                FindingKind::library_not_found,
                "the link did not include cuDNN (-lcudnn and its directory), or took a cuDNN "
                "release that lacks this function");
   if (const std::optional<int> major = f ? removed_in(folded(line)) : std::nullopt)
     older_api(*f, *major, "cuDNN it links");
+  else if (const std::optional<int> added = f ? added_in(folded(line)) : std::nullopt)
+    newer_api(*f, *added);
   return f;
 }
 

@@ -77,6 +77,18 @@ std::optional<Finding> read_others(std::string_view line) {
     return mismatch("opencv", Rule::nvidia, runtime, version_after(line, "with the version "),
                     note);
   }
+  // NVIDIA's mnistCUDNN sample, the usual check of an install: "cudnnGetVersion() : 7102 ,
+  // CUDNN_VERSION from cudnn.h : 7401 (7.4.1)" - the library it ran with and the header it was
+  // compiled with; the same release twice is a healthy install.
+  if (auto r = after(line, "cudnnGetVersion() : ")) {
+    const std::optional<Version> runtime = version_of(token(*r));
+    const std::optional<Version> header = version_after(line, "CUDNN_VERSION from cudnn.h : ");
+    if (!runtime || !header || *runtime == *header) return std::nullopt;
+    return mismatch("", Rule::nvidia, runtime, header,
+                    "mnistCUDNN ran with one cuDNN library and was compiled with another "
+                    "release's cudnn.h: " +
+                        raw_numbers(line));
+  }
   // TensorRT's logger: "[TRT] [W] TensorRT was linked against cuDNN 8.6.0 but loaded cuDNN 8.5.0".
   if (after(line, "TensorRT was linked against cuDNN "))
     return mismatch("tensorrt", Rule::nvidia, version_after(line, "but loaded cuDNN "),

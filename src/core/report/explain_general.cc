@@ -28,10 +28,6 @@ struct Mention {
   bool foreign = false;  // the version of another product the line names (CUDA 12.1, cuFFT 11.0)
 };
 
-bool word_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
 struct Cue {
   std::string_view words;
   Role role;

@@ -1,10 +1,12 @@
 // What runs on this node: a release or a program without code for the GPU's architecture
 // (CUDNN_STATUS_ARCH_MISMATCH, CUDA's "no kernel image is available for execution on the device",
 // PyTorch's "with CUDA capability sm_86 is not compatible with the current PyTorch
-// installation"), and a driver older than the CUDA a release or program was built for ("CUDA
-// driver version is insufficient for CUDA runtime version", PyTorch's "The NVIDIA driver on your
-// system is too old (found version 11040)"). Neither is a cuDNN version problem: no cuDNN release
-// number is read here, and the fix is the release that runs on that GPU and driver.
+// installation", TensorFlow's "Ignoring visible gpu device (...) with Cuda compute capability
+// 3.0. The minimum required Cuda capability is 3.5."), and a driver older than the CUDA a release
+// or program was built for ("CUDA driver version is insufficient for CUDA runtime version",
+// PyTorch's "The NVIDIA driver on your system is too old (found version 11040)"). Neither is a
+// cuDNN version problem: no cuDNN release number is read here, and the fix is the release that
+// runs on that GPU and driver.
 #include "explain_read.h"
 #include "text.h"
 
@@ -87,7 +89,8 @@ std::optional<Finding> read_gpu(std::string_view line) {
       has(low, "is not compatible with the current pytorch installation") ||
       (has(low, "capability") &&
        (has(low, "not supported") || has(low, "unsupported") || has(low, "no longer supported") ||
-        has(low, "is not compatible") || has(low, "too old") || has(low, "too low")));
+        has(low, "is not compatible") || has(low, "too old") || has(low, "too low") ||
+        has(low, "minimum required cuda capability")));
   const bool driver = driver_falls_short(low) || has(low, "insufficient_driver") ||
                       has(low, "insufficientdriver") || has(low, "unsupported_ptx_version") ||
                       has(low, "ptx was compiled with an unsupported toolchain");

@@ -34,9 +34,6 @@ constexpr std::array<std::size_t, 6> kCommonWidths{80, 100, 120, 132, 160, 200};
 bool alpha(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) != 0;
 }
-bool word_char(char c) {
-  return alpha(c) || is_digit(c) || c == '_';
-}
 
 // Digits, then '-', '/' or ':' and more digits: 2019-12-24, 15:29:16, 06/11/2024; or a process id
 // and a colon (LD_DEBUG's "5580:").

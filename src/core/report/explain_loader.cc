@@ -113,8 +113,14 @@ std::optional<Finding> read_cudnn_loader(std::string_view line) {
     f.missing = "zlibwapi.dll";
     return f;
   }
-  if (after(line, "Invalid handle. Cannot load symbol cudnn"))
-    return found(FindingKind::library_not_found);
+  if (after(line, "Invalid handle. Cannot load symbol cudnn")) {
+    // The line before it may share its line (a Python repr of both): "Could not locate
+    // cudnn_graph64_9.dll. ...\n#> Invalid handle. ..." names the file that was not found.
+    Finding f = found(FindingKind::library_not_found);
+    for (const std::string &name : file_names(line))
+      if (names_cudnn_library(name) && f.library.empty()) f.library = name;
+    return f;
+  }
   return std::nullopt;
 }
 
@@ -127,6 +133,19 @@ std::optional<Finding> read_tensorflow_dso(std::string_view line) {
   for (const std::string &name : file_names(line))
     if (names_cudnn_library(name)) f.library = name;
   return f;
+}
+
+// The loader's "X: version `GLIBCXX_3.4.20' not found (required by U)": the file X, which lacks
+// the symbol version U was built against, and that version; or nothing.
+struct LackedVersion {
+  std::string file, version;
+};
+std::optional<LackedVersion> lacked_version(std::string_view line) {
+  const std::size_t at = line.find(": version `");
+  if (at == std::string_view::npos) return std::nullopt;
+  const std::string_view v = line.substr(at + 11);
+  return LackedVersion{std::string(basename_of(word_before(line, at))),
+                       std::string(v.substr(0, v.find('\'')))};
 }
 
 // The object a symbol error is about, as the loader names it: "/x/libfoo.so: undefined symbol",
@@ -151,6 +170,17 @@ std::optional<Finding> read_symbol_error(std::string_view line) {
     for (const std::string &name : file_names(line))
       if (name != user && !names_cudnn_library(name)) f.missing = name;
     if (!f.missing.empty()) return f;
+  }
+  // A system library older than the one this cuDNN was built against (libstdc++'s GLIBCXX_3.4.21,
+  // glibc's GLIBC_2.27): its family is whole; the node's system is too old for it.
+  if (const std::optional<LackedVersion> lacked = lacked_version(line);
+      lacked && names_cudnn_library(user) && !names_cudnn_library(lacked->file)) {
+    Finding f = found(FindingKind::dependency_not_found);
+    f.library = std::string(basename_of(user));
+    f.missing = lacked->file;
+    f.note = lacked->file + " is older than the one this cuDNN was built against: it lacks " +
+             lacked->version;
+    return f;
   }
   if (names_cudnn_library(user)) {
     Finding f = found(FindingKind::sublibrary_mismatch);

@@ -22,6 +22,10 @@ std::optional<std::int64_t> parse_uint(std::string_view s, std::size_t most_digi
 constexpr bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
+// A character of an identifier or a word (ASCII letters, digits, '_'), in any locale.
+constexpr bool word_char(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
 bool all_digits(std::string_view s);
 // text with its control characters written out (\n, \t, \r, \xHH), for a message on one line
 // that shows what the user typed: a value holding a newline broke the line, an escape sequence
