@@ -200,6 +200,20 @@ static void await_engine(long pid) {
   if (pidfd >= 0) sys(SYS_close, pidfd, 0, 0);
 }
 
+// Waits until the probe that led the engine's group, killed with it, has exited: its teardown of
+// the whole family takes a moment after the engine's answer, which naps of a millisecond would
+// round up. On its pidfd, at most ENGINE_GRACE_MS; it stays unreaped until reap_orphans.
+static void await_probe(int pid) {
+  const long pidfd = pid > 0 ? sys(434 /* SYS_pidfd_open */, pid, 0, 0) : -1;
+  if (pidfd < 0) return;
+  struct pollfd p = {(int)pidfd, POLLIN, 0};
+  for (const long give_up = now_ms() + ENGINE_GRACE_MS;;) {
+    const long left = give_up - now_ms();
+    if (left <= 0 || sys(SYS_poll, &p, 1, left) != -EINTR) break;
+  }
+  sys(SYS_close, pidfd, 0, 0);
+}
+
 // Reaps what the engine left to the keeper: the group has been killed, so each is gone or going;
 // a process that left the group and lives on is given up after a second.
 static void reap_orphans(void) {
@@ -268,6 +282,7 @@ static int keeper(void *unused) {
   while (sys4(SYS_wait4, pid, &status, 0, 0) == -EINTR) {
   }
   __atomic_store_n(&job.done, 1, __ATOMIC_SEQ_CST);
+  await_probe(job.group);
   reap_orphans();
   return 0;
 }
