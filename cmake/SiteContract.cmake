@@ -49,6 +49,12 @@ list(JOIN SITE_NODE_FILE_KEYS " " SITE_NODE_FILE_KEYS_SPACED)
 # judged by its size before any read, and the engine writes it anew.
 set(SITE_NODE_FILE_MAX 4096)
 
+# A map is a few hundred KB even at a site of thousands of modules (1,000 modules over six releases:
+# tables of 39 and 68 KB). A map or table larger than this is not read, judged by its size before
+# any read: a map truncated to 4 GB, or a file that grew by mistake, must not hold every process
+# that loads cuDNN, nor fill an engine's memory.
+set(SITE_FILE_MAX 16777216)
+
 # The install layout, relative to the prefix (found at run time from each file's own place).
 set(SITE_BINDIR ${CMAKE_INSTALL_BINDIR})
 set(SITE_PKGLIBDIR lib/cudnn-compat)

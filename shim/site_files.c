@@ -81,8 +81,11 @@ long site_open_table(const char *map_path, const char *table_path, char *scratch
   return fd;
 }
 
-// The map's content against the stamp (its size and CRC-32): a copy of the map keeps both.
-static int same_content(const char *map_path, const struct site_stamp *s) {
+// The map's content against the stamp (its size and CRC-32): a copy of the map keeps both. Read
+// only when the sizes agree (the stamp's is a map validate read, at most SITE_FILE_MAX), so a map
+// truncated to 4 GB is never read in the host.
+static int same_content(const char *map_path, const struct site_stamp *s, const struct stat *map) {
+  if ((unsigned long)map->st_size != s->size || s->size > SITE_FILE_MAX) return 0;
   const long fd = sys_retry(SYS_openat, AT_FDCWD, map_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return 0;
   struct stat st;
@@ -90,7 +93,7 @@ static int same_content(const char *map_path, const struct site_stamp *s) {
   unsigned long crc = 0, size = 0;
   long n = 0;
   const int regular = sys(SYS_fstat, fd, &st, 0) == 0 && S_ISREG(st.st_mode);
-  while (regular && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
+  while (regular && size <= s->size && (n = sys_retry(SYS_read, fd, block, sizeof block)) > 0)
     crc = site_crc32(crc, block, n), size += (unsigned long)n;
   sys(SYS_close, fd, 0, 0);
   return regular && n == 0 && size == s->size && crc == s->crc;
@@ -117,7 +120,7 @@ enum site_verdict site_judge_table(const char *text, long size, const char *form
                         s->size == (unsigned long)m->st_size &&
                         s->mtime_s * 1000000000ul + s->mtime_ns == timespec_ns(&m->st_mtim) &&
                         timespec_ns(&seen->table.st_mtim) > timespec_ns(&m->st_mtim);
-  if (!same_file && !same_content(map_path, s)) return SITE_STALE;
+  if (!same_file && !same_content(map_path, s, m)) return SITE_STALE;
   static const char end[] = "\n" SITE_END_LINE "\n";
   const long n = sizeof end - 1;
   if (size < n) return SITE_CUT_SHORT;
