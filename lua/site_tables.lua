@@ -58,10 +58,11 @@ local function whole(path)
   return text
 end
 
--- The map's content as stamped (a copy keeps it: cp, rsync, images).
-local function same_content(map, s)
-  local text = crc32 and whole(map)
-  return text ~= nil and #text == s.size and crc32(text) == s.crc
+-- The map's content as stamped (a copy keeps it: cp, rsync, images). Read only when its size is
+-- the stamped one: a map that grew to gigabytes is never read at `module load`.
+local function same_content(map, m, s)
+  local text = crc32 and m.size == s.size and whole(map)
+  return text and #text == s.size and crc32(text) == s.crc or false
 end
 
 -- The table of the map at path with this suffix and format: its lines between the stamp and the
@@ -88,7 +89,7 @@ function M.read(map, suffix, format)
   -- racy-clean rule), else the map's content.
   local same_file = m.ino == s.ino and m.size == s.size and m.modification == s.mtime and
                     t.modification > m.modification
-  if not same_file and not same_content(map, s) then return nil, "stale" end
+  if not same_file and not same_content(map, m, s) then return nil, "stale" end
   local tail = "\n" .. contract.end_line .. "\n"
   if text:sub(-#tail) ~= tail then return nil, "cut-short" end
   local lines = {}

@@ -32,9 +32,10 @@ proc cudnn_compat_stamp {first format var} {
 }
 
 # Whether the map's content is the one stamped in the array named by svar (a copy keeps it).
-proc cudnn_compat_same_content {map svar} {
+proc cudnn_compat_same_content {map msize svar} {
    upvar $svar s
-   if {[catch {
+   # Read only when its size is the stamped one: a map that grew to gigabytes is never read.
+   if {$msize != $s(size) || [catch {
       set fh [open $map rb]
       set text [read $fh]
       close $fh
@@ -76,7 +77,7 @@ proc cudnn_compat_read_table {map suffix format var} {
    # The map's identity (whole seconds: what Tcl reads) and the table younger than it (git's
    # racy-clean rule), else the map's content.
    if {!($m(ino) == $s(ino) && $m(size) == $s(size) && $m(mtime) == $s(mtime) &&
-      $t(mtime) > $m(mtime)) && ![cudnn_compat_same_content $map s]} {
+      $t(mtime) > $m(mtime)) && ![cudnn_compat_same_content $map $m(size) s]} {
       return stale
    }
    set tail \n$::cudnn_compat_site(end_line)\n
