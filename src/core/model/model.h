@@ -225,6 +225,9 @@ struct Probe {
   // Why the library could not be asked at all (the probe program did not start: no process left
   // under `ulimit -u`, a noexec mount), empty when it was: such a library has not failed to load.
   std::string not_run = {};
+  // The library's sub-libraries that its load and checks mapped (the probe's answer rests on them
+  // too), as the loader named them; empty when no probe ran.
+  std::vector<std::string> family = {};
 };
 
 // What a library says of itself when loaded (the probe's answer only), or why there is none.

@@ -21,6 +21,9 @@ namespace fs = std::filesystem;
 // What a probe may say that is kept: its lines are a few dozen bytes; a library that prints in
 // its constructor is cut here.
 constexpr std::size_t kProbeOutputMax = 65536;
+// cuDNN 9 has seven sub-libraries; a library that names more files than this is not believed for
+// the rest (the memo's entry stays within its bound).
+constexpr std::size_t kFamilyMax = 16;
 
 // The child's environment: the caller's, without anything that would load a shim or preload into
 // it, with the shim switched off should one come in another way (a system-wide preload), and
@@ -48,6 +51,7 @@ std::vector<std::string> child_environment(const std::string &file) {
 struct HelperAnswer {
   std::optional<Version> version;
   std::optional<Version> cuda;
+  std::vector<std::string> family;
   std::string why;  // when version is absent
   bool ran = true;  // the helper started (else why says what stopped it)
 };
@@ -57,7 +61,7 @@ std::string describe_end(const SpawnResult &run) {
   return "exited with status " + std::to_string(run.exit_code.value_or(-1));
 }
 
-// The helper's lines: "version N", "cudart N", "error TEXT" (probe_helper.c).
+// The helper's lines: "version N", "cudart N", "family PATH", "error TEXT" (probe_helper.c).
 HelperAnswer read_lines(std::string_view out, std::string &error) {
   HelperAnswer a;
   for (std::string_view line : split(out, '\n')) {
@@ -65,6 +69,8 @@ HelperAnswer read_lines(std::string_view out, std::string &error) {
       a.version = parse_cudnn_number(line.substr(8)).value;
     else if (line.starts_with("cudart "))
       a.cuda = parse_cudart_number(line.substr(7)).value;
+    else if (line.starts_with("family ") && a.family.size() < kFamilyMax)
+      a.family.emplace_back(line.substr(7));
     else if (line.starts_with("error "))
       error = std::string(line.substr(6));
   }
@@ -81,7 +87,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   how.default_signals = true;
   how.max_output = kProbeOutputMax;
   const SpawnResult run = spawn_process({options.helper, file}, how);
-  if (!run.started) return {{}, {}, run.error, false};
+  if (!run.started) return {{}, {}, {}, run.error, false};
 
   std::string error;
   HelperAnswer a = read_lines(run.out, error);
@@ -158,6 +164,7 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
   if (a.version) {
     p.version = *a.version;
     p.cuda = a.cuda;
+    p.family = a.family;
     if (memo) options.memo->answered[size].push_back(p);
     return {p, {}};
   }
@@ -251,7 +258,8 @@ std::optional<LibraryCheck> read_probe_answer(int fd, const std::string &file, i
   const std::string out = read_stream(fd, timeout_ms, kProbeOutputMax, late);
   std::string error;
   const HelperAnswer a = read_lines(out, error);
-  if (a.version) return LibraryCheck{Probe{file, *a.version, a.cuda, ProbeSource::library, {}}};
+  if (a.version)
+    return LibraryCheck{Probe{file, *a.version, a.cuda, ProbeSource::library, {}, {}, a.family}};
   if (late) return LibraryCheck{};  // as a probe of the engine's own that ran out of time
   return std::nullopt;
 }

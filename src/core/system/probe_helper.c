@@ -8,13 +8,15 @@
  * take the tool down, and so that no shim or preload of the caller's environment takes part
  * (probe.cc starts it with those removed). Output, one line each: "version N", "cudart N", or
  * "error TEXT"; then "load_us N", what loading and checking the library took (bench/memo_bench
- * counts it in the floor of a first load).
+ * counts it in the floor of a first load); "family PATH" for each sub-library that load mapped.
  *
  * cudnn-compat-probe --nvml: the node's GPUs and driver from NVML (node_facts.cc), which must
  * never be loaded into a job's own process: "gpu X.Y" per GPU, "driver N" (the CUDA it runs,
  * 12020 for 12.2), "libcuda N" (what the libcuda on the library path says it runs: cuda-compat's
  * forward compatibility), "absent TEXT" when there is no NVML, "error TEXT" when it fails. */
+#define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +33,19 @@ static const char *const checks[] = {"cudnnOpsInferVersionCheck", "cudnnOpsTrain
                                      "cudnnAdvInferVersionCheck", "cudnnAdvTrainVersionCheck",
                                      "cudnnGraphVersionCheck",    "cudnnOpsVersionCheck",
                                      "cudnnCnnVersionCheck",      "cudnnAdvVersionCheck"};
+
+/* "family PATH" for each cuDNN library the load and its checks mapped besides the one probed (its
+ * sub-libraries, as cuDNN's own dlopen found them): the answer rests on them too, and the engine's
+ * memo keeps it only while each is the file it was. */
+static int print_family(struct dl_phdr_info *info, size_t size, void *probed) {
+  (void)size;
+  const char *name = info->dlpi_name, *base = strrchr(name, '/');
+  base = base ? base + 1 : name;
+  if (strncmp(base, "libcudnn", 8) == 0 && strcmp(name, (const char *)probed) != 0 &&
+      strchr(name, '\n') == NULL)
+    printf("family %s\n", name);
+  return 0;
+}
 
 typedef int (*nvml_fn)(void);
 typedef int (*count_fn)(unsigned *);
@@ -126,6 +141,7 @@ int main(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &end);
   printf("version %zu\n", v);
   if (cudart) printf("cudart %zu\n", cuda);
+  dl_iterate_phdr(print_family, argv[1]);
   printf("load_us %ld\n",
          (long)((end.tv_sec - start.tv_sec) * 1000000 + (end.tv_nsec - start.tv_nsec) / 1000));
   fflush(stdout);

@@ -1,0 +1,30 @@
+# The memo's answer rests on every library the probe loaded, not on libcudnn.so.9 alone. A user's
+# copy of FAKE 9.1.0, first on the path with 9.1 required, is probed whole and kept, and the next
+# process starts nothing. Then one of its sub-libraries is overwritten in place with FAKE 9.0.0's
+# (a pip upgrade cut short, a copy by hand): the next process probes again, finds the family
+# mixed and gets the map's whole 9.1.0, where the memo used to hand the mixed copy over (an
+# outside tester's finding: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH at cudnnCreate).
+source "$(dirname "$0")/common.sh"
+command -v strace >/dev/null || skip "strace is not installed (scripts/deps.sh installs it)"
+memo_on
+family_client
+mkdir -p "$t/site"
+fake_map 9.0.0 9.1.0 >"$t/site/map.toml"
+export CUDNN_COMPAT_MAP=$t/site/map.toml
+expect_rc 0 "$CUDNN_COMPAT" map validate "$CUDNN_COMPAT_MAP"
+export CUDNN_COMPAT_REQUIRE=9.1 LD_LIBRARY_PATH=$t/own/lib64
+for mode in audit preload; do
+  rm -rf "$memo" "$t/own"
+  cp -a "$FAKES/9.1.0" "$t/own"
+  settle
+  started $mode "$t/family" libcudnn.so.9
+  has "loaded $t/own/lib64/libcudnn.so.9"
+  started $mode "$t/family" libcudnn.so.9
+  has "loaded $t/own/lib64/libcudnn.so.9"
+  [[ $started == 0 ]] || fail "$mode: the second process started $started:"$'\n'"$trace"
+  cat "$FAKES/9.0.0/lib64/libcudnn_ops.so.9.0.0" >"$t/own/lib64/libcudnn_ops.so.9.1.0"
+  settle
+  started $mode "$t/family" libcudnn.so.9
+  has "loaded $FAKES/9.1.0/lib64/libcudnn.so.9"
+  ((started > 0)) || fail "$mode: the mixed copy was taken from the memo:"$'\n'"$out"
+done
