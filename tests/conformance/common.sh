@@ -39,11 +39,19 @@ puts [cudnn_compat_read_table $map $cudnn_compat_site(${kind}_suffix)\
 TCL
 
 # engine MAP KIND: the engine's verdict (doctor, the shim's own C reader) on the table.
+# What doctor printed stays in $t/doctor.*, and is shown when it is not the JSON expected (CI saw
+# one such run, unexplained, in a copied-map fixture that passes here every time).
 engine() {
-  "$CUDNN_COMPAT" --json doctor --map "$1" 2>/dev/null | python3 -c '
+  local rc=0
+  "$CUDNN_COMPAT" --json doctor --map "$1" >"$t/doctor.out" 2>"$t/doctor.err" || rc=$?
+  python3 -c '
 import json, sys
 for t in json.load(sys.stdin)["tables"]:
-    if t["file"].endswith("." + sys.argv[1]): print(t["verdict"])' "$2"
+    if t["file"].endswith("." + sys.argv[1]): print(t["verdict"])' "$2" <"$t/doctor.out" || {
+    echo "doctor --json --map $1 exited $rc; stdout: $(head -c 3000 "$t/doctor.out");" \
+      "stderr: $(head -c 3000 "$t/doctor.err")" >&2
+    return 1
+  }
 }
 lua_hook() { lua5.3 - "$SHARE/lmod" "$1" "$2" <"$t/lua_reader.lua"; }
 tcl_hook() { tclsh8.6 "$t/tcl_reader.tcl" "$SHARE/envmodules" "$1" "$2"; }
