@@ -345,6 +345,30 @@ TEST(Explain, AnOldSystemRuntimeIsADependencyNotAMixedFamily) {
             FindingKind::sublibrary_mismatch);
 }
 
+// A sub-library that cannot load its sibling names the sibling, the one missing: the family in
+// that place is incomplete.
+TEST(Explain, AMissingSiblingIsTheLibraryNotFound) {
+  const Finding f = first_in(
+      "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open "
+      "shared object file: No such file or directory");
+  EXPECT_EQ(f.kind, FindingKind::library_not_found);
+  EXPECT_EQ(f.library, "libcudnn_ops_infer.so.8");
+  EXPECT_NE(f.note.find("libcudnn_cnn_infer.so.8 was found"), std::string::npos) << f.note;
+}
+
+// A release of the major that is installed in no module (the system's, a wheel's) is named, never
+// "none is installed" (an outside tester's finding).
+TEST(Explain, AdviceNamesAnInstalledReleaseWithoutAModule) {
+  Map map;
+  map.cudnn.push_back({*parse_dotted("8.9.7"), "/opt/cudnn8/lib", std::nullopt, "", {}});
+  const Advice a = advise(first_in("OSError: libcudnn.so.8: cannot open shared object file"), &map);
+  ASSERT_GE(a.fixes.size(), 2u);
+  EXPECT_EQ(a.fixes[0].rfind("export CUDNN_COMPAT_REQUIRE=8 LD_AUDIT=", 0), 0u) << a.fixes[0];
+  EXPECT_NE(a.fixes[1].find("/opt/cudnn8/lib"), std::string::npos) << a.fixes[1];
+  for (const std::string &fix : a.fixes)
+    EXPECT_EQ(fix.find("none is installed"), std::string::npos) << fix;
+}
+
 // Messages over several lines: one finding each, at the line they start, with what the later
 // lines name; TensorFlow's "DNN library is not found" alone is a missing cuDNN.
 TEST(Explain, MessagesOverSeveralLines) {

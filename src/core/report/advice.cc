@@ -312,9 +312,18 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
     const Installed &e = map->cudnn[i];
     out.push_back(module_command(scene, old, e.module) + "   # cuDNN " + to_string(e.version));
   }
-  if (out.empty() && !rank(*map, need, any).empty() && need.cudnn)
-    out.push_back("export CUDNN_COMPAT_REQUIRE=" + to_string(*need.cudnn) +
+  // Installed, but in no module (the system's copy, a wheel's, a conda environment's): the shim
+  // hands it over; a message that names only a major asks for that major.
+  const std::vector<std::size_t> places =
+      out.empty() ? rank(*map, need, any) : std::vector<std::size_t>{};
+  if (!places.empty()) {
+    const Installed &best = map->cudnn[places.front()];
+    out.push_back("export CUDNN_COMPAT_REQUIRE=" +
+                  (need.cudnn ? to_string(*need.cudnn) : std::to_string(major)) +
                   " LD_AUDIT=$(cudnn-compat shim-path)   # the shim picks it from the map");
+    out.push_back("or: export LD_LIBRARY_PATH=" + best.lib + ":$LD_LIBRARY_PATH   # cuDNN " +
+                  to_string(best.version));
+  }
   return out;
 }
 

@@ -68,6 +68,13 @@ std::optional<Finding> read_could_not_load(std::string_view line) {
     else if (a_library && !names_cudnn_library(dep)) {
       f.kind = FindingKind::dependency_not_found;
       f.missing = std::string(basename_of(dep));
+    } else if (const std::string sibling(basename_of(dep));
+               names_cudnn_library(sibling) && sibling != basename_of(f.library)) {
+      // "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot
+      // open": the one asked for is there; the family lacks the sibling it needs.
+      f.note = f.library + " was found, but not " + sibling + ", which it loads: the family in " +
+               "that place is incomplete";
+      f.library = sibling;
     }
     if (mentions(*e, "126")) f.windows_error = 126;
     if (mentions(*e, "127")) f.windows_error = 127, f.kind = FindingKind::sublibrary_mismatch;
