@@ -120,7 +120,19 @@ struct Search {
   bool any_file = false;                 // a release of the map has its library here
   std::size_t chosen = 0;                // the entry of the one handed over
   std::optional<Version> reports;        // what its library reports
+  bool map_lied = false;                 // an entry of the map's own is not what it says
 };
+
+// Whose word an entry's release is: the map's, or (a place of the active Python environment,
+// which no map lists) its conda record's or its wheel's metadata.
+bool from_environment(const Installed &e) {
+  return e.pos.line == 0 && (e.source == Source::conda || e.source == Source::wheel);
+}
+std::string claimed_by(const Installed &e) {
+  if (!from_environment(e)) return "the map says ";
+  return e.source == Source::conda ? "its conda record (conda-meta) says "
+                                   : "its wheel's METADATA says ";
+}
 
 // The best fitting release for need that says so itself; a map that lies is passed over, and
 // said so.
@@ -148,10 +160,11 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
       return file;
     }
     // A release that is what the map says but not built for the CUDA needed is no liar.
-    s.passed_over.push_back(same_release(c.probe->version, e.version)
-                                ? *file + " (" + to_string(e.version) + "): " + v.reason
-                                : "the map says " + to_string(e.version) + " but " + *file +
-                                      " reports " + to_string(c.probe->version));
+    const bool lied = !same_release(c.probe->version, e.version);
+    s.map_lied = s.map_lied || (lied && !from_environment(e));
+    s.passed_over.push_back(!lied ? *file + " (" + to_string(e.version) + "): " + v.reason
+                                  : claimed_by(e) + to_string(e.version) + " but " + *file +
+                                        " reports " + to_string(c.probe->version));
   }
   return std::nullopt;
 }
@@ -187,7 +200,7 @@ void handed_over(const SelectInputs &in, const std::string &need, const std::str
     out.say.push_back(kPrefix + in.name + " -> " + *out.use + " (" +
                       std::string(to_string(source_of(e))) + " " + to_string(e.version) + "; " +
                       need + "; " + note + lies +
-                      (lies.empty() ? "" : "; run `cudnn-compat map validate --probe`") + ")");
+                      (found.map_lied ? "; run `cudnn-compat map validate --probe`" : "") + ")");
 }
 
 }  // namespace

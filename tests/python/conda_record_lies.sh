@@ -1,0 +1,14 @@
+# A conda record that says another release than its library does (9.23.0 said, 9.20.0 loaded) is
+# passed over, and the line says whose word it was: the conda record's, not the map's, and it does
+# not send the admin to `map validate --probe`, which cannot mend it (an outside tester's finding).
+source "$(dirname "$0")/common.sh"
+conda_env "$t/conda" 9.20.0
+record=$(echo "$t"/conda/conda-meta/cudnn-9.20.0.48-*.json)
+sed 's/"version": "9.20.0.48"/"version": "9.23.0.48"/' "$record" >"$t/record" && mv "$t/record" "$record"
+export LD_LIBRARY_PATH=$FAKES/9.0.0/lib64 CUDNN_COMPAT_REQUIRE=9.21
+for mode in audit preload; do
+  expect_rc 0 $mode c_client "$t/conda/lib/libtf_conda.so"
+  has "its conda record (conda-meta) says 9.23.0.48 but $t/conda/lib/libcudnn.so.9 reports 9.20.0"
+  lacks "the map says"
+  lacks "map validate --probe"
+done
