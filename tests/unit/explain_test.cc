@@ -354,6 +354,14 @@ TEST(Explain, AMissingSiblingIsTheLibraryNotFound) {
   EXPECT_EQ(f.kind, FindingKind::library_not_found);
   EXPECT_EQ(f.library, "libcudnn_ops_infer.so.8");
   EXPECT_NE(f.note.find("libcudnn_cnn_infer.so.8 was found"), std::string::npos) << f.note;
+  // A sibling that is there but cannot be loaded is no missing file.
+  for (const char *why : {"Permission denied", "wrong ELF class: ELFCLASS32"})
+    EXPECT_EQ(first_in(std::string("Could not load library libcudnn_cnn_infer.so.8. Error: "
+                                   "libcudnn_ops_infer.so.8: cannot open shared object file: ") +
+                       why)
+                  .note.find("incomplete"),
+              std::string::npos)
+        << why;
 }
 
 // A release of the major that is installed in no module (the system's, a wheel's) is named, never

@@ -48,6 +48,15 @@ std::optional<Finding> read_status(std::string_view line) {
   return std::nullopt;
 }
 
+// The loader's reason is that the file is not there ("No such file or directory", or no reason
+// given), not that it is there and cannot be loaded (permissions, a 32-bit file, a noexec mount).
+bool sibling_missing(std::string_view error) {
+  const std::optional<std::string_view> why = after(error, "cannot open shared object file");
+  if (!why) return false;
+  const std::string_view rest = trim(*why);
+  return rest.empty() || after(rest, "No such file or directory").has_value();
+}
+
 // "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object
 // file" and its kin: the sub-library, its missing dependency, or a symbol of another release.
 std::optional<Finding> read_could_not_load(std::string_view line) {
@@ -68,8 +77,9 @@ std::optional<Finding> read_could_not_load(std::string_view line) {
     else if (a_library && !names_cudnn_library(dep)) {
       f.kind = FindingKind::dependency_not_found;
       f.missing = std::string(basename_of(dep));
-    } else if (const std::string sibling(basename_of(dep));
-               names_cudnn_library(sibling) && sibling != basename_of(f.library)) {
+    } else if (const std::string sibling(basename_of(dep)); names_cudnn_library(sibling) &&
+                                                            sibling != basename_of(f.library) &&
+                                                            sibling_missing(*e)) {
       // "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot
       // open": the one asked for is there; the family lacks the sibling it needs.
       f.note = f.library + " was found, but not " + sibling + ", which it loads: the family in " +
