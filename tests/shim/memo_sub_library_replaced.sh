@@ -6,13 +6,7 @@
 # outside tester's finding: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH at cudnnCreate).
 source "$(dirname "$0")/common.sh"
 command -v strace >/dev/null || skip "strace is not installed (scripts/deps.sh installs it)"
-memo_on
-family_client
-mkdir -p "$t/site"
-fake_map 9.0.0 9.1.0 >"$t/site/map.toml"
-export CUDNN_COMPAT_MAP=$t/site/map.toml
-expect_rc 0 "$CUDNN_COMPAT" map validate "$CUDNN_COMPAT_MAP"
-export CUDNN_COMPAT_REQUIRE=9.1 LD_LIBRARY_PATH=$t/own/lib64
+memo_setting
 for mode in audit preload; do
   rm -rf "$memo" "$t/own"
   cp -a "$FAKES/9.1.0" "$t/own"

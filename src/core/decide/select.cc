@@ -123,13 +123,9 @@ struct Search {
   bool map_lied = false;                 // an entry of the map's own is not what it says
 };
 
-// Whose word an entry's release is: the map's, or (a place of the active Python environment,
-// which no map lists) its conda record's or its wheel's metadata.
-bool from_environment(const Installed &e) {
-  return e.pos.line == 0 && (e.source == Source::conda || e.source == Source::wheel);
-}
+// Whose word an entry's release is: the map's, or its conda record's or wheel's metadata.
 std::string claimed_by(const Installed &e) {
-  if (!from_environment(e)) return "the map says ";
+  if (e.claimed_in.empty()) return "the map says ";
   return e.source == Source::conda ? "its conda record (conda-meta) says "
                                    : "its wheel's METADATA says ";
 }
@@ -161,7 +157,7 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
     }
     // A release that is what the map says but not built for the CUDA needed is no liar.
     const bool lied = !same_release(c.probe->version, e.version);
-    s.map_lied = s.map_lied || (lied && !from_environment(e));
+    s.map_lied = s.map_lied || (lied && e.claimed_in.empty());
     s.passed_over.push_back(!lied ? *file + " (" + to_string(e.version) + "): " + v.reason
                                   : claimed_by(e) + to_string(e.version) + " but " + *file +
                                         " reports " + to_string(c.probe->version));

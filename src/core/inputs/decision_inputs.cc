@@ -64,6 +64,7 @@ std::optional<Map> with_places(const Map *map, const std::vector<PythonPlace> &p
     if (std::find(listed.begin(), listed.end(), dir) != listed.end()) continue;
     Installed e{p.version, p.lib, p.cuda, "", {}};
     e.source = p.source;
+    e.claimed_in = p.file;
     out.cudnn.push_back(std::move(e));
     listed.push_back(dir);
   }

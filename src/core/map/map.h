@@ -40,6 +40,9 @@ struct Installed {
   // clock said when the map was loaded (load_map, read_map_file).
   std::string retire_after = {};
   bool retired = false;
+  // Whose word its version is: "" the map's; else the wheel's METADATA or the conda-meta record
+  // it was read from (a place of the active Python environment that the map does not list).
+  std::string claimed_in = {};
   ReleaseCode code = {};  // the device code its libraries carry, when read (map validate, engine)
 };
 // Where a place came from: its `source`, else the module's when it has one, a wheel's by its

@@ -314,9 +314,8 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
   }
   // Installed, but in no module (the system's copy, a wheel's, a conda environment's): the shim
   // hands it over; a message that names only a major asks for that major.
-  const std::vector<std::size_t> places =
-      out.empty() ? rank(*map, need, any) : std::vector<std::size_t>{};
-  if (!places.empty()) {
+  if (const std::vector<std::size_t> places = rank(*map, need, any);
+      out.empty() && !places.empty()) {
     const Installed &best = map->cudnn[places.front()];
     out.push_back("export CUDNN_COMPAT_REQUIRE=" +
                   (need.cudnn ? to_string(*need.cudnn) : std::to_string(major)) +

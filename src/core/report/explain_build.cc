@@ -126,19 +126,23 @@ constexpr ApiMajor kAdded[] = {
     {"cudnnsetrnndescriptor_v8", 8}, {"cudnnrnnforward", 8}};
 // clang-format on
 
-// The major that added the function the line names as undefined, when it is one of them (a block
-// that also names a function every cuDNN has linked no cuDNN at all: fold_link_errors).
-std::optional<int> added_in(std::string_view low) {
-  std::optional<std::string_view> name = after(low, "undefined reference to ");
-  if (!name) return std::nullopt;
-  // GNU ld's `name', its UTF-8 locales' curly quotes, or none (a page's Markdown took them).
+// The function a linker says is undefined ("undefined reference to `cudnnX'"), without GNU ld's
+// quote, its UTF-8 locales' curly one, or none (a page's Markdown took it); "" when there is none.
+std::string_view undefined_symbol(std::string_view line) {
+  std::optional<std::string_view> name = after(line, "undefined reference to ");
+  if (!name) return {};
   for (std::string_view quote : {"`", "'", "\u2018"})
     if (name->starts_with(quote)) name->remove_prefix(quote.size());
   std::size_t n = 0;
   while (n < name->size() && word_char((*name)[n])) ++n;
-  const std::string_view symbol = name->substr(0, n);
+  return name->substr(0, n);
+}
+
+// The major that added the function, when it is one of them (a block that also names a function
+// every cuDNN has linked no cuDNN at all: fold_link_errors).
+std::optional<int> added_in(std::string_view low_symbol) {
   for (const ApiMajor &a : kAdded)
-    if (symbol == a.name) return a.in_major;
+    if (low_symbol == a.name) return a.in_major;
   return std::nullopt;
 }
 
@@ -192,18 +196,17 @@ std::optional<Finding> read_linker(std::string_view line) {
       return f;
     }
   }
-  std::optional<Finding> f =
-      when_any(line,
-               {"undefined reference to `cudnn", "undefined reference to \u2018cudnn",
-                "undefined reference to 'cudnn", "undefined reference to cudnn",
-                "unresolved external symbol cudnn"},
-               FindingKind::library_not_found,
-               "the link did not include cuDNN (-lcudnn and its directory), or took a cuDNN "
-               "release that lacks this function");
-  if (const std::optional<int> major = f ? removed_in(folded(line)) : std::nullopt)
-    older_api(*f, *major, "cuDNN it links");
-  else if (const std::optional<int> added = f ? added_in(folded(line)) : std::nullopt)
-    newer_api(*f, *added);
+  const std::string low = folded(line);
+  const std::string_view symbol = undefined_symbol(low);
+  if (!symbol.starts_with("cudnn") && !after(low, "unresolved external symbol cudnn"))
+    return std::nullopt;
+  Finding f = at_build(FindingKind::library_not_found,
+                       "the link did not include cuDNN (-lcudnn and its directory), or took a "
+                       "cuDNN release that lacks this function");
+  if (const std::optional<int> major = removed_in(low))
+    older_api(f, *major, "cuDNN it links");
+  else if (const std::optional<int> added = added_in(symbol))
+    newer_api(f, *added);
   return f;
 }
 

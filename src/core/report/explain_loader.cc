@@ -135,7 +135,10 @@ std::optional<Finding> read_cudnn_loader(std::string_view line) {
     // cudnn_graph64_9.dll. ...\n#> Invalid handle. ..." names the file that was not found.
     Finding f = found(FindingKind::library_not_found);
     for (const std::string &name : file_names(line))
-      if (names_cudnn_library(name) && f.library.empty()) f.library = name;
+      if (names_cudnn_library(name)) {
+        f.library = name;
+        break;
+      }
     return f;
   }
   return std::nullopt;
