@@ -50,9 +50,8 @@ long Probes::budget_ms() const {
 // process may have more time, or room for a process.
 LibraryCheck Probes::judged(LibraryCheck c, Clock::time_point started, long budget) {
   // Its answer holds while its sub-libraries do: one replaced (a pip upgrade cut short, a copy
-  // by hand) mixes the family that the probe found whole.
-  if (c.probe)
-    for (const std::string &f : c.probe->family) grounds_.file(f);
+  // by hand) mixes the family that the probe found whole, or mends the one it found mixed.
+  for (const std::string &f : c.probe ? c.probe->family : c.family) grounds_.file(f);
   if (!c.probe &&
       (!c.not_run.empty() || Clock::now() - started >= std::chrono::milliseconds(budget)))
     grounds_.keep = false;

@@ -86,8 +86,9 @@ usage_spool() {
   spool=$(echo "$t"/spool/*.usage)
 }
 
-# A client of a cuDNN 8 or 9 dispatcher: loads it by bare name, creates a handle (which loads the
-# whole family of sub-libraries) and lists every libcudnn* the process holds, from the link map.
+# A client of a cuDNN 8 or 9 dispatcher: loads it by bare name, calls each function named after it
+# ("NAME = status"; cudnnCreate with a handle to fill, which loads the whole family of
+# sub-libraries) and lists every libcudnn* the process holds, from the link map.
 family_client() {
   compile family <<'C'
 #define _GNU_SOURCE
@@ -111,7 +112,9 @@ int main(int argc, char **argv) {
   int status = 0;
   for (int i = 2; i < argc; ++i) {
     int (*check)(void) = (int (*)(void))dlsym(lib, argv[i]);
-    const int s = check ? check() : -1;
+    int (*create)(void **) = (int (*)(void **))check;
+    void *handle = NULL;
+    const int s = !check ? -1 : strcmp(argv[i], "cudnnCreate") == 0 ? create(&handle) : check();
     printf("%s = %d\n", argv[i], s);
     status |= s;
   }

@@ -53,6 +53,15 @@ TEST(Names, SubLibrariesPerMajor) {
   EXPECT_EQ(sub_libraries(9).front(), "graph");
 }
 
+// cuDNN 9's own error lists them: "Unable to load any of {libcudnn_ops.so.9.1.0, ...}".
+TEST(Names, TheDispatcherAsksForItsExactReleaseFromCudnn9On) {
+  EXPECT_EQ(dispatcher_asks("ops", *parse_dotted("9.1.0")),
+            (std::vector<std::string>{"libcudnn_ops.so.9.1.0", "libcudnn_ops.so.9.1",
+                                      "libcudnn_ops.so.9", "libcudnn_ops.so"}));
+  EXPECT_EQ(dispatcher_asks("cnn_infer", *parse_dotted("8.9.7")),
+            (std::vector<std::string>{"libcudnn_cnn_infer.so.8"}));
+}
+
 struct Module {
   const char *name;
   const char *cudnn;

@@ -180,14 +180,6 @@ std::string shim_mode(std::string_view ld_audit, std::string_view ld_preload) {
                                                                            : "";
 }
 
-std::vector<std::string> dispatcher_asks(std::string_view sub, const Version &version) {
-  std::vector<std::string> names;
-  const std::string stem = "libcudnn_" + std::string(sub) + ".so.";
-  if (version.major >= 9) names.push_back(stem + to_string(version));  // its exact release first
-  names.push_back(stem + std::to_string(version.major));
-  return names;
-}
-
 DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, const Map *map,
                                 const DoctorIo &io) {
   DoctorFacts f;

@@ -4,9 +4,9 @@
 // tested on made-up environments; diagnose() (cudnn_compat.h) then judges the facts.
 #pragma once
 
+#include "decision_inputs.h"
 #include "reports.h"
 #include "system.h"
-#include "decision_inputs.h"
 
 #include <functional>
 
@@ -50,7 +50,5 @@ std::vector<int> majors_to_follow(const DoctorFacts &f);
 std::pair<std::optional<int>, std::string> loaded_cuda(const std::vector<std::string> &modules);
 // "LD_AUDIT", "LD_PRELOAD" or "" by where libcudnn-compat.so is named.
 std::string shim_mode(std::string_view ld_audit, std::string_view ld_preload);
-// The names a cuDNN dispatcher of `version` asks for its sub-library `sub`, in its order.
-std::vector<std::string> dispatcher_asks(std::string_view sub, const Version &version);
 
 }  // namespace cudnn_compat

@@ -88,6 +88,9 @@ std::optional<Version> version_in_name(std::string_view path);
 bool is_cudnn_library_name(std::string_view name);
 // The sub-libraries a dispatcher of this major loads (FACTS.md section 2); empty before 8.
 const std::vector<std::string_view> &sub_libraries(int major);
+// The names a dispatcher of `version` asks the loader for its sub-library `sub`, in its order:
+// from 9.0 the exact release first, then ever shorter names (FACTS.md section 2).
+std::vector<std::string> dispatcher_asks(std::string_view sub, const Version &version);
 
 // A module that provides cuDNN: `cudnn/5.1`, `cuDNN/8.9.2.26-CUDA-12.1.1` (EasyBuild),
 // `cudnn/8.9.7.29-12` (Spack), `cudnn/9.1.0.70_cuda12`.
@@ -234,8 +237,12 @@ struct Probe {
 struct LibraryCheck {
   std::optional<Probe> probe;  // it loaded and reported its version
   std::string not_run;         // else: the check could not run (why); empty: it does not load
-  LibraryCheck(std::optional<Probe> p = std::nullopt, std::string why = {})  // NOLINT: implicit
-      : probe(std::move(p)), not_run(std::move(why)) {}
+  // Else what its load mapped of its family before it failed (a foreign sub-library): the answer
+  // "it does not load" holds while they are as they were.
+  std::vector<std::string> family;
+  LibraryCheck(std::optional<Probe> p = std::nullopt, std::string why = {},  // NOLINT: implicit
+               std::vector<std::string> mapped = {})
+      : probe(std::move(p)), not_run(std::move(why)), family(std::move(mapped)) {}
 };
 
 // What the libraries a scan already loaded answered, by file size: a library byte for byte the

@@ -122,6 +122,14 @@ const std::vector<std::string_view> &sub_libraries(int major) {
   return major < 8 ? none : major == 8 ? v8 : v9;
 }
 
+std::vector<std::string> dispatcher_asks(std::string_view sub, const Version &version) {
+  const std::string stem = "libcudnn_" + std::string(sub) + ".so";
+  if (version.major < 9) return {stem + "." + std::to_string(version.major)};
+  const Version minor{version.major, version.minor, {}, {}};
+  return {stem + "." + to_string(Version{version.major, version.minor, version.patch, {}}),
+          stem + "." + to_string(minor), stem + "." + std::to_string(version.major), stem};
+}
+
 Parsed<ModuleName> parse_module_name(std::string_view text) {
   const std::string_view s = trim(text);
   const auto fail = [&](const std::string &why) {

@@ -77,6 +77,56 @@ HelperAnswer read_lines(std::string_view out, std::string &error) {
   return a;
 }
 
+// cuDNN 9's dispatcher maps libcudnn_heuristic and libcudnn_engines_* only when a handle is first
+// used on a GPU, and they export no version to check, so the helper's load never sees them. Those
+// the dispatcher would take from the library's own directory join the family here, so that the
+// answer (and the memo) rests on them too; one whose real file's name gives another release makes
+// the family no answer - where names tell the truth here: the library's own real file is named for
+// the release it reports, or carries the major alone. One named with the major only (a wheel's)
+// cannot be told apart this way: docs/status.md.
+std::string judge_later_subs(HelperAnswer &a, const std::string &file) {
+  const fs::path dir = fs::path(file).parent_path().empty() ? "." : fs::path(file).parent_path();
+  const Version &v = *a.version;
+  std::set<std::string> subs(sub_libraries(v.major).begin(), sub_libraries(v.major).end());
+  std::error_code ec;
+  const std::optional<Version> own = version_in_name(fs::canonical(file, ec).string());
+  const bool names_tell = !ec && (!own || is_prefix_of(*own, v));
+  // Later 9.x releases add sub-libraries of their own (libcudnn_engines_tensor_ir.so.9).
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
+    if (n && !n->windows && !n->sub.empty() && n->version && n->version->major == v.major)
+      subs.insert(n->sub);
+  }
+  for (const std::string &mapped : a.family)
+    if (const Parsed<LibraryName> n = parse_library_name(mapped)) subs.erase(n->sub);
+  for (const std::string &sub : subs)
+    for (const std::string &name : dispatcher_asks(sub, v)) {
+      const fs::path path = dir / name;
+      if (!fs::exists(path, ec)) continue;
+      const fs::path real = fs::canonical(path, ec);
+      const std::optional<Version> named = ec ? std::nullopt : version_in_name(real.string());
+      if (a.family.size() < kFamilyMax) a.family.push_back(path.string());
+      if (names_tell && named && !is_prefix_of(*named, v))
+        return "its sub-libraries are not one release: " + path.string() + " is " +
+               real.filename().string() + ", of cuDNN " + to_string(*named) + ", the library " +
+               to_string(v);
+      break;
+    }
+  return "";
+}
+
+// The helper's answer for file, judged on the sub-libraries its load did not map: error says why
+// a family that is not one release is no answer.
+HelperAnswer read_answer(std::string_view out, const std::string &file, std::string &error) {
+  HelperAnswer a = read_lines(out, error);
+  if (!a.version) return a;
+  if (std::string why = judge_later_subs(a, file); !why.empty()) {
+    error = std::move(why);
+    a.version.reset();
+  }
+  return a;
+}
+
 HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   SpawnOptions how;
   how.env = child_environment(file);
@@ -90,7 +140,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   if (!run.started) return {{}, {}, {}, run.error, false};
 
   std::string error;
-  HelperAnswer a = read_lines(run.out, error);
+  HelperAnswer a = read_answer(run.out, file, error);
   if (a.version) return a;
   a.cuda.reset();
   if (run.timed_out)
@@ -169,6 +219,7 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
     return {p, {}};
   }
   p.note = a.why;
+  p.family = a.family;
   if (!a.ran) p.not_run = a.why;
   const std::optional<Version> named = version_in_name(file);
   const fs::path dir = fs::path(file).parent_path();
@@ -249,7 +300,8 @@ Parsed<std::vector<Probe>> probe(const std::string &path, const ProbeOptions &op
 LibraryCheck check_library(const std::string &file, const ProbeOptions &options) {
   const Parsed<std::vector<Probe>> p = probe(file, options);
   if (!p || p->empty()) return {};
-  if (p->front().source != ProbeSource::library) return {std::nullopt, p->front().not_run};
+  if (p->front().source != ProbeSource::library)
+    return {std::nullopt, p->front().not_run, p->front().family};
   return {p->front()};
 }
 
@@ -257,7 +309,7 @@ std::optional<LibraryCheck> read_probe_answer(int fd, const std::string &file, i
   bool late = false;
   const std::string out = read_stream(fd, timeout_ms, kProbeOutputMax, late);
   std::string error;
-  const HelperAnswer a = read_lines(out, error);
+  const HelperAnswer a = read_answer(out, file, error);
   if (a.version)
     return LibraryCheck{Probe{file, *a.version, a.cuda, ProbeSource::library, {}, {}, a.family}};
   if (late) return LibraryCheck{};  // as a probe of the engine's own that ran out of time

@@ -8,7 +8,8 @@
  * take the tool down, and so that no shim or preload of the caller's environment takes part
  * (probe.cc starts it with those removed). Output, one line each: "version N", "cudart N", or
  * "error TEXT"; then "load_us N", what loading and checking the library took (bench/memo_bench
- * counts it in the floor of a first load); "family PATH" for each sub-library that load mapped.
+ * counts it in the floor of a first load); "family PATH" for each sub-library that load mapped
+ * (after an error too, when a version check failed: the answer rests on them either way).
  *
  * cudnn-compat-probe --nvml: the node's GPUs and driver from NVML (node_facts.cc), which must
  * never be loaded into a job's own process: "gpu X.Y" per GPU, "driver N" (the CUDA it runs,
@@ -134,6 +135,7 @@ int main(int argc, char **argv) {
     if (status != 0) {
       printf("error its sub-libraries do not load as one release (%s returned %d)\n", checks[i],
              status);
+      dl_iterate_phdr(print_family, argv[1]); /* the answer holds while they are as they are */
       return 3;
     }
   }
