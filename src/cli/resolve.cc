@@ -178,8 +178,13 @@ int run(const Opts &o, const Globals &g) {
     return kUsage;
   }
   decide_on_node(*node, *need.value, &*map);
+  std::vector<std::string> dropped;
+  map = places_their_libraries_confirm(*map, probe_options(), dropped);
+  if (need->cuda_major)
+    map = with_library_cuda(*map, wanted_major(*need, *requested), probe_options());
   const Choice choice = choose(*map, *need, *requested);
-  const Resolved found = resolve_file(*map, choice, *requested, o.name, find_library_file);
+  Resolved found = resolve_file(*map, choice, *requested, o.name, find_library_file);
+  found.skipped.insert(found.skipped.begin(), dropped.begin(), dropped.end());
   if (found.entry) {
     print_found(o, g, *map, *need, choice, found);
     return kYes;

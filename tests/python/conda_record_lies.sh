@@ -12,3 +12,8 @@ for mode in audit preload; do
   lacks "the map says"
   lacks "map validate --probe"
 done
+
+# resolve believes the record only as far as its library agrees, as the shim does.
+CONDA_PREFIX=$t/conda expect_rc 1 env -u CUDNN_COMPAT_MAP "$CUDNN_COMPAT" resolve libcudnn.so.9
+has "skipped: its conda record (conda-meta) says 9.23.0.48 but $t/conda/lib/libcudnn.so.9 reports 9.20.0"
+lacks "-> $t/conda"

@@ -102,6 +102,25 @@ TEST(Choose, CudaMustMatchAndUnknownCudaCannotBeConfirmed) {
       << c.reason;
 }
 
+// A release whose CUDA the map does not name is left to its library, which a prober asks: ranked
+// for that, and only for that; one whose map CUDA says no stays out.
+TEST(Choose, AnUnknownCudaIsAskedOfTheLibrary) {
+  const Map m = fake_map();
+  Need n = need("5.1");
+  n.cuda_major = 8;
+  EXPECT_TRUE(rank(m, n, lib("libcudnn.so.5")).empty());
+  EXPECT_EQ(rank_asking_libraries(m, n, lib("libcudnn.so.5")), (std::vector<std::size_t>{1}));
+  n = need("8.9");
+  n.cuda_major = 11;
+  EXPECT_TRUE(rank_asking_libraries(m, n, lib("libcudnn.so.8")).empty());
+  Probe p{"/x/libcudnn.so.5", *parse_dotted("5.1.10"), std::nullopt, ProbeSource::library, {}};
+  EXPECT_EQ(release_cuda(m.cudnn[2], p), m.cudnn[2].cuda);  // cuDNN 5 reports none: the map's
+  p.cuda = Version{8, 0, {}, {}};
+  EXPECT_EQ(release_cuda(m.cudnn[1], p), p.cuda);
+  p.source = ProbeSource::header;  // a header is no word of the library's
+  EXPECT_EQ(release_cuda(m.cudnn[1], p), std::nullopt);
+}
+
 // rank() decides without words and choose() explains: they must never disagree.
 TEST(Choose, RankAndTheReasonsAgreeOnEveryEntry) {
   const Map m = fake_map();

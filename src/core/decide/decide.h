@@ -118,6 +118,17 @@ std::optional<int> wanted_major(const Need &need, const LibraryName &requested);
 // The fitting entries the map hands out (indices into Map::cudnn), best first: the decision
 // without the words. A place with hand_out = false is never among them.
 std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested);
+// rank()'s entries, and for a CUDA need those it leaves out only because the map names no CUDA for
+// them: their libraries tell theirs (release_cuda), which a caller that probes asks before handing
+// one over.
+std::vector<std::size_t> rank_asking_libraries(const Map &map, const Need &need,
+                                               const LibraryName &requested);
+// The CUDA a release is built for: what its library reports where it tells (cuDNN 6 on), else the
+// map's word for it.
+std::optional<Version> release_cuda(const Installed &e, const std::optional<Probe> &p);
+// Whose word an entry's release is, as a sentence's start: "the map says ", "its conda record
+// (conda-meta) says ", "its wheel's METADATA says ".
+std::string claimed_by(const Installed &e);
 // rank() with a reason for every entry, for people.
 Choice choose(const Map &map, const Need &need, const LibraryName &requested);
 // The places (indices into Map::cudnn) that fit need for major but that the map does not hand out

@@ -172,6 +172,7 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
     if (!e.hand_out || !library_disagreement(e, facts.probes[i]).empty() || !facts.files[i])
       continue;
     known.cudnn.push_back(e);
+    known.cudnn.back().cuda = release_cuda(e, facts.probes[i]);
     if (i < facts.codes.size() && facts.codes[i]) known.cudnn.back().code = *facts.codes[i];
     index.push_back(i);
     // A release that retires is ranked, but handed over or kept only by the engine, which knows
@@ -195,8 +196,8 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
     }
     const std::vector<Point> at = points(major, entries);
     out += rows(known, index, major, "-", std::nullopt, at);
-    // A CUDA need is settled here only where the map names every release's CUDA: the engine's
-    // own check of a library's CUDA then says the same.
+    // A CUDA need is settled here only where every release's CUDA is known (the library's word,
+    // else the map's): the engine's own check of a library's CUDA then says the same.
     if (!cuda_known) continue;
     for (int cuda : cudas) out += rows(known, index, major, std::to_string(cuda), cuda, at);
     out += rows(known, index, major, "*", (cudas.empty() ? 0 : *cudas.rbegin()) + 1000, at);

@@ -25,19 +25,47 @@ std::optional<int> wanted_major(const Need &need, const LibraryName &requested) 
   return std::nullopt;
 }
 
-std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested) {
+namespace {
+
+Need without_cuda(Need need) {
+  need.cuda_major.reset();
+  for (Need &other : need.also) other = without_cuda(std::move(other));
+  return need;
+}
+
+// The entries the map hands out that fit, best first; an entry whose CUDA the map does not name is
+// judged against cuda_unknown instead of need.
+std::vector<std::size_t> ranked(const Map &map, const Need &need, const Need &cuda_unknown,
+                                const LibraryName &requested) {
   const std::optional<int> major = wanted_major(need, requested);
-  std::vector<std::size_t> ranked;
+  std::vector<std::size_t> out;
   // Only a place the map hands out: a hidden module is how a site withdraws a build.
-  for (std::size_t i = 0; i < map.cudnn.size(); ++i)
-    if (map.cudnn[i].hand_out && entry_fits(map.cudnn[i], need, major, Words::no).compatible)
-      ranked.push_back(i);
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    const Installed &e = map.cudnn[i];
+    if (e.hand_out && entry_fits(e, e.cuda ? need : cuda_unknown, major, Words::no).compatible)
+      out.push_back(i);
+  }
   // Stable: between equal versions the admin's order in the map decides.
-  std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) {
+  std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) {
     const int order = compare(map.cudnn[a].version, map.cudnn[b].version);
     return map.policy.prefer == Prefer::newest ? order > 0 : order < 0;
   });
-  return ranked;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested) {
+  return ranked(map, need, need, requested);
+}
+
+std::vector<std::size_t> rank_asking_libraries(const Map &map, const Need &need,
+                                               const LibraryName &requested) {
+  return ranked(map, need, without_cuda(need), requested);
+}
+
+std::optional<Version> release_cuda(const Installed &e, const std::optional<Probe> &p) {
+  return p && p->source == ProbeSource::library && p->cuda ? p->cuda : e.cuda;
 }
 
 std::vector<std::size_t> withheld_fits(const Map &map, const Need &need, std::optional<int> major) {
@@ -63,9 +91,10 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
   }
   if (choice.ranked.empty()) {
     const std::vector<std::size_t> held = withheld_fits(map, need, major);
-    choice.reason = (held.empty() ? "no installed cuDNN fits " : "no cuDNN the map hands out fits ") +
-                    describe(need, major) + "; " + std::to_string(map.cudnn.size()) + " release" +
-                    (map.cudnn.size() == 1 ? " is" : "s are") + " in " + map.path;
+    choice.reason =
+        (held.empty() ? "no installed cuDNN fits " : "no cuDNN the map hands out fits ") +
+        describe(need, major) + "; " + std::to_string(map.cudnn.size()) + " release" +
+        (map.cudnn.size() == 1 ? " is" : "s are") + " in " + map.path;
     for (std::size_t i = 0; i < held.size(); ++i) {
       const Installed &e = map.cudnn[held[i]];
       choice.reason += (i ? ", " : "; it withholds one that fits (hand_out = false): ") +

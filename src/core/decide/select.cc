@@ -123,19 +123,12 @@ struct Search {
   bool map_lied = false;                 // an entry of the map's own is not what it says
 };
 
-// Whose word an entry's release is: the map's, or its conda record's or wheel's metadata.
-std::string claimed_by(const Installed &e) {
-  if (e.claimed_in.empty()) return "the map says ";
-  return e.source == Source::conda ? "its conda record (conda-meta) says "
-                                   : "its wheel's METADATA says ";
-}
-
 // The best fitting release for need that says so itself; a map that lies is passed over, and
 // said so.
 std::optional<std::string> best_release(const SelectInputs &in, const Need &need,
                                         const SelectIo &io, Search &s) {
   const std::optional<int> major = wanted_major(need, in.requested);
-  for (std::size_t i : rank(*in.map, need, in.requested)) {
+  for (std::size_t i : rank_asking_libraries(*in.map, need, in.requested)) {
     const Installed &e = in.map->cudnn[i];
     const std::optional<std::string> file =
         io.find_file(e.lib, in.requested, major.value_or(e.version.major));
@@ -147,9 +140,8 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
       if (s.not_run.empty()) s.not_run = c.not_run;
       continue;
     }
-    // The library's own CUDA where it tells (cuDNN 6 on), else the map's word for it.
-    const Verdict v = fit(need, major, c.probe->version, c.probe->cuda ? c.probe->cuda : e.cuda,
-                          Words::yes, e.code);
+    const Verdict v =
+        fit(need, major, c.probe->version, release_cuda(e, c.probe), Words::yes, e.code);
     if (v.compatible) {
       s.chosen = i;
       s.reports = c.probe->version;
@@ -200,6 +192,12 @@ void handed_over(const SelectInputs &in, const std::string &need, const std::str
 }
 
 }  // namespace
+
+std::string claimed_by(const Installed &e) {
+  if (e.claimed_in.empty()) return "the map says ";
+  return e.source == Source::conda ? "its conda record (conda-meta) says "
+                                   : "its wheel's METADATA says ";
+}
 
 std::string node_words(const std::optional<NodeFacts> &n) {
   if (!n || (n->gpus.empty() && !n->driver_cuda)) return "";

@@ -18,6 +18,14 @@ std::vector<Diagnostic> check_map_libraries(const Map &map);
 // not load or reports another release (the decision table's rule), so that a module advised
 // loads a release that is there.
 Map places_that_load(const Map &map, const ProbeOptions &options);
+// The map with each entry of major (any, when unknown) whose CUDA the map does not name given the
+// CUDA its library reports (release_cuda): what the engine learns before it hands one over.
+Map with_library_cuda(const Map &map, std::optional<int> major, const ProbeOptions &options);
+// The map without the environments' places (a conda record's, a wheel's word for its release)
+// whose library reports another release or does not load; dropped says which and why, as the shim
+// says it when it passes one over.
+Map places_their_libraries_confirm(const Map &map, const ProbeOptions &options,
+                                   std::vector<std::string> &dropped);
 
 // git's racy-clean rule for every file derived from the map (cache, fits table, decision table):
 // a reader trusts one only while the map's stamp matches and the map is older than it. The writer

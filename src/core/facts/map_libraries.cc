@@ -43,4 +43,36 @@ Map places_that_load(const Map &map, const ProbeOptions &options) {
   return out;
 }
 
+Map with_library_cuda(const Map &map, std::optional<int> major, const ProbeOptions &options) {
+  Map out = map;
+  for (Installed &e : out.cudnn) {
+    if (e.cuda || !is_absolute_lib(e) || (major && e.version.major != *major)) continue;
+    if (const std::optional<std::string> file =
+            find_library_file(e.lib, main_library(e.version.major), e.version.major))
+      e.cuda = release_cuda(e, probe_library(*file, options));
+  }
+  return out;
+}
+
+Map places_their_libraries_confirm(const Map &map, const ProbeOptions &options,
+                                   std::vector<std::string> &dropped) {
+  Map out = map;
+  out.cudnn.clear();
+  for (const Installed &e : map.cudnn) {
+    const std::optional<std::string> file =
+        e.claimed_in.empty()
+            ? std::nullopt
+            : find_library_file(e.lib, main_library(e.version.major), e.version.major);
+    const std::optional<Probe> p = file ? probe_library(*file, options) : std::nullopt;
+    if (file && !p)
+      dropped.push_back(*file + " (" + claimed_by(e) + to_string(e.version) + ") does not load");
+    else if (p && !same_release(p->version, e.version))
+      dropped.push_back(claimed_by(e) + to_string(e.version) + " but " + *file + " reports " +
+                        to_string(p->version));
+    else
+      out.cudnn.push_back(e);
+  }
+  return out;
+}
+
 }  // namespace cudnn_compat
