@@ -91,7 +91,7 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
                 {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
                 {"source", to_string(source_of(e))},
                 {"need", need_json(need)},
-                {"reason", choice.reason},
+                {"reason", f.reason},
                 {"module_command", fix.empty() ? nlohmann::json(nullptr) : nlohmann::json(fix)},
                 {"skipped", f.skipped},
                 {"considered", considered_json(map, choice)},
@@ -100,7 +100,7 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
   }
   std::cout << o.name << " -> " << f.file << (ec || real == f.file ? "" : "  (" + real + ")")
             << '\n'
-            << "  " << choice.reason << '\n'
+            << "  " << f.reason << '\n'
             << "  source: " << source_words(e) << '\n';
   for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
   if (!fix.empty()) std::cout << "  without the shim: " << fix << '\n';

@@ -44,6 +44,8 @@ printf '\n[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\n' "$FAKES/9.1.0/lib64" >>"$t
 rm "$t/9.1.0-copy/lib64/libcudnn_ops."*
 expect_rc 0 cc resolve libcudnn_ops.so.9 --map "$t/map2.toml"
 has "skipped: $t/9.1.0-copy/lib64 (listed for cuDNN 9.1.0) holds no file for libcudnn_ops.so.9"
+has "cuDNN 9.0.0 is the next of 2 installed releases that fit, after 1 whose directory holds no libcudnn_ops.so.9"
+lacks "is the newest"  # the one skipped (an outside tester's finding)
 
 # Bad input is exit 2, a bad map exit 1.
 expect_rc 2 cc resolve libcudart.so.12

@@ -28,3 +28,38 @@ for mode in audit preload; do
     lacks "$t/own/"
   done
 done
+
+# created DIR WANT: with no memo and DIR first on the path, the client's cudnnCreate succeeds
+# under both front ends, holding WANT/libcudnn.so.9.
+created() {
+  for mode in audit preload; do
+    rm -rf "$memo"
+    LD_LIBRARY_PATH=$1 started $mode "$t/family" libcudnn.so.9 cudnnCreate
+    has "cudnnCreate = 0"
+    has "loaded $2/libcudnn.so.9"
+  done
+}
+
+# A file the dispatcher never loads is no ground: a whole 9.1.0 copy with a stray FAKE 9.20.0
+# libcudnn_engines_tensor_ir (9.1.0's dispatcher loads none) is kept (outside test 2, F2).
+rm -rf "$t/whole"
+cp -a "$FAKES/9.1.0" "$t/whole"
+cp -a "$FAKES/9.20.0/lib64/"libcudnn_engines_tensor_ir.so* "$t/whole/lib64/"
+settle
+created "$t/whole/lib64" "$t/whole/lib64"
+
+# An empty sub-library file (a copy cut short) fails only at cudnnCreate (1008): the family is no
+# answer, and where nothing else fits the one line says why (outside test 2, F4 and F8).
+rm -rf "$t/cut"
+cp -a "$FAKES/9.1.0" "$t/cut"
+: >"$t/cut/lib64/libcudnn_heuristic.so.9.1.0"
+fake_map 9.0.0 >"$t/only-9.0.0.toml"
+settle
+created "$t/cut/lib64" "$FAKES/9.1.0/lib64"
+for mode in audit preload; do
+  rm -rf "$memo"
+  LD_LIBRARY_PATH=$t/own/lib64 CUDNN_COMPAT_MAP=$t/only-9.0.0.toml expect_rc 3 $mode "$t/family" \
+    libcudnn.so.9 cudnnCreate
+  count "cudnn-compat:" 1
+  has "$t/own/lib64/libcudnn.so.9 does not load (its sub-libraries are not one release: $t/own/lib64/libcudnn_heuristic.so.9 is libcudnn_heuristic.so.9.0.0"
+done

@@ -129,6 +129,9 @@ std::optional<Version> release_cuda(const Installed &e, const std::optional<Prob
 // Whose word an entry's release is, as a sentence's start: "the map says ", "its conda record
 // (conda-meta) says ", "its wheel's METADATA says ".
 std::string claimed_by(const Installed &e);
+// Why a library is no answer, in a line's words: "FILE does not load (why, when the probe says)",
+// or "FILE could not be checked (why)".
+std::string no_answer(const std::string &file, const LibraryCheck &c);
 // rank() with a reason for every entry, for people.
 Choice choose(const Map &map, const Need &need, const LibraryName &requested);
 // The places (indices into Map::cudnn) that fit need for major but that the map does not hand out
@@ -144,6 +147,7 @@ struct Resolved {
   const Installed *entry = nullptr;  // nullptr: no fitting release holds it
   std::string file;
   std::vector<std::string> skipped;
+  std::string reason;  // why entry: the choice's reason, or why the one after those skipped
 };
 Resolved resolve_file(const Map &map, const Choice &choice, const LibraryName &requested,
                       const std::string &name, const FindFile &find_file);

@@ -120,6 +120,13 @@ Resolved resolve_file(const Map &map, const Choice &choice, const LibraryName &r
     if (const std::optional<std::string> file = find_file(e.lib, requested, e.version.major)) {
       out.entry = &e;
       out.file = *file;
+      out.reason =
+          out.skipped.empty()
+              ? choice.reason
+              : "cuDNN " + to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")") +
+                    " is the next of " + std::to_string(choice.ranked.size()) +
+                    " installed releases that fit, after " + std::to_string(out.skipped.size()) +
+                    " whose directory holds no " + name;
       return out;
     }
     out.skipped.push_back(e.lib + " (listed for cuDNN " + to_string(e.version) +

@@ -69,12 +69,6 @@ std::optional<Selection> settled_early(const SelectInputs &in, const std::string
   return std::nullopt;
 }
 
-// Why a library is no answer, in a line's words: it does not load, or it could not be asked.
-std::string no_answer(const std::string &file, const LibraryCheck &c) {
-  return c.not_run.empty() ? file + " does not load"
-                           : file + " could not be checked (" + c.not_run + ")";
-}
-
 // The need in short, for the report: "rule pytorch, needs 9.1.0 from the pin of torch 2.6.0: ...".
 std::string how(const SelectInputs &in) {
   std::string s = "rule " + std::string(rule_name(in.need.rule));
@@ -136,7 +130,8 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
     s.any_file = true;
     const LibraryCheck c = io.probe(*file);
     if (!c.probe) {
-      s.passed_over.push_back(no_answer(*file, c));
+      // The loader's own file is said once, as the loader's.
+      if (!in.loader || *file != in.loader->path) s.passed_over.push_back(no_answer(*file, c));
       if (s.not_run.empty()) s.not_run = c.not_run;
       continue;
     }
@@ -192,6 +187,11 @@ void handed_over(const SelectInputs &in, const std::string &need, const std::str
 }
 
 }  // namespace
+
+std::string no_answer(const std::string &file, const LibraryCheck &c) {
+  if (!c.not_run.empty()) return file + " could not be checked (" + c.not_run + ")";
+  return file + " does not load" + (c.failed.empty() ? "" : " (" + c.failed + ")");
+}
 
 std::string claimed_by(const Installed &e) {
   if (e.claimed_in.empty()) return "the map says ";

@@ -228,9 +228,7 @@ DoctorIo system_doctor_io(const ProbeOptions &options) {
     return active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program});
   };
   io.mentions = [](const std::string &file, const std::string &text) {
-    std::ifstream in(file, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return bytes.find(text) != std::string::npos;
+    return file_mentions(file, text);
   };
   io.subs_in = [](const std::string &dir, int major) {
     std::vector<std::string> subs;

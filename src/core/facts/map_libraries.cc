@@ -63,9 +63,10 @@ Map places_their_libraries_confirm(const Map &map, const ProbeOptions &options,
         e.claimed_in.empty()
             ? std::nullopt
             : find_library_file(e.lib, main_library(e.version.major), e.version.major);
-    const std::optional<Probe> p = file ? probe_library(*file, options) : std::nullopt;
+    const LibraryCheck c = file ? check_library(*file, options) : LibraryCheck{};
+    const std::optional<Probe> &p = c.probe;
     if (file && !p)
-      dropped.push_back(*file + " (" + claimed_by(e) + to_string(e.version) + ") does not load");
+      dropped.push_back(no_answer(*file, c) + "; " + claimed_by(e) + to_string(e.version));
     else if (p && !same_release(p->version, e.version))
       dropped.push_back(claimed_by(e) + to_string(e.version) + " but " + *file + " reports " +
                         to_string(p->version));

@@ -231,6 +231,9 @@ struct Probe {
   // The library's sub-libraries that its load and checks mapped (the probe's answer rests on them
   // too), as the loader named them; empty when no probe ran.
   std::vector<std::string> family = {};
+  // Why the library ran and did not load, in the probe's words ("its sub-libraries are not one
+  // release: ..."), when source is not the library.
+  std::string failed = {};
 };
 
 // What a library says of itself when loaded (the probe's answer only), or why there is none.
@@ -238,11 +241,15 @@ struct LibraryCheck {
   std::optional<Probe> probe;  // it loaded and reported its version
   std::string not_run;         // else: the check could not run (why); empty: it does not load
   // Else what its load mapped of its family before it failed (a foreign sub-library): the answer
-  // "it does not load" holds while they are as they were.
+  // "it does not load" holds while they are as they were; and why it failed, when it says.
   std::vector<std::string> family;
+  std::string failed;
   LibraryCheck(std::optional<Probe> p = std::nullopt, std::string why = {},  // NOLINT: implicit
-               std::vector<std::string> mapped = {})
-      : probe(std::move(p)), not_run(std::move(why)), family(std::move(mapped)) {}
+               std::vector<std::string> mapped = {}, std::string failure = {})
+      : probe(std::move(p)),
+        not_run(std::move(why)),
+        family(std::move(mapped)),
+        failed(std::move(failure)) {}
 };
 
 // What the libraries a scan already loaded answered, by file size: a library byte for byte the

@@ -5,12 +5,15 @@
 
 #include "shared/family_path.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 namespace cudnn_compat {
@@ -52,8 +55,9 @@ struct HelperAnswer {
   std::optional<Version> version;
   std::optional<Version> cuda;
   std::vector<std::string> family;
-  std::string why;  // when version is absent
-  bool ran = true;  // the helper started (else why says what stopped it)
+  std::string why;              // when version is absent
+  bool ran = true;              // the helper started (else why says what stopped it)
+  std::string load_error = {};  // what the helper said of a load that failed ("error TEXT")
 };
 
 std::string describe_end(const SpawnResult &run) {
@@ -77,35 +81,65 @@ HelperAnswer read_lines(std::string_view out, std::string &error) {
   return a;
 }
 
+// A sub-library file the loader could map: a regular file that starts as an ELF file does (an
+// empty or cut-short copy fails only at first use, CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED).
+bool looks_loadable(const fs::path &path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  char magic[4] = {};
+  const bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && read(fd, magic, 4) == 4 &&
+                  std::memcmp(magic,
+                              "\x7f"
+                              "ELF",
+                              4) == 0;
+  close(fd);
+  return ok;
+}
+
+// The sub-libraries the family of the dispatcher `file` loads: its major's (sub_libraries), and
+// those of its directory that it or its graph library names (later 9.x add their own,
+// libcudnn_engines_tensor_ir.so.9); a stray file of another release it never loads is none.
+std::set<std::string> family_subs(const fs::path &dir, const std::string &file, int major) {
+  std::set<std::string> subs(sub_libraries(major).begin(), sub_libraries(major).end());
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
+    if (!n || n->windows || n->sub.empty() || !n->version || n->version->major != major ||
+        subs.contains(n->sub))
+      continue;
+    const std::string graph = (dir / ("libcudnn_graph.so." + std::to_string(major))).string();
+    if (file_mentions(file, n->sub) || file_mentions(graph, n->sub)) subs.insert(n->sub);
+  }
+  return subs;
+}
+
 // cuDNN 9's dispatcher maps libcudnn_heuristic and libcudnn_engines_* only when a handle is first
 // used on a GPU, and they export no version to check, so the helper's load never sees them. Those
 // the dispatcher would take from the library's own directory join the family here, so that the
-// answer (and the memo) rests on them too; one whose real file's name gives another release makes
-// the family no answer - where names tell the truth here: the library's own real file is named for
-// the release it reports, or carries the major alone. One named with the major only (a wheel's)
-// cannot be told apart this way: docs/status.md.
+// answer (and the memo) rests on them too. The family is no answer when one is no library, or
+// when its real file's name gives another release - where names tell the truth here: the
+// library's own real file is named for the release it reports, or carries the major alone. One
+// named with the major only (a wheel's) cannot be told apart this way: docs/status.md.
 std::string judge_later_subs(HelperAnswer &a, const std::string &file) {
   const fs::path dir = fs::path(file).parent_path().empty() ? "." : fs::path(file).parent_path();
   const Version &v = *a.version;
-  std::set<std::string> subs(sub_libraries(v.major).begin(), sub_libraries(v.major).end());
   std::error_code ec;
   const std::optional<Version> own = version_in_name(fs::canonical(file, ec).string());
   const bool names_tell = !ec && (!own || is_prefix_of(*own, v));
-  // Later 9.x releases add sub-libraries of their own (libcudnn_engines_tensor_ir.so.9).
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
-    if (n && !n->windows && !n->sub.empty() && n->version && n->version->major == v.major)
-      subs.insert(n->sub);
-  }
+  std::set<std::string> subs = family_subs(dir, file, v.major);
   for (const std::string &mapped : a.family)
     if (const Parsed<LibraryName> n = parse_library_name(mapped)) subs.erase(n->sub);
   for (const std::string &sub : subs)
     for (const std::string &name : dispatcher_asks(sub, v)) {
       const fs::path path = dir / name;
       if (!fs::exists(path, ec)) continue;
+      if (a.family.size() < kFamilyMax) a.family.push_back(path.string());
+      if (!looks_loadable(path))
+        return "its family is not whole: " + path.string() +
+               " is no library (empty, cut short or not an ELF file)";
       const fs::path real = fs::canonical(path, ec);
       const std::optional<Version> named = ec ? std::nullopt : version_in_name(real.string());
-      if (a.family.size() < kFamilyMax) a.family.push_back(path.string());
       if (names_tell && named && !is_prefix_of(*named, v))
         return "its sub-libraries are not one release: " + path.string() + " is " +
                real.filename().string() + ", of cuDNN " + to_string(*named) + ", the library " +
@@ -146,7 +180,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   if (run.timed_out)
     a.why = "the library did not answer within " + std::to_string(options.timeout_ms / 1000) + " s";
   else if (!error.empty())
-    a.why = "the library did not load: " + error;
+    a.why = "the library did not load: " + (a.load_error = error);
   else if (run.exit_code == 0)
     a.why = "the library reported an unknown version";
   else
@@ -220,6 +254,7 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
   }
   p.note = a.why;
   p.family = a.family;
+  if (a.ran && !a.load_error.empty()) p.failed = a.load_error;
   if (!a.ran) p.not_run = a.why;
   const std::optional<Version> named = version_in_name(file);
   const fs::path dir = fs::path(file).parent_path();
@@ -252,6 +287,12 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
 }
 
 }  // namespace
+
+bool file_mentions(const std::string &file, std::string_view text) {
+  std::ifstream in(file, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return bytes.find(text) != std::string::npos;
+}
 
 std::string_view to_string(ProbeSource s) {
   switch (s) {
@@ -301,7 +342,7 @@ LibraryCheck check_library(const std::string &file, const ProbeOptions &options)
   const Parsed<std::vector<Probe>> p = probe(file, options);
   if (!p || p->empty()) return {};
   if (p->front().source != ProbeSource::library)
-    return {std::nullopt, p->front().not_run, p->front().family};
+    return {std::nullopt, p->front().not_run, p->front().family, p->front().failed};
   return {p->front()};
 }
 

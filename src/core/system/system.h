@@ -24,6 +24,9 @@ struct ProbeOptions {
   std::shared_ptr<ProbeMemo> memo = nullptr;  // set by scan: one load per distinct library file
 };
 
+// Whether file's bytes hold text: a dispatcher (or its graph library) names each sub-library it
+// loads (doctor, the probe).
+bool file_mentions(const std::string &file, std::string_view text);
 // A file, or a directory holding one main cuDNN library per major. Loads each in a child process
 // (a crashing library cannot take the caller down), then falls back to the version header beside
 // it, then to the file name.
