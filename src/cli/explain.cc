@@ -40,6 +40,7 @@ nlohmann::json finding_json(const Finding &f, const Advice &a) {
           {"status", text_or_null(f.status)},
           {"windows_error",
            f.windows_error ? nlohmann::json(*f.windows_error) : nlohmann::json(nullptr)},
+          {"unloadable", text_or_null(f.unloadable)},
           {"stage", f.build_time ? "build" : "run"},
           {"gpu", version_json(f.gpu)},
           {"driver", version_json(f.driver_cuda)},
@@ -115,7 +116,8 @@ NEW` under Environment Modules when a cuDNN module is loaded, else `module load 
 hidden module; your application's toolchain, EasyBuild or Spack, first), or the release to ask the
 admins for - always with the versions the message gave. --json
 prints one object per finding: kind, framework, runtime, built_with, required, library, missing,
-status, windows_error, stage (build|run), rule, compatible (the framework's rule),
+status, windows_error, unloadable (the loader's reason when the library is there and could not
+be loaded), stage (build|run), rule, compatible (the framework's rule),
 nvidia_compatible (NVIDIA's policy), what, fixes, note, line. Input or lines too long to read whole
 are named on stderr.
 

@@ -141,6 +141,22 @@ std::vector<std::string> every_module(const Map *map, const ModuleScene &scene) 
   return out;
 }
 
+// What mends a library the loader found and could not load, by the loader's reason.
+std::string mend_unloadable(const std::string &lib, std::string_view why) {
+  if (why.starts_with("Permission denied"))
+    return "make " + lib +
+           " and each directory above it readable by this user (`ls -l` shows "
+           "whose they are; ask the admins if they are the site's)";
+  if (why.starts_with("wrong ELF class") || why.starts_with("ELF file's phentsize"))
+    return "install the cuDNN built for this machine's architecture: " + lib +
+           " is for another (32-bit, or another CPU)";
+  if (why.starts_with("failed to map segment"))
+    return "load cuDNN from a file system that allows programs: " + lib +
+           " is on one mounted noexec (or it is cut short)";
+  return "install cuDNN again: " + lib +
+         " is empty, cut short or no library (an unfinished copy, a Git LFS pointer)";
+}
+
 void advise_missing(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,
                     Advice &a) {
   const std::string lib = f.library.empty() ? "a cuDNN library" : f.library;
@@ -149,6 +165,8 @@ void advise_missing(const Finding &f, Rule rule, const Map *map, const ModuleSce
              (f.required ? " of cuDNN " + to_string(*f.required) : "");
   else if (f.windows_error == 126)
     a.what = "Windows could not load " + lib + " or one of its dependencies (error 126: not found)";
+  else if (!f.unloadable.empty())
+    a.what = "the loader found " + lib + " but could not load it: " + f.unloadable;
   else
     a.what = f.library.empty() ? "a cuDNN library could not be loaded"
                                : "the loader found no " + f.library + " on its search path";
@@ -163,6 +181,7 @@ void advise_missing(const Finding &f, Rule rule, const Map *map, const ModuleSce
                         (f.required ? to_string(*f.required) : std::to_string(*major)) +
                         nowhere(map));
   }
+  if (!f.unloadable.empty()) a.fixes.insert(a.fixes.begin(), mend_unloadable(lib, f.unloadable));
   if (f.build_time)
     for (std::string &fix : a.fixes) fix += ", then configure and build again";
   if (f.build_time)
@@ -253,9 +272,9 @@ std::vector<std::string> releases_for_node(const Finding &f, const Map *map,
   if (f.gpu) need.node->gpus.push_back(f.gpu->major * 10 + f.gpu->minor.value_or(0));
   std::set<int> majors;
   for (const Installed &e : map->cudnn) majors.insert(e.version.major);
-  const std::string where = (f.gpu ? "runs on compute capability " + to_string(*f.gpu) : "runs") +
-                            (f.driver_cuda ? " with a CUDA " + to_string(*f.driver_cuda) + " driver"
-                                           : std::string());
+  const std::string where =
+      (f.gpu ? "runs on compute capability " + to_string(*f.gpu) : "runs") +
+      (f.driver_cuda ? " with a CUDA " + to_string(*f.driver_cuda) + " driver" : std::string());
   for (auto m = majors.rbegin(); m != majors.rend(); ++m) {
     std::vector<std::string> fixes = installed_fixes(map, need, *m, scene);
     if (fixes.empty()) continue;

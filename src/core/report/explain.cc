@@ -63,7 +63,8 @@ bool worth_reading(std::string_view line) {
 int weight(const Finding &f) {
   return int(f.runtime.has_value()) + int(f.built_with.has_value()) + int(f.required.has_value()) +
          int(!f.library.empty()) + int(!f.missing.empty()) + int(f.windows_error.has_value()) +
-         int(!f.status.empty()) + int(f.gpu.has_value()) + int(f.recognized);
+         int(!f.unloadable.empty()) + int(!f.status.empty()) + int(f.gpu.has_value()) +
+         int(f.recognized);
 }
 
 // The lines after `last`, for messages that continue there (at most a few): a view of the log
@@ -171,6 +172,7 @@ bool fold_into(Finding &prev, std::size_t prev_end, Finding &f) {
   if (!prev.required) prev.required = f.required;
   if (prev.framework.empty()) prev.framework = f.framework;
   if (!prev.windows_error) prev.windows_error = f.windows_error;
+  if (prev.unloadable.empty()) prev.unloadable = f.unloadable;
   return true;
 }
 

@@ -79,9 +79,11 @@ std::optional<Finding> read_header(std::string_view line) {
 // Names a cuDNN major removed: the algorithm "Get" calls and their preferences went in 8.0 (their
 // _v7 and Find forms stayed); the legacy RNN and algorithm-descriptor APIs went in 9.0 (checked
 // against the cuDNN 9.19 headers). A source that uses one needs a cuDNN older than that major.
-struct ApiMajor {  // a name of cuDNN's API, and the major that removed or added it
+struct ApiMajor {  // a name of cuDNN's API, and the major (minor, when known) that removed or added
+                   // it
   std::string_view name;
   int in_major;
+  int in_minor = -1;
 };
 // clang-format off
 constexpr ApiMajor kRemoved[] = {
@@ -111,9 +113,10 @@ std::optional<int> removed_in(std::string_view low) {
   return std::nullopt;
 }
 
-// Functions a cuDNN major added (the majors as NVIDIA's API change notes give them; every one is
-// still in the cuDNN 9.19 headers, and none is among those removed above): a link that lacks one
-// took a release older than the headers the source was compiled with.
+// Functions a cuDNN release added (the majors as NVIDIA's API change notes give them, a minor where
+// a later 9.x added it; every one is still in the cuDNN 9.19 headers, and none is among those
+// removed above): a link that lacks one took a release older than the headers the source was
+// compiled with.
 // clang-format off
 constexpr ApiMajor kAdded[] = {
     {"cudnngetcudartversion", 6},
@@ -123,7 +126,9 @@ constexpr ApiMajor kAdded[] = {
     {"cudnngetconvolutionbackwarddataalgorithm_v7", 7},
     {"cudnngetconvolutionbackwardfilteralgorithm_v7", 7},
     {"cudnnbackendcreatedescriptor", 8}, {"cudnnbackendfinalize", 8}, {"cudnnbackendexecute", 8},
-    {"cudnnsetrnndescriptor_v8", 8}, {"cudnnrnnforward", 8}};
+    {"cudnnsetrnndescriptor_v8", 8}, {"cudnnrnnforward", 8},
+    // CUDA graphs built by cuDNN itself: 9.5 (code guards them with CUDNN_VERSION >= 90500).
+    {"cudnnbackendpopulatecudagraph", 9, 5}, {"cudnnbackendupdatecudagraph", 9, 5}};
 // clang-format on
 
 // The function a linker says is undefined ("undefined reference to `cudnnX'"), without GNU ld's
@@ -140,20 +145,22 @@ std::string_view undefined_symbol(std::string_view line) {
 
 // The major that added the function, when it is one of them (a block that also names a function
 // every cuDNN has linked no cuDNN at all: fold_link_errors).
-std::optional<int> added_in(std::string_view low_symbol) {
+std::optional<Version> added_in(std::string_view low_symbol) {
   for (const ApiMajor &a : kAdded)
-    if (low_symbol == a.name) return a.in_major;
+    if (low_symbol == a.name)
+      return Version{a.in_major, a.in_minor < 0 ? std::nullopt : std::optional(a.in_minor), {}, {}};
   return std::nullopt;
 }
 
-// A function a cuDNN major added, missing from the link: the cuDNN linked is older than that
-// major, and older than the headers the source was compiled with.
-void newer_api(Finding &f, int major) {
+// A function a cuDNN release added, missing from the link: the cuDNN linked is older than that
+// release, and older than the headers the source was compiled with.
+void newer_api(Finding &f, const Version &added) {
+  const std::string release = to_string(added);
   f.kind = FindingKind::version_mismatch;
-  f.required = Version{major, {}, {}, {}};
-  f.note = "the source calls a function that cuDNN " + std::to_string(major) +
+  f.required = added;
+  f.note = "the source calls a function that cuDNN " + release +
            " added, but the cuDNN the link took lacks it: the link found a release older than " +
-           std::to_string(major) + " (and older than the headers it was compiled with)";
+           release + " (and older than the headers it was compiled with)";
 }
 
 // An API a cuDNN major removed: the code was written for an older one than the build takes.
@@ -205,7 +212,7 @@ std::optional<Finding> read_linker(std::string_view line) {
                        "cuDNN release that lacks this function");
   if (const std::optional<int> major = removed_in(low))
     older_api(f, *major, "cuDNN it links");
-  else if (const std::optional<int> added = added_in(symbol))
+  else if (const std::optional<Version> added = added_in(symbol))
     newer_api(f, *added);
   return f;
 }

@@ -57,6 +57,22 @@ bool sibling_missing(std::string_view error) {
   return rest.empty() || after(rest, "No such file or directory").has_value();
 }
 
+// The loader's words when the file is there and it could not load it: glibc's reasons after the
+// file's name ("libx.so: wrong ELF class: ELFCLASS32"), or after "cannot open shared object file:"
+// for an open that failed on a file that exists (EACCES).
+std::optional<std::string> unloadable_reason(std::string_view error) {
+  for (std::string_view reason :
+       {"Permission denied", "wrong ELF class", "invalid ELF header", "file too short",
+        "failed to map segment from shared object", "ELF file's phentsize not the expected size"})
+    if (const std::size_t at = error.find(reason); at != std::string_view::npos) {
+      std::string_view said = error.substr(at);
+      said = said.substr(0, said.find_first_of("\"'\n"));
+      while (!said.empty() && (said.back() == '.' || said.back() == ' ')) said.remove_suffix(1);
+      return std::string(said);
+    }
+  return std::nullopt;
+}
+
 // "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object
 // file" and its kin: the sub-library, its missing dependency, or a symbol of another release.
 std::optional<Finding> read_could_not_load(std::string_view line) {
@@ -77,14 +93,17 @@ std::optional<Finding> read_could_not_load(std::string_view line) {
     else if (a_library && !names_cudnn_library(dep)) {
       f.kind = FindingKind::dependency_not_found;
       f.missing = std::string(basename_of(dep));
-    } else if (const std::string sibling(basename_of(dep)); names_cudnn_library(sibling) &&
-                                                            sibling != basename_of(f.library) &&
-                                                            sibling_missing(*e)) {
-      // "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot
-      // open": the one asked for is there; the family lacks the sibling it needs.
-      f.note = f.library + " was found, but not " + sibling + ", which it loads: the family in " +
-               "that place is incomplete";
-      f.library = sibling;
+    } else if (const std::string named(basename_of(dep)); names_cudnn_library(named)) {
+      if (std::optional<std::string> why = unloadable_reason(*e)) {
+        f.library = named;  // the one asked for, or the sibling that failed it
+        f.unloadable = std::move(*why);
+      } else if (named != basename_of(f.library) && sibling_missing(*e)) {
+        // "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot
+        // open": the one asked for is there; the family lacks the sibling it needs.
+        f.note = f.library + " was found, but not " + named + ", which it loads: the family in " +
+                 "that place is incomplete";
+        f.library = named;
+      }
     }
     if (mentions(*e, "126")) f.windows_error = 126;
     if (mentions(*e, "127")) f.windows_error = 127, f.kind = FindingKind::sublibrary_mismatch;
@@ -265,16 +284,20 @@ std::optional<Finding> read_squeezed(std::string_view line) {
 // The dynamic loader and Windows' loader naming a cuDNN file they could not open.
 std::optional<Finding> read_dynamic_loader(std::string_view line) {
   if (std::optional<Finding> f = read_squeezed(line)) return f;
-  // A file that is there but cannot be loaded (an empty or truncated copy, another architecture)
-  // fails as a missing one does; the note says which.
-  for (std::string_view marker : {": file too short", ": invalid ELF header", "wrong ELF class"})
-    if (const std::size_t at = line.find(marker); at != std::string_view::npos)
-      if (std::optional<Finding> f = not_found(word_before(line, at))) {
-        f->note = f->library + " is there but is no loadable library (" +
-                  std::string(marker.substr(marker.find_first_not_of(": "))) +
-                  "): an empty, truncated or foreign copy";
-        return f;
-      }
+  // A file that is there but cannot be loaded (unreadable, an empty or truncated copy, another
+  // architecture, a noexec mount): the loader's reason comes after the file's name.
+  if (const std::optional<std::string> why = unloadable_reason(line)) {
+    const std::size_t at = line.find(*why);
+    const std::size_t colon = line.rfind(": ", at);
+    std::string_view before = line.substr(0, colon == std::string_view::npos ? at : colon);
+    if (const std::size_t open = before.rfind(": cannot open shared object file");
+        open != std::string_view::npos)
+      before = before.substr(0, open);
+    if (std::optional<Finding> f = not_found(word_before(before, before.size()))) {
+      f->unloadable = *why;
+      return f;
+    }
+  }
   for (std::string_view marker : {": cannot open shared object file", "'; dlerror", " => not found",
                                   ": No such file or directory"})
     if (const std::size_t at = line.find(marker); at != std::string_view::npos)

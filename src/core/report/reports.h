@@ -78,6 +78,10 @@ struct Finding {
   // The code needs a cuDNN older than this: it calls an API this release removed, or says
   // "cuDNN version >= 8 is not yet supported".
   std::optional<Version> older_than;
+  // The library is there but the loader could not load it, in the loader's words ("Permission
+  // denied", "wrong ELF class: ELFCLASS32", "failed to map segment from shared object"); "" when
+  // it was not found at all.
+  std::string unloadable;
 };
 
 // Every cuDNN-related error in a message or a whole job log, in order; noise is skipped.
@@ -142,12 +146,12 @@ struct DoctorFacts {
   std::vector<Resolution> resolved;
   std::optional<int> cuda_major;  // of the loaded CUDA (module or CUDA_HOME)
   std::string cuda_from;
-  std::string shim;                        // "LD_AUDIT", "LD_PRELOAD" or "" when off
+  std::string shim;         // "LD_AUDIT", "LD_PRELOAD" or "" when off
   std::string shim_choice;  // what it would load: for the required major, else the first it changes
-  std::optional<Need> need;                // --require, CUDNN_COMPAT_REQUIRE or a [[require]] rule
-  std::string program;                     // --for
-  std::vector<std::string> program_needs;  // its DT_NEEDED cuDNN libraries
-  ModuleScene scene;                       // the same, for the fixes' module commands
+  std::optional<Need> need;                 // --require, CUDNN_COMPAT_REQUIRE or a [[require]] rule
+  std::string program;                      // --for
+  std::vector<std::string> program_needs;   // its DT_NEEDED cuDNN libraries
+  ModuleScene scene;                        // the same, for the fixes' module commands
   std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
   int shim_choice_major = 0;                // the major shim_choice is of
   std::vector<FrameworkView> frameworks;    // of the active Python environment
@@ -181,7 +185,7 @@ struct NodeRow {  // what one node said (`doctor --node-report`)
   std::optional<std::string> map_digest;
   std::optional<std::string> file;  // what libcudnn.so.<major> resolves to there, shim on
   std::optional<bool> fits;
-  std::string verdict = "ok";  // "ok", or every problem of the node in words
+  std::string verdict = "ok";                      // "ok", or every problem of the node in words
   std::optional<std::string> gpus = std::nullopt;  // its GPUs' compute capabilities; "-": none
 };
 // Adds what only the whole allocation shows to each node's verdict: a map whose content differs
