@@ -46,10 +46,14 @@ enum { kPath = 4096 };
 
 struct family {
   int major;
-  int decided;              // a bare name of this major was decided
-  const char *chosen;       // what that decision handed over (0: the ordinary load)
-  const char *dir;          // where its cuDNN main library came from; 0 until known
-  unsigned long release;    // its cudnnGetVersion(), once a library of dir has told; 0 until then
+  int decided;            // a bare name of this major was decided
+  const char *chosen;     // what that decision handed over (0: the ordinary load)
+  const char *dir;        // where its cuDNN main library came from; 0 until known
+  unsigned long release;  // its cudnnGetVersion(), once a library of dir has told; 0 until then
+  // The release its dispatcher named in a sub-library's exact name (libcudnn_graph.so.9.19.0,
+  // asked first): known without calling into a library that may be in its own initialisation.
+  int asked[3];
+  int spoke;                // its decision said a line: the sub-libraries it refuses say none
   struct refused *refused;  // the sub-libraries dir lacks, each said once
   struct family *next;
 };
@@ -66,6 +70,7 @@ static struct family *family_of(int major) {
   struct family *f = arena_alloc(sizeof *f);
   if (!f) return 0;
   f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->release = 0, f->refused = 0;
+  f->asked[0] = f->asked[1] = f->asked[2] = 0, f->spoke = 0;
   f->next = families;
   families = f;
   return f;
@@ -248,14 +253,17 @@ static void say_engine_failure(enum engine_result r, int error, const char *name
   say_parts(parts);
 }
 
-// What the last decision was made by, for the report: the engine's "how" line, or the table.
+// What the last decision was made by, for the report: the engine's "how" line, or the table; and
+// whether it said a line (a family whose decision spoke says nothing more: one line a process).
 static const char *decided_how, *decided_source;
+static int decision_spoke;
 
 // Prints the engine's lines for stderr and returns its choice ("use PATH"), or 0. The engine's
 // answer or the same text remembered by the memo: either carries the usage record's fields.
 static const char *read_answer(const char *answer) {
   const char *use = 0;
   decided_how = decided_source = 0;
+  decision_spoke = 0;
   record_answer(answer);
   for (const char *line = answer; *line;) {
     const char *end = line;
@@ -264,7 +272,7 @@ static const char *read_answer(const char *answer) {
     const long n = end - line < (long)sizeof text - 2 ? end - line : (long)sizeof text - 2;
     for (long i = 0; i < n; ++i) text[i] = line[i];
     text[n] = '\n', text[n + 1] = 0;
-    if (after_prefix(text, "say ")) say(text + 4);
+    if (after_prefix(text, "say ")) say(text + 4), decision_spoke = 1;
     if (after_prefix(text, "use ")) {
       text[n] = 0;
       use = arena_strdup(text + 4);
@@ -509,12 +517,38 @@ static int same_sub(const struct refused *r, const struct cudnn_name *c) {
   return 1;
 }
 
-// A sub-library the family's directory lacks, or holds where this process may not read it, and
-// no other place of its release has: its name in that directory (the load fails), and one line,
-// once per sub-library. A name with the full version (the cuDNN 9 dispatcher asks for
-// libcudnn_ops.so.9.1.0 first, then shorter names) fails silently: the next name may be there.
+// Whether the links from path lead to a file named for another release than part (x.y.z)
+// (libcudnn_heuristic.so -> .so.9 -> .so.9.0.0 in a 9.1.0 directory: a copy by hand). Only for
+// the shorter names a dispatcher asks once its exact one is not there: a readlink per link, one
+// for a file (a wheel's); the first name with the full version decides.
+static int links_to_other_release(const char *path, const int part[3]) {
+  static char at[kPath], target[kPath];
+  struct cudnn_name t;
+  if (!part[0] || append_text(at, sizeof at, 0, path) + 1 >= (long)sizeof at) return 0;
+  for (int hop = 0; hop < 8; ++hop) {
+    const long n = sys4(SYS_readlinkat, AT_FDCWD, at, target, sizeof target - 1);
+    if (n <= 0) return 0;
+    target[n] = 0;
+    if (parse_cudnn_name(base_name(target), &t) && t.parts >= 3)
+      return t.version[0] != part[0] || t.version[1] != part[1] || t.version[2] != part[2];
+    static char dir[kPath];
+    if (target[0] == '/'
+            ? append_text(at, sizeof at, 0, target) + 1 >= (long)sizeof at
+            : !split_path(at, dir, sizeof dir) || !join_path(at, sizeof at, dir, target))
+      return 0;
+  }
+  return 0;
+}
+
+// A sub-library the family's directory lacks, holds where this process may not read it, or holds
+// as a link to another release's file, and no other place of its release has: a path in that
+// directory the load fails on, and one line, once per sub-library - none where the family's own
+// decision said one already (the process has been told, in the line that matters). A name with the
+// full version (the cuDNN 9 dispatcher asks for libcudnn_ops.so.9.1.0 first, then shorter names)
+// fails silently: the next name may be there.
+enum member_trouble { ABSENT, UNREADABLE, NOT_ITS_RELEASE };
 static const char *refuse(const char *name, const struct cudnn_name *c, struct family *g,
-                          int unreadable, const struct settings *s) {
+                          enum member_trouble trouble, const struct settings *s) {
   static char release[32];
   if (g->release) cudnn_number_text(g->release, release);
   struct refused *r = g->refused;
@@ -527,7 +561,9 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
     g->refused = r;
     const char *parts[] = {"cudnn-compat: ",
                            name,
-                           unreadable ? " cannot be read by this user in " : " is not in ",
+                           trouble == UNREADABLE        ? " cannot be read by this user in "
+                           : trouble == NOT_ITS_RELEASE ? " links to another release's file in "
+                                                        : " is not in ",
                            g->dir,
                            ", where this process's cuDNN ",
                            g->release ? release : "family",
@@ -535,10 +571,15 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
                            "another release's copy (the family would mix). Install the whole "
                            "family there, or see: cudnn-compat doctor\n",
                            0};
-    say_parts(parts);
+    if (!g->spoke) say_parts(parts);
     if (s->report) report_refused(g->dir, c->base, g->release ? release : "unknown");
   }
-  const char *failing = keep_path(g->dir, c->base);
+  // The file there is another release's: a path under it, which no open can take (ENOTDIR).
+  static char under[kPath];
+  const char *failing = trouble != NOT_ITS_RELEASE ? keep_path(g->dir, c->base)
+                        : join_path(under, sizeof under, c->base, "not-this-release")
+                            ? keep_path(g->dir, under)
+                            : 0;
   return failing ? failing : name;
 }
 
@@ -554,6 +595,8 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   // then .9.19, then .9) gets its path in D whether the file is there or not, which the loader's
   // own open tells: no look of ours on a shared tree that 10,000 ranks read, unless a line of
   // ours is to say where it came from.
+  if (c->sub && c->full_version && c->parts >= 3)
+    for (int i = 0; i < 3; ++i) g->asked[i] = c->version[i];
   if (c->sub && c->full_version && !s->debug && !s->report) {
     const char *in_dir = keep_path(g->dir, c->base);
     return in_dir ? in_dir : name;
@@ -562,13 +605,22 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   const char *from = g->dir;
   struct stat st;
   const int there = look(candidate, &st, 0) == 0;
-  // A file ld.so may not open is no member here: loading it fails as surely as a missing one.
-  if (!there || !cudnn_compat_may_read(candidate, &st)) {
+  // A file ld.so may not open is no member here: loading it fails as surely as a missing one; nor
+  // is a shorter name that links to a file named for another release.
+  const int readable = there && cudnn_compat_may_read(candidate, &st);
+  const int foreign =
+      readable && c->sub && !c->full_version && links_to_other_release(candidate, g->asked);
+  if (!readable || foreign) {
     if (!c->sub) return name;
     // A name with the full version fails here: the dispatcher's next, shorter name may be in D.
-    const unsigned long release = c->full_version ? 0 : family_release(g, q);
+    // The release its exact names gave, else the dispatcher's own word.
+    const unsigned long release =
+        c->full_version ? 0
+        : g->asked[0]   ? (g->release = cudnn_number_of(g->asked[0], g->asked[1], g->asked[2]))
+                        : family_release(g, q);
     from = release ? fast_same_release(map_path(s->env), release, c->base, g->dir) : 0;
-    if (!from) return refuse(name, c, g, there, s);
+    if (!from)
+      return refuse(name, c, g, foreign ? NOT_ITS_RELEASE : there ? UNREADABLE : ABSENT, s);
   }
   const char *kept = keep_path(from, c->base);
   if (!kept) return name;
@@ -628,6 +680,7 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
   if (!is_path(name)) {
     f->chosen = result != name ? result : 0;
     f->decided = 1;
+    f->spoke = decision_spoke;
   }
   return result;
 }
