@@ -13,6 +13,7 @@
 // the buffers are static, used under the lock.
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 
@@ -517,21 +518,22 @@ static int same_sub(const struct refused *r, const struct cudnn_name *c) {
   return 1;
 }
 
-// Whether the links from path lead to a file named for another release than part (x.y.z)
-// (libcudnn_heuristic.so -> .so.9 -> .so.9.0.0 in a 9.1.0 directory: a copy by hand). Only for
-// the shorter names a dispatcher asks once its exact one is not there: a readlink per link, one
-// for a file (a wheel's); the first name with the full version decides.
+// Whether the links from path end at a file named for another release than part (x.y.z):
+// libcudnn_heuristic.so -> .so.9 -> .so.9.0.0 in a 9.1.0 directory, a copy by hand. Only for the
+// shorter names a dispatcher asks once its exact one is not there: a readlink per link, one for a
+// file (a wheel's). The file the links end at decides, by its own name; a name without the full
+// version, or links that do not end within 40 hops (the kernel's limit), say nothing.
 static int links_to_other_release(const char *path, const int part[3]) {
-  static char at[kPath], target[kPath];
+  static char at[kPath], target[kPath], dir[kPath];
   struct cudnn_name t;
   if (!part[0] || append_text(at, sizeof at, 0, path) + 1 >= (long)sizeof at) return 0;
-  for (int hop = 0; hop < 8; ++hop) {
+  for (int hop = 0; hop < 40; ++hop) {
     const long n = sys4(SYS_readlinkat, AT_FDCWD, at, target, sizeof target - 1);
+    if (n == -EINVAL && hop > 0)  // at is the file the links end at
+      return parse_cudnn_name(base_name(at), &t) && t.parts >= 3 &&
+             (t.version[0] != part[0] || t.version[1] != part[1] || t.version[2] != part[2]);
     if (n <= 0) return 0;
     target[n] = 0;
-    if (parse_cudnn_name(base_name(target), &t) && t.parts >= 3)
-      return t.version[0] != part[0] || t.version[1] != part[1] || t.version[2] != part[2];
-    static char dir[kPath];
     if (target[0] == '/'
             ? append_text(at, sizeof at, 0, target) + 1 >= (long)sizeof at
             : !split_path(at, dir, sizeof dir) || !join_path(at, sizeof at, dir, target))
@@ -677,10 +679,11 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
     report_kept(c->major, decided_how, decided_source);
   // A path is the program's own choice and settles nothing for later bare names. Only now: a
   // child forked while this thread decided must decide again, not trust a flag.
+  // Whatever asked, a line said is said for the family.
+  f->spoke = f->spoke || decision_spoke;
   if (!is_path(name)) {
     f->chosen = result != name ? result : 0;
     f->decided = 1;
-    f->spoke = decision_spoke;
   }
   return result;
 }

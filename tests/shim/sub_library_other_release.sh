@@ -40,3 +40,23 @@ expect_rc 3 preload "$t/linked"
 has "cudnnCreate = 1008"
 count "cudnn-compat:" 1
 has "libcudnn_heuristic.so.9 links to another release's file in $t/copy, where this process's cuDNN 9.1.0 comes from"
+
+# The file the links end at decides, not a link's name on the way (an outside tester's finding:
+# .so.9 -> .so.9.0.0 -> sub/.so.9.1.0, a genuine 9.1.0, was refused and cudnnCreate failed).
+rm "$t/copy/libcudnn_heuristic.so.9.0.0"
+mkdir -p "$t/copy/sub"
+cp "$FAKES/9.1.0/lib64/libcudnn_heuristic.so.9.1.0" "$t/copy/sub/"
+ln -s sub/libcudnn_heuristic.so.9.1.0 "$t/copy/libcudnn_heuristic.so.9.0.0"
+expect_rc 0 preload "$t/linked"
+has "cudnnCreate = 0"
+lacks "cudnn-compat:"
+
+# A process told once is not told twice: the copy loaded by its path, no map to be had, under
+# LD_AUDIT (the engine's line about the copy; the sub-library it then refuses says nothing more).
+rm "$t/copy/libcudnn_heuristic.so.9.0.0"
+cp "$FAKES/9.0.0/lib64/libcudnn_heuristic.so.9.0.0" "$t/copy/"
+family_client
+for mode in audit preload; do
+  CUDNN_COMPAT_MAP=$t/no-map.toml expect_rc 3 $mode "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
+  count "cudnn-compat:" 1
+done
