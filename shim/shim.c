@@ -47,13 +47,13 @@ enum { kPath = 4096 };
 
 struct family {
   int major;
-  int decided;            // a bare name of this major was decided
-  const char *chosen;     // what that decision handed over (0: the ordinary load)
-  const char *dir;        // where its cuDNN main library came from; 0 until known
-  unsigned long release;  // its cudnnGetVersion(), once a library of dir has told; 0 until then
-  // The release its dispatcher named in a sub-library's exact name (libcudnn_graph.so.9.19.0,
-  // asked first): known without calling into a library that may be in its own initialisation.
-  int asked[3];
+  int decided;         // a bare name of this major was decided
+  const char *chosen;  // what that decision handed over (0: the ordinary load)
+  const char *dir;     // where its cuDNN main library came from; 0 until known
+  // Its release: the one its dispatcher named in a sub-library's exact name (cuDNN 9 asks for
+  // libcudnn_graph.so.9.19.0 first: known without calling into a library that may be in its own
+  // initialisation), else its cudnnGetVersion() once a library of dir has told; 0 until then.
+  unsigned long release;
   int spoke;                // its decision said a line: the sub-libraries it refuses say none
   struct refused *refused;  // the sub-libraries dir lacks, each said once
   struct family *next;
@@ -71,7 +71,7 @@ static struct family *family_of(int major) {
   struct family *f = arena_alloc(sizeof *f);
   if (!f) return 0;
   f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->release = 0, f->refused = 0;
-  f->asked[0] = f->asked[1] = f->asked[2] = 0, f->spoke = 0;
+  f->spoke = 0;
   f->next = families;
   families = f;
   return f;
@@ -498,8 +498,9 @@ struct requester {
   const void *who;  // its link map, when the front end knows it
 };
 
-// The family's release, asked of a library of its directory that reports one (the dispatcher,
-// or libcudnn_graph, which asks for its sub-libraries from its own code: loaded and running).
+// The family's release, where no exact name gave it: asked of a library of its directory that
+// reports one (the dispatcher, or libcudnn_graph, which asks for its sub-libraries from its own
+// code: loaded and running).
 static unsigned long family_release(struct family *g, const struct requester *q) {
   static char dir[kPath];
   const struct link_map *who = q->who;
@@ -518,15 +519,18 @@ static int same_sub(const struct refused *r, const struct cudnn_name *c) {
   return 1;
 }
 
-// Whether the links from path end at a file named for another release than part (x.y.z):
-// libcudnn_heuristic.so -> .so.9 -> .so.9.0.0 in a 9.1.0 directory, a copy by hand. Only for the
-// shorter names a dispatcher asks once its exact one is not there: a readlink per link, one for a
-// file (a wheel's). The file the links end at decides, by its own name; a name without the full
-// version, or links that do not end within 40 hops (the kernel's limit), say nothing.
-static int links_to_other_release(const char *path, const int part[3]) {
+// Whether the link at path ends at a file named for another release than release (x.y.z):
+// libcudnn_heuristic.so -> .so.9 -> .so.9.0.0 in a 9.1.0 directory, a copy by hand. A readlink per
+// link, for the shorter names a dispatcher asks once its exact one is not there. The file the
+// links end at decides, by its own name; a name without the full version, or links that do not
+// end within 40 hops (the kernel's limit), say nothing.
+static int links_to_other_release(const char *path, unsigned long release) {
   static char at[kPath], target[kPath], dir[kPath];
   struct cudnn_name t;
-  if (!part[0] || append_text(at, sizeof at, 0, path) + 1 >= (long)sizeof at) return 0;
+  int part[3];
+  if (!cudnn_number_parts(release, part) ||
+      append_text(at, sizeof at, 0, path) + 1 >= (long)sizeof at)
+    return 0;
   for (int hop = 0; hop < 40; ++hop) {
     const long n = sys4(SYS_readlinkat, AT_FDCWD, at, target, sizeof target - 1);
     if (n == -EINVAL && hop > 0)  // at is the file the links end at
@@ -597,8 +601,9 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   // then .9.19, then .9) gets its path in D whether the file is there or not, which the loader's
   // own open tells: no look of ours on a shared tree that 10,000 ranks read, unless a line of
   // ours is to say where it came from.
-  if (c->sub && c->full_version && c->parts >= 3)
-    for (int i = 0; i < 3; ++i) g->asked[i] = c->version[i];
+  if (c->sub && c->full_version && c->parts >= 3 && c->version[1] < 100 && c->version[2] < 100 &&
+      !g->release)
+    g->release = cudnn_number_of(c->version[0], c->version[1], c->version[2]);
   if (c->sub && c->full_version && !s->debug && !s->report) {
     const char *in_dir = keep_path(g->dir, c->base);
     return in_dir ? in_dir : name;
@@ -606,20 +611,19 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   if (!join_path(candidate, sizeof candidate, g->dir, c->base)) return name;
   const char *from = g->dir;
   struct stat st;
+  // A shorter sub-library name is looked at unfollowed first: a file (a wheel's, NVIDIA's .so.9)
+  // costs the one look it always did, and only a link is followed to the file it names.
+  const int link =
+      c->sub && !c->full_version && look(candidate, &st, 1) == 0 && S_ISLNK(st.st_mode);
   const int there = look(candidate, &st, 0) == 0;
   // A file ld.so may not open is no member here: loading it fails as surely as a missing one; nor
   // is a shorter name that links to a file named for another release.
   const int readable = there && cudnn_compat_may_read(candidate, &st);
-  const int foreign =
-      readable && c->sub && !c->full_version && links_to_other_release(candidate, g->asked);
+  const int foreign = readable && link && links_to_other_release(candidate, g->release);
   if (!readable || foreign) {
     if (!c->sub) return name;
     // A name with the full version fails here: the dispatcher's next, shorter name may be in D.
-    // The release its exact names gave, else the dispatcher's own word.
-    const unsigned long release =
-        c->full_version ? 0
-        : g->asked[0]   ? (g->release = cudnn_number_of(g->asked[0], g->asked[1], g->asked[2]))
-                        : family_release(g, q);
+    const unsigned long release = c->full_version ? 0 : family_release(g, q);
     from = release ? fast_same_release(map_path(s->env), release, c->base, g->dir) : 0;
     if (!from)
       return refuse(name, c, g, foreign ? NOT_ITS_RELEASE : there ? UNREADABLE : ABSENT, s);
@@ -677,10 +681,10 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
   if (s->report && result != name) report_choice(result, decided_how, decided_source);
   if (s->report && result == name && decided_source)
     report_kept(c->major, decided_how, decided_source);
-  // A path is the program's own choice and settles nothing for later bare names. Only now: a
-  // child forked while this thread decided must decide again, not trust a flag.
   // Whatever asked, a line said is said for the family.
   f->spoke = f->spoke || decision_spoke;
+  // A path is the program's own choice and settles nothing for later bare names. Only now: a
+  // child forked while this thread decided must decide again, not trust a flag.
   if (!is_path(name)) {
     f->chosen = result != name ? result : 0;
     f->decided = 1;

@@ -76,15 +76,15 @@ std::optional<Finding> read_header(std::string_view line) {
   return f;
 }
 
-// Names a cuDNN major removed: the algorithm "Get" calls and their preferences went in 8.0 (their
-// _v7 and Find forms stayed); the legacy RNN and algorithm-descriptor APIs went in 9.0 (checked
-// against the cuDNN 9.19 headers). A source that uses one needs a cuDNN older than that major.
-struct ApiMajor {  // a name of cuDNN's API, and the major (minor, when known) that removed or added
-                   // it
+// A name of cuDNN's API, and the major (the minor too, when known) that removed or added it.
+struct ApiMajor {
   std::string_view name;
   int in_major;
   int in_minor = -1;
 };
+// Names a cuDNN major removed: the algorithm "Get" calls and their preferences went in 8.0 (their
+// _v7 and Find forms stayed); the legacy RNN and algorithm-descriptor APIs went in 9.0 (checked
+// against the cuDNN 9.19 headers). A source that uses one needs a cuDNN older than that major.
 // clang-format off
 constexpr ApiMajor kRemoved[] = {
     {"cudnngetconvolutionforwardalgorithm", 8}, {"cudnngetconvolutionbackwarddataalgorithm", 8},

@@ -81,6 +81,11 @@ HelperAnswer read_lines(std::string_view out, std::string &error) {
   return a;
 }
 
+std::string file_bytes(const fs::path &file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 // A sub-library file the loader could map: a regular file that starts as an ELF file does (an
 // empty or cut-short copy fails only at first use, CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED).
 bool looks_loadable(const fs::path &path) {
@@ -88,11 +93,9 @@ bool looks_loadable(const fs::path &path) {
   if (fd < 0) return false;
   struct stat st {};
   char magic[4] = {};
+  static constexpr char kElf[4] = {0x7f, 'E', 'L', 'F'};
   const bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && read(fd, magic, 4) == 4 &&
-                  std::memcmp(magic,
-                              "\x7f"
-                              "ELF",
-                              4) == 0;
+                  std::memcmp(magic, kElf, 4) == 0;
   close(fd);
   return ok;
 }
@@ -102,14 +105,16 @@ bool looks_loadable(const fs::path &path) {
 // libcudnn_engines_tensor_ir.so.9); a stray file of another release it never loads is none.
 std::set<std::string> family_subs(const fs::path &dir, const std::string &file, int major) {
   std::set<std::string> subs(sub_libraries(major).begin(), sub_libraries(major).end());
+  std::optional<std::string> named;  // the dispatcher's and its graph library's bytes, read once
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
     if (!n || n->windows || n->sub.empty() || !n->version || n->version->major != major ||
         subs.contains(n->sub))
       continue;
-    const std::string graph = (dir / ("libcudnn_graph.so." + std::to_string(major))).string();
-    if (file_mentions(file, n->sub) || file_mentions(graph, n->sub)) subs.insert(n->sub);
+    if (!named)
+      named = file_bytes(file) + file_bytes(dir / ("libcudnn_graph.so." + std::to_string(major)));
+    if (named->find(n->sub) != std::string::npos) subs.insert(n->sub);
   }
   return subs;
 }
@@ -254,7 +259,7 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
   }
   p.note = a.why;
   p.family = a.family;
-  if (a.ran && !a.load_error.empty()) p.failed = a.load_error;
+  p.failed = a.load_error;
   if (!a.ran) p.not_run = a.why;
   const std::optional<Version> named = version_in_name(file);
   const fs::path dir = fs::path(file).parent_path();
@@ -289,9 +294,7 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
 }  // namespace
 
 bool file_mentions(const std::string &file, std::string_view text) {
-  std::ifstream in(file, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return bytes.find(text) != std::string::npos;
+  return file_bytes(file).find(text) != std::string::npos;
 }
 
 std::string_view to_string(ProbeSource s) {
