@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "arena.h"
+#include "auditors.h"
 #include "elf_dynamic.h"
 #include "environment.h"
 #include "fast_path.h"
@@ -291,7 +292,7 @@ static void say_next_run(const char **foreign, long n) {
 }
 
 __attribute__((destructor)) static void report_at_exit(void) {
-  if (!wanted) return;
+  if (!wanted || audit_copy_decides()) return;
   long n = 0;
   struct lib *libs = collect(&n);
   if (!libs) return;

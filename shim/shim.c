@@ -18,6 +18,7 @@
 #include <link.h>
 
 #include "arena.h"
+#include "auditors.h"
 #include "elf_dynamic.h"
 #include "environment.h"
 #include "fast_path.h"
@@ -130,8 +131,6 @@ static struct settings read_settings(void) {
 // ---------------------------------------------------------------------------------------------
 // The engine: cudnn-compat-select, beside this library (shim/protocol.h).
 
-static int audit_front;  // la_version was called: this copy is the LD_AUDIT one
-
 // This library's directory, found in /proc/self/maps by an address inside it (read whole: a big
 // Python process has megabytes of mappings); without /proc, the LD_AUDIT or LD_PRELOAD entry that
 // named it at the start.
@@ -139,7 +138,7 @@ static const char *own_directory(void) {
   static const char *dir;
   if (dir) return dir;
   struct file_text maps;
-  if (!file_read("/proc/self/maps", &maps)) return dir = start_shim_dir(audit_front);
+  if (!file_read("/proc/self/maps", &maps)) return dir = start_shim_dir(is_audit_front());
   static char found[kPath];
   const char *file = mapping_path(maps.data, (uintptr_t)&own_directory);
   if (file && split_path(file, found, sizeof found) && *found) dir = arena_strdup(found);
@@ -748,7 +747,7 @@ static void audit_dirs(const void *who, struct search_dirs *out) {
 }
 
 EXPORT unsigned int la_version(unsigned int version) {
-  audit_front = 1;
+  audit_front_begins();
   return version < LAV_CURRENT ? version : LAV_CURRENT;
 }
 
@@ -765,36 +764,14 @@ EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *coo
 // one before returned, in LD_AUDIT order (elf/dl-audit.c, _dl_audit_objsearch), and a name
 // changed at LA_SER_ORIG is opened as it is: a path this shim hands over would reach the loader
 // without passing the auditors before it, and a Spindle named first would never serve it from its
-// node-local cache (tests/shim/spindle_order.sh). Each namespace's first object is its auditor;
-// glibc 2.35 and later chain the namespaces from ld.so's _r_debug (r_version 2, r_next), in the
-// order the auditors were loaded. Found once, on the first redirect: processes that never ask for
-// cuDNN never look. la_objsearch runs under ld.so's own lock, so no two threads look at once.
-typedef char *(*objsearch_fn)(const char *, uintptr_t *, unsigned int);
+// node-local cache (tests/shim/spindle_order.sh). Found once, on the first redirect: processes
+// that never ask for cuDNN never look. la_objsearch runs under ld.so's own lock, so no two threads
+// look at once. Where this shim is not found among them (before glibc 2.35), it hands its path
+// over as it is.
 EXPORT char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag);
 enum { kEarlierMax = 8 };
 static objsearch_fn earlier[kEarlierMax];
 static int earlier_count = -1;  // -1: not looked for yet
-
-static void find_earlier_auditors(void) {
-  earlier_count = 0;
-  const struct r_debug_extended *r = 0;
-  for (const struct link_map *l = main_program; l && !r; l = l->l_next)
-    r = (const struct r_debug_extended *)dynamic_symbol(l, "_r_debug");  // only ld.so has it
-  if (!r || r->base.r_version < 2) return;  // before glibc 2.35: no namespaces to walk
-  int n = 0;
-  for (r = r->r_next; r; r = r->r_next) {
-    const struct link_map *head = r->base.r_map;
-    if (!head) continue;  // an auditor unloaded (la_version said 0), or an emptied namespace
-    objsearch_fn f = (objsearch_fn)dynamic_symbol(head, "la_objsearch");
-    if (f == la_objsearch) {                     // our own namespace: the rest come after us
-      earlier_count = n <= kEarlierMax ? n : 0;  // more than we keep: none rather than some
-      return;
-    }
-    if (f && n++ < kEarlierMax) earlier[n - 1] = f;
-  }
-  // This shim was not found among them: it cannot tell who came first, and hands its path over
-  // as it is.
-}
 
 // The path chosen here, as the auditors before this one would have answered it had the program
 // asked for it, in LD_AUDIT order and at LA_SER_ORIG. Their cookie slots are glibc's private
@@ -802,7 +779,8 @@ static void find_earlier_auditors(void) {
 // answer that is no file (Spindle's "not found" prefix, NULL) keeps the shim's own path: the
 // right release without the cache beats a failed load.
 static const char *through_earlier_auditors(const char *path, uintptr_t *cookie) {
-  if (earlier_count < 0) find_earlier_auditors();
+  if (earlier_count < 0)
+    earlier_count = auditors_before(la_objsearch, main_program, earlier, kEarlierMax);
   const char *name = path;
   for (int i = 0; i < earlier_count && name; ++i) name = earlier[i](name, cookie, LA_SER_ORIG);
   return name && name != path && file_exists(name) ? name : path;
@@ -854,7 +832,7 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
     shim_real_dlopen = real ? (void *(*)(const char *, int))real : no_dlopen;
   }
   struct cudnn_name c;
-  if (!name || !parse_cudnn_name(base_name(name), &c)) return name;
+  if (!name || !parse_cudnn_name(base_name(name), &c) || audit_copy_decides()) return name;
   if (dl_iterate_phdr) dl_iterate_phdr(note_family, 0);
   // Asked here, before the shim's lock: dladdr takes the loader's lock, which a thread running a
   // library's constructor holds while it dlopens a sub-library and waits for the shim's lock.

@@ -1,8 +1,9 @@
-# The shim exports the audit and dlopen entry points and nothing else, and needs no library at
+# The shim exports the audit and dlopen entry points and the mark by which its LD_PRELOAD copy
+# knows an LD_AUDIT one (shim/both_front_ends.sh), and nothing else, and needs no library at
 # all (only weak references, which stay null where libc is absent), so no host can collide with it.
 source "$(dirname "$0")/common.sh"
 defined=$(nm -D --defined-only "$SHIM" | awk '{print $3}' | sort | tr '\n' ' ')
-[[ $defined == "dlopen la_objopen la_objsearch la_version " ]] || fail "exports: $defined"
+[[ $defined == "cudnn_compat_shim dlopen la_objopen la_objsearch la_version " ]] || fail "exports: $defined"
 strong=$(nm -D --undefined-only "$SHIM" | awk '$1 != "w"' | tr '\n' ' ')
 [[ -z $strong ]] || fail "needs symbols: $strong"
 needed=$(readelf -d "$SHIM" | grep NEEDED || true)
