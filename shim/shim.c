@@ -518,12 +518,12 @@ static int same_sub(const struct refused *r, const struct cudnn_name *c) {
   return 1;
 }
 
-// Whether the link at path ends at a file named for another release than release (x.y.z):
-// libcudnn_heuristic.so -> .so.9 -> .so.9.0.0 in a 9.1.0 directory, a copy by hand. A readlink per
-// link, for the shorter names a dispatcher asks once its exact one is not there. The file the
-// links end at decides, by its own name; a name without the full version, or links that do not
-// end within 40 hops (the kernel's limit), say nothing.
-static int links_to_other_release(const char *path, unsigned long release) {
+// The file the link at path ends at, when it is named for another release than release (x.y.z):
+// libcudnn_heuristic.so -> .so.9 -> .so.9.0.0 in a 9.1.0 directory, a copy by hand; else 0. A
+// readlink per link, for the shorter names a dispatcher asks once its exact one is not there. The
+// file the links end at decides, by its own name; a name without the full version, or links that
+// do not end within 40 hops (the kernel's limit), say nothing.
+static const char *other_release_file(const char *path, unsigned long release) {
   static char at[kPath], target[kPath], dir[kPath];
   struct cudnn_name t;
   int part[3];
@@ -534,7 +534,9 @@ static int links_to_other_release(const char *path, unsigned long release) {
     const long n = sys4(SYS_readlinkat, AT_FDCWD, at, target, sizeof target - 1);
     if (n == -EINVAL && hop > 0)  // at is the file the links end at
       return parse_cudnn_name(base_name(at), &t) && t.parts >= 3 &&
-             (t.version[0] != part[0] || t.version[1] != part[1] || t.version[2] != part[2]);
+                     (t.version[0] != part[0] || t.version[1] != part[1] || t.version[2] != part[2])
+                 ? at
+                 : 0;
     if (n <= 0) return 0;
     target[n] = 0;
     if (target[0] == '/'
@@ -550,10 +552,12 @@ static int links_to_other_release(const char *path, unsigned long release) {
 // directory the load fails on, and one line, once per sub-library - none where the family's own
 // decision said one already (the process has been told, in the line that matters). A name with the
 // full version (the cuDNN 9 dispatcher asks for libcudnn_ops.so.9.1.0 first, then shorter names)
-// fails silently: the next name may be there.
-enum member_trouble { ABSENT, UNREADABLE, NOT_ITS_RELEASE };
+// fails silently: the next name may be there. `foreign`: the file of another release a link there
+// leads to, which the line names.
+enum member_trouble { ABSENT, UNREADABLE };
 static const char *refuse(const char *name, const struct cudnn_name *c, struct family *g,
-                          enum member_trouble trouble, const struct settings *s) {
+                          enum member_trouble trouble, const char *foreign,
+                          const struct settings *s) {
   static char release[32];
   if (g->release) cudnn_number_text(g->release, release);
   struct refused *r = g->refused;
@@ -566,10 +570,12 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
     g->refused = r;
     const char *parts[] = {"cudnn-compat: ",
                            name,
-                           trouble == UNREADABLE        ? " cannot be read by this user in "
-                           : trouble == NOT_ITS_RELEASE ? " links to another release's file in "
-                                                        : " is not in ",
-                           g->dir,
+                           foreign                 ? " links to "
+                           : trouble == UNREADABLE ? " cannot be read by this user in "
+                                                   : " is not in ",
+                           foreign ? foreign : g->dir,
+                           foreign ? ", another release's file, in " : "",
+                           foreign ? g->dir : "",
                            ", where this process's cuDNN ",
                            g->release ? release : "family",
                            " comes from, and no other place of that release has it; not loading "
@@ -581,7 +587,7 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
   }
   // The file there is another release's: a path under it, which no open can take (ENOTDIR).
   static char under[kPath];
-  const char *failing = trouble != NOT_ITS_RELEASE ? keep_path(g->dir, c->base)
+  const char *failing = !foreign ? keep_path(g->dir, c->base)
                         : join_path(under, sizeof under, c->base, "not-this-release")
                             ? keep_path(g->dir, under)
                             : 0;
@@ -618,14 +624,13 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   // A file ld.so may not open is no member here: loading it fails as surely as a missing one; nor
   // is a shorter name that links to a file named for another release.
   const int readable = there && cudnn_compat_may_read(candidate, &st);
-  const int foreign = readable && link && links_to_other_release(candidate, g->release);
+  const char *foreign = readable && link ? other_release_file(candidate, g->release) : 0;
   if (!readable || foreign) {
     if (!c->sub) return name;
     // A name with the full version fails here: the dispatcher's next, shorter name may be in D.
     const unsigned long release = c->full_version ? 0 : family_release(g, q);
     from = release ? fast_same_release(map_path(s->env), release, c->base, g->dir) : 0;
-    if (!from)
-      return refuse(name, c, g, foreign ? NOT_ITS_RELEASE : there ? UNREADABLE : ABSENT, s);
+    if (!from) return refuse(name, c, g, there ? UNREADABLE : ABSENT, foreign, s);
   }
   const char *kept = keep_path(from, c->base);
   if (!kept) return name;

@@ -39,7 +39,7 @@ expect_rc 0 "$CUDNN_COMPAT" map validate "$CUDNN_COMPAT_MAP"
 expect_rc 3 preload "$t/linked"
 has "cudnnCreate = 1008"
 count "cudnn-compat:" 1
-has "libcudnn_heuristic.so.9 links to another release's file in $t/copy, where this process's cuDNN 9.1.0 comes from"
+has "libcudnn_heuristic.so.9 links to $t/copy/libcudnn_heuristic.so.9.0.0, another release's file, in $t/copy, where this process's cuDNN 9.1.0 comes from"
 
 # The file the links end at decides, not a link's name on the way (an outside tester's finding:
 # .so.9 -> .so.9.0.0 -> sub/.so.9.1.0, a genuine 9.1.0, was refused and cudnnCreate failed).
