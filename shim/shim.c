@@ -485,8 +485,22 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
 // ---------------------------------------------------------------------------------------------
 // The router: every front end asks it what to load for a requested name.
 
-static void say_family(const char *name, const char *kept, const char *dir) {
-  const char *parts[] = {"cudnn-compat: ", name, " -> ", kept, " (the family of ", dir, ")\n", 0};
+// `from`: the family's directory, or another place of its release where that one lacks the file.
+static void say_family(const char *name, const char *kept, const char *from,
+                       const struct family *g) {
+  static char release[32];
+  const int elsewhere = from != g->dir;
+  if (elsewhere) cudnn_number_text(g->release, release);
+  const char *parts[] = {"cudnn-compat: ",
+                         name,
+                         " -> ",
+                         kept,
+                         elsewhere ? " (another place of cuDNN " : " (the family of ",
+                         elsewhere ? release : from,
+                         elsewhere ? ", which " : "",
+                         elsewhere ? g->dir : "",
+                         elsewhere ? " lacks)\n" : ")\n",
+                         0};
   say_parts(parts);
 }
 
@@ -518,33 +532,56 @@ static int same_sub(const struct refused *r, const struct cudnn_name *c) {
   return 1;
 }
 
-// The file the link at path ends at, when it is named for another release than release (x.y.z):
-// libcudnn_heuristic.so -> .so.9 -> .so.9.0.0 in a 9.1.0 directory, a copy by hand; else 0. A
-// readlink per link, for the shorter names a dispatcher asks once its exact one is not there. The
-// file the links end at decides, by its own name; a name without the full version, or links that
-// do not end within 40 hops (the kernel's limit), say nothing.
-static const char *other_release_file(const char *path, unsigned long release) {
-  static char at[kPath], target[kPath], dir[kPath];
-  struct cudnn_name t;
-  int part[3];
-  if (!cudnn_number_parts(release, part) ||
-      append_text(at, sizeof at, 0, path) + 1 >= (long)sizeof at)
-    return 0;
+// The file the links at path end at (path itself when it is no link), in at[kPath], or 0 when they
+// do not end within 40 hops (the kernel's limit). A readlink per link, for the shorter names a
+// dispatcher asks once its exact one is not there.
+static const char *link_end(const char *path, char *at) {
+  static char target[kPath], dir[kPath];
+  if (append_text(at, kPath, 0, path) + 1 >= kPath) return 0;
   for (int hop = 0; hop < 40; ++hop) {
     const long n = sys4(SYS_readlinkat, AT_FDCWD, at, target, sizeof target - 1);
-    if (n == -EINVAL && hop > 0)  // at is the file the links end at
-      return parse_cudnn_name(base_name(at), &t) && t.parts >= 3 &&
-                     (t.version[0] != part[0] || t.version[1] != part[1] || t.version[2] != part[2])
-                 ? at
-                 : 0;
+    if (n == -EINVAL) return at;  // no link: the file the links end at
     if (n <= 0) return 0;
     target[n] = 0;
-    if (target[0] == '/'
-            ? append_text(at, sizeof at, 0, target) + 1 >= (long)sizeof at
-            : !split_path(at, dir, sizeof dir) || !join_path(at, sizeof at, dir, target))
+    if (target[0] == '/' ? append_text(at, kPath, 0, target) + 1 >= kPath
+                         : !split_path(at, dir, sizeof dir) || !join_path(at, kPath, dir, target))
       return 0;
   }
   return 0;
+}
+
+// The release a file's name carries in full (libcudnn_heuristic.so.9.0.0), or 0: a name with the
+// major alone (a wheel's .so.9) says nothing.
+static unsigned long named_release(const char *file) {
+  struct cudnn_name t;
+  return file && parse_cudnn_name(base_name(file), &t) && t.parts >= 3 && t.version[1] < 100 &&
+                 t.version[2] < 100
+             ? cudnn_number_of(t.version[0], t.version[1], t.version[2])
+             : 0;
+}
+
+// The file the link at path ends at, when it is named for another release than release:
+// libcudnn_heuristic.so -> .so.9 -> .so.9.0.0 in a 9.1.0 directory, a copy by hand; else 0. The
+// file the links end at decides, by its own name.
+static const char *other_release_file(const char *path, unsigned long release) {
+  static char end[kPath];
+  const unsigned long named = release ? named_release(link_end(path, end)) : 0;
+  return named && named != release ? end : 0;
+}
+
+// Where the loader's own search (the requester's directories, ld.so.cache, the default ones) finds
+// name, when the file there is named for exactly release: another place of the family's release
+// that no map lists (NVIDIA's packages in /usr/lib/x86_64-linux-gnu link .so.9 to .so.9.19.0).
+static const char *loader_place_of_release(const char *name, unsigned long release,
+                                           const struct requester *q) {
+  static struct search_dirs dirs;
+  static char dir[kPath], end[kPath];
+  const char *pick = 0;
+  q->dirs(q->who, &dirs);
+  if (!release || !loader_pick(name, &dirs, &pick) || !pick ||
+      named_release(link_end(pick, end)) != release)
+    return 0;
+  return split_path(pick, dir, sizeof dir) && *dir ? dir : 0;
 }
 
 // A sub-library the family's directory lacks, holds where this process may not read it, or holds
@@ -630,11 +667,12 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
     // A name with the full version fails here: the dispatcher's next, shorter name may be in D.
     const unsigned long release = c->full_version ? 0 : family_release(g, q);
     from = release ? fast_same_release(map_path(s->env), release, c->base, g->dir) : 0;
+    if (!from) from = loader_place_of_release(c->base, release, q);
     if (!from) return refuse(name, c, g, there ? UNREADABLE : ABSENT, foreign, s);
   }
   const char *kept = keep_path(from, c->base);
   if (!kept) return name;
-  if (s->debug) say_family(name, kept, from);
+  if (s->debug) say_family(name, kept, from, g);
   if (s->report)
     report_choice(
         kept,

@@ -1,0 +1,42 @@
+# The family rule with no map to name another place of the release: a sub-library the family's
+# directory lacks (a dangling link, a loop) comes from where the loader's own search finds it when
+# the file there is named for exactly the family's release (an outside tester's finding: the real
+# cuDNN 9.19 aborted, "Invalid handle", where the loader alone found the same release in
+# ld.so.cache); a file there named for another release is still refused, with one line.
+source "$(dirname "$0")/common.sh"
+family_client
+mkdir -p "$t/copy" "$t/same" "$t/other"
+cp -a "$FAKES/9.1.0/lib64/." "$t/copy/"
+rm "$t/copy/libcudnn_heuristic.so.9.1.0"  # .so.9 now dangles
+cp -a "$FAKES/9.1.0/lib64/"libcudnn_heuristic.so* "$t/same/"
+cp -a "$FAKES/9.0.0/lib64/"libcudnn_heuristic.so* "$t/other/"
+export CUDNN_COMPAT_MAP=$t/no-map.toml
+
+# Without the shim the loader passes the dangling link over and finds the same release.
+LD_LIBRARY_PATH=$t/same expect_rc 0 "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
+has "loaded $t/same/libcudnn_heuristic.so.9"
+for mode in audit preload; do
+  LD_LIBRARY_PATH=$t/same CUDNN_COMPAT_DEBUG=1 expect_rc 0 $mode "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
+  has "cudnnCreate = 0"
+  has "loaded $t/same/libcudnn_heuristic.so.9"
+  lacks "not in $t/copy"
+  has "cudnn-compat: libcudnn_heuristic.so.9 -> $t/same/libcudnn_heuristic.so.9 (another place of cuDNN 9.1.0, which $t/copy lacks)"
+done
+
+# A loop where the file was: the same.
+ln -sf loop-b "$t/copy/loop-a" && ln -sf loop-a "$t/copy/loop-b"
+ln -sf loop-a "$t/copy/libcudnn_heuristic.so.9"
+for mode in audit preload; do
+  LD_LIBRARY_PATH=$t/same expect_rc 0 $mode "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
+  has "loaded $t/same/libcudnn_heuristic.so.9"
+  lacks "cudnn-compat:"
+done
+
+# What the loader finds is another release's: refused, one line, no 9.0.0 file in the process.
+for mode in audit preload; do
+  LD_LIBRARY_PATH=$t/other expect_rc 3 $mode "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
+  has "cudnnCreate = 1008"
+  lacks "loaded $t/other"
+  count "cudnn-compat:" 1
+  has "libcudnn_heuristic.so.9 is not in $t/copy, where this process's cuDNN 9.1.0 comes from"
+done
