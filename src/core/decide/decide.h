@@ -118,9 +118,9 @@ std::optional<int> wanted_major(const Need &need, const LibraryName &requested);
 // The fitting entries the map hands out (indices into Map::cudnn), best first: the decision
 // without the words. A place with hand_out = false is never among them.
 std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested);
-// rank()'s entries, and for a CUDA need those it leaves out only because the map names no CUDA for
-// them: their libraries tell theirs (release_cuda), which a caller that probes asks before handing
-// one over.
+// rank()'s entries, and for a CUDA need those it leaves out only for the CUDA the map names or
+// does not name for them: their libraries tell theirs (release_cuda), over the map's word, which a
+// caller that probes asks before handing one over.
 std::vector<std::size_t> rank_asking_libraries(const Map &map, const Need &need,
                                                const LibraryName &requested);
 // The CUDA a release is built for: what its library reports where it tells (cuDNN 6 on), else the

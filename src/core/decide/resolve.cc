@@ -33,16 +33,14 @@ Need without_cuda(Need need) {
   return need;
 }
 
-// The entries the map hands out that fit, best first; an entry whose CUDA the map does not name is
-// judged against cuda_unknown instead of need.
-std::vector<std::size_t> ranked(const Map &map, const Need &need, const Need &cuda_unknown,
-                                const LibraryName &requested) {
+// The entries the map hands out that fit, best first.
+std::vector<std::size_t> ranked(const Map &map, const Need &need, const LibraryName &requested) {
   const std::optional<int> major = wanted_major(need, requested);
   std::vector<std::size_t> out;
   // Only a place the map hands out: a hidden module is how a site withdraws a build.
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
     const Installed &e = map.cudnn[i];
-    if (e.hand_out && entry_fits(e, e.cuda ? need : cuda_unknown, major, Words::no).compatible)
+    if (e.hand_out && entry_fits(e, need, major, Words::no).compatible)
       out.push_back(i);
   }
   // Stable: between equal versions the admin's order in the map decides.
@@ -56,12 +54,12 @@ std::vector<std::size_t> ranked(const Map &map, const Need &need, const Need &cu
 }  // namespace
 
 std::vector<std::size_t> rank(const Map &map, const Need &need, const LibraryName &requested) {
-  return ranked(map, need, need, requested);
+  return ranked(map, need, requested);
 }
 
 std::vector<std::size_t> rank_asking_libraries(const Map &map, const Need &need,
                                                const LibraryName &requested) {
-  return ranked(map, need, without_cuda(need), requested);
+  return ranked(map, without_cuda(need), requested);
 }
 
 std::optional<Version> release_cuda(const Installed &e, const std::optional<Probe> &p) {

@@ -18,8 +18,9 @@ std::vector<Diagnostic> check_map_libraries(const Map &map);
 // not load or reports another release (the decision table's rule), so that a module advised
 // loads a release that is there.
 Map places_that_load(const Map &map, const ProbeOptions &options);
-// The map with each entry of major (any, when unknown) whose CUDA the map does not name given the
-// CUDA its library reports (release_cuda): what the engine learns before it hands one over.
+// The map with each entry of major (any, when unknown) given the CUDA its library reports, over
+// the map's word where the two differ (release_cuda): what the engine and the decision table go
+// by.
 Map with_library_cuda(const Map &map, std::optional<int> major, const ProbeOptions &options);
 // The map without the environments' places (a conda record's, a wheel's word for its release)
 // whose library reports another release or does not load; dropped says which and why, as the shim

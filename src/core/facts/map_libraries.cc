@@ -46,7 +46,7 @@ Map places_that_load(const Map &map, const ProbeOptions &options) {
 Map with_library_cuda(const Map &map, std::optional<int> major, const ProbeOptions &options) {
   Map out = map;
   for (Installed &e : out.cudnn) {
-    if (e.cuda || !is_absolute_lib(e) || (major && e.version.major != *major)) continue;
+    if (!is_absolute_lib(e) || (major && e.version.major != *major)) continue;
     if (const std::optional<std::string> file =
             find_library_file(e.lib, main_library(e.version.major), e.version.major))
       e.cuda = release_cuda(e, probe_library(*file, options));
