@@ -117,8 +117,7 @@ void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const N
     advice = "The requirement should be the cuDNN " + std::to_string(*asked) +
              " release the program was built with: " + *conflict + ".";
   else if (need.cudnn)
-    advice = "Ask the admins for cuDNN " + acceptable_releases(need.rule, *need.cudnn) +
-             (need.cuda_major ? " built for CUDA " + std::to_string(*need.cuda_major) : "") +
+    advice = "Ask the admins for " + release_to_ask_for(need, need.cudnn->major) +
              ", or rebuild the program against an installed release.";
   const std::string reason = choice.ranked.empty()
                                  ? choice.reason

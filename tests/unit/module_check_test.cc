@@ -79,9 +79,11 @@ TEST(ModuleCheck, CudaAndNothingInstalled) {
       m, {*parse_app_need("pytorch/2.1=8.9,cuda=11")}, loaded({"cuDNN/8.9.7.29-CUDA-12.2.0"}));
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0].message.find("it is built for CUDA 12.2, not CUDA 11"), std::string::npos);
-  // The map may predate a release installed since: "installed" would not be the truth.
+  // The map may predate a release installed since: "installed" would not be the truth. What to
+  // ask for is built for the CUDA needed: an 8.9.7 for CUDA 12.2 is installed.
   EXPECT_NE(f[0].message.find("No cuDNN module in the version map fits; ask the admins for cuDNN "
-                              "8.9 or a newer 8.x (or, if one is installed, to add it to the map"),
+                              "8.9 or a newer 8.x built for CUDA 11 (or, if one is installed, to "
+                              "add it to the map"),
             std::string::npos)
       << f[0].message;
 }

@@ -33,6 +33,7 @@ struct Need {
   std::optional<Version> below = std::nullopt;  // a pin's upper bound (<9.5): from it on, no fit
   std::vector<Need> also = {};  // the other consumers in the process: a release fits them too
   std::optional<NodeFacts> node = {};  // the node it runs on, when known: its GPUs and driver
+  std::string cuda_source = {};        // where cuda_major came from: "--cuda", "CUDNN_COMPAT_CUDA"
 };
 
 struct NeedInputs {
@@ -53,6 +54,9 @@ struct NeedInputs {
 Parsed<Need> derive_need(const NeedInputs &in, const Map *map);
 // "cuDNN 9.1.0 under rule pytorch (from ...)", "any cuDNN 9": a need in words; with `also`, each.
 std::string describe(const Need &need, std::optional<int> major);
+// The release to ask the admins for, in words, for need and major: "cuDNN 9.1 or a newer 9.x built
+// for CUDA 11 that runs on compute capability 7.0 (...)", "a cuDNN 9 release built for CUDA 11".
+std::string release_to_ask_for(const Need &need, int major);
 // A need's node in words: " on compute capability 7.0 with a CUDA 12.2 driver (NVML)"; "" when
 // nothing is known of it.
 std::string node_words(const std::optional<NodeFacts> &node);

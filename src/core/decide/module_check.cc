@@ -31,7 +31,8 @@ std::string no_module_fits(const Map &map, const AppNeed &a) {
     if (const Installed &e = map.cudnn[i]; !e.module.empty())
       held += (held.empty() ? "" : ", ") + e.module + " (" + to_string(e.version) + ")";
   const std::string ask =
-      "ask the admins for cuDNN " + acceptable_releases(map.policy.rule, a.cudnn);
+      "ask the admins for " +
+      release_to_ask_for(Need{a.cudnn, a.cuda_major, map.policy.rule, a.module}, a.cudnn.major);
   if (!held.empty())
     return "No cuDNN module the site hands out fits: " + held +
            " would, but the map withholds it (a hidden module: withdrawn); " + ask;

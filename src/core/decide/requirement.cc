@@ -21,6 +21,7 @@ Parsed<Need> derive_need(const NeedInputs &in, const Map *map) {
     const Parsed<Version> v = parse_cuda(*in.cuda);
     if (!v) return Parsed<Need>::fail(in.cuda_source + ": " + v.error);
     need.cuda_major = v->major;
+    need.cuda_source = in.cuda_source;
   }
   if (!need.cudnn && !in.pins.empty()) {
     std::vector<Need> needs;
@@ -32,6 +33,7 @@ Parsed<Need> derive_need(const NeedInputs &in, const Map *map) {
       // CUDNN_COMPAT_CUDA (or --cuda) still says which CUDA the job runs.
       if (need.cuda_major) {
         pinned.cuda_major = need.cuda_major;
+        pinned.cuda_source = need.cuda_source;
         for (Need &other : pinned.also) other.cuda_major = need.cuda_major;
       }
       return {pinned, {}};

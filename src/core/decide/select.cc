@@ -206,6 +206,14 @@ std::string node_words(const std::optional<NodeFacts> &n) {
   return s + " (" + n->source + ")";
 }
 
+std::string release_to_ask_for(const Need &need, int major) {
+  std::string s = need.cudnn ? "cuDNN " + acceptable_releases(need.rule, *need.cudnn)
+                             : "a cuDNN " + std::to_string(major) + " release";
+  if (need.cuda_major) s += " built for CUDA " + std::to_string(*need.cuda_major);
+  const std::string node = node_words(need.node);
+  return node.empty() ? s : s + " that runs" + node;
+}
+
 std::string_view to_string(Outcome o) {
   switch (o) {
     case Outcome::fit:
@@ -278,7 +286,7 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
           " fits (installed: " + installed_list(*in.map) + held +
           (held.empty() ? "" : ", which would") + "); loading as usual";
   if (in.need.cudnn)
-    line += ". Ask the admins for cuDNN " + acceptable_releases(in.need.rule, *in.need.cudnn);
+    line += ". Ask the admins for " + release_to_ask_for(in.need, in.need.cudnn->major);
   out.say.push_back(line);
   return out;
 }

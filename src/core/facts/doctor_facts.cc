@@ -82,7 +82,7 @@ Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io, const 
 // major on a node whose GPUs or driver are known, since a release that cannot run there is no
 // fit whatever the program needs (the shim passes it over with no requirement set).
 bool judged(const DoctorFacts &f, const Resolution &r) {
-  if (f.requires_major(r.major)) return true;
+  if (f.requires_major(r.major) || (r.hit && f.needs_cuda_alone())) return true;
   return r.hit && f.node && (!f.node->gpus.empty() || f.node->driver_cuda);
 }
 
@@ -103,7 +103,7 @@ void shim_choice(DoctorFacts &f, const Need &asked, const Map *map, const Doctor
     if (!map) continue;
     if (s.use) r.shim_use = *s.use;
     // With no requirement at all, the first major the shim would change is what it would load.
-    if (!required && (f.need || !s.use || !f.shim_choice.empty())) continue;
+    if (!required && ((f.need && f.need->cudnn) || !s.use || !f.shim_choice.empty())) continue;
     f.shim_choice_major = r.major;
     if (s.use) {
       f.shim_choice = *s.use;
@@ -151,7 +151,7 @@ void cuda_of(DoctorFacts &f, const DoctorIo &io) {
 
 std::vector<int> majors_to_follow(const DoctorFacts &f) {
   std::vector<int> majors;
-  if (f.need) majors.push_back(f.need->cudnn->major);
+  if (f.need && f.need->cudnn) majors.push_back(f.need->cudnn->major);
   for (const PathDir &d : f.path)
     for (const Probe &p : d.probes) majors.push_back(p.version.major);
   for (const std::string &n : f.program_needs)
@@ -183,7 +183,7 @@ std::string shim_mode(std::string_view ld_audit, std::string_view ld_preload) {
 DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, const Map *map,
                                 const DoctorIo &io) {
   DoctorFacts f;
-  if (need.cudnn) f.need = need;
+  if (need.cudnn || need.cuda_major) f.need = need;
   f.node = need.node;
   const std::string loaded = io.env("LOADEDMODULES").value_or("");
   for (std::string_view s : split(loaded, ':'))

@@ -16,7 +16,7 @@ namespace cudnn_compat {
 std::vector<Diagnostic> check_map_libraries(const Map &map);
 // The map as this host holds it, for advice: without the places whose library is missing, does
 // not load or reports another release (the decision table's rule), so that a module advised
-// loads a release that is there.
+// loads a release that is there; each with the CUDA its library reports (release_cuda).
 Map places_that_load(const Map &map, const ProbeOptions &options);
 // The map with each entry of major (any, when unknown) given the CUDA its library reports, over
 // the map's word where the two differ (release_cuda): what the engine and the decision table go

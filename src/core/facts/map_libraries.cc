@@ -36,8 +36,11 @@ Map places_that_load(const Map &map, const ProbeOptions &options) {
     if (!is_absolute_lib(e)) continue;
     const std::optional<std::string> file =
         find_library_file(e.lib, main_library(e.version.major), e.version.major);
-    if (file && library_disagreement(e, probe_library(*file, options)).empty())
+    const std::optional<Probe> p = file ? probe_library(*file, options) : std::nullopt;
+    if (file && library_disagreement(e, p).empty()) {
       out.cudnn.push_back(e);
+      out.cudnn.back().cuda = release_cuda(e, p);
+    }
   }
   group_releases(out.cudnn);  // a table whose first place is gone starts at its next
   return out;

@@ -15,10 +15,13 @@ std::string dir_of(const std::string &file) {
   return std::filesystem::path(file).lexically_normal().parent_path().string();
 }
 
+// "cuDNN 9.1 (from --require) for CUDA 11 (from --cuda)"; without a version, the CUDA alone.
 std::string need_text(const Need &n) {
-  std::string s = "cuDNN " + to_string(*n.cudnn);
-  if (n.cuda_major) s += " for CUDA " + std::to_string(*n.cuda_major);
-  return s + " (from " + n.source + ")" + node_words(n.node);
+  std::string s = n.cudnn ? "cuDNN " + to_string(*n.cudnn) + " (from " + n.source + ")" : "";
+  if (n.cuda_major)
+    s += std::string(s.empty() ? "" : " for ") + "CUDA " + std::to_string(*n.cuda_major) +
+         (n.cuda_source.empty() ? "" : " (from " + n.cuda_source + ")");
+  return s + node_words(n.node);
 }
 
 using Findings = std::vector<DoctorFinding>;
@@ -37,7 +40,9 @@ void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Fi
       std::find(f.program_needs.begin(), f.program_needs.end(), name) != f.program_needs.end();
   std::vector<std::string> fixes =
       installed_fixes(map, linked || !f.need ? Need{} : *f.need, r.major, f.scene);
-  if (fixes.empty()) fixes.push_back("ask the admins for cuDNN " + std::to_string(r.major));
+  if (fixes.empty())
+    fixes.push_back("ask the admins for " + (required ? release_to_ask_for(*f.need, r.major)
+                                                      : "cuDNN " + std::to_string(r.major)));
   if (linked)
     add(out, Severity3::problem,
         f.program + " links " + name + ", which the loader finds nowhere: it will not start",
@@ -73,14 +78,33 @@ void judge_cannot_run(const DoctorFacts &f, const Resolution &r, const Map *map,
   Need here;
   here.rule = map ? map->policy.rule : Rule::nvidia, here.node = f.node;
   std::vector<std::string> fixes = installed_fixes(map, here, r.major, f.scene);
-  if (fixes.empty())
-    fixes.push_back("ask the admins for a cuDNN " + std::to_string(r.major) + " release that runs" +
-                    node_words(f.node));
+  if (fixes.empty()) fixes.push_back("ask the admins for " + release_to_ask_for(here, r.major));
   add_shim_fix(f, r, "picks a release that runs here", fixes);
   add(out, Severity3::problem,
       what + ", which cannot run" + node_words(f.node) + ": " + r.verdict->reason +
           (r.shim_use.empty() ? "" : "; the shim" + kept_by(f) + " would load " + r.shim_use),
       fixes);
+}
+
+// A need of a CUDA alone against the release a major resolves to: false, and the problem said, when
+// it does not fit; else what that fit is, in words.
+bool judge_cuda_alone(const DoctorFacts &f, const Resolution &r, const Map *map, std::string &what,
+                      Findings &out) {
+  Need cuda = *f.need;
+  cuda.node.reset();  // the node is judged on its own, with its own words
+  const Verdict v = serves(cuda, r.major, *r.probe);
+  if (v.compatible) {
+    what += ", which fits " + need_text(cuda) + ": " + v.reason;
+    return true;
+  }
+  std::vector<std::string> fixes = installed_fixes(map, cuda, r.major, f.scene);
+  cuda.node = f.node;
+  if (fixes.empty()) fixes.push_back("ask the admins for " + release_to_ask_for(cuda, r.major));
+  add_shim_fix(f, r, "picks a release built for it", fixes);
+  cuda.node.reset();
+  add(out, Severity3::problem, what + ", but " + need_text(cuda) + " does not fit it: " + v.reason,
+      fixes);
+  return false;
 }
 
 // The release a major resolves to, against the need and the node; false when it does not fit.
@@ -94,20 +118,22 @@ bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findin
     const Verdict v = r.verdict.value_or(serves(*f.need, r.major, *r.probe));
     if (!v.compatible) {
       std::vector<std::string> fixes = installed_fixes(map, *f.need, r.major, f.scene);
+      Need asked = *f.need;
+      asked.node = f.node;
       if (fixes.empty())
-        fixes.push_back("ask the admins for cuDNN " +
-                        acceptable_releases(f.need->rule, *f.need->cudnn) +
-                        (node_words(f.node).empty() ? "" : " that runs" + node_words(f.node)));
+        fixes.push_back("ask the admins for " + release_to_ask_for(asked, r.major));
       add_shim_fix(f, r, "picks a fitting release", fixes);
       add(out, Severity3::problem,
           what + ", but " + need_text(*f.need) + " does not fit it: " + v.reason, fixes);
       return false;
     }
     what += ", which fits " + need_text(*f.need) + ": " + v.reason;
+  } else if (f.needs_cuda_alone() && !judge_cuda_alone(f, r, map, what, out)) {
+    return false;
   } else if (r.verdict && !r.verdict->compatible) {
     judge_cannot_run(f, r, map, what, out);
     return false;
-  } else if (r.verdict) {
+  } else if (r.verdict && !node_words(f.node).empty()) {
     what += ", which runs" + node_words(f.node);
   }
   add(out, Severity3::ok, what);

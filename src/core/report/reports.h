@@ -166,6 +166,9 @@ struct DoctorFacts {
   bool requires_major(int major) const {
     return need && need->cudnn && need->cudnn->major == major;
   }
+  // A need of a CUDA alone (--cuda or CUDNN_COMPAT_CUDA, no cuDNN version): every major's
+  // release is judged against it.
+  bool needs_cuda_alone() const { return need && !need->cudnn && need->cuda_major; }
 };
 enum class Severity3 { ok, warning, problem };
 struct DoctorFinding {
