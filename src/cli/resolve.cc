@@ -116,6 +116,10 @@ void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const N
   if (const std::optional<std::string> conflict = major_conflict(need, asked))
     advice = "The requirement should be the cuDNN " + std::to_string(*asked) +
              " release the program was built with: " + *conflict + ".";
+  else if (!relative_fits(map, need, wanted_major(need, requested)).empty())
+    advice = "Write that lib in " + map.path +
+             " as an absolute path (a relative one would be read from each job's working "
+             "directory); cudnn-compat map validate names each.";
   else if (need.cudnn)
     advice = "Ask the admins for " + release_to_ask_for(need, need.cudnn->major) +
              ", or rebuild the program against an installed release.";

@@ -141,6 +141,9 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested);
 // The places (indices into Map::cudnn) that fit need for major but that the map does not hand out
 // (hidden modules): what a "nothing fits" must not hide.
 std::vector<std::size_t> withheld_fits(const Map &map, const Need &need, std::optional<int> major);
+// The places that would fit need for major but whose lib the map gives as a relative path, which
+// no job may be handed: a map to mend, not a release to ask for.
+std::vector<std::size_t> relative_fits(const Map &map, const Need &need, std::optional<int> major);
 
 // The file in a release's directory that serves a request (find_library_file; injected).
 using FindFile = std::function<std::optional<std::string>(const std::string &dir,

@@ -40,8 +40,7 @@ std::vector<std::size_t> ranked(const Map &map, const Need &need, const LibraryN
   // Only a place the map hands out: a hidden module is how a site withdraws a build.
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
     const Installed &e = map.cudnn[i];
-    if (e.hand_out && entry_fits(e, need, major, Words::no).compatible)
-      out.push_back(i);
+    if (e.hand_out && entry_fits(e, need, major, Words::no).compatible) out.push_back(i);
   }
   // Stable: between equal versions the admin's order in the map decides.
   std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) {
@@ -74,6 +73,16 @@ std::vector<std::size_t> withheld_fits(const Map &map, const Need &need, std::op
   return out;
 }
 
+std::vector<std::size_t> relative_fits(const Map &map, const Need &need, std::optional<int> major) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    const Installed &e = map.cudnn[i];
+    if (!is_absolute_lib(e) && fit(need, major, e.version, e.cuda, Words::no, e.code).compatible)
+      out.push_back(i);
+  }
+  return out;
+}
+
 Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
   const std::optional<int> major = wanted_major(need, requested);
   Choice choice;
@@ -89,14 +98,21 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
   }
   if (choice.ranked.empty()) {
     const std::vector<std::size_t> held = withheld_fits(map, need, major);
-    choice.reason =
-        (held.empty() ? "no installed cuDNN fits " : "no cuDNN the map hands out fits ") +
-        describe(need, major) + "; " + std::to_string(map.cudnn.size()) + " release" +
-        (map.cudnn.size() == 1 ? " is" : "s are") + " in " + map.path;
+    const std::vector<std::size_t> relative = relative_fits(map, need, major);
+    choice.reason = (!held.empty()      ? "no cuDNN the map hands out fits "
+                     : relative.empty() ? "no installed cuDNN fits "
+                                        : "no cuDNN the map can hand out fits ") +
+                    describe(need, major) + "; " + std::to_string(map.cudnn.size()) + " release" +
+                    (map.cudnn.size() == 1 ? " is" : "s are") + " in " + map.path;
     for (std::size_t i = 0; i < held.size(); ++i) {
       const Installed &e = map.cudnn[held[i]];
       choice.reason += (i ? ", " : "; it withholds one that fits (hand_out = false): ") +
                        to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")");
+    }
+    for (std::size_t i = 0; i < relative.size(); ++i) {
+      const Installed &e = map.cudnn[relative[i]];
+      choice.reason += (i ? ", " : "; one would fit but its lib is a relative path: ") +
+                       to_string(e.version) + " (lib \"" + e.lib + "\")";
     }
     return choice;
   }
