@@ -229,13 +229,33 @@ bool same_bytes(const std::string &a, const std::string &b) {
   return x.eof() && y.eof();
 }
 
-// What a library byte for byte the same as this one answered, when the memo has it.
+// Whether the sub-libraries an answer rests on stand beside `file` as they stood beside the
+// library that gave it: each of its directory's has a namesake here whose links end at a file of
+// the same name and size (a family copied whole; the answer depends on the directory, not on the
+// dispatcher's bytes alone). One taken from elsewhere: no telling, so no answer from memory.
+bool same_family_beside(const Probe &known, const std::string &file) {
+  const fs::path from = fs::path(known.file).parent_path().lexically_normal();
+  const fs::path here = fs::path(file).parent_path();
+  for (const std::string &member : known.family) {
+    const fs::path m = fs::path(member).lexically_normal();
+    if (m.parent_path() != from) return false;
+    std::error_code a, b, c, d;
+    const fs::path was = fs::canonical(m, a), is = fs::canonical(here / m.filename(), b);
+    if (a || b || was.filename() != is.filename() ||
+        fs::file_size(was, c) != fs::file_size(is, d) || c || d)
+      return false;
+  }
+  return true;
+}
+
+// What a library byte for byte the same as this one, with its family beside it alike, answered,
+// when the memo has it.
 std::optional<Probe> remembered(const std::string &file, std::uintmax_t size,
                                 const ProbeMemo &memo) {
   const auto same_size = memo.answered.find(size);
   if (same_size == memo.answered.end()) return std::nullopt;
   for (Probe p : same_size->second)
-    if (same_bytes(p.file, file)) {
+    if (same_family_beside(p, file) && same_bytes(p.file, file)) {
       p.file = file;
       return p;
     }

@@ -1,0 +1,21 @@
+# scan loads each distinct library once (a release copied into a directory per module), but a copy
+# whose dispatcher is byte for byte the same and whose family is not (its heuristic library links
+# to another release's file) is probed on its own and not listed: the memo answered it with the
+# whole copy's answer (an outside tester's finding).
+source "$(dirname "$0")/common.sh"
+for d in whole mixed again; do
+  mkdir -p "$t/sw/$d"
+  cp -a "$FAKES/9.1.0/lib64" "$t/sw/$d/lib"
+done
+rm "$t/sw/mixed/lib/libcudnn_heuristic.so.9.1.0"
+cp "$FAKES/9.0.0/lib64/libcudnn_heuristic.so.9.0.0" "$t/sw/mixed/lib/"
+ln -sf libcudnn_heuristic.so.9.0.0 "$t/sw/mixed/lib/libcudnn_heuristic.so.9"
+expect_rc 0 "$CUDNN_COMPAT" scan --modules none --search "$t/sw"
+has "scan: added 9.1.0 $t/sw/whole/lib"
+has "scan: added 9.1.0 $t/sw/again/lib"
+lacks "scan: added 9.1.0 $t/sw/mixed/lib"
+has "$t/sw/mixed/lib/libcudnn.so.9: only its file name gives a version (the library did not load: its sub-libraries are not one release"
+# The whole copies still share one load: two probes for three directories.
+strace -f -e trace=execve -o "$t/trace" "$CUDNN_COMPAT" scan --modules none --search "$t/sw" >/dev/null 2>&1 ||
+  skip "strace cannot run here"
+[[ $(grep -c 'execve(.*cudnn-compat-probe.*= 0' "$t/trace") == 2 ]] || fail "probes: $(grep -c 'cudnn-compat-probe' "$t/trace")"
