@@ -17,15 +17,18 @@ static const struct link_map *auditor_after(const struct r_debug_extended **at) 
   return 0;
 }
 
+// The base namespace's entry: its r_map lists the process's objects in the loader's order. glibc
+// sets r_version to 2, and r_next, only once there is a second namespace (an auditor's).
 static const struct r_debug_extended *base_namespace(const struct link_map *objects) {
   const struct r_debug_extended *r = &loader_debug;
   for (const struct link_map *l = objects; l && !r; l = l->l_next)
     r = (const struct r_debug_extended *)dynamic_symbol(l, "_r_debug");
-  return r && r->base.r_version >= 2 ? r : 0;
+  return r && r->base.r_version >= 1 ? r : 0;
 }
 
 int auditors_before(objsearch_fn self, const struct link_map *objects, objsearch_fn *out, int max) {
   const struct r_debug_extended *at = base_namespace(objects);
+  if (at && at->base.r_version < 2) return 0;
   int n = 0;
   for (const struct link_map *head; at && (head = auditor_after(&at));) {
     objsearch_fn f = (objsearch_fn)dynamic_symbol(head, "la_objsearch");
@@ -35,11 +38,15 @@ int auditors_before(objsearch_fn self, const struct link_map *objects, objsearch
   return 0;
 }
 
-// What tells a copy of this shim among auditors: its exports, not its path (a site's LD_AUDIT and
-// a user's LD_PRELOAD may name two installs).
+// What tells a copy of this shim among auditors and preloads: its exports, not its path (a site's
+// LD_AUDIT and a user's LD_PRELOAD may name two installs). Its own address is taken through a
+// hidden alias: a reference to the exported name could be bound to another copy's.
 __attribute__((visibility("default"))) const char cudnn_compat_shim[] = "libcudnn-compat";
+extern const char own_mark[sizeof "libcudnn-compat"]
+    __attribute__((alias("cudnn_compat_shim"), visibility("hidden")));
 
 static int audit_front;
+static const struct link_map *base_objects;  // for an audit copy, which has no _r_debug of its own
 
 void audit_front_begins(void) {
   audit_front = 1;
@@ -47,15 +54,23 @@ void audit_front_begins(void) {
 int is_audit_front(void) {
   return audit_front;
 }
+void note_base_objects(const struct link_map *first) {
+  base_objects = first;
+}
 
-int audit_copy_decides(void) {
-  static int known = -1;  // the auditors are all loaded before this copy's first call
+int another_copy_decides(void) {
+  static int known = -1;  // every auditor and preload is loaded before a copy's first call
   int decides = __atomic_load_n(&known, __ATOMIC_RELAXED);
   if (decides >= 0) return decides;
-  decides = 0;
-  const struct r_debug_extended *at = base_namespace(0);
-  for (const struct link_map *head; !audit_front && at && (head = auditor_after(&at));)
-    decides = decides || dynamic_symbol(head, "cudnn_compat_shim") != 0;
+  const struct r_debug_extended *ns = base_namespace(base_objects);
+  if (!ns) return 0;  // no telling (too early): this copy decides
+  const void *first = 0;
+  const struct r_debug_extended *at = ns->base.r_version >= 2 ? ns : 0;
+  for (const struct link_map *head; !first && at && (head = auditor_after(&at));)
+    first = dynamic_symbol(head, "cudnn_compat_shim");
+  for (const struct link_map *l = ns->base.r_map; !first && l; l = l->l_next)
+    first = dynamic_symbol(l, "cudnn_compat_shim");
+  decides = first && first != own_mark;
   __atomic_store_n(&known, decides, __ATOMIC_RELAXED);
   return decides;
 }

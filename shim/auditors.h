@@ -18,10 +18,12 @@ int auditors_before(objsearch_fn self, const struct link_map *objects, objsearch
 // la_version was called: this copy is the LD_AUDIT one.
 void audit_front_begins(void);
 int is_audit_front(void);
-// This is the LD_PRELOAD copy, and a copy of this shim (of any path) is loaded by LD_AUDIT as
-// well: that one sees every load this one would route (la_objsearch runs for the dlopen this copy
-// passes on) and decides it, so this one stands down, or the process would hear each line and
-// each report twice.
-int audit_copy_decides(void);
+// The base namespace's objects, as the audit copy learns them (la_objopen of the main program).
+void note_base_objects(const struct link_map *first);
+// Another copy of this shim (of any path) decides this process's loads, and this one stands down,
+// or the process would hear each line and each report twice: the first LD_AUDIT copy decides
+// (it sees every load, the dlopen an LD_PRELOAD copy passes on included), else the first
+// LD_PRELOAD one in the loader's order (a second one's dlopen is the first one's RTLD_NEXT).
+int another_copy_decides(void);
 
 #pragma GCC visibility pop

@@ -292,7 +292,7 @@ static void say_next_run(const char **foreign, long n) {
 }
 
 __attribute__((destructor)) static void report_at_exit(void) {
-  if (!wanted || audit_copy_decides()) return;
+  if (!wanted || another_copy_decides()) return;
   long n = 0;
   struct lib *libs = collect(&n);
   if (!libs) return;

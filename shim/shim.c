@@ -570,18 +570,32 @@ static const char *other_release_file(const char *path, unsigned long release) {
 }
 
 // Where the loader's own search (the requester's directories, ld.so.cache, the default ones) finds
-// name, when the file there is named for exactly release: another place of the family's release
-// that no map lists (NVIDIA's packages in /usr/lib/x86_64-linux-gnu link .so.9 to .so.9.19.0).
-static const char *loader_place_of_release(const char *name, unsigned long release,
-                                           const struct requester *q) {
+// a file of the sub-library c named for exactly release, under its exact name
+// (libcudnn_ops.so.9.1.0: the dispatcher asks it first, and was handed the family's directory
+// instead) or the name asked: another place of the family's release that no map lists (NVIDIA's
+// packages in /usr/lib/x86_64-linux-gnu link .so.9 to .so.9.19.0). Its directory in dir[kPath] and
+// its name.
+static const char *loader_file_of_release(const struct cudnn_name *c, unsigned long release,
+                                          const struct requester *q, char *dir) {
   static struct search_dirs dirs;
-  static char dir[kPath], end[kPath];
-  const char *pick = 0;
+  static char exact[kPath], end[kPath], number[32];
+  const char *so = c->base;
+  while (*so && !after_prefix(so, ".so")) ++so;
+  const long stem = so - c->base + 3;
+  if (!release || !*so || stem >= kPath - 40) return 0;
+  for (long i = 0; i < stem; ++i) exact[i] = c->base[i];
+  exact[stem] = '.';
+  cudnn_number_text(release, number);
+  append_text(exact, kPath, stem + 1, number);
   q->dirs(q->who, &dirs);
-  if (!release || !loader_pick(name, &dirs, &pick) || !pick ||
-      named_release(link_end(pick, end)) != release)
-    return 0;
-  return split_path(pick, dir, sizeof dir) && *dir ? dir : 0;
+  const char *const names[] = {exact, c->base};
+  for (int i = 0; i < 2; ++i) {
+    const char *pick = 0;
+    if (loader_pick(names[i], &dirs, &pick) && pick &&
+        named_release(link_end(pick, end)) == release)
+      return split_path(pick, dir, kPath);
+  }
+  return 0;
 }
 
 // A sub-library the family's directory lacks, holds where this process may not read it, or holds
@@ -651,7 +665,7 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
     return in_dir ? in_dir : name;
   }
   if (!join_path(candidate, sizeof candidate, g->dir, c->base)) return name;
-  const char *from = g->dir;
+  const char *from = g->dir, *base = c->base;
   struct stat st;
   // A shorter sub-library name is looked at unfollowed first: a file (a wheel's, NVIDIA's .so.9)
   // costs the one look it always did, and only a link is followed to the file it names.
@@ -667,10 +681,12 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
     // A name with the full version fails here: the dispatcher's next, shorter name may be in D.
     const unsigned long release = c->full_version ? 0 : family_release(g, q);
     from = release ? fast_same_release(map_path(s->env), release, c->base, g->dir) : 0;
-    if (!from) from = loader_place_of_release(c->base, release, q);
+    static char loaders[kPath];
+    if (!from && (base = loader_file_of_release(c, release, q, loaders)) && *loaders)
+      from = loaders;
     if (!from) return refuse(name, c, g, there ? UNREADABLE : ABSENT, foreign, s);
   }
-  const char *kept = keep_path(from, c->base);
+  const char *kept = keep_path(from, base);
   if (!kept) return name;
   if (s->debug) say_family(name, kept, from, g);
   if (s->report)
@@ -723,8 +739,9 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
   if (s->report && result != name) report_choice(result, decided_how, decided_source);
   if (s->report && result == name && decided_source)
     report_kept(c->major, decided_how, decided_source);
-  // Whatever asked, a line said is said for the family.
-  f->spoke = f->spoke || decision_spoke;
+  // Whatever asked, a line said is said for the family; under CUDNN_COMPAT_DEBUG every line is
+  // said (a debug line is no warning: an outside tester saw the refusal hidden by it).
+  f->spoke = f->spoke || (decision_spoke && !s->debug);
   // A path is the program's own choice and settles nothing for later bare names. Only now: a
   // child forked while this thread decided must decide again, not trust a flag.
   if (!is_path(name)) {
@@ -797,7 +814,10 @@ EXPORT unsigned int la_version(unsigned int version) {
 EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie) {
   (void)cookie;
   if (lmid != LM_ID_BASE) return 0;
-  if (!main_program) report_main_program(main_program = map);  // the base namespace's first
+  if (!main_program) {  // the base namespace's first
+    report_main_program(main_program = map);
+    note_base_objects(map);
+  }
   note_object(map);
   note_member(map->l_name);
   return 0;
@@ -831,7 +851,8 @@ static const char *through_earlier_auditors(const char *path, uintptr_t *cookie)
 
 EXPORT char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag) {
   struct cudnn_name c;
-  if (flag != LA_SER_ORIG || !parse_cudnn_name(base_name(name), &c)) return (char *)name;
+  if (flag != LA_SER_ORIG || !parse_cudnn_name(base_name(name), &c) || another_copy_decides())
+    return (char *)name;
   const struct link_map *who = cookie ? (const struct link_map *)*cookie : 0;
   const struct requester q = {who && who->l_name ? who->l_name : "", audit_dirs, who};
   const char *use = route(name, &c, &q);
@@ -875,7 +896,7 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
     shim_real_dlopen = real ? (void *(*)(const char *, int))real : no_dlopen;
   }
   struct cudnn_name c;
-  if (!name || !parse_cudnn_name(base_name(name), &c) || audit_copy_decides()) return name;
+  if (!name || !parse_cudnn_name(base_name(name), &c) || another_copy_decides()) return name;
   if (dl_iterate_phdr) dl_iterate_phdr(note_family, 0);
   // Asked here, before the shim's lock: dladdr takes the loader's lock, which a thread running a
   // library's constructor holds while it dlopens a sub-library and waits for the shim's lock.

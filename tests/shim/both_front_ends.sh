@@ -36,3 +36,17 @@ char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag) {
 C
 CUDNN_COMPAT_REQUIRE=5.1 LD_AUDIT=$t/other_auditor.so expect_rc 0 preload "$t/twice"
 has "cuDNN 5110 same"
+
+# Two copies in one variable (an outside tester's finding): the first decides, one line.
+for var in LD_AUDIT LD_PRELOAD; do
+  env CUDNN_COMPAT_REQUIRE=5.2 "$var=$SHIM:$t/second/$(basename "$SHIM")" "$t/twice" >"$t/out" 2>&1 ||
+    fail "$var with two copies: exit $?"
+  out=$(cat "$t/out")
+  count "cudnn-compat:" 1
+  env CUDNN_COMPAT_REQUIRE=5.1 "$var=$t/second/$(basename "$SHIM"):$SHIM" "$t/twice" >"$t/out" 2>&1
+  out=$(cat "$t/out")
+  has "cuDNN 5110 same"
+  CUDNN_COMPAT_REPORT=1 env "$var=$SHIM:$t/second/$(basename "$SHIM")" "$t/twice" >"$t/out" 2>&1
+  out=$(cat "$t/out")
+  count "cudnn-compat: report: next run:" 1
+done

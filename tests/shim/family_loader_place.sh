@@ -20,7 +20,7 @@ for mode in audit preload; do
   has "cudnnCreate = 0"
   has "loaded $t/same/libcudnn_heuristic.so.9"
   lacks "not in $t/copy"
-  has "cudnn-compat: libcudnn_heuristic.so.9 -> $t/same/libcudnn_heuristic.so.9 (another place of cuDNN 9.1.0, which $t/copy lacks)"
+  has "cudnn-compat: libcudnn_heuristic.so.9 -> $t/same/libcudnn_heuristic.so.9.1.0 (another place of cuDNN 9.1.0, which $t/copy lacks)"
 done
 
 # A loop where the file was: the same.
@@ -40,3 +40,18 @@ for mode in audit preload; do
   count "cudnn-compat:" 1
   has "libcudnn_heuristic.so.9 is not in $t/copy, where this process's cuDNN 9.1.0 comes from"
 done
+
+# The loader's first file for the shorter name is another release's, its search finds the exact
+# name of the family's release further on (an outside tester's finding: refused, cudnnCreate 1008).
+mkdir -p "$t/later"
+cp -a "$FAKES/9.1.0/lib64/"libcudnn_heuristic.so.9.1.0 "$t/later/"
+for mode in audit preload; do
+  LD_LIBRARY_PATH=$t/other:$t/later expect_rc 0 $mode "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
+  has "cudnnCreate = 0"
+  has "loaded $t/later/libcudnn_heuristic.so.9.1.0"
+  lacks "loaded $t/other"
+done
+
+# Under CUDNN_COMPAT_DEBUG the refusal is said too (it was hidden by the debug lines before it).
+LD_LIBRARY_PATH=$t/other CUDNN_COMPAT_DEBUG=1 expect_rc 3 audit "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
+has "libcudnn_heuristic.so.9 is not in $t/copy, where this process's cuDNN 9.1.0 comes from"
