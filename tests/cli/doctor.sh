@@ -41,3 +41,14 @@ expect_rc 1 cc --json doctor --require 9.1 --for "$t/linked"
 has '"severity": "problem"'
 has "links libcudnn.so.5, which the loader finds nowhere: it will not start"
 
+
+# A copy whose family is mixed does not load: doctor says why, and what mends it (an outside
+# tester's finding: "which does not load" and no fix).
+mkdir -p "$t/mixed"
+cp -a "$FAKES/9.1.0/lib64/." "$t/mixed/"
+rm "$t/mixed/libcudnn_heuristic.so.9.1.0"
+cp "$FAKES/9.0.0/lib64/libcudnn_heuristic.so.9.0.0" "$t/mixed/"
+ln -sf libcudnn_heuristic.so.9.0.0 "$t/mixed/libcudnn_heuristic.so.9"
+LD_LIBRARY_PATH=$t/mixed expect_rc 1 cc doctor --require 9.0
+has "problem: libcudnn.so.9 resolves to $t/mixed/libcudnn.so.9 (LD_LIBRARY_PATH), which does not load (its sub-libraries are not one release: $t/mixed/libcudnn_heuristic.so.9 is libcudnn_heuristic.so.9.0.0, of cuDNN 9.0.0, the library 9.1.0)"
+has "fix: install the cuDNN in $t/mixed again, whole, or take it off LD_LIBRARY_PATH"

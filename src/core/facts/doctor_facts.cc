@@ -74,6 +74,7 @@ Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io, const 
   r.hit = io.search("libcudnn.so." + std::to_string(major), lc);
   if (r.hit) r.source = source_of_hit(*r.hit, map);
   if (r.hit) r.probe = io.probe_file(r.hit->path);
+  if (r.hit && !r.probe && io.why_not_loaded) r.failed = io.why_not_loaded(r.hit->path);
   if (r.hit && r.probe) find_foreign_subs(r, lc, io);
   return r;
 }
@@ -215,6 +216,9 @@ DoctorIo system_doctor_io(const ProbeOptions &options) {
   io.holds_cudnn = dir_holds_cudnn;
   io.probe_dir = [options](const std::string &dir) { return probe(dir, options); };
   io.probe_file = [options](const std::string &file) { return probe_library(file, options); };
+  io.why_not_loaded = [options](const std::string &file) {
+    return no_answer(file, check_library(file, options));
+  };
   io.search = loader_search;
   io.scene = module_scene_from_environment;
   io.needed = [](const std::string &file) {

@@ -17,6 +17,8 @@ struct DoctorIo {
   std::function<bool(const std::string &dir)> holds_cudnn;
   std::function<Parsed<std::vector<Probe>>(const std::string &dir)> probe_dir;
   std::function<std::optional<Probe>(const std::string &file)> probe_file;
+  // Why a file the loader takes does not load, in the probe's words (no_answer); may be empty.
+  std::function<std::string(const std::string &file)> why_not_loaded;
   std::function<std::optional<LoaderHit>(const std::string &name, const LoaderContext &lc)> search;
   std::function<std::vector<std::string>(const std::string &file)> needed;  // its DT_NEEDED
   std::function<Selection(const SelectInputs &in)> select;                  // the engine

@@ -157,10 +157,21 @@ void judge_family(const DoctorFacts &f, const Resolution &r, const Map *map, Fin
 
 void judge_resolution(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
   if (!r.hit) return judge_missing(f, r, map, out);
-  if (!r.probe)
+  if (!r.probe) {
+    // The places that load and fit, else the mend of this one.
+    std::vector<std::string> fixes =
+        installed_fixes(map, f.requires_major(r.major) ? *f.need : Need{}, r.major, f.scene);
+    fixes.push_back("install the cuDNN in " + dir_of(r.hit->path) +
+                    " again, whole, or take it off LD_LIBRARY_PATH");
+    // The probe's words name the file first: "FILE does not load (why)".
+    const std::string why = r.failed.starts_with(r.hit->path + " ")
+                                ? r.failed.substr(r.hit->path.size() + 1)
+                                : "does not load";
     return add(out, Severity3::problem,
                "libcudnn.so." + std::to_string(r.major) + " resolves to " + r.hit->path + " (" +
-                   r.hit->from + "), which does not load");
+                   r.hit->from + "), which " + why,
+               fixes);
+  }
   if (judge_fit(f, r, map, out)) judge_family(f, r, map, out);
 }
 

@@ -122,6 +122,7 @@ struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
   int major = 0;
   std::optional<LoaderHit> hit;
   std::optional<Probe> probe;  // of hit, when it loads
+  std::string failed = {};     // else why not, in the probe's words, when known
   // Sub-libraries the dispatcher would get from somewhere else than its own directory.
   std::vector<std::pair<std::string, LoaderHit>> foreign_subs;
   Source source = Source::user;  // where hit comes from
