@@ -19,3 +19,14 @@ has "$t/sw/mixed/lib/libcudnn.so.9: only its file name gives a version (the libr
 strace -f -e trace=execve -o "$t/trace" "$CUDNN_COMPAT" scan --modules none --search "$t/sw" >/dev/null 2>&1 ||
   skip "strace cannot run here"
 [[ $(grep -c 'execve(.*cudnn-compat-probe.*= 0' "$t/trace") == 2 ]] || fail "probes: $(grep -c 'cudnn-compat-probe' "$t/trace")"
+
+# Another release's file copied over a sub-library under the right name, of the same size (the
+# FAKE releases' sub-libraries all are): the probe tells it (cudnnOpsVersionCheck), so the memo
+# must not answer for it, whichever directory is scanned first (an outside tester's finding).
+rm -rf "$t/sw/mixed"
+mkdir -p "$t/sw/b-swapped"
+cp -a "$FAKES/9.1.0/lib64" "$t/sw/b-swapped/lib"
+cp "$FAKES/9.0.0/lib64/libcudnn_ops.so.9.0.0" "$t/sw/b-swapped/lib/libcudnn_ops.so.9.1.0"
+expect_rc 0 "$CUDNN_COMPAT" scan --modules none --search "$t/sw"
+lacks "scan: added 9.1.0 $t/sw/b-swapped/lib"
+has "scan: added 9.1.0 $t/sw/again/lib"

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <set>
 
 namespace cudnn_compat {
@@ -217,22 +218,26 @@ std::optional<Version> header_version(const fs::path &header) {
   return Version{*major, minor, patch, {}};
 }
 
-bool same_bytes(const std::string &a, const std::string &b) {
+// Whether two files hold the same bytes, up to `first` of them (all, by default).
+bool same_bytes(const std::string &a, const std::string &b,
+                std::uintmax_t first = std::numeric_limits<std::uintmax_t>::max()) {
   std::ifstream x(a, std::ios::binary), y(b, std::ios::binary);
   std::vector<char> p(1 << 16), q(1 << 16);
-  while (x && y) {
+  for (std::uintmax_t read = 0; x && y && read < first; read += p.size()) {
     x.read(p.data(), std::streamsize(p.size()));
     y.read(q.data(), std::streamsize(q.size()));
     if (x.gcount() != y.gcount() || std::memcmp(p.data(), q.data(), std::size_t(x.gcount())) != 0)
       return false;
   }
-  return x.eof() && y.eof();
+  return (x.eof() && y.eof()) || (x && y);
 }
 
 // Whether the sub-libraries an answer rests on stand beside `file` as they stood beside the
 // library that gave it: each of its directory's has a namesake here whose links end at a file of
-// the same name and size (a family copied whole; the answer depends on the directory, not on the
-// dispatcher's bytes alone). One taken from elsewhere: no telling, so no answer from memory.
+// the same name and size, whose first 64 KiB (the ELF headers and build-id note of a build) are the
+// same (a family copied whole; the answer depends on the directory, not on the dispatcher's bytes
+// alone; an outside tester's copy of another release's file under the right name, of the same
+// size, was answered from memory). One taken from elsewhere: no telling, no answer from memory.
 bool same_family_beside(const Probe &known, const std::string &file) {
   const fs::path from = fs::path(known.file).parent_path().lexically_normal();
   const fs::path here = fs::path(file).parent_path();
@@ -242,7 +247,8 @@ bool same_family_beside(const Probe &known, const std::string &file) {
     std::error_code a, b, c, d;
     const fs::path was = fs::canonical(m, a), is = fs::canonical(here / m.filename(), b);
     if (a || b || was.filename() != is.filename() ||
-        fs::file_size(was, c) != fs::file_size(is, d) || c || d)
+        fs::file_size(was, c) != fs::file_size(is, d) || c || d ||
+        !same_bytes(was.string(), is.string(), 1 << 16))
       return false;
   }
   return true;
