@@ -23,3 +23,15 @@ has "but cuDNN 8.9 (from --require) for CUDA 11 (from --cuda) does not fit it: i
 has "fix: ask the admins for cuDNN 8.9 or a newer 8.x built for CUDA 11"
 expect_rc 1 cc resolve libcudnn.so.8 --require 8.9 --cuda 11
 has "Ask the admins for cuDNN 8.9 or a newer 8.x built for CUDA 11"
+
+# A CUDA need against another loaded CUDA (CUDA_HOME, a cuda module): the finding is that
+# mismatch, and the fix loads the CUDA asked for; doctor never advises overriding the user's own
+# CUDNN_COMPAT_CUDA, nor a release built for the loaded CUDA (an outside tester's finding).
+LOADEDMODULES=cuda/11.8 CUDNN_COMPAT_CUDA=12 expect_rc 1 cc doctor
+has "problem: CUDA 12 is needed (from CUDNN_COMPAT_CUDA) but CUDA 11 is loaded (module cuda/11.8)"
+has "fix: load a CUDA 12"
+lacks "export CUDNN_COMPAT_CUDA=12"
+lacks "module load cudnn/8.1.0"
+LOADEDMODULES=cuda/11.8 expect_rc 1 cc doctor --cuda 12 --require 8.9
+has "CUDA 12 is needed (from --cuda) but CUDA 11 is loaded"
+lacks "built for CUDA 12.2 but CUDA 11 is loaded"

@@ -148,7 +148,9 @@ void judge_family(const DoctorFacts &f, const Resolution &r, const Map *map, Fin
             dir_of(r.hit->path) + " would load " + sub + " from " + hit.path + " (" + hit.from +
             ")" + (f.shim.empty() ? "" : "; the shim, which is on, keeps the family whole"),
         {"remove " + dir_of(hit.path) + " from LD_LIBRARY_PATH", shim_fix});
-  if (f.cuda_major && r.probe->cuda && r.probe->cuda->major != *f.cuda_major)
+  // A CUDA the job says it runs is judged against the loaded one once (judge_cuda_asked).
+  if (f.cuda_major && r.probe->cuda && r.probe->cuda->major != *f.cuda_major &&
+      !(f.need && f.need->cuda_major))
     add(out, Severity3::problem,
         "cuDNN " + to_string(r.probe->version) + " is built for CUDA " + to_string(*r.probe->cuda) +
             " but CUDA " + std::to_string(*f.cuda_major) + " is loaded (" + f.cuda_from + ")",
@@ -203,7 +205,8 @@ DoctorFinding shim_finding(const DoctorFacts &f, const Map *map) {
       (f.shim_choice.empty()
            ? ""
            : (kept ? "; it would hand over " : "; it would load ") + f.shim_choice);
-  if (!f.cuda_major || !f.shim_choice_cuda || f.shim_choice_cuda->major == *f.cuda_major)
+  if (!f.cuda_major || !f.shim_choice_cuda || f.shim_choice_cuda->major == *f.cuda_major ||
+      (f.need && f.need->cuda_major))  // the need's CUDA is judged against the loaded one apart
     return {Severity3::ok, shim, {}};
   // CUDNN_COMPAT_CUDA helps where a release built for the loaded CUDA runs here; where none does,
   // the shim would hand nothing over under it.
@@ -287,8 +290,24 @@ void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *ma
 
 }  // namespace
 
+// The CUDA the job says it runs (--cuda, CUDNN_COMPAT_CUDA) against the CUDA its environment has
+// loaded: releases are chosen for the first, and the job would run the second. Advising the
+// releases of the loaded CUDA would override the user's own word.
+void judge_cuda_asked(const DoctorFacts &f, Findings &out) {
+  if (!f.need || !f.need->cuda_major || !f.cuda_major || *f.cuda_major == *f.need->cuda_major)
+    return;
+  const std::string asked = std::to_string(*f.need->cuda_major);
+  const std::string loaded = std::to_string(*f.cuda_major);
+  add(out, Severity3::problem,
+      "CUDA " + asked + " is needed (from " + f.need->cuda_source + ") but CUDA " + loaded +
+          " is loaded (" + f.cuda_from + "): cuDNN is chosen for the one, the job runs the other",
+      {"load a CUDA " + asked + " (module avail cuda), or set CUDA_HOME to one",
+       "or, if the job runs CUDA " + loaded + ": export CUDNN_COMPAT_CUDA=" + loaded});
+}
+
 std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
   Findings out;
+  judge_cuda_asked(f, out);
   for (const FrameworkView &v : f.frameworks) judge_framework(f, v, map, out);
   for (const Resolution &r : f.resolved) judge_resolution(f, r, map, out);
   judge_path(f, out);
