@@ -55,7 +55,10 @@ struct family {
   // libcudnn_graph.so.9.19.0 first: known without calling into a library that may be in its own
   // initialisation), else its cudnnGetVersion() once a library of dir has told; 0 until then.
   unsigned long release;
-  int spoke;                // its decision said a line: the sub-libraries it refuses say none
+  int spoke;  // its decision said a line: the sub-libraries it refuses say none
+  // Its decision warned and kept the loader's choice (a family that does not load, a misfit):
+  // its exact sub-library names are looked at too, as the shorter ones always are.
+  int wary;
   struct refused *refused;  // the sub-libraries dir lacks, each said once
   struct family *next;
 };
@@ -660,17 +663,18 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   if (c->sub && c->full_version && c->parts >= 3 && c->version[1] < 100 && c->version[2] < 100 &&
       !g->release)
     g->release = cudnn_number_of(c->version[0], c->version[1], c->version[2]);
-  if (c->sub && c->full_version && !s->debug && !s->report) {
+  if (c->sub && c->full_version && !s->debug && !s->report && !g->wary) {
     const char *in_dir = keep_path(g->dir, c->base);
     return in_dir ? in_dir : name;
   }
   if (!join_path(candidate, sizeof candidate, g->dir, c->base)) return name;
   const char *from = g->dir, *base = c->base;
   struct stat st;
-  // A shorter sub-library name is looked at unfollowed first: a file (a wheel's, NVIDIA's .so.9)
-  // costs the one look it always did, and only a link is followed to the file it names.
-  const int link =
-      c->sub && !c->full_version && look(candidate, &st, 1) == 0 && S_ISLNK(st.st_mode);
+  // A shorter sub-library name (any, in a wary family) is looked at unfollowed first: a file (a
+  // wheel's, NVIDIA's .so.9) costs the one look it always did, and only a link is followed to the
+  // file it names.
+  const int link = c->sub && (!c->full_version || g->wary) && look(candidate, &st, 1) == 0 &&
+                   S_ISLNK(st.st_mode);
   const int there = look(candidate, &st, 0) == 0;
   // A file ld.so may not open is no member here: loading it fails as surely as a missing one; nor
   // is a shorter name that links to a file named for another release.
@@ -742,6 +746,7 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
   // Whatever asked, a line said is said for the family; under CUDNN_COMPAT_DEBUG every line is
   // said (a debug line is no warning: an outside tester saw the refusal hidden by it).
   f->spoke = f->spoke || (decision_spoke && !s->debug);
+  f->wary = f->wary || (decision_spoke && result == name);
   // A path is the program's own choice and settles nothing for later bare names. Only now: a
   // child forked while this thread decided must decide again, not trust a flag.
   if (!is_path(name)) {

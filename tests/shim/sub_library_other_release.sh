@@ -60,3 +60,19 @@ for mode in audit preload; do
   CUDNN_COMPAT_MAP=$t/no-map.toml expect_rc 3 $mode "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
   count "cudnn-compat:" 1
 done
+
+# The exact name itself links to another release's file (helper 52): the engine says the copy does
+# not load and keeps the loader's choice; the family rule then looks at its exact names too and
+# hands over none of 9.0.0's files (cudnnCreate fails 1008, the family missing a member, where it
+# failed 1002 with 9.0.0's heuristic mapped). Families the decision did not warn about still get
+# their exact names unlooked.
+rm -f "$t/copy/libcudnn_heuristic.so.9" "$t/copy/libcudnn_heuristic.so.9.0.0"
+ln -s "$FAKES/9.0.0/lib64/libcudnn_heuristic.so.9.0.0" "$t/copy/libcudnn_heuristic.so.9.1.0"
+ln -s libcudnn_heuristic.so.9.1.0 "$t/copy/libcudnn_heuristic.so.9"
+for mode in audit preload; do
+  CUDNN_COMPAT_MAP=$t/no-map.toml expect_rc 3 $mode "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
+  has "cudnnCreate = 1008"
+  lacks "loaded $t/copy/libcudnn_heuristic"
+  lacks "loaded $FAKES/9.0.0"
+  count "cudnn-compat:" 1
+done

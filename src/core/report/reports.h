@@ -122,7 +122,6 @@ struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
   int major = 0;
   std::optional<LoaderHit> hit;
   std::optional<Probe> probe;  // of hit, when it loads
-  std::string failed = {};     // else why not, in the probe's words, when known
   // Sub-libraries the dispatcher would get from somewhere else than its own directory.
   std::vector<std::pair<std::string, LoaderHit>> foreign_subs;
   Source source = Source::user;  // where hit comes from
@@ -131,6 +130,7 @@ struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
   // driver are known. What the shim would load instead, when it would hand another over.
   std::optional<Verdict> verdict = std::nullopt;
   std::string shim_use = {};
+  std::string failed = {};  // why hit does not load, in the probe's words, when known
 };
 // A framework of the active Python environment and the cuDNN its library will load.
 struct FrameworkView {
