@@ -553,14 +553,18 @@ static const char *link_end(const char *path, char *at) {
   return 0;
 }
 
-// The release a file's name carries in full (libcudnn_heuristic.so.9.0.0), or 0: a name with the
+// The release a parsed name carries in full (libcudnn_heuristic.so.9.0.0), or 0: a name with the
 // major alone (a wheel's .so.9) says nothing.
+static unsigned long release_in_name(const struct cudnn_name *t) {
+  return t->parts >= 3 && t->version[1] < 100 && t->version[2] < 100
+             ? cudnn_number_of(t->version[0], t->version[1], t->version[2])
+             : 0;
+}
+
+// The release a file's name carries in full, or 0.
 static unsigned long named_release(const char *file) {
   struct cudnn_name t;
-  return file && parse_cudnn_name(base_name(file), &t) && t.parts >= 3 && t.version[1] < 100 &&
-                 t.version[2] < 100
-             ? cudnn_number_of(t.version[0], t.version[1], t.version[2])
-             : 0;
+  return file && parse_cudnn_name(base_name(file), &t) ? release_in_name(&t) : 0;
 }
 
 // The file the link at path ends at, when it is named for another release than release:
@@ -660,9 +664,7 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   // then .9.19, then .9) gets its path in D whether the file is there or not, which the loader's
   // own open tells: no look of ours on a shared tree that 10,000 ranks read, unless a line of
   // ours is to say where it came from.
-  if (c->sub && c->full_version && c->parts >= 3 && c->version[1] < 100 && c->version[2] < 100 &&
-      !g->release)
-    g->release = cudnn_number_of(c->version[0], c->version[1], c->version[2]);
+  if (c->sub && c->full_version && !g->release) g->release = release_in_name(c);
   if (c->sub && c->full_version && !s->debug && !s->report && !g->wary) {
     const char *in_dir = keep_path(g->dir, c->base);
     return in_dir ? in_dir : name;
