@@ -214,6 +214,17 @@ static const char *handed_over(const struct lib_row *lib, int major) {
   return same_identity(&id, &lib->id) ? path : 0;
 }
 
+// Whether a lib row has the identity of the file at path.
+static int table_holds(const char *table, const char *path) {
+  struct stat st;
+  struct identity id;
+  struct lib_row lib;
+  if (!identify(path, &id, &st)) return 0;
+  for (const char *p = table; next_lib(&p, &lib);)
+    if (same_identity(&lib.id, &id)) return 1;
+  return 0;
+}
+
 // What the table says of the loader's pick, judged by its identity.
 enum pick_verdict {
   PICK_UNKNOWN,    // a file the table does not know
@@ -276,6 +287,9 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
       r->cuda ? fit_row(table, major, cuda_class, key) : fit_row(table, major, "-", key);
   if (!row && r->cuda) row = fit_row(table, major, "*", key);
   if (!row) return FAST_UNKNOWN;
+  // A pick no lib row holds (a wheel's copy) is the engine's whatever the node has: the node file
+  // is read only for an answer that rests on it (a wheel's second process pays no node read).
+  if (r->pick && !table_holds(table, r->pick)) return FAST_UNKNOWN;
   // The node: a release that cannot run on its GPUs or driver is passed over, as the engine does.
   struct node_judge n;
   n.judge = constrains(table), n.node.gpus = 0, n.node.driver = 0, n.node.overridden = 0;

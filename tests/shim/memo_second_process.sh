@@ -39,6 +39,9 @@ for mode in audit preload; do
   looks=$(grep -cE "(stat|access)[a-z0-9]*\\(AT_FDCWD, \"$CUDNN_COMPAT_MAP\"" "$t/files" || true)
   [[ $looks == 1 ]] || fail "$mode: the map looked at $looks times:"$'\n'"$(<"$t/files")"
   ! grep -E 'read\([0-9]+, "", [0-9]+\) += 0' "$t/files" || fail "$mode: a read past a file's end:"$'\n'"$(<"$t/files")"
+  # The table knows no row of the loader's file: what the node's GPUs and driver are cannot change
+  # that, so the node file is not read (the memo entry's stat of it remains).
+  ! grep -E 'open[a-z]*\(.*/node-[^/"]*"' "$t/files" || fail "$mode: the node file read for a file the table does not know:"$'\n'"$(<"$t/files")"
 done
 
 # What pays nothing new: a process that never asks for cuDNN, and a load the table settles (the
