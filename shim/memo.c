@@ -10,6 +10,7 @@
 #include <sys/vfs.h>
 
 #include "arena.h"
+#include "engine_build.h"
 #include "environment.h"
 #include "look.h"
 #include "shared/memo_format.h"
@@ -196,7 +197,10 @@ static const char *holds(char **env) {
   for (unsigned long i = 0; i < n; ++i)
     if (p[i] != m.key[i]) return 0;
   if (p[n] != '\n') return 0;
-  for (p += n + 1; *p; p = next_line(p)) {
+  // Written by the engine this shim was built with: any other's answer is asked anew.
+  if (!(p = after_prefix(p + n + 1, CUDNN_COMPAT_MEMO_BUILD "\t" CUDNN_COMPAT_ENGINE_BUILD "\n")))
+    return 0;
+  for (; *p; p = next_line(p)) {
     const char *q;
     int ok;
     if ((q = after_prefix(p, "file\t")))

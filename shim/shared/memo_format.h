@@ -12,8 +12,11 @@
  * DIR/<16 hex digits>.memo, one per request: the digits are the FNV-1a hash of the request's key
  * (the shim's view of the request: name, program, requester, the loader's directories, the
  * identity of the file the loader takes); its text, one line each:
- *   cudnn-compat-memo 1
+ *   cudnn-compat-memo 2
  *   key N             then the key's N bytes and a newline: compared whole, never by hash alone
+ *   build HEX         the GNU build ID of the engine that wrote it: the shim holds it against the
+ *                     ID of the engine it was built with (engine_build.h, generated), so an entry
+ *                     of another build's engine never holds, with no stat of the engine's file
  *   file DEV INO SIZE MTIME_NS CTIME_NS PATH   a file the decision rests on (stat, links followed)
  *   gone PATH         a file that was not there (a map the search did not find)
  *   env NAME=VALUE    a variable the engine read, and what it said
@@ -29,7 +32,8 @@
  * deadline. The kernel drops the lock of a holder that dies. */
 #pragma once
 
-#define CUDNN_COMPAT_MEMO_FORMAT "cudnn-compat-memo 1"
+#define CUDNN_COMPAT_MEMO_FORMAT "cudnn-compat-memo 2"
+#define CUDNN_COMPAT_MEMO_BUILD "build"
 #define CUDNN_COMPAT_MEMO_SUBDIR "cudnn-compat"           /* under $XDG_RUNTIME_DIR */
 #define CUDNN_COMPAT_MEMO_TMP_PREFIX "/tmp/cudnn-compat-" /* then the real uid */
 #define CUDNN_COMPAT_MEMO_SUFFIX ".memo"

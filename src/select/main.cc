@@ -316,14 +316,14 @@ std::string answer_text(Selection s, const std::vector<std::string> &usage) {
   return out + (s.use ? "use " + *s.use : std::string("pass")) + '\n';
 }
 
-// The decision, remembered for the next process of this node where the shim asked for it; engine
-// is this engine's file as it started (a new one decides anew).
+// The decision, remembered for the next process of this node where the shim asked for it. The
+// entry names this engine's build: the shim beside it was built with that ID, and an engine of
+// another build (an install half replaced) decides anew, with no stat of the engine's file in
+// every process (at scale, the install is on a shared file system).
 bool remember(const Request &r, const Grounds &grounds, const std::vector<EnvRead> &read,
-              const std::string &answer,
-              const std::pair<std::string, std::optional<FileIdentity>> &engine) {
+              const std::string &answer) {
   if (r.memo_entry == "-" || !grounds.keep) return false;
-  MemoEntry e{r.memo_key, grounds.files, {}, answer};
-  e.files.push_back(engine);
+  MemoEntry e{r.memo_key, program_build_id(), grounds.files, {}, answer};
   for (const EnvRead &v : read)
     if (std::none_of(e.env.begin(), e.env.end(),
                      [&](const EnvRead &w) { return w.first == v.first; }))
@@ -346,10 +346,6 @@ int main(int argc, char **argv) {
   // The thread that reads the shim's probe allocates: on the main arena, not one of its own that
   // it would map, trim and protect between the probe's answer and the engine's.
   mallopt(M_ARENA_MAX, 1);
-  // Asked while the probe loads: what the memo entry rests on besides the decision's grounds.
-  std::pair<std::string, std::optional<FileIdentity>> engine{program_path().value_or(""),
-                                                             std::nullopt};
-  engine.second = identify_file(engine.first);
   Selection s;
   std::optional<Request> r;
   Grounds grounds;
@@ -375,7 +371,7 @@ int main(int argc, char **argv) {
   // processes waiting on the lock then look for this entry.
   bool remembered = false;
   if (r) try {
-      remembered = remember(*r, grounds, read, answer, engine);
+      remembered = remember(*r, grounds, read, answer);
     } catch (const std::exception &) {
     }
   std::cout << answer << "end " CUDNN_COMPAT_PROTOCOL "\n" << std::flush;

@@ -18,7 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 
 MemoEntry sample() {
-  return {"cudnn-compat-memo 1\nname\tlibcudnn.so.9\n",
+  return {"cudnn-compat-memo 2\nname\tlibcudnn.so.9\n",
+          "0123abcd",
           {{"/maps/map.toml", FileIdentity{1, 2, 3, 4, 5}},
            {"/etc/cudnn-compat/map.toml", std::nullopt}},
           {{"CUDNN_COMPAT_REQUIRE", "9.1"}, {"CUDNN_COMPAT_CUDA", std::nullopt}},
@@ -28,11 +29,12 @@ MemoEntry sample() {
 TEST(Memo, EntryIsTheShimsFormat) {
   const std::optional<std::string> text = format_memo_entry(sample());
   ASSERT_TRUE(text);
-  EXPECT_EQ(*text,
-            "cudnn-compat-memo 1\nkey 39\ncudnn-compat-memo 1\nname\tlibcudnn.so.9\n\n"
-            "file\t1\t2\t3\t4\t5\t/maps/map.toml\ngone\t/etc/cudnn-compat/map.toml\n"
-            "env\tCUDNN_COMPAT_REQUIRE=9.1\nunset\tCUDNN_COMPAT_CUDA\n"
-            "answer\nuse /opt/cudnn/9.1.0/lib64/libcudnn.so.9\nend\n");
+  EXPECT_EQ(
+      *text,
+      "cudnn-compat-memo 2\nkey 39\ncudnn-compat-memo 2\nname\tlibcudnn.so.9\n\n"
+      "build\t0123abcd\nfile\t1\t2\t3\t4\t5\t/maps/map.toml\ngone\t/etc/cudnn-compat/map.toml\n"
+      "env\tCUDNN_COMPAT_REQUIRE=9.1\nunset\tCUDNN_COMPAT_CUDA\n"
+      "answer\nuse /opt/cudnn/9.1.0/lib64/libcudnn.so.9\nend\n");
 }
 
 TEST(Memo, WhatALineCannotHoldIsNoEntry) {
@@ -45,6 +47,16 @@ TEST(Memo, WhatALineCannotHoldIsNoEntry) {
   e = sample();
   e.answer = std::string(CUDNN_COMPAT_MEMO_MAX_BYTES, 'x');
   EXPECT_FALSE(format_memo_entry(e));
+  e = sample();
+  e.build.clear();  // an engine linked without a build ID: no shim could believe its entries
+  EXPECT_FALSE(format_memo_entry(e));
+}
+
+TEST(Memo, TheEngineKnowsItsOwnBuild) {
+  // This test program's own ID, as readelf -n prints it (lower-case hex, at least 8 bytes).
+  const std::string id = program_build_id();
+  EXPECT_GE(id.size(), 16u);
+  EXPECT_EQ(id.find_first_not_of("0123456789abcdef"), std::string::npos);
 }
 
 TEST(Memo, AFileChangedWithinTheRacyWindowIsNotTrusted) {

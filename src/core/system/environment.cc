@@ -4,7 +4,9 @@
 #include "site_contract.h"
 #include "text.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -40,6 +42,43 @@ std::optional<std::string> program_path() {
   if (run_as.find('/') == std::string::npos) return std::nullopt;
   const std::filesystem::path real = std::filesystem::canonical(run_as, ec);
   return ec ? std::nullopt : std::optional<std::string>(real.string());
+}
+
+namespace {
+// The main program is the first object dl_iterate_phdr reports, static or not.
+int build_id_of_first(dl_phdr_info *info, std::size_t, void *data) {
+  auto *out = static_cast<std::string *>(data);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE) continue;
+    const char *p = reinterpret_cast<const char *>(info->dlpi_addr + ph.p_vaddr);
+    const char *const end = p + ph.p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      const auto *n = reinterpret_cast<const ElfW(Nhdr) *>(p);
+      const char *name = p + sizeof *n;
+      const char *desc = name + ((n->n_namesz + 3) & ~3u);
+      if (desc + n->n_descsz > end) break;
+      if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+          std::string_view(name, 4) == std::string_view("GNU", 4)) {
+        static constexpr char kHex[] = "0123456789abcdef";
+        for (std::uint32_t k = 0; k < n->n_descsz; ++k) {
+          const auto byte = static_cast<unsigned char>(desc[k]);
+          *out += kHex[byte >> 4];
+          *out += kHex[byte & 15];
+        }
+        return 1;
+      }
+      p = desc + ((n->n_descsz + 3) & ~3u);
+    }
+  }
+  return 1;
+}
+}  // namespace
+
+std::string program_build_id() {
+  std::string id;
+  dl_iterate_phdr(build_id_of_first, &id);
+  return id;
 }
 
 std::optional<std::string> install_prefix() {

@@ -117,9 +117,9 @@ bool changed_lately(const FileIdentity &id, std::uint64_t since_ns) {
 }
 
 std::optional<std::string> format_memo_entry(const MemoEntry &e) {
-  std::string out =
-      CUDNN_COMPAT_MEMO_FORMAT "\nkey " + std::to_string(e.key.size()) + "\n" + e.key + "\n";
-  bool ok = true;
+  std::string out = CUDNN_COMPAT_MEMO_FORMAT "\nkey " + std::to_string(e.key.size()) + "\n" +
+                    e.key + "\n" + CUDNN_COMPAT_MEMO_BUILD "\t" + e.build + "\n";
+  bool ok = !e.build.empty() && one_line(e.build);
   for (const auto &[path, id] : e.files) {
     ok = ok && one_line(path);
     if (!id) {

@@ -261,6 +261,9 @@ std::optional<std::string> prefix_of_program_dir(std::string_view dir);
 // was run by when that has a slash (the shim runs its engine by an absolute one), its real path;
 // nullopt when it was found on PATH.
 std::optional<std::string> program_path();
+// The running program's GNU build ID, in lower-case hex, read from its own image (no file is
+// opened); empty when it was linked without one. It names the build, wherever the file is.
+std::string program_build_id();
 // The running program's prefix, from program_path(): an installed tree may be moved.
 std::optional<std::string> install_prefix();
 // The module system this shell runs, from what each exports: Lmod LMOD_CMD (LMOD_VERSION),
@@ -314,7 +317,8 @@ std::optional<FileIdentity> identify_file(const std::string &path);  // stat, li
 bool changed_lately(const FileIdentity &id, std::uint64_t since_ns);
 
 struct MemoEntry {
-  std::string key;                                                         // the shim's, verbatim
+  std::string key;    // the shim's, verbatim
+  std::string build;  // the engine's build ID (program_build_id): its entries hold for its shim
   std::vector<std::pair<std::string, std::optional<FileIdentity>>> files;  // nullopt: not there
   std::vector<EnvRead> env;
   std::string answer;  // shim/protocol.h's lines, each ended by a newline
