@@ -79,10 +79,12 @@ static inline int cudnn_compat_parse_required(const char *s, unsigned long n,
          cudnn_compat_parse_version(t, n, out);
 }
 
-/* A CUDA version: a bare major of 1 to 3 digits (12), or a version as above (12.2). */
+/* A CUDA version: a bare major of 1 to 3 digits (12), or a version as above (12.2). CUDA's
+ * releases start at 1: a major of 0 is a typo or a placeholder, never a need. */
 static inline int cudnn_compat_parse_cuda(const char *s, unsigned long n,
                                           struct cudnn_compat_version *out) {
   const char *t = cudnn_compat_trim(s, &n);
-  return cudnn_compat_parse_major(t, n, CUDNN_COMPAT_CUDA_MAJOR_DIGITS, out) ||
-         cudnn_compat_parse_version(t, n, out);
+  return (cudnn_compat_parse_major(t, n, CUDNN_COMPAT_CUDA_MAJOR_DIGITS, out) ||
+          cudnn_compat_parse_version(t, n, out)) &&
+         out->part[0] > 0;
 }

@@ -137,6 +137,8 @@ TEST(Version, Cuda) {
   EXPECT_EQ(*parse_cuda("12"), (Version{12, {}, {}, {}}));
   EXPECT_EQ(*parse_cuda("12.2"), (Version{12, 2, {}, {}}));
   EXPECT_FALSE(parse_cuda("twelve"));
+  EXPECT_FALSE(parse_cuda("0")) << "CUDA's releases start at 1 (resolve --cuda 0 was taken)";
+  EXPECT_FALSE(parse_cuda("0.5"));
   EXPECT_FALSE(parse_cuda("12020"));
 }
 
