@@ -35,11 +35,22 @@ void *arena_alloc(long size) {
   return p;
 }
 
-char *arena_strdup(const char *s) {
-  const long n = text_len(s) + 1;
-  char *p = arena_alloc(n);
-  if (p) copy_text(p, n, s);
+char *arena_strndup(const char *s, long n) {
+  char *p = arena_alloc(n + 1);
+  if (!p) return 0;
+  for (long i = 0; i < n; ++i) p[i] = s[i];
+  p[n] = 0;
   return p;
+}
+
+char *arena_strdup(const char *s) {
+  return arena_strndup(s, text_len(s));
+}
+
+char *arena_join(const char *dir, const char *base) {
+  const long n = text_len(dir) + 1 + text_len(base) + 1;
+  char *p = arena_alloc(n);
+  return p && join_path(p, n, dir, base) ? p : 0;
 }
 
 // The first text of a decision (the process's auxv, its environment, the decision table) fits

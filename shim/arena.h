@@ -10,6 +10,8 @@
 // size bytes that are never freed; 0 when the kernel refuses.
 void *arena_alloc(long size);
 char *arena_strdup(const char *s);
+char *arena_strndup(const char *s, long n);           // the first n bytes of s, and a NUL
+char *arena_join(const char *dir, const char *base);  // dir/base
 
 // A whole file (it may be as large as /proc/self/maps of a big Python process) in memory of its
 // own, NUL-terminated; release with file_free. 0 when it cannot be read.

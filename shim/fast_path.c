@@ -51,12 +51,16 @@ static const char *rest_of_line(const char *p) {
 
 static int trusted(const char *map, struct file_text *text) {
   text->data = 0, text->size = 0, text->capacity = 0;
-  static char table[4096 + 16], dir[4096];  // callers hold the shim's lock
+  // The table's path, then its directory's right after it: one page touched, not two (a page
+  // fault in every process that loads cuDNN). Callers hold the shim's lock.
+  static char names[2 * 4096 + 16];
+  char *table = names;
   struct site_seen seen;
   enum site_verdict verdict;
-  if (!copy_text(table, sizeof table - 16, map)) return 0;
-  append_text(table, sizeof table, text_len(table), SITE_DECIDE_SUFFIX);
-  const long fd = site_open_table(map, table, dir, sizeof dir, &seen, &verdict);
+  if (!copy_text(table, 4096, map)) return 0;
+  const long used = append_text(table, 4096 + 16, text_len(table), SITE_DECIDE_SUFFIX) + 1;
+  char *dir = names + used;
+  const long fd = site_open_table(map, table, dir, (long)sizeof names - used, &seen, &verdict);
   if (fd < 0) return 0;
   // A table larger than any map's is no table of ours: never read in the host.
   const int ok = seen.table.st_size <= SITE_FILE_MAX && fd_read_sized(fd, seen.table.st_size, text);

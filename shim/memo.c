@@ -20,17 +20,19 @@
 enum { kPath = 4096, kNapMaxMs = 8 };
 
 // One request at a time (callers hold the shim's lock).
+// The small fields first, then the key's start: one page for a request (a page fault in every
+// process that loads a library the table does not know); the directory's path is in the arena.
 static struct {
-  char key[CUDNN_COMPAT_MEMO_MAX_BYTES / 2];  // the request's key text
   long key_len;
   const char *pick;          // the loader's file, whose identity the key holds...
   unsigned long pick_id[5];  // ...: dev, ino, size, mtime, ctime
   struct file_text entry;    // the entry read, its answer ended in place
   unsigned long hash, uid;
-  int dir, lock;  // fds, -1 when not open
-  int held;       // this process holds the request's lock
-  char path[kPath];
-} m = {{0}, 0, 0, {0}, {0, 0, 0}, 0, 0, -1, -1, 0, {0}};
+  int dir, lock;                              // fds, -1 when not open
+  int held;                                   // this process holds the request's lock
+  const char *path;                           // the memo directory's
+  char key[CUDNN_COMPAT_MEMO_MAX_BYTES / 2];  // the request's key text
+} m = {0, 0, {0}, {0, 0, 0}, 0, 0, -1, -1, 0, 0, {0}};
 
 static int add(const char *text) {
   m.key_len = append_text(m.key, sizeof m.key, m.key_len, text);
@@ -59,7 +61,8 @@ static int make_key(const struct memo_request *r) {
   static char cwd[kPath];
   char digits[24];
   int ok = add(CUDNN_COMPAT_MEMO_FORMAT "\n") && add_line("name", r->name) &&
-           add_line("program", r->executable) && add_line("requester", r->requester);
+           add_line("program", r->executable) && add_line("requester", r->requester) &&
+           add_line("map", r->map);
   // A relative path, program or directory means something else in another working directory.
   int here = (base_name(r->name) != r->name && relative(r->name)) || relative(r->executable);
   for (long i = 0; i < r->dirs->count; ++i) here = here || relative(r->dirs->dir[i] + 2);
@@ -104,17 +107,19 @@ static int open_dir(char **env) {
   const char *runtime = env_value(env, "XDG_RUNTIME_DIR");
   char uid[24];
   struct stat st;
-  if (runtime && *runtime == '/' &&
-      join_path(m.path, sizeof m.path, runtime, CUDNN_COMPAT_MEMO_SUBDIR)) {
+  if (runtime && *runtime == '/' && (m.path = arena_join(runtime, CUDNN_COMPAT_MEMO_SUBDIR))) {
     const int fd = open_checked(0);
     if (fd != -ENOENT) return fd;
     if (sys4(SYS_newfstatat, AT_FDCWD, runtime, &st, 0) == 0 && S_ISDIR(st.st_mode) &&
         st.st_uid == m.uid)
       return open_checked(1);
   }
-  append_text(m.path, sizeof m.path,
-              append_text(m.path, sizeof m.path, 0, CUDNN_COMPAT_MEMO_TMP_PREFIX),
+  const long room = sizeof CUDNN_COMPAT_MEMO_TMP_PREFIX + sizeof uid;
+  char *tmp = arena_alloc(room);
+  if (!tmp) return -1;
+  append_text(tmp, room, append_text(tmp, room, 0, CUDNN_COMPAT_MEMO_TMP_PREFIX),
               format_decimal(m.uid, uid));
+  m.path = tmp;
   const int fd = open_checked(1);
   return fd >= 0 ? fd : -1;
 }
@@ -139,15 +144,8 @@ static int read_entry(void) {
   return ok;
 }
 
-// The rest of a line as a string (static: one at a time), or 0 when too long.
-static const char *rest(const char *p) {
-  static char text[kPath];
-  const long n = line_end(p) - p;
-  if (n >= (long)sizeof text) return 0;
-  for (long i = 0; i < n; ++i) text[i] = p[i];
-  text[n] = 0;
-  return text;
-}
+// Each check is given its line's rest as a string: the line ended in place in the entry read
+// (ours, and restored after), not copied to a buffer of its own (a page fault in every process).
 
 // "file DEV INO SIZE MTIME CTIME PATH": the file at PATH is still that one (the loader's file is
 // the one the key was made with a moment ago).
@@ -155,36 +153,46 @@ static int file_holds(const char *p) {
   unsigned long want[5], have[5];
   for (int i = 0; i < 5; ++i)
     if (!read_decimal(&p, &want[i]) || *p++ != '\t') return 0;
-  const char *path = rest(p);
-  if (!path) return 0;
-  if (m.pick && text_eq(path, m.pick))
+  if (m.pick && text_eq(p, m.pick))
     for (int i = 0; i < 5; ++i) have[i] = m.pick_id[i];
-  else if (!identify(path, have))
+  else if (!identify(p, have))
     return 0;
   for (int i = 0; i < 5; ++i)
     if (want[i] != have[i]) return 0;
   return 1;
 }
 
-static int gone_holds(const char *p) {
-  const char *path = rest(p);
+static int gone_holds(const char *path) {
   struct stat st;
-  const long r = path ? look(path, &st, 0) : 0;
+  const long r = look(path, &st, 0);
   return r == -ENOENT || r == -ENOTDIR;
 }
 
 // "env NAME=VALUE" / "unset NAME": what the engine read is what this process says now (the
 // engine's own reading: unset and empty are the same).
-static int env_holds(const char *p, int set, char **env) {
-  const char *line = rest(p);
-  static char name[256];
-  long n = 0;
-  if (!line) return 0;
-  while (line[n] && line[n] != '=' && n + 1 < (long)sizeof name) name[n] = line[n], ++n;
-  name[n] = 0;
-  const char *now = env_value(env, name);
-  if (!set) return !line[n] && (!now || !*now);
-  return line[n] == '=' && now && *now && text_eq(now, line + n + 1);
+static int env_holds(char *line, int set, char **env) {
+  char *eq = line;
+  while (*eq && *eq != '=') ++eq;
+  if (!set) {
+    const char *now = *eq ? 0 : env_value(env, line);
+    return !*eq && (!now || !*now);
+  }
+  if (!*eq) return 0;
+  *eq = 0;
+  const char *now = env_value(env, line);
+  *eq = '=';
+  return now && *now && text_eq(now, eq + 1);
+}
+
+// Whether a line of what the answer rests on holds (its end a NUL for the moment); -1 when it is
+// none of those lines.
+static int ground_holds(char *line, char **env) {
+  char *q;
+  if ((q = (char *)after_prefix(line, "file\t"))) return file_holds(q);
+  if ((q = (char *)after_prefix(line, "gone\t"))) return gone_holds(q);
+  if ((q = (char *)after_prefix(line, "env\t"))) return env_holds(q, 1, env);
+  if ((q = (char *)after_prefix(line, "unset\t"))) return env_holds(q, 0, env);
+  return -1;
 }
 
 // The entry's answer when it is this request's and still holds, else 0.
@@ -201,16 +209,12 @@ static const char *holds(char **env) {
   if (!(p = after_prefix(p + n + 1, CUDNN_COMPAT_MEMO_BUILD "\t" CUDNN_COMPAT_ENGINE_BUILD "\n")))
     return 0;
   for (; *p; p = next_line(p)) {
-    const char *q;
-    int ok;
-    if ((q = after_prefix(p, "file\t")))
-      ok = file_holds(q);
-    else if ((q = after_prefix(p, "gone\t")))
-      ok = gone_holds(q);
-    else if ((q = after_prefix(p, "env\t")) || (q = after_prefix(p, "unset\t")))
-      ok = env_holds(q, *p == 'e', env);
-    else
-      break;
+    char *end = (char *)line_end(p);
+    const char after = *end;
+    *end = 0;
+    const int ok = ground_holds((char *)p, env);
+    *end = after;
+    if (ok < 0) break;
     if (!ok) return 0;
   }
   const char *answer = after_prefix(p, "answer\n");
@@ -266,7 +270,7 @@ static enum memo_result wait_turn(char **env, long deadline_ms, const char **ans
 
 enum memo_result memo_recall(const struct memo_request *r, long deadline_ms, const char **answer) {
   *answer = 0;
-  m.dir = m.lock = -1, m.held = 0, m.key_len = 0;
+  m.dir = m.lock = -1, m.held = 0, m.key_len = 0, m.path = 0;
   m.entry.data = 0, m.entry.size = m.entry.capacity = 0;
   m.uid = (unsigned long)sys(SYS_getuid, 0, 0, 0);
   // The memo is the real user's: a process whose ids differ (setuid, or one that changed them)

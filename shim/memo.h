@@ -14,6 +14,9 @@ struct memo_request {
   const char *requester;   // the object that asks ("" for the program)
   const struct search_dirs *dirs;
   const char *pick;  // the file the loader takes from dirs (or the path asked for), or 0
+  // The map the contract names for this process (CUDNN_COMPAT_MAP, else its install's): two
+  // installs of one build, each with its own map, never share an answer (helper 54).
+  const char *map;
   char **env;
   // The other libraries of Python environments the process has loaded, as "peer\tPATH\n" lines:
   // their distributions' pins are needs the engine reads, so an answer holds for the same set.

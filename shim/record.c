@@ -21,19 +21,21 @@
 enum { kPath = 4096, kMillion = 1000000 };
 enum mode { MODE_OFF, MODE_RECORD, MODE_REPORT_ONLY };
 
-// What the current decision learned; forgotten by record_decision.
+// What the current decision learned; forgotten by record_decision. The small fields first: with
+// records off a decision touches this one page of the record's state (each other is a page fault
+// in every process that loads cuDNN).
 static struct {
   int known;  // the table or the engine said the settings
   enum mode mode;
   unsigned long ppm;
-  char to[kPath];
   long fields;  // bytes of the engine's or the table's fields in work.text (0: none)
+  char to[kPath];
 } note;
 
 enum {
-  kFields = CUDNN_COMPAT_USAGE_MAX,      // the decision's fields, encoded
-  kLine = CUDNN_COMPAT_USAGE_MAX + 2,    // the record, its line break and NUL
-  kSpoolName = kPath + 160,              // DIR/HOST.UID.usage
+  kFields = CUDNN_COMPAT_USAGE_MAX,               // the decision's fields, encoded
+  kLine = CUDNN_COMPAT_USAGE_MAX + 2,             // the record, its line break and NUL
+  kSpoolName = kPath + 160,                       // DIR/HOST.UID.usage
   kExeSlack = CUDNN_COMPAT_USAGE_VALUE_MAX + 16,  // an encoded value's room ahead of its source
 };
 
@@ -366,7 +368,8 @@ const char *record_decision(const char *name, int major, const char *requester,
     recorded_majors |= bit;
     if (in_sample(note.ppm)) send_record(name, requester, mode);
   }
-  note.known = 0, note.fields = 0, work.text[0] = 0;
+  if (note.fields) work.text[0] = 0;
+  note.known = 0, note.fields = 0;
   if (mode != MODE_REPORT_ONLY) return chosen;
   report_only = 1;
   return 0;

@@ -350,17 +350,18 @@ static int is_path(const char *name) {
 // directories, then ld.so.cache and the default directories. 1 when known (*pick 0: the load
 // fails), 0 when the shim cannot tell.
 static int loader_pick(const char *name, const struct search_dirs *dirs, const char **pick) {
-  static char candidate[kPath];
   *pick = 0;
   if (is_path(name)) {
     if (file_exists(name)) *pick = name;
     return 1;
   }
   if (!dirs->complete) return 0;
-  for (long i = 0; i < dirs->count; ++i)
-    if (join_path(candidate, sizeof candidate, dirs->dir[i] + 2, name) &&
-        loader_may_open(candidate))
-      return (*pick = arena_strdup(candidate)) != 0;
+  // Each candidate in the arena, at its own length: no buffer of its own to fault in.
+  for (long i = 0; i < dirs->count; ++i) {
+    const char *candidate = arena_join(dirs->dir[i] + 2, name);
+    if (!candidate) return 0;
+    if (loader_may_open(candidate)) return (*pick = candidate), 1;
+  }
   return system_search(name, pick);
 }
 
@@ -403,10 +404,9 @@ static int python_requester(const char *requester) {
 // those pins, so an answer holds for the same set. 0 when they do not fit in the key's room: then
 // nothing is remembered or recalled.
 static const char *python_peers(const struct link_map *who, const char *requester) {
-  static char peers[4 * kPath];
+  static char peers[4 * kPath];  // touched only for a peer: a page fault in every process else
   long n = 0;
-  peers[0] = 0;
-  if (!who) return peers;
+  if (!who) return "";
   while (who->l_prev) who = who->l_prev;
   for (const struct link_map *l = who; l; l = l->l_next) {
     struct cudnn_name c;
@@ -418,7 +418,7 @@ static const char *python_peers(const struct link_map *who, const char *requeste
     n = append_text(peers, sizeof peers, n, "\n");
     if (n + 1 >= (long)sizeof peers) return 0;
   }
-  return peers;
+  return n ? peers : "";
 }
 
 // Returns the file to load instead, or 0 for the ordinary load.
@@ -456,13 +456,10 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   // What a process of this node decided before, or is deciding now (memo.c). Not while debugging:
   // the engine says why.
   const int recall = !s->debug && (dirs->complete || path);
-  const struct memo_request m = {name,
-                                 executable(),
-                                 requester_name,
-                                 dirs,
-                                 pick,
-                                 s->env,
-                                 recall ? python_peers(who, requester_name) : ""};
+  const struct memo_request m = {name,           executable(),
+                                 requester_name, dirs,
+                                 pick,           recall ? map_path(s->env) : "",
+                                 s->env,         recall ? python_peers(who, requester_name) : ""};
   const char *known = 0;
   const char *use = 0;
   switch (memo_recall(recall && m.peers ? &m : 0, s->deadline_ms, &known)) {
@@ -799,8 +796,9 @@ static void note_member(const char *path) {
   if (!path || !parse_cudnn_name(base_name(path), &c) || c.major < 0) return;
   if (lock() != LOCK_TAKEN) return;  // a handler's load inside a decision: that one notes it
   struct family *f = family_of(c.major);
-  static char dir[kPath];
-  if (f && !f->dir && split_path(path, dir, sizeof dir) && *dir) f->dir = arena_strdup(dir);
+  // Straight into the arena (a page every decision touches), not through a buffer of its own.
+  const char *base = base_name(path);
+  if (f && !f->dir && base - path > 1) f->dir = arena_strndup(path, base - path - 1);
   unlock();
 }
 

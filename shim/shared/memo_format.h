@@ -10,8 +10,8 @@
  * regular file, readable and writable by nobody else. Anything else is no memo, silently.
  *
  * DIR/<16 hex digits>.memo, one per request: the digits are the FNV-1a hash of the request's key
- * (the shim's view of the request: name, program, requester, the loader's directories, the
- * identity of the file the loader takes); its text, one line each:
+ * (the shim's view of the request: name, program, requester, the map the contract names, the
+ * loader's directories, the identity of the file the loader takes); its text, one line each:
  *   cudnn-compat-memo 2
  *   key N             then the key's N bytes and a newline: compared whole, never by hash alone
  *   build HEX         the GNU build ID of the engine that wrote it: the shim holds it against the

@@ -50,7 +50,8 @@ int build_id_of_first(dl_phdr_info *info, std::size_t, void *data) {
   auto *out = static_cast<std::string *>(data);
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr) &ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_NOTE) continue;
+    // A note segment left at address 0 (objcopy --remove-section of the note) is no note.
+    if (ph.p_type != PT_NOTE || ph.p_vaddr == 0 || ph.p_memsz == 0) continue;
     const char *p = reinterpret_cast<const char *>(info->dlpi_addr + ph.p_vaddr);
     const char *const end = p + ph.p_memsz;
     while (p + sizeof(ElfW(Nhdr)) <= end) {
