@@ -19,19 +19,24 @@ static void *map_pages(long size) {
 // what a process keeps (a family's directory, the paths handed over) costs no mmap, and each page
 // is touched where the next allocation lands, not a fresh mapping's.
 static char first[4096] __attribute__((aligned(16)));
-static char *chunk = first;
-static long used, left = sizeof first;
+// Initialised, so in .data with the pointer the loader relocates at load: a page already the
+// process's own, where a zero-initialised counter's page took two faults (read, then write) in
+// the first decision.
+static struct {
+  char *chunk;
+  long used, left;
+} a = {first, 0, sizeof first};
 
 void *arena_alloc(long size) {
   size = (size + 15) & ~15L;
-  if (size > left) {
+  if (size > a.left) {
     const long want = size > kChunk ? size : kChunk;
     char *fresh = map_pages(want);
     if (!fresh) return 0;
-    chunk = fresh, used = 0, left = want;
+    a.chunk = fresh, a.used = 0, a.left = want;
   }
-  void *p = chunk + used;
-  used += size, left -= size;
+  void *p = a.chunk + a.used;
+  a.used += size, a.left -= size;
   return p;
 }
 

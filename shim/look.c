@@ -9,17 +9,19 @@
 // name, the one it takes, the map, its directory, the engine; more only take the system call.
 enum { kSlots = 12, kPool = 8192 };
 
+// The slots before the pool: a decision's first looks touch one page, not the pool's and the
+// slots' (each a page fault in every process that loads cuDNN).
 static struct {
   int on;
   int used;
   long pool_used;
-  char pool[kPool];
   struct {
     const char *path;  // in pool
     int nofollow;
     long result;
     struct stat st;
   } slot[kSlots];
+  char pool[kPool];
 } seen;
 
 void look_begin(void) {

@@ -47,15 +47,22 @@ static long entries(const char *list) {
 // Prefixed with where it comes from (kind, then ':').
 static const char *expand(char kind, const char *entry, long length, const char *origin,
                           int *exact) {
-  static char buf[4096];  // callers hold the shim's lock
+  // Built in the arena at most its length (each '$' may become the origin), up to a path's 4 KiB:
+  // no buffer of its own, whose page would be one more fault in every process.
+  long dollars = 0;
+  for (long i = 0; i < length; ++i) dollars += entry[i] == '$';
+  long size = 2 + length + dollars * (origin ? text_len(origin) : 0) + 2;
+  if (size > 4096) size = 4096;
+  char *buf = arena_alloc(size);
+  if (!buf) return 0;
   buf[0] = kind, buf[1] = ':';
   long n = 2;
-  for (long i = 0; i < length && n < (long)sizeof buf - 1;) {
+  for (long i = 0; i < length && n < size - 1;) {
     const char *rest = entry + i;
     const char *o = after_prefix(rest, "$ORIGIN");
     if (!o) o = after_prefix(rest, "${ORIGIN}");
     if (o && origin) {
-      n = append_text(buf, sizeof buf, n, origin);
+      n = append_text(buf, size, n, origin);
       i += o - rest;
     } else {
       if (*rest == '$') *exact = 0;  // $LIB, $PLATFORM: the engine expands those
@@ -65,7 +72,7 @@ static const char *expand(char kind, const char *entry, long length, const char 
   if (n == 2) buf[n++] = '.';
   buf[n] = 0;
   while (n > 3 && buf[n - 1] == '/') buf[--n] = 0;
-  return arena_strdup(buf);
+  return buf;
 }
 
 static void add_list(struct search_dirs *out, char kind, const char *list, const char *origin,
