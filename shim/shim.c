@@ -262,32 +262,30 @@ static const char *decided_how, *decided_source;
 static int decision_spoke;
 
 // Prints the engine's lines for stderr and returns its choice ("use PATH"), or 0. The engine's
-// answer or the same text remembered by the memo: either carries the usage record's fields.
-static const char *read_answer(const char *answer) {
+// answer or the same text remembered by the memo: either carries the usage record's fields. Both
+// are this process's own buffers: each line is ended in place while it is read, and restored (no
+// buffer of its own to copy it to: a page fault in every process).
+static const char *read_answer(char *answer) {
   const char *use = 0;
   decided_how = decided_source = 0;
   decision_spoke = 0;
   record_answer(answer);
-  for (const char *line = answer; *line;) {
-    const char *end = line;
-    while (*end && *end != '\n') ++end;
-    static char text[kPath + 64];
-    const long n = end - line < (long)sizeof text - 2 ? end - line : (long)sizeof text - 2;
-    for (long i = 0; i < n; ++i) text[i] = line[i];
-    text[n] = '\n', text[n + 1] = 0;
-    if (after_prefix(text, "say ")) say(text + 4), decision_spoke = 1;
-    if (after_prefix(text, "use ")) {
-      text[n] = 0;
-      use = arena_strdup(text + 4);
-    }
-    if (after_prefix(text, "how ")) {  // "how SOURCE TEXT" (shared/protocol.h)
-      text[n] = 0;
-      char *space = text + 4;
+  for (char *line = answer; *line;) {
+    char *end = (char *)line_end(line);
+    const char after = *end;
+    *end = 0;
+    const char *q;
+    if ((q = after_prefix(line, "say ")))
+      say_parts((const char *const[]){q, "\n", 0}), decision_spoke = 1;
+    if ((q = after_prefix(line, "use "))) use = arena_strdup(q);
+    if ((q = after_prefix(line, "how "))) {  // "how SOURCE TEXT" (shared/protocol.h)
+      const char *space = q;
       while (*space && *space != ' ') ++space;
-      if (*space) *space = 0, decided_how = arena_strdup(space + 1);
-      decided_source = arena_strdup(text + 4);
+      if (*space) decided_how = arena_strdup(space + 1);
+      decided_source = arena_strndup(q, space - q);
     }
-    line = *end ? end + 1 : end;
+    *end = after;
+    line = after ? end + 1 : end;
   }
   return use;
 }
@@ -334,7 +332,7 @@ static const char *consult_engine(const char *name, const char *requester, const
         "one path?); loading as usual\n");
     return 0;
   }
-  return read_answer(answer);
+  return read_answer((char *)answer);  // run_engine's buffer, ours
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -464,7 +462,7 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   const char *use = 0;
   switch (memo_recall(recall && m.peers ? &m : 0, s->deadline_ms, &known)) {
     case MEMO_KNOWN:
-      use = read_answer(known);
+      use = read_answer((char *)known);  // the memo's entry as read, ours
       break;
     case MEMO_LATE:
       say_parts((const char *const[]){"cudnn-compat: another process of this node is deciding ",
