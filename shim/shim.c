@@ -259,6 +259,11 @@ static void say_engine_failure(enum engine_result r, int error, const char *name
 // What the last decision was made by, for the report: the engine's "how" line, or the table; and
 // whether it said a line (a family whose decision spoke says nothing more: one line a process).
 static const char *decided_how, *decided_source;
+// The loader's own file where the table found it fits, at the very path the table probed it: a
+// kept load is handed over as that path, so that the loader does not walk its search path for
+// the name again (issue 23: at scale every failed open in a module's directory is a metadata
+// operation on the shared tree, per rank).
+static const char *kept_pick;
 static int decision_spoke;
 
 // Prints the engine's lines for stderr and returns its choice ("use PATH"), or 0. The engine's
@@ -444,6 +449,7 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
     const char *use = 0;
     switch (fast_decide(&r, &use)) {
       case FAST_KEEP:
+        kept_pick = pick && *pick == '/' ? pick : 0;
         return 0;
       case FAST_USE:
         return use;
@@ -722,6 +728,7 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
   static struct search_dirs dirs;
   q->dirs(q->who, &dirs);
   const char *result = name;
+  kept_pick = 0;
   const char *decided = decide(name, c, q->name, q->who, &dirs, s);
   const char *chosen = record_decision(name, c->major, q->name, decided);
   // The engine's debug line named the hand-over; report-only keeps the loader's choice instead.
@@ -750,7 +757,9 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
     f->chosen = result != name ? result : 0;
     f->decided = 1;
   }
-  return result;
+  // Kept, and still the loader's file (report-only keeps the loader's own search too).
+  return result == name && kept_pick && !record_report_only() && !is_path(name) ? kept_pick
+                                                                                : result;
 }
 
 // Returns the name to load: the same pointer when nothing changes. The caller has found that
