@@ -222,6 +222,7 @@ static const char *holds(char **env) {
   char *last = m.entry.data + m.entry.size - (sizeof end - 1);
   if (!answer || last < answer || (last > answer && last[-1] != '\n') || !text_eq(last, end))
     return 0;
+  if (text_len(answer) < last - answer) return 0;  // a NUL inside: no text the engine wrote
   *last = 0;
   return answer;
 }

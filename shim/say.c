@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/uio.h>
 
 #include "environment.h"
 #include "shim_text.h"
@@ -48,7 +49,12 @@ static void write_line(long fd, const char *line) {
   const int had = sigpipe_pending();
   long n = text_len(line);
   if (n > kLine) n = kLine;
-  const long r = sys_retry(SYS_write, fd, line, n);
+  // A line cut short still ends its line, in the same write: the host's next output must not run
+  // on from ours.
+  const int ends = n && line[n - 1] == '\n';
+  if (!ends && n == kLine) --n;
+  const struct iovec parts[2] = {{(void *)line, (unsigned long)n}, {(void *)"\n", 1}};
+  const long r = sys_retry(SYS_writev, fd, parts, ends ? 1 : 2);
   if (r == -EPIPE && !had) {
     const struct { long sec, nsec; } zero = {0, 0};
     sys4(SYS_rt_sigtimedwait, &block, 0, &zero, 8);

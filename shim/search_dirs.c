@@ -37,6 +37,15 @@ static void add(struct search_dirs *out, const char *dir, long capacity) {
   if (out->count < capacity && dir) out->dir[out->count++] = dir;
 }
 
+static int is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static int text_has(const char *s, char c) {
+  while (*s && *s != c) ++s;
+  return *s == c;
+}
+
 static long entries(const char *list) {
   long n = 1;
   for (; list && *list; ++list) n += *list == ':' || *list == ';';
@@ -59,7 +68,10 @@ static const char *expand(char kind, const char *entry, long length, const char 
   long n = 2;
   for (long i = 0; i < length && n < size - 1;) {
     const char *rest = entry + i;
+    // $ORIGIN is the token only where no name character follows (glibc's is_dst): $ORIGIN_x is
+    // no token, and its '$' is the engine's to read, as any other.
     const char *o = after_prefix(rest, "$ORIGIN");
+    if (o && o < entry + length && (is_name_char(*o))) o = 0;
     if (!o) o = after_prefix(rest, "${ORIGIN}");
     if (o && origin) {
       n = append_text(buf, size, n, origin);
@@ -69,17 +81,21 @@ static const char *expand(char kind, const char *entry, long length, const char 
       buf[n++] = *rest, ++i;
     }
   }
+  // Cut short (past a path's 4 KiB, where the loader's open fails): not the loader's directory.
+  if (n >= size - 1) *exact = 0;
   if (n == 2) buf[n++] = '.';
   buf[n] = 0;
   while (n > 3 && buf[n - 1] == '/') buf[--n] = 0;
   return buf;
 }
 
+// separators: ":;" for LD_LIBRARY_PATH, ":" for RPATH and RUNPATH (glibc splits those at ':'
+// alone: a ';' there is part of a directory's name).
 static void add_list(struct search_dirs *out, char kind, const char *list, const char *origin,
-                     long capacity) {
+                     long capacity, int semicolons) {
   for (const char *p = list; list && *p;) {
     const char *end = p;
-    while (*end && *end != ':' && *end != ';') ++end;
+    while (*end && *end != ':' && !(semicolons && *end == ';')) ++end;
     add(out, expand(kind, p, end - p, origin, &out->complete), capacity);
     p = *end ? end + 1 : end;
   }
@@ -115,10 +131,14 @@ void loader_search_dirs(const struct link_map *requester, const struct link_map 
     out->complete = 0;
     return;
   }
-  if (rpath) add_list(out, 'P', rpath, origin_of(requester), capacity);
-  if (main_rpath) add_list(out, 'P', main_rpath, origin_of(main_program), capacity);
-  add_list(out, 'L', library_path, 0, capacity);
-  if (runpath) add_list(out, 'R', runpath, origin_of(requester), capacity);
+  if (rpath) add_list(out, 'P', rpath, origin_of(requester), capacity, 0);
+  if (main_rpath) add_list(out, 'P', main_rpath, origin_of(main_program), capacity, 0);
+  // $ORIGIN in LD_LIBRARY_PATH is the main program's directory (glibc's _dl_init_paths); asked
+  // only where the variable has a '$'.
+  const char *program_origin =
+      library_path && text_has(library_path, '$') && main_program ? origin_of(main_program) : 0;
+  add_list(out, 'L', library_path, program_origin, capacity, 1);
+  if (runpath) add_list(out, 'R', runpath, origin_of(requester), capacity, 0);
 }
 
 void preload_search_dirs(const void *requester_map, struct search_dirs *out) {

@@ -270,7 +270,7 @@ static int decision_spoke;
 // answer or the same text remembered by the memo: either carries the usage record's fields. Both
 // are this process's own buffers: each line is ended in place while it is read, and restored (no
 // buffer of its own to copy it to: a page fault in every process).
-static const char *read_answer(char *answer) {
+static const char *read_answer(char *answer, int debug) {
   const char *use = 0;
   decided_how = decided_source = 0;
   decision_spoke = 0;
@@ -280,7 +280,9 @@ static const char *read_answer(char *answer) {
     const char after = *end;
     *end = 0;
     const char *q;
-    if ((q = after_prefix(line, "say ")))
+    // One line a decision, whatever the answer holds (a memo entry edited by hand); debugging,
+    // every line the engine says.
+    if ((q = after_prefix(line, "say ")) && (debug || !decision_spoke))
       say_parts((const char *const[]){q, "\n", 0}), decision_spoke = 1;
     if ((q = after_prefix(line, "use "))) use = arena_strdup(q);
     if ((q = after_prefix(line, "how "))) {  // "how SOURCE TEXT" (shared/protocol.h)
@@ -337,7 +339,7 @@ static const char *consult_engine(const char *name, const char *requester, const
         "one path?); loading as usual\n");
     return 0;
   }
-  return read_answer((char *)answer);  // run_engine's buffer, ours
+  return read_answer((char *)answer, s->debug);  // run_engine's buffer, ours
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -468,7 +470,7 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   const char *use = 0;
   switch (memo_recall(recall && m.peers ? &m : 0, s->deadline_ms, &known)) {
     case MEMO_KNOWN:
-      use = read_answer((char *)known);  // the memo's entry as read, ours
+      use = read_answer((char *)known, s->debug);  // the memo's entry as read, ours
       break;
     case MEMO_LATE:
       say_parts((const char *const[]){"cudnn-compat: another process of this node is deciding ",

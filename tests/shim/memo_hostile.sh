@@ -21,7 +21,12 @@ for mode in audit preload; do
   [[ -n $other ]] || fail "$mode: the request with CUDNN_COMPAT_CUDA set left no entry of its own"
   cp "$other" "$t/other-entry"
   reset() { rm -rf "$memo" && cp -a "$t/pristine" "$memo"; }
-  for case in writable link corrupt truncated other-key; do
+  # answer_ahead TEXT: TEXT put before the entry's answer lines (bytes as printf writes them).
+  answer_ahead() {
+    python3 -c 'import sys; p, add = sys.argv[1], sys.argv[2].encode().decode("unicode_escape").encode("latin-1")
+d = open(p, "rb").read(); open(p, "wb").write(d.replace(b"\nanswer\n", b"\nanswer\n" + add, 1))' "$entry" "$1"
+  }
+  for case in writable link corrupt truncated other-key nul; do
     reset
     case $case in
       writable) chmod 666 "$entry" ;;
@@ -29,10 +34,17 @@ for mode in audit preload; do
       corrupt) head -c 300 /dev/urandom >"$entry" ;;
       truncated) head -c "$(($(stat -c %s "$entry") / 2))" "$t/pristine/${entry##*/}" >"$entry" ;;
       other-key) cp "$t/other-entry" "$entry" ;;
+      nul) answer_ahead 'say x\x00y\n' ;;  # no text the engine writes: read, it hid the 'use' line
     esac
     decided_right some
     decided_right 0  # the next decision replaced it
   done
+  # An answer of many lines (an entry edited by hand) says one line a decision.
+  reset
+  answer_ahead 'say cudnn-compat: one\nsay cudnn-compat: two\nsay cudnn-compat: three\n'
+  started $mode "$t/family" libcudnn.so.9
+  has "loaded $FAKES/9.1.0/lib64/libcudnn.so.9"
+  [[ $(grep -c 'cudnn-compat:' <<<"$out") == 1 ]] || fail "$mode: more than one line:"$'\n'"$out"
   for case in dir-writable dir-link; do
     reset
     case $case in

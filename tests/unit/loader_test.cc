@@ -47,6 +47,14 @@ TEST(Loader, ExpandsTheLoadersTokens) {
             (std::vector<std::string>{"/app/bin/sub", "/app/bin/../lib", ".",
                                       "/opt/lib/x86_64-linux-gnu"}));
   EXPECT_EQ(expand_search_path("/opt/$LIB", "", "lib64"), (std::vector<std::string>{"/opt/lib64"}));
+  // glibc's is_dst: a name character after $ORIGIN makes it no token, its '$' a character.
+  EXPECT_EQ(expand_search_path("$ORIGIN_x:$ORIGINx/a:$ORIGIN/b:$HOME", "/app"),
+            (std::vector<std::string>{"$ORIGIN_x", "$ORIGINx/a", "/app/b", "$HOME"}));
+  // RPATH splits at ':' alone; LD_LIBRARY_PATH at ';' too. An unknown origin drops its entry.
+  EXPECT_EQ(expand_search_path("/a;/b:/c", "/app"), (std::vector<std::string>{"/a;/b", "/c"}));
+  EXPECT_EQ(expand_search_path("/a;/b:/c", "/app", "lib", ":;"),
+            (std::vector<std::string>{"/a", "/b", "/c"}));
+  EXPECT_EQ(expand_search_path("$ORIGIN/lib:/c", ""), (std::vector<std::string>{"/c"}));
 }
 
 TEST(Loader, FindsLibcInTheCache) {

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 namespace cudnn_compat {
@@ -36,28 +38,51 @@ void add_system_steps(const LoaderContext &in, std::vector<SearchStep> &steps) {
 
 }  // namespace
 
+namespace {
+// The length of the token at rest when it is $NAME with no name character after it, or ${NAME}
+// (glibc's is_dst); 0 when it is neither (then its '$' is a literal character).
+std::size_t token_length(std::string_view rest, std::string_view name) {
+  if (rest.size() > name.size() + 2 && rest[1] == '{' && rest.substr(2, name.size()) == name &&
+      rest[name.size() + 2] == '}')
+    return name.size() + 3;
+  if (!rest.substr(1).starts_with(name)) return 0;
+  const std::size_t end = name.size() + 1;
+  const bool name_char = end < rest.size() &&
+                         (std::isalnum(static_cast<unsigned char>(rest[end])) || rest[end] == '_');
+  return name_char ? 0 : end;
+}
+}  // namespace
+
 std::vector<std::string> expand_search_path(std::string_view list, const std::string &origin,
-                                            std::string_view lib) {
+                                            std::string_view lib, std::string_view separators) {
   std::vector<std::string> dirs;
-  for (std::string_view entry : split(list, ':')) {
+  std::size_t from = 0;
+  while (from <= list.size()) {
+    const std::size_t to = std::min(list.find_first_of(separators, from), list.size());
+    const std::string_view entry = list.substr(from, to - from);
+    from = to + 1;
     std::string dir;
+    bool usable = true;
     for (std::size_t i = 0; i < entry.size(); ++i) {
-      std::string_view rest = entry.substr(i);
-      if (rest.starts_with("$ORIGIN") || rest.starts_with("${ORIGIN}")) {
+      const std::string_view rest = entry.substr(i);
+      std::size_t n = 0;
+      if (rest[0] != '$') {
+        dir += rest[0];
+      } else if ((n = token_length(rest, "ORIGIN"))) {
+        // An origin the loader cannot tell discards the entry (glibc's _dl_dst_substitute).
+        usable = usable && !origin.empty();
         dir += origin;
-        i += rest.starts_with("$ORIGIN") ? 6 : 8;
-      } else if (rest.starts_with("$LIB") || rest.starts_with("${LIB}")) {
+      } else if ((n = token_length(rest, "LIB"))) {
         dir += lib;
-        i += rest.starts_with("$LIB") ? 3 : 5;
-      } else if (rest.starts_with("$PLATFORM") || rest.starts_with("${PLATFORM}")) {
+      } else if ((n = token_length(rest, "PLATFORM"))) {
         dir += "x86_64";
-        i += rest.starts_with("$PLATFORM") ? 8 : 10;
       } else {
-        dir += entry[i];
+        dir += '$';
       }
+      if (n) i += n - 1;
     }
     // An empty entry means the working directory, as the loader reads it.
-    dirs.push_back(dir.empty() ? "." : dir);
+    if (usable) dirs.push_back(dir.empty() ? "." : dir);
   }
   return dirs;
 }
@@ -80,11 +105,12 @@ std::vector<std::string> loader_default_dirs() {
 
 std::vector<SearchStep> loader_search_path(const LoaderContext &in) {
   std::vector<SearchStep> steps;
-  const auto add = [&](std::string_view list, const std::string &origin, const std::string &from) {
+  const auto add = [&](std::string_view list, const std::string &origin, const std::string &from,
+                       std::string_view separators = ":") {
     // $LIB is the loader's own directory: the first default directory without its leading '/'.
     const std::string_view lib =
         in.default_dirs.empty() ? std::string_view("/lib") : in.default_dirs.front();
-    for (std::string &d : expand_search_path(list, origin, lib.substr(1)))
+    for (std::string &d : expand_search_path(list, origin, lib.substr(1), separators))
       steps.push_back({std::move(d), from});
   };
   if (in.before_cache) {
@@ -108,7 +134,10 @@ std::vector<SearchStep> loader_search_path(const LoaderContext &in) {
           exe && exe->runpath.empty() && !exe->rpath.empty())
         add(exe->rpath, origin_of(in.executable), "RPATH of " + in.executable);
   }
-  if (!in.secure && !in.ld_library_path.empty()) add(in.ld_library_path, "", "LD_LIBRARY_PATH");
+  // LD_LIBRARY_PATH splits at ';' too, and its $ORIGIN is the main program's directory.
+  if (!in.secure && !in.ld_library_path.empty())
+    add(in.ld_library_path, in.executable.empty() ? "" : origin_of(in.executable),
+        "LD_LIBRARY_PATH", ":;");
   if (requester && !requester->runpath.empty())
     add(requester->runpath, origin_of(in.requester), "RUNPATH of " + in.requester);
   add_system_steps(in, steps);
