@@ -40,13 +40,7 @@ static int numbers(const char **p, unsigned long *out, int n) {
 
 // A line's text up to its end, copied into the arena (paths the loader may keep).
 static const char *rest_of_line(const char *p) {
-  long n = 0;
-  while (p[n] && p[n] != '\n') ++n;
-  char *s = arena_alloc(n + 1);
-  if (!s) return 0;
-  for (long i = 0; i < n; ++i) s[i] = p[i];
-  s[n] = 0;
-  return s;
+  return arena_strndup(p, line_end(p) - p);
 }
 
 static int trusted(const char *map, struct file_text *text) {

@@ -74,8 +74,8 @@ static int make_key(const struct memo_request *r) {
   for (int i = 0; ok && m.pick && i < 5; ++i)
     ok = add("\t") && add(format_decimal(m.pick_id[i], digits));
   ok = ok && add("\t") && add(m.pick ? m.pick : "-") && add("\n");
-  static const char *const inputs[] = {"CUDNN_COMPAT_REQUIRE", "CUDNN_COMPAT_CUDA",
-                                       "CUDNN_COMPAT_MAP"};
+  // (CUDNN_COMPAT_MAP is in the "map" line: the map the contract found, named or not.)
+  static const char *const inputs[] = {"CUDNN_COMPAT_REQUIRE", "CUDNN_COMPAT_CUDA"};
   for (unsigned i = 0; ok && i < sizeof inputs / sizeof *inputs; ++i) {
     const char *v = env_value(r->env, inputs[i]);
     if (v && *v) ok = add("env\t") && add(inputs[i]) && add("=") && add(v) && add("\n");
@@ -144,9 +144,6 @@ static int read_entry(void) {
   return ok;
 }
 
-// Each check is given its line's rest as a string: the line ended in place in the entry read
-// (ours, and restored after), not copied to a buffer of its own (a page fault in every process).
-
 // "file DEV INO SIZE MTIME CTIME PATH": the file at PATH is still that one (the loader's file is
 // the one the key was made with a moment ago).
 static int file_holds(const char *p) {
@@ -184,8 +181,8 @@ static int env_holds(char *line, int set, char **env) {
   return now && *now && text_eq(now, eq + 1);
 }
 
-// Whether a line of what the answer rests on holds (its end a NUL for the moment); -1 when it is
-// none of those lines.
+// Whether a line of what the answer rests on holds, given as a string (line_cut, in the entry
+// read); -1 when it is none of those lines. Each check gets its line's rest.
 static int ground_holds(char *line, char **env) {
   char *q;
   if ((q = (char *)after_prefix(line, "file\t"))) return file_holds(q);
@@ -208,16 +205,16 @@ static const char *holds(char **env) {
   // Written by the engine this shim was built with: any other's answer is asked anew.
   if (!(p = after_prefix(p + n + 1, CUDNN_COMPAT_MEMO_BUILD "\t" CUDNN_COMPAT_ENGINE_BUILD "\n")))
     return 0;
-  for (; *p; p = next_line(p)) {
-    char *end = (char *)line_end(p);
-    const char after = *end;
-    *end = 0;
-    const int ok = ground_holds((char *)p, env);
-    *end = after;
+  char *line = (char *)p;  // the entry read, ours
+  while (*line) {
+    char was, *end = line_cut(line, &was);
+    const int ok = ground_holds(line, env);
+    char *next = line_mend(end, was);
     if (ok < 0) break;
     if (!ok) return 0;
+    line = next;
   }
-  const char *answer = after_prefix(p, "answer\n");
+  const char *answer = after_prefix(line, "answer\n");
   static const char end[] = "end\n";
   char *last = m.entry.data + m.entry.size - (sizeof end - 1);
   if (!answer || last < answer || (last > answer && last[-1] != '\n') || !text_eq(last, end))

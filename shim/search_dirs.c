@@ -37,15 +37,6 @@ static void add(struct search_dirs *out, const char *dir, long capacity) {
   if (out->count < capacity && dir) out->dir[out->count++] = dir;
 }
 
-static int is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-static int text_has(const char *s, char c) {
-  while (*s && *s != c) ++s;
-  return *s == c;
-}
-
 static long entries(const char *list) {
   long n = 1;
   for (; list && *list; ++list) n += *list == ':' || *list == ';';
@@ -68,14 +59,11 @@ static const char *expand(char kind, const char *entry, long length, const char 
   long n = 2;
   for (long i = 0; i < length && n < size - 1;) {
     const char *rest = entry + i;
-    // $ORIGIN is the token only where no name character follows (glibc's is_dst): $ORIGIN_x is
-    // no token, and its '$' is the engine's to read, as any other.
-    const char *o = after_prefix(rest, "$ORIGIN");
-    if (o && o < entry + length && (is_name_char(*o))) o = 0;
-    if (!o) o = after_prefix(rest, "${ORIGIN}");
-    if (o && origin) {
+    // Any '$' but $ORIGIN's token ($LIB, $PLATFORM, a '$' of a name) is the engine's to read.
+    const unsigned long token = cudnn_compat_token_length(rest, length - i, "ORIGIN");
+    if (token && origin) {
       n = append_text(buf, size, n, origin);
-      i += o - rest;
+      i += token;
     } else {
       if (*rest == '$') *exact = 0;  // $LIB, $PLATFORM: the engine expands those
       buf[n++] = *rest, ++i;
@@ -89,20 +77,19 @@ static const char *expand(char kind, const char *entry, long length, const char 
   return buf;
 }
 
-// separators: ":;" for LD_LIBRARY_PATH, ":" for RPATH and RUNPATH (glibc splits those at ':'
-// alone: a ';' there is part of a directory's name).
+// separators: shared/ld_system.h's, for the list's kind.
 static void add_list(struct search_dirs *out, char kind, const char *list, const char *origin,
-                     long capacity, int semicolons) {
+                     long capacity, const char *separators) {
   for (const char *p = list; list && *p;) {
     const char *end = p;
-    while (*end && *end != ':' && !(semicolons && *end == ';')) ++end;
+    while (*end && !text_has(separators, *end)) ++end;
     add(out, expand(kind, p, end - p, origin, &out->complete), capacity);
     p = *end ? end + 1 : end;
   }
 }
 
 static const char *origin_of(const struct link_map *map) {
-  static char dir[4096], exe[4096];  // static: callers hold the shim's lock
+  static char exe[4096];  // static: callers hold the shim's lock
   const char *name = map->l_name;
   if (!name || !*name) {  // the main program
     const long n = sys4(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", exe, sizeof exe - 1);
@@ -110,7 +97,8 @@ static const char *origin_of(const struct link_map *map) {
     exe[n] = 0;
     name = exe;
   }
-  return split_path(name, dir, sizeof dir) ? arena_strdup(dir) : 0;
+  const char *base = base_name(name);
+  return arena_strndup(name, base == name ? 0 : base - name - 1);  // its directory
 }
 
 void loader_search_dirs(const struct link_map *requester, const struct link_map *main_program,
@@ -131,14 +119,16 @@ void loader_search_dirs(const struct link_map *requester, const struct link_map 
     out->complete = 0;
     return;
   }
-  if (rpath) add_list(out, 'P', rpath, origin_of(requester), capacity, 0);
-  if (main_rpath) add_list(out, 'P', main_rpath, origin_of(main_program), capacity, 0);
+  const char *runpath_separators = CUDNN_COMPAT_RUNPATH_SEPARATORS;
+  if (rpath) add_list(out, 'P', rpath, origin_of(requester), capacity, runpath_separators);
+  if (main_rpath)
+    add_list(out, 'P', main_rpath, origin_of(main_program), capacity, runpath_separators);
   // $ORIGIN in LD_LIBRARY_PATH is the main program's directory (glibc's _dl_init_paths); asked
   // only where the variable has a '$'.
   const char *program_origin =
       library_path && text_has(library_path, '$') && main_program ? origin_of(main_program) : 0;
-  add_list(out, 'L', library_path, program_origin, capacity, 1);
-  if (runpath) add_list(out, 'R', runpath, origin_of(requester), capacity, 0);
+  add_list(out, 'L', library_path, program_origin, capacity, CUDNN_COMPAT_LIBRARY_PATH_SEPARATORS);
+  if (runpath) add_list(out, 'R', runpath, origin_of(requester), capacity, runpath_separators);
 }
 
 void preload_search_dirs(const void *requester_map, struct search_dirs *out) {

@@ -259,26 +259,18 @@ static void say_engine_failure(enum engine_result r, int error, const char *name
 // What the last decision was made by, for the report: the engine's "how" line, or the table; and
 // whether it said a line (a family whose decision spoke says nothing more: one line a process).
 static const char *decided_how, *decided_source;
-// The loader's own file where the table found it fits, at the very path the table probed it: a
-// kept load is handed over as that path, so that the loader does not walk its search path for
-// the name again (issue 23: at scale every failed open in a module's directory is a metadata
-// operation on the shared tree, per rank).
-static const char *kept_pick;
 static int decision_spoke;
 
 // Prints the engine's lines for stderr and returns its choice ("use PATH"), or 0. The engine's
 // answer or the same text remembered by the memo: either carries the usage record's fields. Both
-// are this process's own buffers: each line is ended in place while it is read, and restored (no
-// buffer of its own to copy it to: a page fault in every process).
+// are this process's own buffers, read line by line in place (line_cut).
 static const char *read_answer(char *answer, int debug) {
   const char *use = 0;
   decided_how = decided_source = 0;
   decision_spoke = 0;
   record_answer(answer);
   for (char *line = answer; *line;) {
-    char *end = (char *)line_end(line);
-    const char after = *end;
-    *end = 0;
+    char was, *end = line_cut(line, &was);
     const char *q;
     // One line a decision, whatever the answer holds (a memo entry edited by hand); debugging,
     // every line the engine says.
@@ -291,8 +283,7 @@ static const char *read_answer(char *answer, int debug) {
       if (*space) decided_how = arena_strdup(space + 1);
       decided_source = arena_strndup(q, space - q);
     }
-    *end = after;
-    line = after ? end + 1 : end;
+    line = line_mend(end, was);
   }
   return use;
 }
@@ -426,10 +417,11 @@ static const char *python_peers(const struct link_map *who, const char *requeste
   return n ? peers : "";
 }
 
-// Returns the file to load instead, or 0 for the ordinary load.
+// Returns the file to load instead, or 0 for the ordinary load; *kept, the loader's own file where
+// the table found it fits, at the very path the table probed it (else 0).
 static const char *decide(const char *name, const struct cudnn_name *c, const char *requester_name,
                           const struct link_map *who, const struct search_dirs *dirs,
-                          const struct settings *s) {
+                          const struct settings *s, const char **kept) {
   // A path (a name with a slash: the loader takes it as it is, relative to the working directory)
   // that does not exist stays a failing load: the program asked for that file.
   const int path = is_path(name);
@@ -438,10 +430,12 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   const int pick_known = loader_pick(name, dirs, &pick);
   const int python = python_requester(requester_name);
   decided_how = "the map's decision table", decided_source = 0;
+  // The map the table and the memo key go by (not while debugging: the engine then says why).
+  const char *map = s->debug ? 0 : map_path(s->env);
   // The table is filed by major: a name with a fuller version (libcudnn.so.9.1.0) is a need of its
   // own, and a file of that exact name, which only the engine weighs.
   if (!s->debug && c->major >= 0 && !c->full_version && (dirs->complete || path) && !python) {
-    const struct fast_request r = {map_path(s->env),
+    const struct fast_request r = {map,
                                    c->major,
                                    env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
                                    env_value(s->env, "CUDNN_COMPAT_CUDA"),
@@ -451,7 +445,7 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
     const char *use = 0;
     switch (fast_decide(&r, &use)) {
       case FAST_KEEP:
-        kept_pick = pick && *pick == '/' ? pick : 0;
+        *kept = pick && *pick == '/' ? pick : 0;
         return 0;
       case FAST_USE:
         return use;
@@ -462,10 +456,9 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   // What a process of this node decided before, or is deciding now (memo.c). Not while debugging:
   // the engine says why.
   const int recall = !s->debug && (dirs->complete || path);
-  const struct memo_request m = {name,           executable(),
-                                 requester_name, dirs,
-                                 pick,           recall ? map_path(s->env) : "",
-                                 s->env,         recall ? python_peers(who, requester_name) : ""};
+  const struct memo_request m = {
+      name, executable(),      requester_name, dirs,
+      pick, recall ? map : "", s->env,         recall ? python_peers(who, requester_name) : ""};
   const char *known = 0;
   const char *use = 0;
   switch (memo_recall(recall && m.peers ? &m : 0, s->deadline_ms, &known)) {
@@ -729,9 +722,8 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
                                  const struct requester *q, const struct settings *s) {
   static struct search_dirs dirs;
   q->dirs(q->who, &dirs);
-  const char *result = name;
-  kept_pick = 0;
-  const char *decided = decide(name, c, q->name, q->who, &dirs, s);
+  const char *result = name, *kept_pick = 0;
+  const char *decided = decide(name, c, q->name, q->who, &dirs, s, &kept_pick);
   const char *chosen = record_decision(name, c->major, q->name, decided);
   // The engine's debug line named the hand-over; report-only keeps the loader's choice instead.
   if (decided && !chosen && s->debug)
@@ -759,7 +751,9 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
     f->chosen = result != name ? result : 0;
     f->decided = 1;
   }
-  // Kept, and still the loader's file (report-only keeps the loader's own search too).
+  // Kept: handed over at its probed path, so that the loader does not walk its search path for
+  // the name again (issue 23: at scale each failed open in a module's directory is a metadata
+  // operation on the shared tree, per rank). Report-only keeps the loader's own search.
   return result == name && kept_pick && !record_report_only() && !is_path(name) ? kept_pick
                                                                                 : result;
 }

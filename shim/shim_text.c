@@ -37,9 +37,26 @@ long append_text(char *dst, long size, long at, const char *src) {
   return at;
 }
 
+int text_has(const char *s, char c) {
+  while (*s && *s != c) ++s;
+  return c && *s == c;
+}
+
 const char *line_end(const char *p) {
   while (*p && *p != '\n') ++p;
   return p;
+}
+
+char *line_cut(char *p, char *was) {
+  char *end = (char *)line_end(p);
+  *was = *end;
+  *end = 0;
+  return end;
+}
+
+char *line_mend(char *end, char was) {
+  *end = was;
+  return was ? end + 1 : end;
 }
 
 const char *next_line(const char *p) {

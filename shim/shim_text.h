@@ -19,10 +19,16 @@ int copy_text(char *dst, long size, const char *src);
 // Appends src to dst (size bytes) at offset at, truncating; returns the new length.
 long append_text(char *dst, long size, long at, const char *src);
 const char *base_name(const char *path);
-// The decimal number at *p into *out, *p moved past it; 0 when *p holds no digit.
+int text_has(const char *s, char c);  // whether c is one of s's characters (not its NUL)
 // The end of the line at p (its '\n' or the text's end), and the start of the next one.
 const char *line_end(const char *p);
 const char *next_line(const char *p);
+// The line at p made a string in place, in a text of one's own: its end ('\n' or the text's NUL)
+// becomes a NUL, the character there kept in *was; line_mend puts it back and returns the next
+// line's start. No copy: a buffer of its own would be a page fault in every process.
+char *line_cut(char *p, char *was);
+char *line_mend(char *end, char was);
+// The decimal number at *p into *out, *p moved past it; 0 when *p holds no digit.
 int read_decimal(const char **p, unsigned long *out);
 // n in decimal into out (at least 21 bytes); returns out.
 char *format_decimal(unsigned long n, char *out);

@@ -135,3 +135,20 @@ const char *const *cudnn_compat_default_dirs(const char *loader_dir) {
   }
   return plain;
 }
+
+static int is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+unsigned long cudnn_compat_token_length(const char *s, unsigned long n, const char *name) {
+  const unsigned long k = (unsigned long)text_len(name);
+  if (n < 1 + k || s[0] != '$') return 0;
+  if (n >= k + 3 && s[1] == '{' && s[k + 2] == '}') {
+    unsigned long i = 0;
+    while (i < k && s[2 + i] == name[i]) ++i;
+    if (i == k) return k + 3;
+  }
+  for (unsigned long i = 0; i < k; ++i)
+    if (s[1 + i] != name[i]) return 0;
+  return n > k + 1 && is_name_char(s[k + 1]) ? 0 : k + 1;
+}

@@ -23,6 +23,16 @@ int cudnn_compat_ld_cache_find(const char *data, unsigned long size, const char 
  * Debian/Ubuntu multiarch, RHEL/Fedora/SUSE lib64, else /lib and /usr/lib. NULL-terminated. */
 const char *const *cudnn_compat_default_dirs(const char *loader_dir);
 
+/* How ld.so splits each search list (elf/dl-load.c): LD_LIBRARY_PATH at either character, RPATH
+ * and RUNPATH at ':' alone (a ';' there is part of a directory's name). */
+#define CUDNN_COMPAT_LIBRARY_PATH_SEPARATORS ":;"
+#define CUDNN_COMPAT_RUNPATH_SEPARATORS ":"
+
+/* The length of the dynamic string token NAME ("ORIGIN", "LIB", "PLATFORM") at s, whose n bytes
+ * start with its '$': $NAME where no name character ([A-Za-z0-9_]) follows, or ${NAME}; 0 when it
+ * is neither, and then the '$' is a character of the directory's name (glibc's is_dst). */
+unsigned long cudnn_compat_token_length(const char *s, unsigned long n, const char *name);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

@@ -1,4 +1,5 @@
 #include "cudnn_compat.h"
+#include "shared/ld_system.h"
 
 #include <gtest/gtest.h>
 
@@ -42,19 +43,27 @@ TEST(Loader, HugeRequesterReadInPlace) {
   fs::remove(huge);
 }
 
+constexpr std::string_view kLib = "lib/x86_64-linux-gnu",
+                           kRunpath = CUDNN_COMPAT_RUNPATH_SEPARATORS,
+                           kLibraryPath = CUDNN_COMPAT_LIBRARY_PATH_SEPARATORS;
+
 TEST(Loader, ExpandsTheLoadersTokens) {
-  EXPECT_EQ(expand_search_path("$ORIGIN/sub:${ORIGIN}/../lib::/opt/$LIB", "/app/bin"),
-            (std::vector<std::string>{"/app/bin/sub", "/app/bin/../lib", ".",
-                                      "/opt/lib/x86_64-linux-gnu"}));
-  EXPECT_EQ(expand_search_path("/opt/$LIB", "", "lib64"), (std::vector<std::string>{"/opt/lib64"}));
+  EXPECT_EQ(
+      expand_search_path("$ORIGIN/sub:${ORIGIN}/../lib::/opt/$LIB", "/app/bin", kLib, kRunpath),
+      (std::vector<std::string>{"/app/bin/sub", "/app/bin/../lib", ".",
+                                "/opt/lib/x86_64-linux-gnu"}));
+  EXPECT_EQ(expand_search_path("/opt/$LIB", "", "lib64", kRunpath),
+            (std::vector<std::string>{"/opt/lib64"}));
   // glibc's is_dst: a name character after $ORIGIN makes it no token, its '$' a character.
-  EXPECT_EQ(expand_search_path("$ORIGIN_x:$ORIGINx/a:$ORIGIN/b:$HOME", "/app"),
+  EXPECT_EQ(expand_search_path("$ORIGIN_x:$ORIGINx/a:$ORIGIN/b:$HOME", "/app", kLib, kRunpath),
             (std::vector<std::string>{"$ORIGIN_x", "$ORIGINx/a", "/app/b", "$HOME"}));
   // RPATH splits at ':' alone; LD_LIBRARY_PATH at ';' too. An unknown origin drops its entry.
-  EXPECT_EQ(expand_search_path("/a;/b:/c", "/app"), (std::vector<std::string>{"/a;/b", "/c"}));
-  EXPECT_EQ(expand_search_path("/a;/b:/c", "/app", "lib", ":;"),
+  EXPECT_EQ(expand_search_path("/a;/b:/c", "/app", kLib, kRunpath),
+            (std::vector<std::string>{"/a;/b", "/c"}));
+  EXPECT_EQ(expand_search_path("/a;/b:/c", "/app", kLib, kLibraryPath),
             (std::vector<std::string>{"/a", "/b", "/c"}));
-  EXPECT_EQ(expand_search_path("$ORIGIN/lib:/c", ""), (std::vector<std::string>{"/c"}));
+  EXPECT_EQ(expand_search_path("$ORIGIN/lib:/c", "", kLib, kRunpath),
+            (std::vector<std::string>{"/c"}));
 }
 
 TEST(Loader, FindsLibcInTheCache) {

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 namespace cudnn_compat {
@@ -38,21 +37,6 @@ void add_system_steps(const LoaderContext &in, std::vector<SearchStep> &steps) {
 
 }  // namespace
 
-namespace {
-// The length of the token at rest when it is $NAME with no name character after it, or ${NAME}
-// (glibc's is_dst); 0 when it is neither (then its '$' is a literal character).
-std::size_t token_length(std::string_view rest, std::string_view name) {
-  if (rest.size() > name.size() + 2 && rest[1] == '{' && rest.substr(2, name.size()) == name &&
-      rest[name.size() + 2] == '}')
-    return name.size() + 3;
-  if (!rest.substr(1).starts_with(name)) return 0;
-  const std::size_t end = name.size() + 1;
-  const bool name_char = end < rest.size() &&
-                         (std::isalnum(static_cast<unsigned char>(rest[end])) || rest[end] == '_');
-  return name_char ? 0 : end;
-}
-}  // namespace
-
 std::vector<std::string> expand_search_path(std::string_view list, const std::string &origin,
                                             std::string_view lib, std::string_view separators) {
   std::vector<std::string> dirs;
@@ -65,16 +49,19 @@ std::vector<std::string> expand_search_path(std::string_view list, const std::st
     bool usable = true;
     for (std::size_t i = 0; i < entry.size(); ++i) {
       const std::string_view rest = entry.substr(i);
+      const auto token = [&](const char *name) {
+        return std::size_t(cudnn_compat_token_length(rest.data(), rest.size(), name));
+      };
       std::size_t n = 0;
       if (rest[0] != '$') {
         dir += rest[0];
-      } else if ((n = token_length(rest, "ORIGIN"))) {
+      } else if ((n = token("ORIGIN"))) {
         // An origin the loader cannot tell discards the entry (glibc's _dl_dst_substitute).
         usable = usable && !origin.empty();
         dir += origin;
-      } else if ((n = token_length(rest, "LIB"))) {
+      } else if ((n = token("LIB"))) {
         dir += lib;
-      } else if ((n = token_length(rest, "PLATFORM"))) {
+      } else if ((n = token("PLATFORM"))) {
         dir += "x86_64";
       } else {
         dir += '$';
@@ -106,7 +93,7 @@ std::vector<std::string> loader_default_dirs() {
 std::vector<SearchStep> loader_search_path(const LoaderContext &in) {
   std::vector<SearchStep> steps;
   const auto add = [&](std::string_view list, const std::string &origin, const std::string &from,
-                       std::string_view separators = ":") {
+                       std::string_view separators = CUDNN_COMPAT_RUNPATH_SEPARATORS) {
     // $LIB is the loader's own directory: the first default directory without its leading '/'.
     const std::string_view lib =
         in.default_dirs.empty() ? std::string_view("/lib") : in.default_dirs.front();
@@ -137,7 +124,7 @@ std::vector<SearchStep> loader_search_path(const LoaderContext &in) {
   // LD_LIBRARY_PATH splits at ';' too, and its $ORIGIN is the main program's directory.
   if (!in.secure && !in.ld_library_path.empty())
     add(in.ld_library_path, in.executable.empty() ? "" : origin_of(in.executable),
-        "LD_LIBRARY_PATH", ":;");
+        "LD_LIBRARY_PATH", CUDNN_COMPAT_LIBRARY_PATH_SEPARATORS);
   if (requester && !requester->runpath.empty())
     add(requester->runpath, origin_of(in.requester), "RUNPATH of " + in.requester);
   add_system_steps(in, steps);

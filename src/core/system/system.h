@@ -118,13 +118,12 @@ struct ElfDynamic {
   std::string rpath, runpath, soname;
 };
 Parsed<ElfDynamic> read_elf_dynamic(const std::string &file);
-// A search list split at separators (":" for RPATH and RUNPATH, ":;" for LD_LIBRARY_PATH) with
-// the tokens $ORIGIN, $LIB (lib: "lib/x86_64-linux-gnu" on Debian, "lib64" on RHEL) and $PLATFORM
-// expanded as glibc does: $NAME only where no name character follows, or ${NAME}; another '$'
+// A search list split at separators (shim/shared/ld_system.h's: ":" for RPATH and RUNPATH, ":;"
+// for LD_LIBRARY_PATH) with the tokens $ORIGIN, $LIB (lib: "lib/x86_64-linux-gnu" on Debian,
+// "lib64" on RHEL) and $PLATFORM expanded as glibc does (cudnn_compat_token_length); another '$'
 // is itself; an entry whose $ORIGIN is unknown (origin empty) is dropped; an empty entry is ".".
 std::vector<std::string> expand_search_path(std::string_view list, const std::string &origin,
-                                            std::string_view lib = "lib/x86_64-linux-gnu",
-                                            std::string_view separators = ":");
+                                            std::string_view lib, std::string_view separators);
 // The glibc-hwcaps subdirectories ld.so searches on this CPU, best first ("x86-64-v3", ...).
 std::vector<std::string> glibc_hwcaps_subdirs();
 // What ld.so.cache bytes (new, old or compat layout) say name is, preferring the entry from the
