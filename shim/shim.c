@@ -718,13 +718,16 @@ static int enter(void) {
 }
 
 // The first request of a main library of this major: decided, and the family is where it went.
-static const char *decide_family(const char *name, const struct cudnn_name *c, struct family *f,
-                                 const struct requester *q, const struct settings *s) {
+// `asked`: the name the program asked for, which the usage record carries (a sub-library's, when
+// one came first).
+static const char *decide_family(const char *name, const char *asked, const struct cudnn_name *c,
+                                 struct family *f, const struct requester *q,
+                                 const struct settings *s) {
   static struct search_dirs dirs;
   q->dirs(q->who, &dirs);
   const char *result = name, *kept_pick = 0;
   const char *decided = decide(name, c, q->name, q->who, &dirs, s, &kept_pick);
-  const char *chosen = record_decision(name, c->major, q->name, decided);
+  const char *chosen = record_decision(asked, c->major, q->name, decided);
   // The engine's debug line named the hand-over; report-only keeps the loader's choice instead.
   if (decided && !chosen && s->debug)
     say_parts((const char *const[]){"cudnn-compat: ", name, ": report-only: ", decided,
@@ -758,6 +761,31 @@ static const char *decide_family(const char *name, const struct cudnn_name *c, s
                                                                                 : result;
 }
 
+// A sub-library asked before any main library of its major (cudnn-frontend's dynamic loading
+// opens libcudnn_graph.so.9 first): the family is decided as for libcudnn.so.<major> from the
+// same requester, and the sub-library comes from where that decision went. Left to the loader, the
+// first sub-library's directory would settle the family, fitting the need or not, and say nothing.
+static const char *decide_for_sub(const char *name, const struct cudnn_name *c, struct family *f,
+                                  const struct requester *q, const struct settings *s) {
+  static char main_name[32];
+  static struct search_dirs dirs;
+  struct cudnn_name m;
+  long n = append_text(main_name, sizeof main_name, 0, "libcudnn.so.");
+  format_decimal((unsigned long)c->major, main_name + n);
+  if (!parse_cudnn_name(main_name, &m)) return name;
+  decide_family(main_name, name, &m, f, q, s);
+  // Kept (by the table or the engine): the family is where the loader finds its main library.
+  const char *pick = 0;
+  static char pick_dir[kPath];
+  if (!f->dir && !record_report_only()) {
+    q->dirs(q->who, &dirs);
+    if (loader_pick(main_name, &dirs, &pick) && pick && split_path(pick, pick_dir, kPath) &&
+        *pick_dir)
+      f->dir = arena_strdup(pick_dir);
+  }
+  return f->dir && !record_report_only() ? family_member(name, c, f, q, s) : name;
+}
+
 // Returns the name to load: the same pointer when nothing changes. The caller has found that
 // name is a cuDNN library (c), so every other load never gets here.
 static const char *route(const char *name, const struct cudnn_name *c, const struct requester *q) {
@@ -782,7 +810,9 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
     // libcudnn.so, asked again: what the first request got (another thread may be asking too).
     if (f->chosen) result = f->chosen;
   } else if (f && !c->sub) {
-    result = decide_family(name, c, f, q, &s);
+    result = decide_family(name, name, c, f, q, &s);
+  } else if (f && c->major >= 0 && !f->decided && !is_path(name)) {
+    result = decide_for_sub(name, c, f, q, &s);
   }
 done:
   look_end();
