@@ -572,6 +572,18 @@ static const char *other_release_file(const char *path, unsigned long release) {
   return named && named != release ? end : 0;
 }
 
+// Whether file is named as NVIDIA names the sub-library c's file of release: the same stem and
+// exactly x.y.z (libcudnn_heuristic_old.so.9.1.0 or .so.9.1.0.0 is some other file).
+static int is_release_file(const char *file, const struct cudnn_name *c, unsigned long release) {
+  struct cudnn_name t;
+  if (!file || !parse_cudnn_name(base_name(file), &t) || t.parts != 3 || t.sub_len != c->sub_len ||
+      release_in_name(&t) != release)
+    return 0;
+  for (int i = 0; i < t.sub_len; ++i)
+    if (t.sub_name[i] != c->sub_name[i]) return 0;
+  return 1;
+}
+
 // Where the loader's own search (the requester's directories, ld.so.cache, the default ones) finds
 // a file of the sub-library c named for exactly release, under its exact name
 // (libcudnn_ops.so.9.1.0: the dispatcher asks it first, and was handed the family's directory
@@ -595,7 +607,7 @@ static const char *loader_file_of_release(const struct cudnn_name *c, unsigned l
   for (int i = 0; i < 2; ++i) {
     const char *pick = 0;
     if (loader_pick(names[i], &dirs, &pick) && pick &&
-        named_release(link_end(pick, end)) == release)
+        is_release_file(link_end(pick, end), c, release))
       return split_path(pick, dir, kPath);
   }
   return 0;

@@ -55,3 +55,18 @@ done
 # Under CUDNN_COMPAT_DEBUG the refusal is said too (it was hidden by the debug lines before it).
 LD_LIBRARY_PATH=$t/other CUDNN_COMPAT_DEBUG=1 expect_rc 3 audit "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
 has "libcudnn_heuristic.so.9 is not in $t/copy, where this process's cuDNN 9.1.0 comes from"
+
+# Only a file named as NVIDIA names that sub-library's file of the release is taken for it: not
+# one whose stem differs or whose version runs on (an outside tester's finding: both were taken,
+# and here they hold 9.0.0's bytes).
+for odd in libcudnn_heuristic_old.so.9.1.0 libcudnn_heuristic.so.9.1.0.0; do
+  rm -rf "$t/odd" && mkdir "$t/odd"
+  cp "$FAKES/9.0.0/lib64/libcudnn_heuristic.so.9.0.0" "$t/odd/$odd"
+  ln -s "$odd" "$t/odd/libcudnn_heuristic.so.9"
+  for mode in audit preload; do
+    LD_LIBRARY_PATH=$t/odd expect_rc 3 $mode "$t/family" "$t/copy/libcudnn.so.9" cudnnCreate
+    lacks "loaded $t/odd"
+    count "cudnn-compat:" 1
+    has "libcudnn_heuristic.so.9 is not in $t/copy, where this process's cuDNN 9.1.0 comes from"
+  done
+done
