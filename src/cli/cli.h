@@ -93,6 +93,9 @@ ProbeOptions probe_options();  // finds cudnn-compat-probe there
 // This node's facts as the shim learns them (node_sources: the overrides, the map's [[node]]
 // entry, the node file, NVML), for resolve and doctor alike.
 std::optional<NodeFacts> this_node(const Map *map);
+// The active Python environment's cuDNN places (VIRTUAL_ENV, CONDA_PREFIX, the programs' own);
+// a place whose package gives no release is said once and left out of the answer.
+std::vector<PythonPlace> active_python_places(const std::vector<std::string> &programs);
 // Puts node's facts where a decision reads them: need.node, and the device code of map's releases
 // when its GPUs are known. Facts that could not be learnt are said in one line on stderr (what
 // failed, that the answer ignores them, the overrides that give them) and left out.

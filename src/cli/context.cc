@@ -59,6 +59,16 @@ std::optional<NodeFacts> this_node(const Map *map) {
   return learn_node_facts(node_sources(env, probe_options().helper, 10000, map));
 }
 
+std::vector<PythonPlace> active_python_places(const std::vector<std::string> &programs) {
+  std::vector<PythonPlace> places =
+      active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), programs);
+  for (const PythonPlace &p : places)
+    if (!p.version)
+      Note() << p.note + "; not counted here: `cudnn-compat scan --python " + p.lib +
+                    "` lists it as its library reports";
+  return places;
+}
+
 void decide_on_node(const std::optional<NodeFacts> &node, Need &need, Map *map) {
   if (!node) return;
   if (const std::optional<std::string> why = node_unknown(*node)) {

@@ -217,7 +217,7 @@ int doctor(const Options &o, const Globals &g) {
   const std::string program = o.program.empty() ? "" : fs::absolute(o.program, ec).string();
   // The active Python environment's cuDNN are places beside the map's.
   std::optional<Map> seen = with_places(
-      m.map ? &*m.map : nullptr, active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program}));
+      m.map ? &*m.map : nullptr, active_python_places({program}));
   Asked asked{o.require, o.cuda, std::nullopt, {}, std::nullopt};
   if (!program.empty()) asked.programs = {program};
   Parsed<Need> need = derive_need(need_inputs(asked, env), seen ? &*seen : nullptr);

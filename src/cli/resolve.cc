@@ -163,7 +163,7 @@ int run(const Opts &o, const Globals &g) {
   const LoadedMap m = load_site_map(o.map);
   const std::vector<PythonPlace> places =
       m.map || m.path.empty()
-          ? active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), asked.programs)
+          ? active_python_places(asked.programs)
           : std::vector<PythonPlace>{};
   std::optional<Map> map = with_places(m.map ? &*m.map : nullptr, places);
   if (!map) {

@@ -17,3 +17,13 @@ done
 CONDA_PREFIX=$t/conda expect_rc 1 env -u CUDNN_COMPAT_MAP "$CUDNN_COMPAT" resolve libcudnn.so.9
 has "skipped: its conda record (conda-meta) says 9.23.0.48 but $t/conda/lib/libcudnn.so.9 reports 9.20.0"
 lacks "-> $t/conda"
+
+# A record whose version is no release ("9.20": conda takes any string): the environment is not
+# dropped without a word. scan --python lists it as its library reports and says why; resolve
+# says it is not counted and how to list it (an outside tester's finding).
+sed 's/"version": "9.23.0.48"/"version": "9.20"/' "$record" >"$t/record" && mv "$t/record" "$record"
+expect_rc 0 "$CUDNN_COMPAT" scan --modules none --python "$t/conda" --json
+has "cudnn-compat: scan: $record: its version \"9.20\" is no cuDNN release (x.y.z); the library there is read for it"
+has '"version": "9.20.0"'
+CONDA_PREFIX=$t/conda expect_rc 1 env -u CUDNN_COMPAT_MAP "$CUDNN_COMPAT" resolve libcudnn.so.9
+has "$record: its version \"9.20\" is no cuDNN release (x.y.z); the library there is read for it; not counted here: \`cudnn-compat scan --python $t/conda/lib\` lists it as its library reports"

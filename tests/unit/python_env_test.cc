@@ -1,6 +1,7 @@
 // The readers of what pip and conda write (METADATA, RECORD, conda-meta records), the requirement
 // grammars in them, and a framework's pin as a need.
 #include "cudnn_compat.h"
+#include "decision_inputs.h"
 #include "shim_text.h"
 
 #include <gtest/gtest.h>
@@ -292,12 +293,29 @@ TEST_F(PythonTree, FindsTheWheelAndTheCondaEnvironment) {
   const PythonPlace &conda_env = places[0].source == Source::conda ? places[0] : places[1];
   const PythonPlace &wheel = places[0].source == Source::wheel ? places[0] : places[1];
   EXPECT_EQ(wheel.lib, (site / "nvidia/cudnn/lib").string());
-  EXPECT_EQ(to_string(wheel.version), "9.1.0.70");
+  ASSERT_TRUE(wheel.version);
+  EXPECT_EQ(to_string(*wheel.version), "9.1.0.70");
   EXPECT_EQ(to_string(*wheel.cuda), "12");
   EXPECT_EQ(wheel.package, "nvidia-cudnn-cu12 9.1.0.70");
   EXPECT_EQ(conda_env.lib, (conda / "lib").string());
-  EXPECT_EQ(to_string(conda_env.version), "8.9.7.29");
+  ASSERT_TRUE(conda_env.version);
+  EXPECT_EQ(to_string(*conda_env.version), "8.9.7.29");
+  EXPECT_EQ(conda_env.note, "");
   EXPECT_EQ(to_string(*conda_env.cuda), "11");
+}
+
+// A record whose version is no release is a place still, read by its library, and says so (an
+// outside tester's finding: the environment was dropped without a word).
+TEST_F(PythonTree, ARecordWithoutARelease) {
+  const fs::path record = conda / "conda-meta/cudnn-8.9.7.29-h092f7fd_3.json";
+  write(record, R"({"name": "cudnn", "version": "8.9", "files": ["lib/libcudnn.so.8"]})");
+  const std::optional<PythonPlace> p = conda_place(conda.string());
+  ASSERT_TRUE(p);
+  EXPECT_FALSE(p->version);
+  EXPECT_EQ(p->note, record.string() +
+                         ": its version \"8.9\" is no cuDNN release (x.y.z); the library there is "
+                         "read for it");
+  EXPECT_FALSE(with_places(nullptr, {*p})->cudnn.size());
 }
 
 TEST_F(PythonTree, PinsOfTheDistributionThatInstalledAFile) {

@@ -44,13 +44,15 @@ std::vector<Candidate> module_candidates(const std::vector<ScanModule> &modules,
 
 // 2. Python environments named by the admin, then installs without a module.
 void add_python_finds(const std::vector<std::string> &roots, const ScanIo &io,
-                      std::vector<Candidate> &candidates) {
+                      std::vector<Candidate> &candidates, std::vector<std::string> &problems) {
   std::set<std::string> seen;
   for (const Candidate &c : candidates) seen.insert(io.canonical(c.dir));
   for (const std::string &root : roots)
     for (const PythonPlace &p : io.python_walk(root))
-      if (seen.insert(io.canonical(p.lib)).second)
+      if (seen.insert(io.canonical(p.lib)).second) {
         candidates.push_back({p.lib, "", p.source, p.version, p.package + " (" + p.file + ")"});
+        if (!p.note.empty()) problems.push_back(p.note);
+      }
 }
 
 void add_search_finds(const std::vector<std::string> &roots, const ScanIo &io,
@@ -120,7 +122,7 @@ ScanFound gather_scan(const std::vector<ScanModule> &modules,
                       const std::vector<std::string> &python_roots) {
   ScanFound out;
   std::vector<Candidate> candidates = module_candidates(modules, io, out.problems);
-  if (!python_roots.empty()) add_python_finds(python_roots, io, candidates);
+  if (!python_roots.empty()) add_python_finds(python_roots, io, candidates, out.problems);
   add_search_finds(search_roots, io, candidates);
   probe_candidates(candidates, io, out);
   return out;

@@ -61,8 +61,9 @@ std::optional<Map> with_places(const Map *map, const std::vector<PythonPlace> &p
   for (const Installed &e : out.cudnn) listed.push_back(canonical_dir(e.lib));
   for (const PythonPlace &p : places) {
     const std::string dir = canonical_dir(p.lib);
-    if (std::find(listed.begin(), listed.end(), dir) != listed.end()) continue;
-    Installed e{p.version, p.lib, p.cuda, "", {}};
+    // A place whose package gives no release is not weighed unread (its note says so).
+    if (!p.version || std::find(listed.begin(), listed.end(), dir) != listed.end()) continue;
+    Installed e{*p.version, p.lib, p.cuda, "", {}};
     e.source = p.source;
     e.claimed_in = p.file;
     out.cudnn.push_back(std::move(e));

@@ -62,6 +62,16 @@ std::optional<Version> dotted(const std::string &text) {
   return v ? std::optional<Version>(*v) : std::nullopt;
 }
 
+// A package's version as a place's: x.y.z[.b], else none and a note naming the record.
+std::optional<Version> package_version(const std::string &text, const fs::path &record,
+                                       std::string &note) {
+  std::optional<Version> v = dotted(text);
+  if (v && v->patch) return v;
+  note = record.string() + ": its version \"" + text +
+         "\" is no cuDNN release (x.y.z); the library there is read for it";
+  return std::nullopt;
+}
+
 // `file` relative to `dir` when it lies below it ("torch/lib/libtorch_cuda.so"), else "".
 std::string relative_below(const fs::path &file, const fs::path &dir) {
   const fs::path rel = file.lexically_relative(dir);
@@ -186,14 +196,13 @@ std::optional<PythonPlace> wheel_place(const std::string &site_packages) {
     if (!is_dist_info(p) || !dist_of(p).starts_with("nvidia-cudnn-cu")) continue;
     const std::optional<std::string> text = read_text(p / "METADATA");
     const DistMetadata meta = parse_dist_metadata(text.value_or(""));
-    const std::optional<Version> v = dotted(meta.version);
-    if (!v || !v->patch) continue;
     PythonPlace place{lib.string(),
-                      *v,
+                      std::nullopt,
                       std::nullopt,
                       Source::wheel,
                       dist_of(p) + " " + meta.version,
                       (p / "METADATA").string()};
+    place.version = package_version(meta.version, p / "METADATA", place.note);
     if (const std::optional<CudnnPin> self = cudnn_requirement(dist_of(p)))
       if (self->cuda_major) place.cuda = Version{*self->cuda_major, {}, {}, {}};
     return place;
@@ -208,11 +217,11 @@ std::optional<PythonPlace> conda_place(const std::string &prefix) {
     if (!p.filename().string().starts_with("cudnn-") || p.extension() != ".json") continue;
     const std::optional<std::string> text = read_text(p);
     const std::optional<CondaRecord> r = parse_conda_record(text.value_or(""));
-    const std::optional<Version> v = r ? dotted(r->version) : std::nullopt;
-    if (!r || r->name != "cudnn" || !v || !v->patch) continue;
+    if (!r || r->name != "cudnn") continue;
     PythonPlace place{
-        lib.string(), *v, std::nullopt, Source::conda, "cudnn " + r->version + " (conda)",
+        lib.string(), std::nullopt, std::nullopt, Source::conda, "cudnn " + r->version + " (conda)",
         p.string()};
+    place.version = package_version(r->version, p, place.note);
     if (const std::optional<int> cuda = conda_cuda_major(r->depends))
       place.cuda = Version{*cuda, {}, {}, {}};
     return place;

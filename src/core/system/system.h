@@ -195,11 +195,14 @@ std::optional<int> conda_cuda_major(const std::vector<std::string> &depends);
 
 struct PythonPlace {
   std::string lib;  // <site-packages>/nvidia/cudnn/lib, or <prefix>/lib
-  Version version;  // as the wheel's METADATA or the conda record says (x.y.z.b)
+  // As the wheel's METADATA or the conda record says (x.y.z.b); none where that is no x.y.z
+  // (note says so), and then only a probe of the library tells.
+  std::optional<Version> version;
   std::optional<Version> cuda;
   Source source = Source::wheel;  // wheel or conda
   std::string package;            // "nvidia-cudnn-cu12 9.1.0.70", "cudnn 9.1.0.70 (conda)"
   std::string file;               // the METADATA or conda-meta record it was read from
+  std::string note = {};          // why its package's version was not taken, else ""
 };
 // The wheels' and conda environments' cuDNN under root: a virtualenv, a site-packages, a conda
 // prefix or installation (envs/ included), or a tree of them; each directory visited once.
