@@ -316,5 +316,50 @@ TEST(ExplainNegatives, OtherTroubleIsNotAVersionMismatch) {
   }
 }
 
+// A version after another product's declared mismatch is that product's, even where cuDNN is
+// named later on the line (lc0#911: "CUDA Runtime version mismatch, was compiled with version
+// 10.0.0" then "Cudnn version: 7.4.2").
+TEST(ExplainNegatives, AnotherProductsMismatchIsNotCudnns) {
+  for (const char *message : {
+           "WARNING: CUDA Runtime version mismatch, was compiled with version 10.0.0 Cudnn "
+           "version: 7.4.2",
+           "warning: NCCL version mismatch, built with 2.18.1 (cuDNN 8.9.7 loaded)",
+           "Driver version mismatch: was compiled with version 535.104, cudnn 9.1.0 in use",
+       })
+    for (const Finding &f : find_errors(in_noise(message)))
+      EXPECT_NE(f.kind, FindingKind::version_mismatch) << message;
+  // cuDNN's own mismatch keeps its versions.
+  const std::vector<Finding> own =
+      find_errors("cuDNN version mismatch, was compiled with version 8.9.7 but loaded 8.6.0");
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_EQ(to_string(*own[0].built_with), "8.9.7");
+}
+
+// cuDNN's own API log names the library that runs ("CuDNN (v92400 43) function ... called"): a
+// sub-library of that major that did not load is of that release (CUDA.jl#3205).
+TEST(ExplainContext, CudnnsApiLogIsTheRunsBanner) {
+  const std::vector<Finding> found = find_errors(
+      "Could not locate cudnn_engines_tensor_ir64_9.dll. Please make sure it is in your library "
+      "path!\n\u250c Error: CuDNN (v92400 43) function "
+      "cudnnGetConvolutionForwardAlgorithmMaxCount() "
+      "called:");
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(found[0].kind, FindingKind::library_not_found);
+  ASSERT_TRUE(found[0].runtime);
+  EXPECT_EQ(to_string(*found[0].runtime), "9.24.0");
+}
+
+// A cue that qualifies the product gives the version its role whatever the predicate after it
+// ("Compiled-against cuDNN version 6021 is too old": the build's, not the run's).
+TEST(ExplainRoles, ACueBeforeTheProductWins) {
+  const std::vector<Finding> found = find_errors(
+      "error: static assertion failed: Compiled-against cuDNN version 6021 is too old, please "
+      "upgrade system to version 7000 or later.");
+  ASSERT_EQ(found.size(), 1u);
+  ASSERT_TRUE(found[0].built_with);
+  EXPECT_EQ(to_string(*found[0].built_with), "6.0.21");
+  EXPECT_FALSE(found[0].runtime);
+}
+
 }  // namespace
 }  // namespace cudnn_compat

@@ -132,7 +132,8 @@ void note_context(std::string_view line, std::size_t number, Context &ctx) {
   ctx.cudnn_lines.push_back(number);
   if (has(low, "found cudnn: v?"))
     ctx.build_unreadable = true;  // "found X but built with Y" is an error
-  for (std::string_view marker : {"using cudnn version", "loaded cudnn version"})
+  // cuDNN's own API log names the library that runs: "CuDNN (v92400 43) function cudnnX() called".
+  for (std::string_view marker : {"using cudnn version", "loaded cudnn version", "cudnn (v"})
     if (std::optional<Version> v = version_near(low, marker)) {
       ctx.banner = v, ctx.banner_line = number;
       return;

@@ -109,10 +109,33 @@ std::string_view clause_after(std::string_view low, std::size_t at) {
   return w;
 }
 
+// Whether text holds only the words that name cuDNN's version after a cue ("-against cudnn
+// version ", " with cudnn v").
+bool only_product_words(std::string_view text) {
+  bool cudnn = false;
+  for (std::size_t i = 0; i < text.size();) {
+    while (i < text.size() && !word_char(text[i])) ++i;
+    std::size_t e = i;
+    while (e < text.size() && word_char(text[e])) ++e;
+    const std::string_view w = text.substr(i, e - i);
+    if (w.empty()) break;
+    cudnn = cudnn || w == "cudnn";
+    if (w != "cudnn" && w != "version" && w != "v" && w != "library" && w != "against" &&
+        w != "with")
+      return false;
+    i = e;
+  }
+  return cudnn;
+}
+
 // The role of a token: the nearer of the cues before and after it, else a weak cue before it
 // ("your cuDNN (8.1)", "library 8.9.2").
 Role role_of(std::string_view before, std::string_view after) {
   const Cued b = nearest_cue(before, true), a = nearest_cue(after, false);
+  // A cue that qualifies the product the token belongs to ("Compiled-against cuDNN version 6021
+  // is too old") gives its role whatever the predicate after it says.
+  if (b.role != Role::none && only_product_words(before.substr(before.size() - b.distance)))
+    return b.role;
   if (a.role != Role::none && (b.role == Role::none || a.distance < b.distance)) return a.role;
   if (b.role != Role::none) return b.role;
   for (std::string_view weak : {"your ", "library ", "lib "})
@@ -127,6 +150,57 @@ bool role_word(std::string_view w) {
        {"compil", "built", "build", "load", "found", "link", "runtime", "source", "header",
         "install", "requir", "expect", "minimum", "need", "got", "detect", "report", "using"})
     if (w.starts_with(p)) return true;
+  return false;
+}
+
+// A word that names a product other than cuDNN, or a unit or count that a number beside it is
+// of: versions after it are not cuDNN's.
+bool other_product(std::string_view w) {
+  static constexpr std::array others{
+      "cuda",       "cublas",  "cublaslt",   "cufft",   "curand",  "cusparse",
+      "cusolver",   "nccl",    "tensorrt",   "trt",     "driver",  "python",
+      "tensorflow", "tf",      "torch",      "pytorch", "paddle",  "paddlepaddle",
+      "jax",        "jaxlib",  "gcc",        "cmake",   "opencv",  "onnxruntime",
+      "numpy",      "nvrtc",   "cudart",     "nvcc",    "glibc",   "mxnet",
+      "cupy",       "chainer", "theano",     "keras",   "caffe",   "triton",
+      "mindspore",  "dali",    "horovod",    "dlib",    "julia",   "ubuntu",
+      "linux",      "kernel",  "gpu",        "cpu",     "mib",     "gib",
+      "mb",         "gb",      "capability", "sm",      "toolkit", "ctranslate2",
+      "line",       "pid",     "port",       "epoch",   "step",    "iter",
+      "batch",      "size"};
+  for (std::string_view o : others)
+    if (w == o) return true;
+  return false;
+}
+
+// The places a word occurs in low, in order.
+std::vector<std::size_t> places_of(std::string_view low, std::string_view word) {
+  std::vector<std::size_t> out;
+  for (std::size_t at = low.find(word); at != std::string_view::npos; at = low.find(word, at + 1))
+    out.push_back(at);
+  return out;
+}
+
+// The last of places before at, or npos.
+std::size_t last_before(const std::vector<std::size_t> &places, std::size_t at) {
+  const auto it = std::lower_bound(places.begin(), places.end(), at);
+  return it == places.begin() ? std::string_view::npos : *std::prev(it);
+}
+
+// Whether the version mismatch at m, declared in the line before a token, is another product's
+// ("CUDA Runtime version mismatch, was compiled with version 10.0.0"): the words right before it
+// name that product.
+bool other_products_mismatch(std::string_view low, std::size_t m) {
+  std::size_t end = m;
+  for (int words = 0; words < 3 && end > 0; ++words) {
+    while (end > 0 && !word_char(low[end - 1])) --end;
+    std::size_t a = end;
+    while (a > 0 && word_char(low[a - 1])) --a;
+    const std::string_view w = low.substr(a, end - a);
+    if (w.find("cudnn") != std::string_view::npos) return false;
+    if (other_product(w)) return true;
+    end = a;
+  }
   return false;
 }
 
@@ -152,20 +226,7 @@ bool cudnn_is_subject(std::string_view before, bool &direct) {
     if (w.find("cudnn") != std::string_view::npos) return direct = first, true;
     first = false;
     if (role_word(w)) return true;
-    static constexpr std::array others{
-        "cuda",       "cublas",  "cublaslt",   "cufft",   "curand",  "cusparse",
-        "cusolver",   "nccl",    "tensorrt",   "trt",     "driver",  "python",
-        "tensorflow", "tf",      "torch",      "pytorch", "paddle",  "paddlepaddle",
-        "jax",        "jaxlib",  "gcc",        "cmake",   "opencv",  "onnxruntime",
-        "numpy",      "nvrtc",   "cudart",     "nvcc",    "glibc",   "mxnet",
-        "cupy",       "chainer", "theano",     "keras",   "caffe",   "triton",
-        "mindspore",  "dali",    "horovod",    "dlib",    "julia",   "ubuntu",
-        "linux",      "kernel",  "gpu",        "cpu",     "mib",     "gib",
-        "mb",         "gb",      "capability", "sm",      "toolkit", "ctranslate2",
-        "line",       "pid",     "port",       "epoch",   "step",    "iter",
-        "batch",      "size"};
-    for (std::string_view o : others)
-      if (w == o) return false;
+    if (other_product(w)) return false;
   }
   direct = false;
   return true;
@@ -225,6 +286,8 @@ bool in_code(std::string_view low, std::size_t at) {
 
 std::vector<Mention> mentions_of(std::string_view low) {
   std::vector<Mention> out;
+  const std::vector<std::size_t> mismatches = places_of(low, "version mismatch"),
+                                 cudnns = places_of(low, "cudnn");
   std::size_t prev_end = 0;
   for (std::size_t i = 0; i < low.size();) {
     const std::size_t start = i;
@@ -236,8 +299,15 @@ std::vector<Mention> mentions_of(std::string_view low) {
     const std::string_view kind = integer && raw.size() <= 2 ? "small" : "other";
     const std::string_view before = clause_before(low, prev_end, start);
     bool direct = false;
-    const bool ours =
-        cudnn_is_subject(low.substr(0, start), direct) && !has(before, "compatibility version");
+    // A version after another product's declared mismatch, with no cuDNN named since, is that
+    // product's.
+    const std::size_t m = last_before(mismatches, start);
+    const bool theirs =
+        m != std::string_view::npos &&
+        (last_before(cudnns, start) < m || last_before(cudnns, start) == std::string_view::npos) &&
+        other_products_mismatch(low, m);
+    const bool ours = cudnn_is_subject(low.substr(0, start), direct) &&
+                      !has(before, "compatibility version") && !theirs;
     if (ours && plausible(*v, kind, prefixed || direct) &&
         (!integer || raw.size() <= 2 || v->major >= 4)) {
       out.push_back({*v, role_of(before, clause_after(low, i))});
@@ -359,9 +429,16 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
     if (x.role == Role::linked) x.role = built_named ? Role::runtime : Role::build;
   const std::optional<Version> built = first(m, Role::build), runtime = first(m, Role::runtime),
                                required = first(m, Role::requirement);
+  // A mismatch the line declares of another product only ("NCCL version mismatch, ...") is not
+  // cuDNN's, whatever cuDNN the line names beside it.
+  const std::vector<std::size_t> declared = places_of(low, "version mismatch");
+  const bool theirs = !declared.empty() &&
+                      std::all_of(declared.begin(), declared.end(),
+                                  [&](std::size_t at) { return other_products_mismatch(low, at); });
   const bool says_mismatch =
-      any_of(low, {"mismatch", "incompatib", "not compatible", "does not match", "doesn't match",
-                   "mixed dnn", "mixed version", "mixed release", "unmatched", "not match"});
+      (!theirs && has(low, "mismatch")) ||
+      any_of(low, {"incompatib", "not compatible", "does not match", "doesn't match", "mixed dnn",
+                   "mixed version", "mixed release", "unmatched", "not match"});
   const Framework fw = framework_of(low);
   if (too_new(low) && !built && (runtime || has(low, "version"))) {
     // "Your cuDNN version is newer than ...; try downgrading cuDNN to a version >= v5": the

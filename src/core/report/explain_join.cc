@@ -134,6 +134,10 @@ bool seam_is_one_word(std::string_view prev, std::string_view next) {
     for (std::size_t at = low.find(mark); at != std::string::npos; at = low.find(mark, at + 1))
       if (at < tail.size() && at + mark.size() > tail.size()) return true;
   const std::string head_low = folded(head);
+  // A word then a whole file's name ("load library" / "libcudnn_cnn_train.so.8. Error:").
+  std::string_view named = head_low;
+  while (named.ends_with('.')) named.remove_suffix(1);
+  if (known_word(tail) && names_cudnn_library(named)) return false;
   if (!tail_is_a_file &&
       (head_low.find(".dll") != std::string::npos || head_low.find(".so") != std::string::npos))
     return true;

@@ -82,6 +82,8 @@ std::optional<Finding> read_tensorflow_loading(std::string_view line) {
   if (auto r = after(line, "Could not find '"))
     if (std::optional<Finding> f = not_found(library_at(*r))) {
       f->framework = "tensorflow";
+      // self_check.py goes on: "You may install the necessary DLL by downloading cuDNN 7 ...".
+      f->required = version_after(line, "by downloading cuDNN ");
       return f;
     }
   for (std::string_view what :
