@@ -75,22 +75,24 @@ void advise_older(const Finding &f, const Map *map, const ModuleScene &scene, Ad
                       " API (its release notes name each removed call's replacement)");
 }
 
+// A check that calls one release two (OpenCV 4.10 reading cuDNN 9's number as cuDNN 8's): no
+// other cuDNN silences it.
+void false_alarm(const Finding &f, Advice &a) {
+  a.what = who(f) + " loaded cuDNN " + to_string(*f.runtime) +
+           " and was built with the same release: its check misreads the version";
+  a.compatible = true;
+  a.fixes = {"none needed: the message is a false alarm of " + who(f) +
+             "'s version check; a release of it with the check fixed silences it"};
+}
+
 void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,
                      Advice &a) {
   if (f.older_than && f.older_than->major > 1) return advise_older(f, map, scene, a);
   // A minimum the runtime misses decides, whatever the pair ("Version JAX was built against:
   // 8907 / Minimum supported: 9100 / Installed version: 8907").
   const bool below_minimum = f.required && f.runtime && compare(*f.runtime, *f.required) < 0;
-  if (f.runtime && f.built_with && !below_minimum && *f.runtime == *f.built_with) {
-    // A check that calls one release two (OpenCV 4.10 reading cuDNN 9's number as cuDNN 8's):
-    // no other cuDNN silences it.
-    a.what = who(f) + " loaded cuDNN " + to_string(*f.runtime) +
-             " and was built with the same release: its check misreads the version";
-    a.compatible = true;
-    a.fixes = {"none needed: the message is a false alarm of " + who(f) +
-               "'s version check; a release of it with the check fixed silences it"};
-    return;
-  }
+  if (f.runtime && f.built_with && !below_minimum && *f.runtime == *f.built_with)
+    return false_alarm(f, a);
   if (f.runtime && f.built_with && !below_minimum) {
     a.what = who(f) + " loaded cuDNN " + to_string(*f.runtime) + " but was built with cuDNN " +
              to_string(*f.built_with);

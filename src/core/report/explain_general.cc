@@ -422,6 +422,18 @@ void bound_above(std::string_view low, Finding &f) {
     f.kind = FindingKind::version_mismatch;
 }
 
+// Whether the line says versions do not match. A mismatch it declares of another product only
+// ("NCCL version mismatch, ...") is not cuDNN's, whatever cuDNN the line names beside it.
+bool declares_mismatch(std::string_view low) {
+  const std::vector<std::size_t> declared = places_of(low, "version mismatch");
+  const bool theirs = !declared.empty() &&
+                      std::all_of(declared.begin(), declared.end(),
+                                  [&](std::size_t at) { return other_products_mismatch(low, at); });
+  return (!theirs && has(low, "mismatch")) ||
+         any_of(low, {"incompatib", "not compatible", "does not match", "doesn't match",
+                      "mixed dnn", "mixed version", "mixed release", "unmatched", "not match"});
+}
+
 std::optional<Finding> read_versions(std::string_view line, std::string_view low,
                                      std::vector<Mention> m) {
   const bool built_named = first(m, Role::build).has_value();
@@ -429,16 +441,7 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
     if (x.role == Role::linked) x.role = built_named ? Role::runtime : Role::build;
   const std::optional<Version> built = first(m, Role::build), runtime = first(m, Role::runtime),
                                required = first(m, Role::requirement);
-  // A mismatch the line declares of another product only ("NCCL version mismatch, ...") is not
-  // cuDNN's, whatever cuDNN the line names beside it.
-  const std::vector<std::size_t> declared = places_of(low, "version mismatch");
-  const bool theirs = !declared.empty() &&
-                      std::all_of(declared.begin(), declared.end(),
-                                  [&](std::size_t at) { return other_products_mismatch(low, at); });
-  const bool says_mismatch =
-      (!theirs && has(low, "mismatch")) ||
-      any_of(low, {"incompatib", "not compatible", "does not match", "doesn't match", "mixed dnn",
-                   "mixed version", "mixed release", "unmatched", "not match"});
+  const bool says_mismatch = declares_mismatch(low);
   const Framework fw = framework_of(low);
   if (too_new(low) && !built && (runtime || has(low, "version"))) {
     // "Your cuDNN version is newer than ...; try downgrading cuDNN to a version >= v5": the
