@@ -318,6 +318,20 @@ TEST_F(PythonTree, ARecordWithoutARelease) {
   EXPECT_FALSE(with_places(nullptr, {*p})->cudnn.size());
 }
 
+// A wheel's version is read for its release part, as pip compares them (an outside tester's
+// finding: 9.20.0.48.post1 and 9.20.0.48+cu124 were no place at all).
+TEST_F(PythonTree, AWheelsReleasePart) {
+  for (const char *version : {"9.1.0.70.post1", "9.1.0.70+cu124", "1!9.1.0.70", "9.1.0.70rc1"}) {
+    write(
+        site / "nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA",
+        std::string("Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: ") + version + "\n");
+    const std::optional<PythonPlace> p = wheel_place(site.string());
+    ASSERT_TRUE(p && p->version) << version;
+    EXPECT_EQ(to_string(*p->version), "9.1.0.70") << version;
+    EXPECT_EQ(p->note, "") << version;
+  }
+}
+
 TEST_F(PythonTree, PinsOfTheDistributionThatInstalledAFile) {
   const std::vector<CudnnPin> torch = pins_of_file((site / "torch/lib/libtorch_cuda.so").string());
   ASSERT_EQ(torch.size(), 1u);

@@ -2,6 +2,7 @@
 // conda leave them: a wheel's files under site-packages with its <name>-<version>.dist-info
 // (METADATA, RECORD, top_level.txt), a conda package's files under its prefix with
 // conda-meta/<name>-<version>-<build>.json.
+#include "read_file.h"
 #include "shim_text.h"
 #include "system.h"
 
@@ -14,7 +15,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace cudnn_compat {
 namespace {
@@ -24,12 +24,12 @@ namespace fs = std::filesystem;
 // Environments are found within this many directories of a root or above a file.
 constexpr int kDepth = 8;
 
+// A package's record as pip or conda wrote it; a FIFO or device in its place is none (a FIFO
+// held every process that asked for cuDNN until the deadline: an outside tester's finding).
+// torch's RECORD is a few hundred KiB; a conda record with every file of a large package a few
+// MiB.
 std::optional<std::string> read_text(const fs::path &file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_regular_file(file.string(), std::size_t(64) << 20);
 }
 
 std::vector<fs::path> entries(const fs::path &dir) {
@@ -57,15 +57,11 @@ std::string dist_of(const fs::path &dist_info) {
   return normalize_dist_name(stem.substr(0, stem.find('-')));
 }
 
-std::optional<Version> dotted(const std::string &text) {
-  const Parsed<Version> v = parse_dotted(text);
-  return v ? std::optional<Version>(*v) : std::nullopt;
-}
-
 // A package's version as a place's: x.y.z[.b], else none and a note naming the record.
 std::optional<Version> package_version(const std::string &text, const fs::path &record,
                                        std::string &note) {
-  std::optional<Version> v = dotted(text);
+  // The release part (9.20.0.48.post1, 9.20.0.48+cu124: 9.20.0.48), as a pin's is read.
+  std::optional<Version> v = package_release(text);
   if (v && v->patch) return v;
   note = record.string() + ": its version \"" + text +
          "\" is no cuDNN release (x.y.z); the library there is read for it";

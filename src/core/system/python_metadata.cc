@@ -19,6 +19,8 @@ namespace {
 std::optional<Version> release_part(std::string_view text, bool &wildcard) {
   wildcard = false;
   text = trim(text);
+  if (const std::size_t epoch = text.find('!'); epoch != std::string_view::npos)
+    text.remove_prefix(epoch + 1);  // PEP 440's "1!9.1.0"
   if (text.starts_with('v')) text.remove_prefix(1);
   int parts[4] = {};
   std::size_t n = 0;
@@ -150,6 +152,12 @@ std::string string_of(const nlohmann::json &j, const char *key) {
 }
 
 }  // namespace
+
+std::optional<Version> package_release(std::string_view text) {
+  bool wildcard = false;
+  const std::optional<Version> v = release_part(text, wildcard);
+  return wildcard ? std::nullopt : v;
+}
 
 DistMetadata parse_dist_metadata(std::string_view text) {
   DistMetadata out;

@@ -204,6 +204,10 @@ struct PythonPlace {
   std::string file;               // the METADATA or conda-meta record it was read from
   std::string note = {};          // why its package's version was not taken, else ""
 };
+// The release part of a package's version, PEP 440's or conda's ("9.1.0.70.post1",
+// "9.1.0.70+cu124", "1!9.1.0": the numbers up to the first that is not one); none for a wildcard
+// or a text that does not start with a number.
+std::optional<Version> package_release(std::string_view text);
 // The wheels' and conda environments' cuDNN under root: a virtualenv, a site-packages, a conda
 // prefix or installation (envs/ included), or a tree of them; each directory visited once.
 std::vector<PythonPlace> find_python_places(const std::string &root);
