@@ -668,6 +668,22 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
 static const char *family_member(const char *name, const struct cudnn_name *c, struct family *g,
                                  const struct requester *q, const struct settings *s) {
   static char candidate[kPath];
+  // A name without a major (libcudnn.so, libcudnn_graph.so: development links, which wheels do
+  // not ship, and which may lead to another major's file) is D's file of the family's major.
+  static char with_major[64];
+  struct cudnn_name m;
+  struct stat st;
+  if (c->major < 0 && text_len(c->base) < 40) {
+    format_decimal((unsigned long)g->major,
+                   with_major + append_text(with_major, sizeof with_major, 0, c->base) + 1);
+    with_major[text_len(c->base)] = '.';
+    if (join_path(candidate, sizeof candidate, g->dir, with_major) &&
+        look(candidate, &st, 0) == 0 && parse_cudnn_name(with_major, &m)) {
+      const char *got = family_member(with_major, &m, g, q, s);
+      return got == with_major ? name : got;
+    }
+    if (!c->sub) return name;  // no such file: its ordinary search
+  }
   // A sub-library name with more than the major (the dispatcher asks for libcudnn_graph.so.9.19.0,
   // then .9.19, then .9) gets its path in D whether the file is there or not, which the loader's
   // own open tells: no look of ours on a shared tree that 10,000 ranks read, unless a line of
@@ -679,7 +695,6 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   }
   if (!join_path(candidate, sizeof candidate, g->dir, c->base)) return name;
   const char *from = g->dir, *base = c->base;
-  struct stat st;
   // A shorter sub-library name (any, in a wary family) is looked at unfollowed first: a file (a
   // wheel's, NVIDIA's .so.9) costs the one look it always did, and only a link is followed to the
   // file it names.
@@ -773,17 +788,33 @@ static const char *decide_family(const char *name, const char *asked, const stru
                                                                                 : result;
 }
 
+// The major of the file the loader takes for a name without one (libcudnn_graph.so ->
+// libcudnn_graph.so.9 -> libcudnn_graph.so.9.0.0), from the name its links end at; -1 when that
+// says none.
+static int major_of_pick(const char *name, const struct requester *q) {
+  static struct search_dirs dirs;
+  static char end[kPath];
+  const char *pick = 0;
+  struct cudnn_name t;
+  q->dirs(q->who, &dirs);
+  if (!loader_pick(name, &dirs, &pick) || !pick || !link_end(pick, end) ||
+      !parse_cudnn_name(base_name(end), &t))
+    return -1;
+  return t.major;
+}
+
 // A sub-library asked before any main library of its major (cudnn-frontend's dynamic loading
 // opens libcudnn_graph.so.9 first): the family is decided as for libcudnn.so.<major> from the
 // same requester, and the sub-library comes from where that decision went. Left to the loader, the
 // first sub-library's directory would settle the family, fitting the need or not, and say nothing.
-static const char *decide_for_sub(const char *name, const struct cudnn_name *c, struct family *f,
-                                  const struct requester *q, const struct settings *s) {
+static const char *decide_for_sub(const char *name, const struct cudnn_name *c, int major,
+                                  struct family *f, const struct requester *q,
+                                  const struct settings *s) {
   static char main_name[32];
   static struct search_dirs dirs;
   struct cudnn_name m;
   long n = append_text(main_name, sizeof main_name, 0, "libcudnn.so.");
-  format_decimal((unsigned long)c->major, main_name + n);
+  format_decimal((unsigned long)major, main_name + n);
   if (!parse_cudnn_name(main_name, &m)) return name;
   decide_family(main_name, name, &m, f, q, s);
   // Kept (by the table or the engine): the family is where the loader finds its main library.
@@ -816,7 +847,7 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
   struct family *owner = f && f->dir ? f : 0;
   for (struct family *g = families; c->major < 0 && g && !owner; g = g->next)
     if (g->dir) owner = g;
-  if (owner && (c->sub || c->major >= 0) && !record_report_only()) {
+  if (owner && !record_report_only()) {
     result = family_member(name, c, owner, q, &s);  // keep the family whole
   } else if (f && !c->sub && f->decided && !is_path(name)) {
     // libcudnn.so, asked again: what the first request got (another thread may be asking too).
@@ -824,7 +855,11 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
   } else if (f && !c->sub) {
     result = decide_family(name, name, c, f, q, &s);
   } else if (f && c->major >= 0 && !f->decided && !is_path(name)) {
-    result = decide_for_sub(name, c, f, q, &s);
+    result = decide_for_sub(name, c, c->major, f, q, &s);
+  } else if (c->sub && c->major < 0 && !owner && !is_path(name)) {
+    const int major = major_of_pick(name, q);
+    struct family *g = major >= 0 ? family_of(major) : 0;
+    if (g && !g->decided) result = decide_for_sub(name, c, major, g, q, &s);
   }
 done:
   look_end();
@@ -836,9 +871,15 @@ done:
 // the family, a sub-library too (a program or a front end such as cudnn-frontend's dynamic loading
 // may dlopen libcudnn_graph.so.9 before any dispatcher, and a dispatcher from elsewhere after it
 // would bring another release's sub-libraries into the process).
-static void note_member(const char *path) {
+// A name without a major (libcudnn_graph.so, a development link) is of the major its object's
+// SONAME names, read from the loaded object's dynamic section (no file is read).
+static void note_member(const char *path, const struct link_map *object) {
   struct cudnn_name c;
-  if (!path || !parse_cudnn_name(base_name(path), &c) || c.major < 0) return;
+  if (!path || !parse_cudnn_name(base_name(path), &c)) return;
+  const char *soname = c.major < 0 && object ? dynamic_string(object, DT_SONAME) : 0;
+  struct cudnn_name named;
+  if (soname && parse_cudnn_name(soname, &named)) c.major = named.major;
+  if (c.major < 0) return;
   if (lock() != LOCK_TAKEN) return;  // a handler's load inside a decision: that one notes it
   struct family *f = family_of(c.major);
   // Straight into the arena (a page every decision touches), not through a buffer of its own.
@@ -869,7 +910,7 @@ EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *coo
     note_base_objects(map);
   }
   note_object(map);
-  note_member(map->l_name);
+  note_member(map->l_name, map);
   return 0;
 }
 
@@ -929,7 +970,13 @@ static void *no_dlopen(const char *name, int flags) {
 // Without audit the loader's own choice of a cuDNN library is seen only here, by looking.
 static int note_family(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size, (void)data;
-  note_member(info->dlpi_name);
+  // What of a link map the dynamic section's reader needs: the base and the section.
+  struct link_map object = {0};
+  object.l_addr = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; ++i)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      object.l_ld = (ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+  note_member(info->dlpi_name, object.l_ld ? &object : 0);
   return 0;
 }
 
