@@ -62,6 +62,11 @@ void report_refused(const char *dir, const char *base, const char *release) {
   refusals = r;
 }
 
+static const char *(*recheck)(const struct link_map *head);
+void report_recheck_with(const char *(*f)(const struct link_map *head)) {
+  recheck = f;
+}
+
 void report_main_program(const struct link_map *map) {
   base_head = map;
 }
@@ -146,6 +151,8 @@ static const char *dir_source(const char *dir) {
   }
   unsigned long number;
   const char *source;
+  static char normal[kPath];
+  if (lexically_normal(dir, normal, sizeof normal)) dir = normal;
   if (fast_place_of(map_file, dir, &number, &source)) return source;
   if (is_wheel_cudnn_dir(dir, text_len(dir))) return "wheel";
   if (is_conda_lib_dir(dir)) return "conda";
@@ -153,15 +160,16 @@ static const char *dir_source(const char *dir) {
 }
 
 // Who chose a library: the shim (it handed the file over) or the loader (perhaps kept by the shim).
+// The first note that names it says (notes are newest first): a later request of the same name
+// found the family loaded, and only repeats what chose it.
 static void chooser(const struct lib *l, const char **who, const char **how, const char **source) {
   *who = "the loader", *how = 0, *source = 0;
+  struct cudnn_name c;
+  const int main_library = parse_cudnn_name(l->base, &c) && !c.sub;
   for (const struct note *n = notes; n; n = n->next) {
-    if (n->path && text_eq(n->path, l->path)) {
+    if (n->path && text_eq(n->path, l->path))
       *who = "the shim", *how = n->how, *source = n->source;
-      return;
-    }
-    struct cudnn_name c;
-    if (!n->path && n->major == l->major && parse_cudnn_name(l->base, &c) && !c.sub)
+    else if (!n->path && n->major == l->major && main_library)
       *who = "the loader, kept by the shim", *how = n->how, *source = n->source;
   }
 }
@@ -262,7 +270,7 @@ static int path_without(const char **foreign, long n, char *out, long size) {
   return removed;
 }
 
-static void say_next_run(const char **foreign, long n) {
+static void say_next_run(const char **foreign, long n, const char *late) {
   static char path[4 * kPath];
   const char *command = "nothing to change (one whole family per cuDNN major)";
   const char *rest = "";
@@ -286,6 +294,8 @@ static void say_next_run(const char **foreign, long n) {
     long at = 0;
     for (const char *const *p = parts; *p; ++p) at = append_text(fix, sizeof fix, at, *p);
     command = fix;
+  } else if (late) {
+    command = late;
   }
   const char *parts[] = {"cudnn-compat: report: next run: ", command, rest, "\n", 0};
   say_parts(parts);
@@ -309,5 +319,6 @@ __attribute__((destructor)) static void report_at_exit(void) {
     say_parts(parts);
   }
   static const char *foreign[16];
-  say_next_run(foreign, say_mixed(libs, n, foreign, 16));
+  const long mixed = say_mixed(libs, n, foreign, 16);
+  say_next_run(foreign, mixed, recheck ? recheck(first_object()) : 0);
 }

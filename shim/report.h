@@ -18,6 +18,9 @@ void report_choice(const char *path, const char *how, const char *source);
 void report_kept(int major, const char *how, const char *source);
 // A sub-library the shim refused: dir, its family's directory, lacks base.
 void report_refused(const char *dir, const char *base, const char *release);
+// At exit, before the next run's advice: `recheck` says its own lines about the process as it is
+// then, and returns advice for the next run, or 0.
+void report_recheck_with(const char *(*recheck)(const struct link_map *head));
 // Under LD_AUDIT: the first object of the base namespace, where the report starts its walk.
 void report_main_program(const struct link_map *map);
 

@@ -60,6 +60,9 @@ struct family {
   // its exact sub-library names are looked at too, as the shorter ones always are.
   int wary;
   struct refused *refused;  // the sub-libraries dir lacks, each said once
+  // Under CUDNN_COMPAT_REPORT: who asked first, and the Python libraries its decision weighed
+  // (python_peers' lines; 0 when they did not fit), for the report's look at later ones.
+  const char *requester, *weighed;
   struct family *next;
 };
 struct refused {
@@ -75,7 +78,7 @@ static struct family *family_of(int major) {
   struct family *f = arena_alloc(sizeof *f);
   if (!f) return 0;
   f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->release = 0, f->refused = 0;
-  f->spoke = 0;
+  f->spoke = 0, f->requester = 0, f->weighed = 0;
   f->next = families;
   families = f;
   return f;
@@ -288,8 +291,11 @@ static const char *read_answer(char *answer, int debug) {
   return use;
 }
 
-static const char *consult_engine(const char *name, const char *requester, const char *pick,
-                                  const struct search_dirs *dirs, const struct settings *s) {
+// The engine's whole answer (its protocol checked), or 0 after one line: `entry` and `key` say
+// where it remembers the decision ("-" for nowhere).
+static char *engine_answer(const char *name, const char *requester, const char *pick,
+                           const struct search_dirs *dirs, const struct settings *s,
+                           const char *entry, const char *key) {
   static char engine[kPath], deadline[24];
   const char *dir = own_directory();
   if (!dir || !join_path(engine, sizeof engine, dir, "cudnn-compat-select")) {
@@ -313,7 +319,7 @@ static const char *consult_engine(const char *name, const char *requester, const
   long a = 0;
   argv[a++] = engine, argv[a++] = CUDNN_COMPAT_PROTOCOL, argv[a++] = name;
   argv[a++] = executable(), argv[a++] = requester, argv[a++] = deadline;
-  argv[a++] = memo_entry(), argv[a++] = memo_key();
+  argv[a++] = entry, argv[a++] = key;
   argv[a++] = probe ? pick : CUDNN_COMPAT_NO_PROBE;
   if (!dirs->complete) argv[a++] = CUDNN_COMPAT_NO_DIRS;
   for (long i = 0; dirs->complete && i < dirs->count; ++i) argv[a++] = dirs->dir[i];
@@ -330,7 +336,13 @@ static const char *consult_engine(const char *name, const char *requester, const
         "one path?); loading as usual\n");
     return 0;
   }
-  return read_answer((char *)answer, s->debug);  // run_engine's buffer, ours
+  return (char *)answer;  // run_engine's buffer, ours
+}
+
+static const char *consult_engine(const char *name, const char *requester, const char *pick,
+                                  const struct search_dirs *dirs, const struct settings *s) {
+  char *answer = engine_answer(name, requester, pick, dirs, s, memo_entry(), memo_key());
+  return answer ? read_answer(answer, s->debug) : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -479,6 +491,134 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   }
   memo_done();
   return use;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CUDNN_COMPAT_REPORT, at exit: a Python library loaded after its family was decided (a JAX
+// plugin imported after torch) may pin a release the family's does not meet, and nothing asks the
+// loader for cuDNN again to tell (its links and dlopens find the loaded family by its SONAME).
+// The engine decides once more for the first requester with the process as it is now.
+
+// The path of the first line of `lines` ("peer\tPATH\n" each) that `among` lacks, or 0; *end
+// where the next line starts.
+static const char *unweighed(const char *lines, const char *among, const char **end) {
+  for (const char *l = lines; *l;) {
+    const char *e = l;
+    while (*e && *e != '\n') ++e;
+    int found = 0;
+    for (const char *m = among; *m && !found;) {
+      const char *me = m;
+      while (*me && *me != '\n') ++me;
+      found = me - m == e - l;
+      for (long i = 0; found && i < e - l; ++i) found = m[i] == l[i];
+      m = *me ? me + 1 : me;
+    }
+    if (!found) return *end = *e ? e + 1 : e, l + text_len("peer\t");
+    l = *e ? e + 1 : e;
+  }
+  return 0;
+}
+
+// What a user imports to load a file: the top-level package below site-packages (or the module
+// file there, without its suffixes), else the file's own name.
+static const char *import_name(const char *path, char *out, long size) {
+  const char *start = base_name(path);
+  for (const char *p = path; *p; ++p)
+    if (after_prefix(p, "/site-packages/") || after_prefix(p, "/dist-packages/"))
+      start = p + text_len("/site-packages/");
+  long n = 0;
+  while (start[n] && start[n] != '/' && (start[n] != '.' || start == base_name(path)) &&
+         n < size - 1)
+    out[n] = start[n], ++n;
+  out[n] = 0;
+  return out;
+}
+
+static int same_directory(const char *file, const char *dir) {
+  static char a[kPath], b[kPath], file_dir[kPath];
+  return dir && split_path(file, file_dir, sizeof file_dir) &&
+         lexically_normal(file_dir, a, sizeof a) && lexically_normal(dir, b, sizeof b) &&
+         text_eq(a, b);
+}
+
+// The engine's answer to the question asked again: its first line, its choice and the need.
+struct recheck {
+  const char *said, *use, *how;
+};
+static struct recheck read_recheck(char *answer) {
+  struct recheck r = {0, 0, 0};
+  const char *q;
+  for (char *line = answer; line && *line;) {
+    char was, *cut = line_cut(line, &was);
+    if ((q = after_prefix(line, "say ")) && !r.said) r.said = arena_strdup(q);
+    if ((q = after_prefix(line, "use "))) r.use = arena_strdup(q);
+    if ((q = after_prefix(line, "how "))) {  // "how SOURCE TEXT"
+      while (*q && *q != ' ') ++q;
+      if (*q) r.how = arena_strdup(q + 1);
+    }
+    line = line_mend(cut, was);
+  }
+  return r;
+}
+
+// The line, and the next run's advice: the import that lets the first load weigh the late
+// library's pins, or, where nothing serves them all, doctor, which lists each.
+static const char *say_late(const struct family *g, const char *late, const struct recheck *r) {
+  static char number[32], later[kPath], first[kPath], advice[2 * kPath];
+  const char *after = r->said ? after_prefix(r->said, "cudnn-compat: ") : 0;
+  const char *verdict = r->said  ? (after ? after : r->said)
+                        : r->use ? "cuDNN would come from "
+                                 : "the loader's own cuDNN would load";
+  const int why = !r->said && r->how;
+  say_parts((const char *const[]){
+      "cudnn-compat: report: ", late, " came after cuDNN ",
+      g->release ? cudnn_number_text(g->release, number) : "", g->release ? " " : "",
+      "was chosen for ", *g->requester ? g->requester : "the program",
+      ", and its pins were not weighed: with them, ", verdict, !r->said && r->use ? r->use : "",
+      why ? " (" : "", why ? r->how : "", why ? ")" : "", "\n", 0});
+  if (r->said)
+    return "cudnn-compat doctor   # no one cuDNN meets every pin now loaded: doctor lists each "
+           "framework's";
+  import_name(late, later, sizeof later);  // the first of them
+  import_name(*g->requester ? g->requester : executable(), first, sizeof first);
+  long n = 0;
+  for (const char *const *p = (const char *const[]){"import ", later, " before ", first,
+                                                    "   # its pins are then weighed by the first "
+                                                    "cuDNN load",
+                                                    0};
+       *p; ++p)
+    n = append_text(advice, sizeof advice, n, *p);
+  return advice;
+}
+
+// Each family whose decision the later libraries change gets a line; returns the next run's
+// advice for the last of them, or 0.
+static int enter(void);
+static const char *late_consumers(const struct link_map *head) {
+  static char late[kPath], main_name[32];
+  static const struct search_dirs unread = {0, 0, 0};  // the engine reads the requester's own
+  const char *advice = 0;
+  const struct settings s = read_settings();
+  for (struct family *g = families; g; g = g->next) {
+    const char *now = g->decided && g->weighed ? python_peers(head, g->requester) : 0;
+    const char *end, *path = now ? unweighed(now, g->weighed, &end) : 0;
+    if (!path || !enter()) continue;
+    long n = 0;
+    for (; path; path = unweighed(end, g->weighed, &end)) {
+      if (n) n = append_text(late, sizeof late, n, ", ");
+      for (const char *p = path; p < end && *p != '\n' && n < (long)sizeof late - 1; ++p)
+        late[n++] = *p;
+      late[n] = 0;
+    }
+    format_decimal((unsigned long)g->major,
+                   main_name + append_text(main_name, sizeof main_name, 0, "libcudnn.so."));
+    char *answer = engine_answer(main_name, g->requester, 0, &unread, &s, "-", "-");
+    unlock();
+    const struct recheck r = read_recheck(answer);
+    if (answer && (r.said || (r.use ? !same_directory(r.use, g->dir) : g->chosen != 0)))
+      advice = say_late(g, late, &r);
+  }
+  return advice;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -754,6 +894,11 @@ static const char *decide_family(const char *name, const char *asked, const stru
   q->dirs(q->who, &dirs);
   const char *result = name, *kept_pick = 0;
   const char *decided = decide(name, c, q->name, q->who, &dirs, s, &kept_pick);
+  if (s->report && !f->requester) {
+    const char *weighed = python_peers(q->who, q->name);
+    f->requester = arena_strdup(q->name), f->weighed = weighed ? arena_strdup(weighed) : 0;
+    report_recheck_with(late_consumers);
+  }
   const char *chosen = record_decision(asked, c->major, q->name, decided);
   // The engine's debug line named the hand-over; report-only keeps the loader's choice instead.
   if (decided && !chosen && s->debug)

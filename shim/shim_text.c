@@ -184,6 +184,29 @@ int parse_cudnn_name(const char *base, struct cudnn_name *out) {
   return 1;
 }
 
+const char *lexically_normal(const char *path, char *out, long size) {
+  if (*path != '/' || size < 2) return 0;
+  long n = 0;  // out[0..n): the components kept, each after a '/'
+  for (const char *p = path; *p;) {
+    while (*p == '/') ++p;
+    const char *end = p;
+    while (*end && *end != '/') ++end;
+    const long len = end - p;
+    if (len == 2 && p[0] == '.' && p[1] == '.') {
+      while (n > 0 && out[n - 1] != '/') --n;
+      if (n > 0) --n;  // ".." of the root is the root
+    } else if (len && !(len == 1 && *p == '.')) {
+      if (n + 1 + len >= size) return 0;
+      out[n++] = '/';
+      for (long i = 0; i < len; ++i) out[n++] = p[i];
+    }
+    p = end;
+  }
+  if (!n) out[n++] = '/';
+  out[n] = 0;
+  return out;
+}
+
 int is_wheel_cudnn_dir(const char *dir, long n) {
   static const char tail[] = "/nvidia/cudnn/lib";
   while (n > 1 && dir[n - 1] == '/') --n;

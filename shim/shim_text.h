@@ -37,6 +37,10 @@ int join_path(char *dst, long size, const char *dir, const char *base);
 int path_is(const char *path, const char *dir, const char *base);
 // Puts the directory of path into dir ("" for a bare name) and returns its base name, or 0.
 const char *split_path(const char *path, char *dir, long size);
+// An absolute path with its ".", ".." and repeated slashes taken out by its text alone, into out
+// (size bytes); 0 for a relative path or one that does not fit. The loader names a wheel's file by
+// its requester's RUNPATH ($ORIGIN/../../nvidia/cudnn/lib), which the rules above read by shape.
+const char *lexically_normal(const char *path, char *out, long size);
 // In /proc/self/maps text, the file mapped at address (its line is ended in place), or 0.
 const char *mapping_path(char *maps, uintptr_t address);
 

@@ -34,7 +34,13 @@ done
 # A coherent process: nothing to change; from Python too.
 unset LD_LIBRARY_PATH
 wheel_cudnn "$site" 9.20.0
-CUDNN_COMPAT_REPORT=1 expect_rc 0 audit py_client "$lib"
-count "/nvidia/cudnn/lib/libcudnn" 18  # nine loaded, nine in the report
-count ", wheel, chosen by " 9
-has "cudnn-compat: report: next run: nothing to change (one whole family per cuDNN major)"
+for mode in audit preload; do
+  CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode py_client "$lib"
+  count "/nvidia/cudnn/lib/libcudnn" 18  # nine loaded, nine in the report
+  count ", wheel, chosen by " 9
+  has "cudnn-compat: report: next run: nothing to change (one whole family per cuDNN major)"
+  # With no decision to name the source, the directory as the loader names it (torch's RUNPATH,
+  # torch/lib/../../nvidia/cudnn/lib) says it is the wheel's.
+  CUDNN_COMPAT_DISABLE=1 CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode py_client "$lib"
+  count ", wheel, chosen by the loader" 9
+done

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace cudnn_compat {
 namespace {
 
@@ -76,6 +78,20 @@ TEST(ShimNames, PathsAndMaps) {
   EXPECT_STREQ(dir, "/opt/cc/lib/cudnn-compat");
   EXPECT_EQ(mapping_path(maps, 0x7ffd0800), nullptr);  // no file
   EXPECT_EQ(mapping_path(maps, 0x1000), nullptr);      // not mapped
+}
+
+// A wheel's cuDNN as the loader names it through its framework's RUNPATH.
+TEST(ShimNames, LexicallyNormalPaths) {
+  char out[64];
+  EXPECT_STREQ(lexically_normal("/v/site-packages/torch/lib/../../nvidia/cudnn/lib", out, 64),
+               "/v/site-packages/nvidia/cudnn/lib");
+  EXPECT_EQ(is_wheel_cudnn_dir(out, static_cast<long>(strlen(out))), 1);
+  EXPECT_STREQ(lexically_normal("//a/./b//c/", out, 64), "/a/b/c");
+  EXPECT_STREQ(lexically_normal("/a/../../..", out, 64), "/");
+  EXPECT_STREQ(lexically_normal("/", out, 64), "/");
+  EXPECT_STREQ(lexically_normal("/a/..b/.c", out, 64), "/a/..b/.c");
+  EXPECT_EQ(lexically_normal("a/../b", out, 64), nullptr);  // relative: not ours to say
+  EXPECT_EQ(lexically_normal("/0123456789/0123456789", out, 8), nullptr);  // does not fit
 }
 
 }  // namespace

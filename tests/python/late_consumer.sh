@@ -1,0 +1,33 @@
+# A framework imported after cuDNN's family was decided (a JAX plugin after torch): its pins were
+# not weighed, and its own loads of cuDNN find the loaded family by SONAME without asking. The
+# process keeps its one family; CUDNN_COMPAT_REPORT=1 decides once more at exit with every
+# library loaded, names the late one and what would fit them all, and the next run's order. The
+# same two imported the other way round get the release that fits both (two_consumers.sh).
+source "$(dirname "$0")/common.sh"
+two_consumers_site
+late='import ctypes, sys
+rc = ctypes.CDLL(sys.argv[1]).framework_load(b"")
+sys.exit(rc or ctypes.CDLL(sys.argv[2]).framework_load(b""))'
+for mode in audit preload; do
+  CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode python3 -c "$late" "$torch" "$jax"
+  has "report: $site/torch/lib/../../nvidia/cudnn/lib/libcudnn.so.9: cuDNN 9.20.0 (reported by the library), wheel, chosen by the loader, kept by the shim (rule pytorch"
+  has "report: $jax came after cuDNN 9.20.0 was chosen for $torch, and its pins were not weighed: with them, cuDNN would come from $FAKES/9.23.0/lib64/libcudnn.so.9"
+  has "report: next run: import jax_cuda12_plugin before torch   # its pins are then weighed by the first cuDNN load"
+  lacks "nothing to change"
+  # Without the report, the process is as it was: one family, no line.
+  expect_rc 0 $mode python3 -c "$late" "$torch" "$jax"
+  lacks "cudnn-compat:"
+done
+
+# A library loaded later whose distribution pins no cuDNN: decided the same, nothing to say.
+framework "$site" imaging 1.0 "numpy>=1.0"
+CUDNN_COMPAT_REPORT=1 expect_rc 0 audit python3 -c "$late" "$torch" "$site/imaging/lib/libimaging_cuda.so"
+lacks "came after"
+has "report: next run: nothing to change"
+
+# No release serves both: the engine's line, and doctor for the next run.
+sed -i 's/>=9.23/>=9.24/' "$site"/jax_cuda12_plugin-*.dist-info/METADATA
+CUDNN_COMPAT_REPORT=1 expect_rc 0 audit python3 -c "$late" "$torch" "$jax"
+has "report: $jax came after cuDNN 9.20.0 was chosen for $torch, and its pins were not weighed: with them, libcudnn.so.9 -> "
+has "no installed cuDNN serves both cuDNN 9.20.0 for CUDA 12 under rule pytorch"
+has "report: next run: cudnn-compat doctor"
