@@ -16,6 +16,15 @@ has "ok: $torch: $lib loads libcudnn.so.9 from $wheel (wheel, through its RUNPAT
 LD_LIBRARY_PATH=$FAKES/9.0.0/lib64 expect_rc 1 cc doctor
 has "problem: $torch: $lib loads libcudnn.so.9 from $FAKES/9.0.0/lib64 (user, through LD_LIBRARY_PATH, which the loader searches before its RUNPATH): cuDNN 9.0.0, which does not fit its pin"
 has "fix: remove $FAKES/9.0.0/lib64 from LD_LIBRARY_PATH"
+has "fix: export LD_AUDIT=\$(cudnn-compat shim-path)   # picks a release that fits the pin"
+
+# A pin no installed release meets: the shim would change nothing, so doctor does not offer it.
+sed -i 's/==9.20.0.48/==9.24.0.10/' "$site"/torch-2.6.0.dist-info/METADATA
+expect_rc 1 cc doctor
+has "cuDNN 9.20.0, which does not fit its pin"
+has "fix: ask the admins for cuDNN 9.24"
+lacks "LD_AUDIT"
+sed -i 's/==9.24.0.10/==9.20.0.48/' "$site"/torch-2.6.0.dist-info/METADATA
 
 # The wheel lacks a sub-library that the system's directory has, of another release: the family
 # would mix, and doctor says so before anything is loaded.

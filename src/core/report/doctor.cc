@@ -269,9 +269,13 @@ void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *ma
     std::vector<std::string> fixes;
     if (r.hit->from == "LD_LIBRARY_PATH")
       fixes.push_back("remove " + dir_of(r.hit->path) + " from LD_LIBRARY_PATH");
-    for (std::string &fix : installed_fixes(map, *v.need, r.major, f.scene))
-      fixes.push_back(std::move(fix));
-    if (f.shim.empty()) fixes.push_back(shim_fix + "   # picks a release that fits the pin");
+    std::vector<std::string> installed = installed_fixes(map, *v.need, r.major, f.scene);
+    // The shim only picks among installed releases: where none fits, it would change nothing.
+    if (installed.empty())
+      fixes.push_back("ask the admins for " + release_to_ask_for(*v.need, r.major));
+    else if (f.shim.empty())
+      installed.push_back(shim_fix + "   # picks a release that fits the pin");
+    for (std::string &fix : installed) fixes.push_back(std::move(fix));
     add(out, Severity3::problem, what + ", which does not fit its pin: " + fits.reason, fixes);
   } else {
     add(out, Severity3::ok,
