@@ -25,7 +25,8 @@ struct note {
 };
 static struct note *notes;
 struct refusal {
-  const char *dir, *base, *release;
+  const char *dir, *base, *release, *foreign;
+  int unreadable;
   struct refusal *next;
 };
 static struct refusal *refusals;
@@ -54,10 +55,12 @@ void report_kept(int major, const char *how, const char *source) {
   add_note(0, how, source, major);
 }
 
-void report_refused(const char *dir, const char *base, const char *release) {
+void report_refused(const char *dir, const char *base, const char *release, const char *foreign,
+                    int unreadable) {
   struct refusal *r = arena_alloc(sizeof *r);
   if (!r) return;
   r->dir = arena_strdup(dir), r->base = arena_strdup(base), r->release = arena_strdup(release);
+  r->foreign = foreign ? arena_strdup(foreign) : 0, r->unreadable = unreadable;
   r->next = refusals;
   refusals = r;
 }
@@ -249,6 +252,29 @@ static long say_mixed(const struct lib *libs, long n, const char **foreign, long
   return found;
 }
 
+// A directory whose family is of more than one release: a library there whose own word (its
+// version function, or the name its file's link ends at) is another release's than its
+// dispatcher's. One line each; returns the first such dispatcher, or 0.
+static const struct lib *say_mixed_within(const struct lib *libs, long n) {
+  const struct lib *first = 0;
+  for (long i = 0; i < n; ++i) {
+    struct cudnn_name c;
+    if (!parse_cudnn_name(libs[i].base, &c) || c.sub || !libs[i].version) continue;
+    for (long k = 0; k < n; ++k) {
+      if (k == i || libs[k].major != libs[i].major || !text_eq(libs[k].dir, libs[i].dir) ||
+          !libs[k].version || libs[k].version == libs[i].version)
+        continue;
+      static char a[32], b[32];
+      say_parts((const char *const[]){
+          "cudnn-compat: report: MIXED cuDNN family: ", cudnn_number_text(libs[i].version, a),
+          " from ", libs[i].dir, " and ", cudnn_number_text(libs[k].version, b), " (",
+          libs[k].version_from, ") in its own ", libs[k].base, "\n", 0});
+      if (!first) first = &libs[i];
+    }
+  }
+  return first;
+}
+
 // The initial LD_LIBRARY_PATH without the foreign directories, into out; 0 when none was on it.
 static int path_without(const char **foreign, long n, char *out, long size) {
   const char *path = start_library_path();
@@ -270,8 +296,23 @@ static int path_without(const char **foreign, long n, char *out, long size) {
   return removed;
 }
 
-static void say_next_run(const char **foreign, long n, const char *late) {
-  static char path[4 * kPath];
+// Where a directory's family is not whole: a place that has it all, or the directory mended.
+static const char *whole_family_fix(const char *base, const char *release, const char *dir) {
+  static char fix[2 * kPath];
+  const char *parts[] = {"cudnn-compat resolve ",
+                         base,
+                         " --require ",
+                         release,
+                         "   # a place with the whole family; or reinstall the one in ",
+                         dir,
+                         0};
+  long at = 0;
+  for (const char *const *p = parts; *p; ++p) at = append_text(fix, sizeof fix, at, *p);
+  return fix;
+}
+
+static void say_next_run(const char **foreign, long n, const struct lib *within, const char *late) {
+  static char path[4 * kPath], release[32];
   const char *command = "nothing to change (one whole family per cuDNN major)";
   const char *rest = "";
   if (n && path_without(foreign, n, path, sizeof path)) {
@@ -281,19 +322,11 @@ static void say_next_run(const char **foreign, long n, const char *late) {
     rest = "   # the shim then sees the libraries a program links, too";
   } else if (n) {
     command = "cudnn-compat doctor", rest = "   # names where each foreign library comes from";
+  } else if (within) {
+    command =
+        whole_family_fix(within->base, cudnn_number_text(within->version, release), within->dir);
   } else if (refusals) {
-    static char fix[2 * kPath];
-    const char *parts[] = {"cudnn-compat resolve ",
-                           refusals->base,
-                           " --require ",
-                           refusals->release,
-                           "   # a place with the whole family; or reinstall "
-                           "the one in ",
-                           refusals->dir,
-                           0};
-    long at = 0;
-    for (const char *const *p = parts; *p; ++p) at = append_text(fix, sizeof fix, at, *p);
-    command = fix;
+    command = whole_family_fix(refusals->base, refusals->release, refusals->dir);
   } else if (late) {
     command = late;
   }
@@ -310,8 +343,12 @@ __attribute__((destructor)) static void report_at_exit(void) {
   for (const struct refusal *r = refusals; r; r = r->next) {
     const char *parts[] = {"cudnn-compat: report: refused ",
                            r->base,
-                           ": not in ",
-                           r->dir,
+                           r->foreign      ? ": links to "
+                           : r->unreadable ? ": cannot be read by this user in "
+                                           : ": not in ",
+                           r->foreign ? r->foreign : r->dir,
+                           r->foreign ? ", another release's file, in " : "",
+                           r->foreign ? r->dir : "",
                            ", where this process's cuDNN ",
                            r->release,
                            " comes from, and no other place of that release has it\n",
@@ -320,5 +357,6 @@ __attribute__((destructor)) static void report_at_exit(void) {
   }
   static const char *foreign[16];
   const long mixed = say_mixed(libs, n, foreign, 16);
-  say_next_run(foreign, mixed, recheck ? recheck(first_object()) : 0);
+  const struct lib *within = say_mixed_within(libs, n);
+  say_next_run(foreign, mixed, within, recheck ? recheck(first_object()) : 0);
 }

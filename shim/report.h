@@ -16,8 +16,10 @@ void report_wanted(const char *map);
 void report_choice(const char *path, const char *how, const char *source);
 // What decided a major's main library when the loader's own pick was kept.
 void report_kept(int major, const char *how, const char *source);
-// A sub-library the shim refused: dir, its family's directory, lacks base.
-void report_refused(const char *dir, const char *base, const char *release);
+// A sub-library the shim refused: dir, its family's directory, lacks base, or holds it as a link
+// to another release's file (foreign), or one this user cannot read.
+void report_refused(const char *dir, const char *base, const char *release, const char *foreign,
+                    int unreadable);
 // At exit, before the next run's advice: `recheck` says its own lines about the process as it is
 // then, and returns advice for the next run, or 0.
 void report_recheck_with(const char *(*recheck)(const struct link_map *head));

@@ -789,7 +789,9 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
                            "family there, or see: cudnn-compat doctor\n",
                            0};
     if (!g->spoke) say_parts(parts);
-    if (s->report) report_refused(g->dir, c->base, g->release ? release : "unknown");
+    if (s->report)
+      report_refused(g->dir, c->base, g->release ? release : "unknown", foreign,
+                     trouble == UNREADABLE);
   }
   // The file there is another release's: a path under it, which no open can take (ENOTDIR).
   static char under[kPath];

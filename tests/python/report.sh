@@ -44,3 +44,25 @@ for mode in audit preload; do
   CUDNN_COMPAT_DISABLE=1 CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode py_client "$lib"
   count ", wheel, chosen by the loader" 9
 done
+
+# One directory whose family is of two releases (its exact sub-library name links to another
+# release's file): the loader alone mixes them, and the report says so, not "nothing to change";
+# the shim refuses the link and says why.
+mix=$t/mix
+mkdir "$mix" && cp -P "$FAKES/9.20.0/lib64/"* "$mix/" && cp "$FAKES/9.23.0/lib64/libcudnn_ops.so.9.23.0" "$mix/"
+ln -sfn libcudnn_ops.so.9.23.0 "$mix/libcudnn_ops.so.9.20.0"
+for mode in audit preload; do
+  CUDNN_COMPAT_DISABLE=1 CUDNN_COMPAT_REPORT=1 expect_rc 3 $mode c_client "$lib" "$mix/libcudnn.so.9"
+  has "cudnn-compat: report: MIXED cuDNN family: 9.20.0 from $mix and 9.23.0 (by its file name) in its own libcudnn_ops.so.9.20.0"
+  has "cudnn-compat: report: next run: cudnn-compat resolve libcudnn.so.9 --require 9.20.0   # a place with the whole family; or reinstall the one in $mix"
+  # The shim hands torch the wheel's whole 9.20.0 instead.
+  CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode c_client "$lib" "$mix/libcudnn.so.9"
+  has "cudnn-compat: report: $wheel/libcudnn.so.9: cuDNN 9.20.0 (reported by the library), wheel, chosen by the shim (rule pytorch"
+  lacks "MIXED"
+  # With no other place of 9.20.0, it keeps the directory, refuses the link and says why.
+  mv "$wheel" "$t/wheel-away"
+  CUDNN_COMPAT_REPORT=1 expect_rc 3 $mode c_client "$lib" "$mix/libcudnn.so.9"
+  mv "$t/wheel-away" "$wheel"
+  has "cudnn-compat: report: refused libcudnn_ops.so.9: links to $mix/libcudnn_ops.so.9.23.0, another release's file, in $mix, where"
+  lacks "MIXED"
+done
