@@ -316,7 +316,7 @@ static void say_next_run(const char **foreign, long n, const struct lib *within,
   const char *command = "nothing to change (one whole family per cuDNN major)";
   const char *rest = "";
   if (n && path_without(foreign, n, path, sizeof path)) {
-    command = "export LD_LIBRARY_PATH=", rest = path;
+    command = *path ? "export LD_LIBRARY_PATH=" : "unset LD_LIBRARY_PATH", rest = path;
   } else if (n && !base_head) {
     command = "export LD_AUDIT=$(cudnn-compat shim-path); unset LD_PRELOAD",
     rest = "   # the shim then sees the libraries a program links, too";

@@ -33,6 +33,7 @@
 #include "shared/family_path.h"
 #include "shared/loadable.h"
 #include "shared/protocol.h"
+#include "shared/version_grammar.h"
 #include "shim_text.h"
 #include "site_contract.h"
 #include "sys.h"
@@ -63,6 +64,7 @@ struct family {
   // Under CUDNN_COMPAT_REPORT: who asked first, and the Python libraries its decision weighed
   // (python_peers' lines; 0 when they did not fit), for the report's look at later ones.
   const char *requester, *weighed;
+  const char *main;  // the loaded main library's path, as the loader named it; 0 until loaded
   struct family *next;
 };
 struct refused {
@@ -78,7 +80,7 @@ static struct family *family_of(int major) {
   struct family *f = arena_alloc(sizeof *f);
   if (!f) return 0;
   f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->release = 0, f->refused = 0;
-  f->spoke = 0, f->requester = 0, f->weighed = 0;
+  f->spoke = 0, f->requester = 0, f->weighed = 0, f->main = 0;
   f->next = families;
   families = f;
   return f;
@@ -810,22 +812,7 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
 static const char *family_member(const char *name, const struct cudnn_name *c, struct family *g,
                                  const struct requester *q, const struct settings *s) {
   static char candidate[kPath];
-  // A name without a major (libcudnn.so, libcudnn_graph.so: development links, which wheels do
-  // not ship, and which may lead to another major's file) is D's file of the family's major.
-  static char with_major[64];
-  struct cudnn_name m;
   struct stat st;
-  if (c->major < 0 && text_len(c->base) < 40) {
-    format_decimal((unsigned long)g->major,
-                   with_major + append_text(with_major, sizeof with_major, 0, c->base) + 1);
-    with_major[text_len(c->base)] = '.';
-    if (join_path(candidate, sizeof candidate, g->dir, with_major) &&
-        look(candidate, &st, 0) == 0 && parse_cudnn_name(with_major, &m)) {
-      const char *got = family_member(with_major, &m, g, q, s);
-      return got == with_major ? name : got;
-    }
-    if (!c->sub) return name;  // no such file: its ordinary search
-  }
   // A sub-library name with more than the major (the dispatcher asks for libcudnn_graph.so.9.19.0,
   // then .9.19, then .9) gets its path in D whether the file is there or not, which the loader's
   // own open tells: no look of ours on a shared tree that 10,000 ranks read, unless a line of
@@ -848,7 +835,9 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   const int readable = there && cudnn_compat_may_read(candidate, &st);
   const char *foreign = readable && link ? other_release_file(candidate, g->release) : 0;
   if (!readable || foreign) {
-    if (!c->sub) return name;
+    // A dispatcher D lacks under this name: the family's own, where one is loaded (its file named
+    // libcudnn.so alone); never a second dispatcher of the major.
+    if (!c->sub) return g->main ? g->main : name;
     // A name with the full version fails here: the dispatcher's next, shorter name may be in D.
     const unsigned long release = c->full_version ? 0 : family_release(g, q);
     from = release ? fast_same_release(map_path(s->env), release, c->base, g->dir) : 0;
@@ -936,17 +925,18 @@ static const char *decide_family(const char *name, const char *asked, const stru
 }
 
 // The major of the file the loader takes for a name without one (libcudnn_graph.so ->
-// libcudnn_graph.so.9 -> libcudnn_graph.so.9.0.0), from the name its links end at; -1 when that
-// says none.
+// libcudnn_graph.so.9 -> libcudnn_graph.so.9.0.0), from the name its links end at; NO_PICK when
+// the loader's search is known to find no file; -1 when neither can be told.
+enum { NO_PICK = -2 };
 static int major_of_pick(const char *name, const struct requester *q) {
   static struct search_dirs dirs;
   static char end[kPath];
   const char *pick = 0;
   struct cudnn_name t;
   q->dirs(q->who, &dirs);
-  if (!loader_pick(name, &dirs, &pick) || !pick || !link_end(pick, end) ||
-      !parse_cudnn_name(base_name(end), &t))
-    return -1;
+  if (!loader_pick(name, &dirs, &pick)) return -1;
+  if (!pick) return NO_PICK;
+  if (!link_end(pick, end) || !parse_cudnn_name(base_name(end), &t)) return -1;
   return t.major;
 }
 
@@ -976,6 +966,73 @@ static const char *decide_for_sub(const char *name, const struct cudnn_name *c, 
   return f->dir && !record_report_only() ? family_member(name, c, f, q, s) : name;
 }
 
+static const char *route_name(const char *name, const struct cudnn_name *c,
+                              const struct requester *q, const struct settings *s);
+
+// A name without a major (libcudnn.so, libcudnn_ops.so: development links, which wheels do not
+// ship, and which may lead to another major's file) is routed as the name of one major: the
+// required one (CUDNN_COMPAT_REQUIRE=8.9: libcudnn.so.8), else the one its file is of, by the
+// name the loader's pick's links end at (libcudnn.so -> libcudnn.so.8 -> libcudnn.so.8.9.7). With
+// no file to pick, the one family loaded lends its major; a file whose name tells none (a
+// dispatcher named libcudnn.so) keeps its ordinary load, and its SONAME names its family once it
+// is loaded (note_member).
+static const char *route_without_major(const char *name, const struct cudnn_name *c,
+                                       const struct requester *q, const struct settings *s) {
+  static char with_major[64];
+  const char *require = env_value(s->env, "CUDNN_COMPAT_REQUIRE");
+  struct cudnn_compat_version need;
+  int major = require && cudnn_compat_parse_required(require, text_len(require), &need)
+                  ? (int)need.part[0]
+                  : major_of_pick(name, q);
+  if (major == NO_PICK) {
+    major = -1;
+    for (struct family *g = families; g; g = g->next)
+      if (g->dir && g->major >= 0) major = major < 0 ? g->major : -2;  // two: no one major
+  }
+  struct cudnn_name m;
+  if (major < 0 || text_len(c->base) + 8 > (long)sizeof with_major) return name;
+  format_decimal((unsigned long)major,
+                 with_major + append_text(with_major, sizeof with_major, 0, c->base) + 1);
+  with_major[text_len(c->base)] = '.';
+  if (!parse_cudnn_name(with_major, &m)) return name;
+  const char *got = route_name(with_major, &m, q, s);
+  if (got != with_major) return got;
+  // Kept: the file the loader takes for the name with its major, not where the development link
+  // leads (another release's file, whose directory is not its family); none: the name as asked.
+  static struct search_dirs dirs;
+  const char *pick = 0;
+  q->dirs(q->who, &dirs);
+  return loader_pick(with_major, &dirs, &pick) && pick && *pick == '/' ? pick : name;
+}
+
+// A sub-library asked by a loaded dispatcher whose own file named no major (no SONAME, or one of
+// another shape): the family is the dispatcher's own directory, as the loader alone would have
+// it, not a decision of its own that might bring another release's sub-library.
+static void family_of_requester(const struct cudnn_name *c, struct family *f,
+                                const struct requester *q) {
+  struct cudnn_name r;
+  static char dir[kPath];
+  if (!c->sub || f->dir || !q->name || !parse_cudnn_name(base_name(q->name), &r) || r.sub ||
+      (r.major >= 0 && r.major != c->major) || !split_path(q->name, dir, sizeof dir) || !*dir)
+    return;
+  f->dir = arena_strdup(dir), f->main = arena_strdup(q->name), f->decided = 1;
+}
+
+// The decision for a cuDNN name, under the lock.
+static const char *route_name(const char *name, const struct cudnn_name *c,
+                              const struct requester *q, const struct settings *s) {
+  if (c->major < 0) return is_path(name) ? name : route_without_major(name, c, q, s);
+  struct family *f = family_of(c->major);
+  if (!f) return name;
+  if (!record_report_only()) family_of_requester(c, f, q);
+  if (f->dir && !record_report_only()) return family_member(name, c, f, q, s);  // keep it whole
+  // libcudnn.so.N, asked again: what the first request got (another thread may be asking too).
+  if (!c->sub && f->decided && !is_path(name)) return f->chosen ? f->chosen : name;
+  if (!c->sub) return decide_family(name, name, c, f, q, s);
+  if (!f->decided && !is_path(name)) return decide_for_sub(name, c, c->major, f, q, s);
+  return name;
+}
+
 // Returns the name to load: the same pointer when nothing changes. The caller has found that
 // name is a cuDNN library (c), so every other load never gets here.
 static const char *route(const char *name, const struct cudnn_name *c, const struct requester *q) {
@@ -985,30 +1042,8 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
   forget_decision_ids();
   const struct settings s = read_settings();
   lock_deadline(s.deadline_ms + ENGINE_GRACE_MS);
-  const char *result = name;
   if (s.report) report_wanted(map_path(s.env));  // also of a pass-through: what the loader did
-  if (s.disabled) goto done;
-  // The directory the family comes from: this major's, or with no major in the name any known one.
-  // (A name without a major, libcudnn.so, keeps its own "decided" flag under major -1.)
-  struct family *f = family_of(c->major);
-  struct family *owner = f && f->dir ? f : 0;
-  for (struct family *g = families; c->major < 0 && g && !owner; g = g->next)
-    if (g->dir) owner = g;
-  if (owner && !record_report_only()) {
-    result = family_member(name, c, owner, q, &s);  // keep the family whole
-  } else if (f && !c->sub && f->decided && !is_path(name)) {
-    // libcudnn.so, asked again: what the first request got (another thread may be asking too).
-    if (f->chosen) result = f->chosen;
-  } else if (f && !c->sub) {
-    result = decide_family(name, name, c, f, q, &s);
-  } else if (f && c->major >= 0 && !f->decided && !is_path(name)) {
-    result = decide_for_sub(name, c, c->major, f, q, &s);
-  } else if (c->sub && c->major < 0 && !owner && !is_path(name)) {
-    const int major = major_of_pick(name, q);
-    struct family *g = major >= 0 ? family_of(major) : 0;
-    if (g && !g->decided) result = decide_for_sub(name, c, major, g, q, &s);
-  }
-done:
+  const char *result = s.disabled ? name : route_name(name, c, q, &s);
   look_end();
   unlock();
   return result;
@@ -1032,6 +1067,7 @@ static void note_member(const char *path, const struct link_map *object) {
   // Straight into the arena (a page every decision touches), not through a buffer of its own.
   const char *base = base_name(path);
   if (f && !f->dir && base - path > 1) f->dir = arena_strndup(path, base - path - 1);
+  if (f && !f->main && !c.sub) f->main = arena_strdup(path);
   unlock();
 }
 

@@ -25,6 +25,10 @@ for mode in audit preload; do
   has "cudnn-compat: report: $FAKES/9.23.0/lib64/libcudnn_graph.so.9: cuDNN 9.23.0 (by its file name), user, chosen by the loader"
   has "cudnn-compat: report: MIXED cuDNN family: 9.20.0 from $wheel and 9.23.0 from $FAKES/9.23.0/lib64"
   has "cudnn-compat: report: next run: export LD_LIBRARY_PATH=$t/other"
+  # The foreign directory the only entry: nothing is left to export.
+  LD_LIBRARY_PATH=$FAKES/9.23.0/lib64 CUDNN_COMPAT_DISABLE=1 CUDNN_COMPAT_REPORT=1 \
+    expect_rc 3 $mode c_client "$lib" "$wheel/libcudnn.so.9"
+  has "cudnn-compat: report: next run: unset LD_LIBRARY_PATH"
 
   # Without CUDNN_COMPAT_REPORT, no report.
   expect_rc 3 $mode c_client "$lib" "$wheel/libcudnn.so.9"

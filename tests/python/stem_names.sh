@@ -94,3 +94,47 @@ for client in c_names py_names; do
     has "status 0"
   done
 done
+
+# Outside tester's findings of the evening, each a process the shim broke or mixed:
+"$CC" -o "$t/create" -x c - -ldl <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+/* Loads each name in turn and creates a handle, which loads the dispatcher's sub-libraries. */
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    void *h = dlopen(argv[i], RTLD_NOW | RTLD_GLOBAL), *handle;
+    if (!h) return printf("dlopen %s: %s\n", argv[i], dlerror()), 2;
+    size_t (*version)(void) = (size_t (*)(void))dlsym(h, "cudnnGetVersion");
+    int (*create)(void **) = (int (*)(void **))dlsym(h, "cudnnCreate");
+    printf("%s: version %zu create %d\n", argv[i], version ? version() : 0,
+           create ? create(&handle) : -1);
+  }
+  return 0;
+}
+C
+# 4. libcudnn.so leading to a cuDNN 8 after a cuDNN 9 is loaded: the cuDNN 8, never the 9.
+for mode in audit preload; do
+  LD_LIBRARY_PATH=$FAKES/8.9.7/lib64 expect_rc 0 $mode "$t/create" "$wheel/libcudnn.so.9" libcudnn.so
+  has "libcudnn.so: version 8907 create 0"
+done
+# 5. A dispatcher whose file is libcudnn.so alone, without a SONAME, beside its sub-libraries,
+#    and another 9.x release later on the path: its sub-libraries are its directory's, as the
+#    loader alone would have them (the shim decided libcudnn.so.9 for them and mixed 9.0.0's in).
+# 6. ... and a second dispatcher asked for by path after it is that loaded one.
+dev=$t/dev-only && mkdir "$dev" && cp -P "$FAKES"/9.23.0/lib64/libcudnn_* "$dev/"
+"$CC" -shared -fPIC -fvisibility=hidden -o "$dev/libcudnn.so" "$here/../fakecudnn/fake_cudnn.c" \
+  -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN' -ldl -DFAKE_MAJOR=9 -DFAKE_MINOR=23 -DFAKE_PATCH=0 \
+  -DFAKE_CUDART=12040 '-DFAKE_SUBLIBS="graph","ops","cnn","adv","engines_precompiled","engines_runtime_compiled","heuristic","engines_tensor_ir"'
+for mode in audit preload; do
+  LD_LIBRARY_PATH=$dev:$FAKES/9.0.0/lib64 expect_rc 0 $mode "$t/create" libcudnn.so "$FAKES/9.0.0/lib64/libcudnn.so.9"
+  has "libcudnn.so: version 92300 create 0"
+  has "$FAKES/9.0.0/lib64/libcudnn.so.9: version 92300 create 0"
+done
+# 7. libcudnn.so linking to another release's file than its directory's family: the family of
+#    libcudnn.so.9 as the loader finds it, one dispatcher (LD_PRELOAD mapped two).
+mkdir "$t/x" && cp -P "$FAKES"/9.20.0/lib64/libcudnn* "$t/x/" && ln -sfn "$FAKES/9.23.0/lib64/libcudnn.so.9.23.0" "$t/x/libcudnn.so"
+for mode in audit preload; do
+  LD_LIBRARY_PATH=$t/x expect_rc 0 $mode "$t/create" libcudnn.so libcudnn.so.9
+  has "libcudnn.so: version 92000 create 0"
+  has "libcudnn.so.9: version 92000 create 0"
+done
