@@ -492,6 +492,8 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
       break;
   }
   memo_done();
+  // The loader's own file kept by the engine, at the path the shim found it, as the table's is.
+  if (!use && !path && pick_known && pick && *pick == '/') *kept = pick;
   return use;
 }
 
@@ -920,8 +922,17 @@ static const char *decide_family(const char *name, const char *asked, const stru
   // Kept: handed over at its probed path, so that the loader does not walk its search path for
   // the name again (issue 23: at scale each failed open in a module's directory is a metadata
   // operation on the shared tree, per rank). Report-only keeps the loader's own search.
-  return result == name && kept_pick && !record_report_only() && !is_path(name) ? kept_pick
-                                                                                : result;
+  // The family is where it goes from now on, not once the loader has mapped it: under LD_PRELOAD
+  // another thread's dlopen of a dispatcher, between this answer and that mapping, would decide
+  // on its own and bring in a second release (an outside tester's race). An absolute path that
+  // is there counts too; one that is not settles nothing.
+  if (result == name && *name == '/' && file_exists(name) && !record_report_only())
+    kept_pick = name;
+  if (result != name || !kept_pick || record_report_only()) return result;
+  const char *kept_base = base_name(kept_pick);
+  if (!f->dir && kept_base - kept_pick > 1)
+    f->dir = arena_strndup(kept_pick, kept_base - kept_pick - 1), f->main = kept_pick;
+  return kept_pick;
 }
 
 // The major of the file the loader takes for a name without one (libcudnn_graph.so ->
