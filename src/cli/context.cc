@@ -62,10 +62,17 @@ std::optional<NodeFacts> this_node(const Map *map) {
 std::vector<PythonPlace> active_python_places(const std::vector<std::string> &programs) {
   std::vector<PythonPlace> places =
       active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), programs);
-  for (const PythonPlace &p : places)
-    if (!p.version)
-      Note() << p.note + "; not counted here: `cudnn-compat scan --python " + p.lib +
-                    "` lists it as its library reports";
+  for (const PythonPlace &p : places) {
+    if (p.version) continue;
+    // scan --python takes environments: a wheel's site-packages, a conda prefix.
+    const std::filesystem::path lib(p.lib);
+    const std::filesystem::path env = p.source == Source::wheel
+                                          ? lib.parent_path().parent_path().parent_path()
+                                          : lib.parent_path();
+    Note() << p.note + ", so the cuDNN in " + p.lib +
+                  " is not counted here; `cudnn-compat scan --python " + env.string() +
+                  "` lists it by its library's own version";
+  }
   return places;
 }
 

@@ -23,7 +23,7 @@ lacks "-> $t/conda"
 # says it is not counted and how to list it (an outside tester's finding).
 sed 's/"version": "9.23.0.48"/"version": "9.20"/' "$record" >"$t/record" && mv "$t/record" "$record"
 expect_rc 0 "$CUDNN_COMPAT" scan --modules none --python "$t/conda" --json
-has "cudnn-compat: scan: $record: its version \"9.20\" is no cuDNN release (x.y.z); the library there is read for it"
+has "cudnn-compat: scan: $record: its version \"9.20\" is no cuDNN release (x.y.z); its library is read for its version"
 has '"version": "9.20.0"'
 CONDA_PREFIX=$t/conda expect_rc 1 env -u CUDNN_COMPAT_MAP "$CUDNN_COMPAT" resolve libcudnn.so.9
-has "$record: its version \"9.20\" is no cuDNN release (x.y.z); the library there is read for it; not counted here: \`cudnn-compat scan --python $t/conda/lib\` lists it as its library reports"
+has "$record: its version \"9.20\" is no cuDNN release (x.y.z), so the cuDNN in $t/conda/lib is not counted here; \`cudnn-compat scan --python $t/conda\` lists it by its library's own version"

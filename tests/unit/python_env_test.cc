@@ -5,6 +5,7 @@
 #include "shim_text.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <unistd.h>
 
@@ -312,9 +313,7 @@ TEST_F(PythonTree, ARecordWithoutARelease) {
   const std::optional<PythonPlace> p = conda_place(conda.string());
   ASSERT_TRUE(p);
   EXPECT_FALSE(p->version);
-  EXPECT_EQ(p->note, record.string() +
-                         ": its version \"8.9\" is no cuDNN release (x.y.z); the library there is "
-                         "read for it");
+  EXPECT_EQ(p->note, record.string() + ": its version \"8.9\" is no cuDNN release (x.y.z)");
   EXPECT_FALSE(with_places(nullptr, {*p})->cudnn.size());
 }
 
@@ -330,6 +329,25 @@ TEST_F(PythonTree, AWheelsReleasePart) {
     EXPECT_EQ(to_string(*p->version), "9.1.0.70") << version;
     EXPECT_EQ(p->note, "") << version;
   }
+}
+
+// A METADATA that cannot be read says why, not that its version is "" (an outside tester's
+// finding): a FIFO, a directory, a file without a Version line.
+TEST_F(PythonTree, AWheelsUnreadableMetadataSaysWhy) {
+  const fs::path metadata = site / "nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA";
+  fs::remove(metadata);
+  ASSERT_EQ(mkfifo(metadata.c_str(), 0644), 0);
+  std::optional<PythonPlace> p = wheel_place(site.string());
+  ASSERT_TRUE(p);
+  EXPECT_FALSE(p->version);
+  EXPECT_EQ(p->note, metadata.string() + " is a FIFO, not a regular file");
+  fs::remove(metadata);
+  fs::create_directories(metadata);
+  EXPECT_EQ(wheel_place(site.string())->note,
+            metadata.string() + " is a directory, not a regular file");
+  fs::remove(metadata);
+  write(metadata, "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\n");
+  EXPECT_EQ(wheel_place(site.string())->note, metadata.string() + ": names no version");
 }
 
 TEST_F(PythonTree, PinsOfTheDistributionThatInstalledAFile) {

@@ -51,7 +51,7 @@ void add_python_finds(const std::vector<std::string> &roots, const ScanIo &io,
     for (const PythonPlace &p : io.python_walk(root))
       if (seen.insert(io.canonical(p.lib)).second) {
         candidates.push_back({p.lib, "", p.source, p.version, p.package + " (" + p.file + ")"});
-        if (!p.note.empty()) problems.push_back(p.note);
+        if (!p.note.empty()) problems.push_back(p.note + "; its library is read for its version");
       }
 }
 

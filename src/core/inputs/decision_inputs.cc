@@ -73,7 +73,9 @@ std::optional<Map> with_places(const Map *map, const std::vector<PythonPlace> &p
 }
 
 Source source_of_hit(const LoaderHit &hit, const Map *map) {
-  const std::string dir = std::filesystem::path(hit.path).parent_path().string();
+  // As the loader names it: a framework's RUNPATH ($ORIGIN/../../nvidia/cudnn/lib) is read by
+  // its text, as the shim reads it.
+  const std::string dir = std::filesystem::path(hit.path).parent_path().lexically_normal().string();
   const std::string real = canonical_dir(dir);
   if (map)
     for (const Installed &e : map->cudnn)

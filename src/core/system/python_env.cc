@@ -28,8 +28,8 @@ constexpr int kDepth = 8;
 // held every process that asked for cuDNN until the deadline: an outside tester's finding).
 // torch's RECORD is a few hundred KiB; a conda record with every file of a large package a few
 // MiB.
-std::optional<std::string> read_text(const fs::path &file) {
-  return read_regular_file(file.string(), std::size_t(64) << 20);
+std::optional<std::string> read_text(const fs::path &file, std::string *why = nullptr) {
+  return read_regular_file(file.string(), std::size_t(64) << 20, why);
 }
 
 std::vector<fs::path> entries(const fs::path &dir) {
@@ -63,8 +63,9 @@ std::optional<Version> package_version(const std::string &text, const fs::path &
   // The release part (9.20.0.48.post1, 9.20.0.48+cu124: 9.20.0.48), as a pin's is read.
   std::optional<Version> v = package_release(text);
   if (v && v->patch) return v;
-  note = record.string() + ": its version \"" + text +
-         "\" is no cuDNN release (x.y.z); the library there is read for it";
+  note = record.string() + (text.empty()
+                                ? std::string(": names no version")
+                                : ": its version \"" + text + "\" is no cuDNN release (x.y.z)");
   return std::nullopt;
 }
 
@@ -190,7 +191,8 @@ std::optional<PythonPlace> wheel_place(const std::string &site_packages) {
   if (!dir_holds_cudnn(lib.string())) return std::nullopt;
   for (const fs::path &p : entries(site_packages)) {
     if (!is_dist_info(p) || !dist_of(p).starts_with("nvidia-cudnn-cu")) continue;
-    const std::optional<std::string> text = read_text(p / "METADATA");
+    std::string why;
+    const std::optional<std::string> text = read_text(p / "METADATA", &why);
     const DistMetadata meta = parse_dist_metadata(text.value_or(""));
     PythonPlace place{lib.string(),
                       std::nullopt,
@@ -199,6 +201,7 @@ std::optional<PythonPlace> wheel_place(const std::string &site_packages) {
                       dist_of(p) + " " + meta.version,
                       (p / "METADATA").string()};
     place.version = package_version(meta.version, p / "METADATA", place.note);
+    if (!text) place.note = (p / "METADATA").string() + " " + why;
     if (const std::optional<CudnnPin> self = cudnn_requirement(dist_of(p)))
       if (self->cuda_major) place.cuda = Version{*self->cuda_major, {}, {}, {}};
     return place;

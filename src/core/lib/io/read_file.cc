@@ -5,21 +5,43 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 namespace cudnn_compat {
 
-std::optional<std::string> read_regular_file(const std::string &path, std::size_t max) {
-  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
+namespace {
+
+std::string kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "no regular file";
+}
+
+}  // namespace
+
+std::optional<std::string> read_regular_file(const std::string &path, std::size_t max,
+                                             std::string *why) {
+  std::string reason;
   std::optional<std::string> text;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && std::size_t(st.st_size) <= max) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  struct stat st {};
+  if (fd < 0) {
+    reason = std::string("cannot be opened (") + std::strerror(errno) + ")";
+  } else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    reason = "is " + kind_of(st.st_mode) + ", not a regular file";
+  } else if (std::size_t(st.st_size) > max) {
+    reason = "is larger than " + std::to_string(max >> 20) + " MiB";
+  } else {
     text.emplace();
     char buffer[65536];
     for (;;) {
       const ssize_t n = read(fd, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0 || text->size() + std::size_t(n) > max) {
+        reason = n < 0 ? std::string("cannot be read (") + std::strerror(errno) + ")"
+                       : "grew past " + std::to_string(max >> 20) + " MiB while read";
         text.reset();
         break;
       }
@@ -27,7 +49,8 @@ std::optional<std::string> read_regular_file(const std::string &path, std::size_
       text->append(buffer, std::size_t(n));
     }
   }
-  close(fd);
+  if (fd >= 0) close(fd);
+  if (why) *why = reason;
   return text;
 }
 
