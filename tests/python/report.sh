@@ -70,3 +70,11 @@ for mode in audit preload; do
   has "cudnn-compat: report: refused libcudnn_ops.so.9: links to $mix/libcudnn_ops.so.9.23.0, another release's file, in $mix, where"
   lacks "MIXED"
 done
+
+# A wheel whose METADATA cannot be read is no place the map knows, and its directory, as torch's
+# RUNPATH names it, is still the wheel's.
+rm -rf "$mix"
+metadata=$(echo "$site"/nvidia_cudnn_cu12-*.dist-info/METADATA)
+rm "$metadata" && mkfifo "$metadata"
+CUDNN_COMPAT_REPORT=1 expect_rc 0 audit py_client "$lib"
+has "report: $site/torch/lib/../../nvidia/cudnn/lib/libcudnn.so.9: cuDNN 9.20.0 (reported by the library), wheel, chosen by the loader, kept by the shim"
