@@ -28,6 +28,17 @@ const char *dynamic_string(const struct link_map *map, long tag) {
   return (const char *)address(map, strtab) + offset;
 }
 
+int needed_cudnn_major(const struct link_map *map) {
+  int has_strtab;
+  const char *strings = (const char *)address(map, dynamic_entry(map, DT_STRTAB, &has_strtab));
+  for (const ElfW(Dyn) *d = map->l_ld; has_strtab && d && d->d_tag != DT_NULL; ++d) {
+    struct cudnn_name c;
+    if (d->d_tag == DT_NEEDED && parse_cudnn_name(strings + d->d_un.d_val, &c) && c.major >= 0)
+      return c.major;
+  }
+  return -1;
+}
+
 static uint32_t gnu_hash(const char *s) {
   uint32_t h = 5381;
   for (; *s; ++s) h = h * 33 + (unsigned char)*s;

@@ -8,6 +8,9 @@
 
 // The string of a DT_RPATH or DT_RUNPATH entry, or 0.
 const char *dynamic_string(const struct link_map *map, long tag);
+// The major of the first cuDNN library among the object's DT_NEEDED names (libcudnn.so.9: 9), or
+// -1 when it links none.
+int needed_cudnn_major(const struct link_map *map);
 // The address of a defined symbol, through DT_GNU_HASH; 0 when absent.
 void *dynamic_symbol(const struct link_map *map, const char *name);
 

@@ -65,6 +65,8 @@ struct family {
   // (python_peers' lines; 0 when they did not fit), for the report's look at later ones.
   const char *requester, *weighed;
   const char *main;  // the loaded main library's path, as the loader named it; 0 until loaded
+  unsigned long opened_at;  // objects opened when it was decided (late_link)
+  int late_checked;         // a later library that links cuDNN was asked about
   struct family *next;
 };
 struct refused {
@@ -80,7 +82,8 @@ static struct family *family_of(int major) {
   struct family *f = arena_alloc(sizeof *f);
   if (!f) return 0;
   f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->release = 0, f->refused = 0;
-  f->spoke = 0, f->requester = 0, f->weighed = 0, f->main = 0;
+  f->spoke = 0, f->requester = 0, f->weighed = 0, f->main = 0, f->opened_at = 0;
+  f->late_checked = 0;
   f->next = families;
   families = f;
   return f;
@@ -565,21 +568,10 @@ static struct recheck read_recheck(char *answer) {
   return r;
 }
 
-// The line, and the next run's advice: the import that lets the first load weigh the late
-// library's pins, or, where nothing serves them all, doctor, which lists each.
-static const char *say_late(const struct family *g, const char *late, const struct recheck *r) {
-  static char number[32], later[kPath], first[kPath], advice[2 * kPath];
-  const char *after = r->said ? after_prefix(r->said, "cudnn-compat: ") : 0;
-  const char *verdict = r->said  ? (after ? after : r->said)
-                        : r->use ? "cuDNN would come from "
-                                 : "the loader's own cuDNN would load";
-  const int why = !r->said && r->how;
-  say_parts((const char *const[]){
-      "cudnn-compat: report: ", late, " came after cuDNN ",
-      g->release ? cudnn_number_text(g->release, number) : "", g->release ? " " : "",
-      "was chosen for ", *g->requester ? g->requester : "the program",
-      ", and its pins were not weighed: with them, ", verdict, !r->said && r->use ? r->use : "",
-      why ? " (" : "", why ? r->how : "", why ? ")" : "", "\n", 0});
+// The next run's advice: the import that lets the first load weigh the late library's pins, or,
+// where nothing serves them all, doctor, which lists each.
+static const char *late_advice(const struct family *g, const char *late, const struct recheck *r) {
+  static char later[kPath], first[kPath], advice[2 * kPath];
   if (r->said)
     return "cudnn-compat doctor   # no one cuDNN meets every pin now loaded: doctor lists each "
            "framework's";
@@ -595,12 +587,44 @@ static const char *say_late(const struct family *g, const char *late, const stru
   return advice;
 }
 
+// The line, from the report at exit or (live) when the late library is loaded, where it carries
+// the advice too: one line. Returns the advice.
+static const char *say_late(const struct family *g, const char *late, const struct recheck *r,
+                            int live) {
+  static char number[32];
+  const char *after = r->said ? after_prefix(r->said, "cudnn-compat: ") : 0;
+  const char *verdict = r->said  ? (after ? after : r->said)
+                        : r->use ? "cuDNN would come from "
+                                 : "the loader's own cuDNN would load";
+  const int why = !r->said && r->how;
+  const char *advice = late_advice(g, late, r);
+  say_parts((const char *const[]){
+      live ? "cudnn-compat: " : "cudnn-compat: report: ", late, " came after cuDNN ",
+      g->release ? cudnn_number_text(g->release, number) : "", g->release ? " " : "",
+      "was chosen for ", *g->requester ? g->requester : "the program",
+      ", and its pins were not weighed: with them, ", verdict, !r->said && r->use ? r->use : "",
+      why ? " (" : "", why ? r->how : "", why ? ")" : "", live ? "; next run: " : "",
+      live ? advice : "", "\n", 0});
+  return advice;
+}
+
+// The engine's decision for the family's first requester, asked again with the process as it is
+// now; 1 when it differs from what the family got (or says a line), with *r its answer.
+static int decided_otherwise(const struct family *g, const struct settings *s, struct recheck *r) {
+  static char main_name[32];
+  static const struct search_dirs unread = {0, 0, 0};  // the engine reads the requester's own
+  format_decimal((unsigned long)g->major,
+                 main_name + append_text(main_name, sizeof main_name, 0, "libcudnn.so."));
+  char *answer = engine_answer(main_name, g->requester, 0, &unread, s, "-", "-");
+  *r = read_recheck(answer);
+  return answer && (r->said || (r->use ? !same_directory(r->use, g->dir) : g->chosen != 0));
+}
+
 // Each family whose decision the later libraries change gets a line; returns the next run's
 // advice for the last of them, or 0.
 static int enter(void);
 static const char *late_consumers(const struct link_map *head) {
-  static char late[kPath], main_name[32];
-  static const struct search_dirs unread = {0, 0, 0};  // the engine reads the requester's own
+  static char late[kPath];
   const char *advice = 0;
   const struct settings s = read_settings();
   for (struct family *g = families; g; g = g->next) {
@@ -614,15 +638,41 @@ static const char *late_consumers(const struct link_map *head) {
         late[n++] = *p;
       late[n] = 0;
     }
-    format_decimal((unsigned long)g->major,
-                   main_name + append_text(main_name, sizeof main_name, 0, "libcudnn.so."));
-    char *answer = engine_answer(main_name, g->requester, 0, &unread, &s, "-", "-");
+    struct recheck r;
+    const int otherwise = decided_otherwise(g, &s, &r);
     unlock();
-    const struct recheck r = read_recheck(answer);
-    if (answer && (r.said || (r.use ? !same_directory(r.use, g->dir) : g->chosen != 0)))
-      advice = say_late(g, late, &r);
+    if (otherwise) advice = say_late(g, late, &r, 0);
   }
   return advice;
+}
+
+// Under LD_AUDIT, as each object is opened: a library of a Python environment that links cuDNN
+// (its DT_NEEDED: jaxlib's CUDA plugin, ONNX Runtime's CUDA provider), opened after its major's
+// family was decided, was not weighed by that decision, and its link finds the loaded family by
+// its SONAME without asking. The engine is asked once for that family, in such processes alone;
+// where it decides otherwise, one line. (Under CUDNN_COMPAT_REPORT the report says it at exit.)
+static unsigned long objects_opened;  // la_objopen's count: what a decision could weigh
+static int any_decided;
+static void late_link(const struct link_map *map) {
+  struct cudnn_name c;
+  if (!map->l_name || !*map->l_name || parse_cudnn_name(base_name(map->l_name), &c)) return;
+  const int major = needed_cudnn_major(map);
+  struct family *g = 0;
+  for (struct family *f = families; major >= 0 && f && !g; f = f->next)
+    if (f->major == major) g = f;
+  // Another library of the first requester's own package (torch/lib/*) has its pins.
+  static char mine[kPath], theirs[kPath];
+  if (!g || !g->decided || !g->dir || !g->requester || g->late_checked || g->spoke ||
+      g->opened_at >= objects_opened || !python_requester(map->l_name) ||
+      text_eq(import_name(map->l_name, theirs, kPath), import_name(g->requester, mine, kPath)) ||
+      !enter())
+    return;
+  const struct settings s = read_settings();
+  g->late_checked = 1;
+  struct recheck r;
+  if (!s.disabled && !s.report && decided_otherwise(g, &s, &r))
+    say_late(g, map->l_name, &r, 1), g->spoke = 1;
+  unlock();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -887,10 +937,11 @@ static const char *decide_family(const char *name, const char *asked, const stru
   q->dirs(q->who, &dirs);
   const char *result = name, *kept_pick = 0;
   const char *decided = decide(name, c, q->name, q->who, &dirs, s, &kept_pick);
-  if (s->report && !f->requester) {
-    const char *weighed = python_peers(q->who, q->name);
-    f->requester = arena_strdup(q->name), f->weighed = weighed ? arena_strdup(weighed) : 0;
-    report_recheck_with(late_consumers);
+  if (!f->requester) {
+    f->requester = arena_strdup(q->name), f->opened_at = objects_opened, any_decided = 1;
+    const char *weighed = s->report ? python_peers(q->who, q->name) : 0;
+    f->weighed = weighed ? arena_strdup(weighed) : 0;
+    if (s->report) report_recheck_with(late_consumers);
   }
   const char *chosen = record_decision(asked, c->major, q->name, decided);
   // The engine's debug line named the hand-over; report-only keeps the loader's choice instead.
@@ -1105,6 +1156,8 @@ EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *coo
   }
   note_object(map);
   note_member(map->l_name, map);
+  ++objects_opened;
+  if (any_decided) late_link(map);
   return 0;
 }
 

@@ -19,6 +19,43 @@ for mode in audit preload; do
   lacks "cudnn-compat:"
 done
 
+# Without the report, under LD_AUDIT: a late library that links cuDNN (its DT_NEEDED, as jaxlib's
+# CUDA plugin's and ONNX Runtime's CUDA provider's do) is seen as it is opened, and one line says
+# what its pins would have chosen. Its own link finds the loaded family and asks nothing.
+mkdir -p "$site/jax_linked/lib"
+"$CC" -shared -fPIC -o "$site/jax_linked/lib/libjax_linked.so" -x c - -L"$FAKES/9.23.0/lib64" \
+  -Wl,--no-as-needed -lcudnn -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/../../nvidia/cudnn/lib' \
+  <<<'int jax_linked(void) { return 0; }'
+python3 "$here/dist_info.py" "$site" jax_linked 0.7.2 --requires "nvidia-cudnn-cu12<10.0,>=9.23" \
+  --top jax_linked "jax_linked/lib/libjax_linked.so"
+linked=$site/jax_linked/lib/libjax_linked.so
+link_late='import ctypes, sys
+rc = ctypes.CDLL(sys.argv[1]).framework_load(b"")
+ctypes.CDLL(sys.argv[2])
+sys.exit(rc)'
+expect_rc 0 audit python3 -c "$link_late" "$torch" "$linked"
+count "cudnn-compat:" 1
+has "cudnn-compat: $linked came after cuDNN 9.20.0 was chosen for $torch, and its pins were not weighed: with them, cuDNN would come from $FAKES/9.23.0/lib64/libcudnn.so.9"
+has "; next run: import jax_linked before torch"
+# Imported first, its pins are weighed by the first load (the map's 9.23.0 serves both), and
+# nothing is said.
+expect_rc 0 audit python3 -c "import ctypes, sys; ctypes.CDLL(sys.argv[2]); sys.exit(ctypes.CDLL(sys.argv[1]).framework_load(b''))" "$torch" "$linked"
+lacks "cudnn-compat:"
+has "version 92300"
+
+# Another library of the first requester's own package that links cuDNN (torch/lib/*) has the
+# pins already weighed: the engine is not asked again (one engine start, the first decision's).
+if command -v strace >/dev/null; then
+  "$CC" -shared -fPIC -o "$site/torch/lib/libtorch_linked.so" -x c - -L"$FAKES/9.23.0/lib64" \
+    -Wl,--no-as-needed -lcudnn -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/../../nvidia/cudnn/lib' \
+    <<<'int torch_linked(void) { return 0; }'
+  rm -rf "${XDG_RUNTIME_DIR:-/nonexistent}/cudnn-compat" "/tmp/cudnn-compat-$(id -u)/memo"
+  CUDNN_COMPAT_MAP=$t/none.toml expect_rc 0 audit strace -f -qq -e trace=execve -o "$t/execs" \
+    python3 -c "$link_late" "$torch" "$site/torch/lib/libtorch_linked.so"
+  lacks "cudnn-compat:"
+  [[ $(grep -c 'cudnn-compat-select' "$t/execs") == 1 ]] || fail "expected one engine start:"$'\n'"$(cat "$t/execs")"
+fi
+
 # A library loaded later whose distribution pins no cuDNN: decided the same, nothing to say.
 framework "$site" imaging 1.0 "numpy>=1.0"
 CUDNN_COMPAT_REPORT=1 expect_rc 0 audit python3 -c "$late" "$torch" "$site/imaging/lib/libimaging_cuda.so"
