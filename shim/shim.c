@@ -296,22 +296,24 @@ static const char *read_answer(char *answer, int debug) {
   return use;
 }
 
-// The engine's whole answer (its protocol checked), or 0 after one line: `entry` and `key` say
-// where it remembers the decision ("-" for nowhere).
+// The engine's whole answer (its protocol checked), or 0 after one line (none when `quiet`: a
+// question the process did not ask for a load of its own): `entry` and `key` say where it
+// remembers the decision ("-" for nowhere).
 static char *engine_answer(const char *name, const char *requester, const char *pick,
                            const struct search_dirs *dirs, const struct settings *s,
-                           const char *entry, const char *key) {
+                           const char *entry, const char *key, int quiet) {
   static char engine[kPath], deadline[24];
   const char *dir = own_directory();
   if (!dir || !join_path(engine, sizeof engine, dir, "cudnn-compat-select")) {
-    say("cudnn-compat: cannot find its own directory (no /proc/self/maps, and no absolute "
-        "LD_AUDIT or LD_PRELOAD entry naming libcudnn-compat.so); loading as usual\n");
+    if (!quiet)
+      say("cudnn-compat: cannot find its own directory (no /proc/self/maps, and no absolute "
+          "LD_AUDIT or LD_PRELOAD entry naming libcudnn-compat.so); loading as usual\n");
     return 0;
   }
   enum engine_result r;
   int error = 0;
   if (!engine_ready(s->deadline_ms, &r)) {
-    say_engine_failure(r, error, name, engine);
+    if (!quiet) say_engine_failure(r, error, name, engine);
     return 0;
   }
   const long left = s->deadline_ms - now_ms();
@@ -332,13 +334,14 @@ static char *engine_answer(const char *name, const char *requester, const char *
   const char *answer;
   r = run_engine((char *const *)argv, envp, probe, s->deadline_ms, &answer, &error);
   if (r != ENGINE_ANSWERED) {
-    say_engine_failure(r, error, name, engine);
+    if (!quiet) say_engine_failure(r, error, name, engine);
     return 0;
   }
   if (!after_prefix(answer + text_len(answer) - text_len("end " CUDNN_COMPAT_PROTOCOL "\n"),
                     "end " CUDNN_COMPAT_PROTOCOL "\n")) {
-    say("cudnn-compat: the engine beside the shim speaks another protocol (two installs mixed on "
-        "one path?); loading as usual\n");
+    if (!quiet)
+      say("cudnn-compat: the engine beside the shim speaks another protocol (two installs mixed on "
+          "one path?); loading as usual\n");
     return 0;
   }
   return (char *)answer;  // run_engine's buffer, ours
@@ -346,7 +349,7 @@ static char *engine_answer(const char *name, const char *requester, const char *
 
 static const char *consult_engine(const char *name, const char *requester, const char *pick,
                                   const struct search_dirs *dirs, const struct settings *s) {
-  char *answer = engine_answer(name, requester, pick, dirs, s, memo_entry(), memo_key());
+  char *answer = engine_answer(name, requester, pick, dirs, s, memo_entry(), memo_key(), 0);
   return answer ? read_answer(answer, s->debug) : 0;
 }
 
@@ -615,7 +618,7 @@ static int decided_otherwise(const struct family *g, const struct settings *s, s
   static const struct search_dirs unread = {0, 0, 0};  // the engine reads the requester's own
   format_decimal((unsigned long)g->major,
                  main_name + append_text(main_name, sizeof main_name, 0, "libcudnn.so."));
-  char *answer = engine_answer(main_name, g->requester, 0, &unread, s, "-", "-");
+  char *answer = engine_answer(main_name, g->requester, 0, &unread, s, "-", "-", 1);
   *r = read_recheck(answer);
   return answer && (r->said || (r->use ? !same_directory(r->use, g->dir) : g->chosen != 0));
 }
