@@ -66,7 +66,10 @@ struct family {
   const char *requester, *weighed;
   const char *main;  // the loaded main library's path, as the loader named it; 0 until loaded
   unsigned long opened_at;  // objects opened when it was decided (late_link)
-  int late_checked;         // a later library that links cuDNN was asked about
+  int tentative;            // settled before its mapping, by this thread (settle_early); 0: not
+  int closed;               // its dispatcher was unloaded (la_objclose): settled no longer
+  long tentative_until;
+  int late_checked;  // a later library that links cuDNN was asked about
   struct family *next;
 };
 struct refused {
@@ -83,7 +86,7 @@ static struct family *family_of(int major) {
   if (!f) return 0;
   f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->release = 0, f->refused = 0;
   f->spoke = 0, f->requester = 0, f->weighed = 0, f->main = 0, f->opened_at = 0;
-  f->late_checked = 0;
+  f->late_checked = 0, f->tentative = 0, f->tentative_until = 0, f->closed = 0;
   f->next = families;
   families = f;
   return f;
@@ -930,6 +933,31 @@ static int enter(void) {
   return 0;
 }
 
+// Under LD_PRELOAD the shim decides before the real dlopen maps anything, outside the loader's
+// lock: another thread's dlopen of a dispatcher between this answer and that mapping would decide
+// on its own and bring in a second release (an outside tester's race). So the file this decision
+// lets load (handed over, kept, or an absolute path that is there) settles the family at once,
+// until the mapping confirms it (note_member). A load that fails leaves no mapping: the deciding
+// thread's next request, or any request past the decision's deadline, finds it so and undoes it
+// (unsettled), so that one failed load by path does not send every later load to it. Under
+// LD_AUDIT the loader's own lock orders the two, and the mapping alone settles it.
+static void settle_early(struct family *f, const char *file, const struct settings *s) {
+  const char *base = file ? base_name(file) : 0;
+  if (is_audit_front() || record_report_only() || !file || f->dir || base - file <= 1 ||
+      !file_exists(file))
+    return;
+  f->dir = arena_strndup(file, base - file - 1), f->main = file;
+  f->tentative = (int)sys(SYS_gettid, 0, 0, 0), f->tentative_until = now_ms() + s->deadline_ms;
+}
+
+static void unsettled(struct family *f) {
+  if (!f || (!f->closed && (!f->tentative || ((int)sys(SYS_gettid, 0, 0, 0) != f->tentative &&
+                                              now_ms() < f->tentative_until))))
+    return;
+  f->dir = 0, f->main = 0, f->chosen = 0, f->decided = 0, f->tentative = 0, f->release = 0;
+  f->closed = 0;
+}
+
 // The first request of a main library of this major: decided, and the family is where it went.
 // `asked`: the name the program asked for, which the usage record carries (a sub-library's, when
 // one came first).
@@ -976,16 +1004,11 @@ static const char *decide_family(const char *name, const char *asked, const stru
   // Kept: handed over at its probed path, so that the loader does not walk its search path for
   // the name again (issue 23: at scale each failed open in a module's directory is a metadata
   // operation on the shared tree, per rank). Report-only keeps the loader's own search.
-  // The family is where it goes from now on, not once the loader has mapped it: under LD_PRELOAD
-  // another thread's dlopen of a dispatcher, between this answer and that mapping, would decide
-  // on its own and bring in a second release (an outside tester's race). An absolute path that
-  // is there counts too; one that is not settles nothing.
-  if (result == name && *name == '/' && file_exists(name) && !record_report_only())
-    kept_pick = name;
-  if (result != name || !kept_pick || record_report_only()) return result;
-  const char *kept_base = base_name(kept_pick);
-  if (!f->dir && kept_base - kept_pick > 1)
-    f->dir = arena_strndup(kept_pick, kept_base - kept_pick - 1), f->main = kept_pick;
+  if (result != name || !kept_pick || record_report_only() || is_path(name)) {
+    settle_early(f, result == name && *name == '/' ? name : 0, s);
+    return result;
+  }
+  settle_early(f, kept_pick, s);
   return kept_pick;
 }
 
@@ -1086,6 +1109,7 @@ static void family_of_requester(const struct cudnn_name *c, struct family *f,
 // The decision for a cuDNN name, under the lock.
 static const char *route_name(const char *name, const struct cudnn_name *c,
                               const struct requester *q, const struct settings *s) {
+  for (struct family *g = families; g; g = g->next) unsettled(g);
   if (c->major < 0) return is_path(name) ? name : route_without_major(name, c, q, s);
   struct family *f = family_of(c->major);
   if (!f) return name;
@@ -1133,6 +1157,7 @@ static void note_member(const char *path, const struct link_map *object) {
   const char *base = base_name(path);
   if (f && !f->dir && base - path > 1) f->dir = arena_strndup(path, base - path - 1);
   if (f && !f->main && !c.sub) f->main = arena_strdup(path);
+  if (f) f->tentative = 0;  // a member mapped: the early settlement holds
   unlock();
 }
 
@@ -1150,9 +1175,16 @@ EXPORT unsigned int la_version(unsigned int version) {
   return version < LAV_CURRENT ? version : LAV_CURRENT;
 }
 
+// An object of a namespace of its own (dlmopen) is marked in its cookie: what it asks for is its
+// namespace's business, which another release may serve (the process's family is the base
+// namespace's; an outside tester saw a 9.23.0 dispatcher there handed 9.20.0's sub-libraries).
+enum { OTHER_NAMESPACE = 1 };  // link maps are aligned: the low bit is free
+
 EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie) {
-  (void)cookie;
-  if (lmid != LM_ID_BASE) return 0;
+  if (lmid != LM_ID_BASE) {
+    *cookie |= OTHER_NAMESPACE;
+    return 0;
+  }
   if (!main_program) {  // the base namespace's first
     report_main_program(main_program = map);
     note_base_objects(map);
@@ -1161,6 +1193,24 @@ EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *coo
   note_member(map->l_name, map);
   ++objects_opened;
   if (any_decided) late_link(map);
+  return 0;
+}
+
+// An object the loader unloads - a dlclose, or a load that failed after its mapping (a dependency
+// missing): a family whose dispatcher it was is settled there no longer (an outside tester's
+// finding: one failed load by path sent every later load of the process to it).
+EXPORT unsigned int la_objclose(uintptr_t *cookie) {
+  const struct link_map *map =
+      cookie && !(*cookie & OTHER_NAMESPACE) ? (const struct link_map *)*cookie : 0;
+  struct cudnn_name c;
+  if (!map || !map->l_name || !parse_cudnn_name(base_name(map->l_name), &c) || c.sub ||
+      lock() != LOCK_TAKEN)
+    return 0;
+  // Undone at the next request (unsettled), not now: at exit every object is closed before the
+  // report, which still tells the family.
+  for (struct family *f = families; f; f = f->next)
+    if (f->main && text_eq(f->main, map->l_name)) f->closed = 1;
+  unlock();
   return 0;
 }
 
@@ -1192,7 +1242,8 @@ static const char *through_earlier_auditors(const char *path, uintptr_t *cookie)
 
 EXPORT char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag) {
   struct cudnn_name c;
-  if (flag != LA_SER_ORIG || !parse_cudnn_name(base_name(name), &c) || another_copy_decides())
+  if (flag != LA_SER_ORIG || (cookie && (*cookie & OTHER_NAMESPACE)) ||
+      !parse_cudnn_name(base_name(name), &c) || another_copy_decides())
     return (char *)name;
   const struct link_map *who = cookie ? (const struct link_map *)*cookie : 0;
   const struct requester q = {who && who->l_name ? who->l_name : "", audit_dirs, who};
@@ -1237,13 +1288,17 @@ static void preload_dirs(const void *who, struct search_dirs *out) {
 extern int dladdr1(const void *, Dl_info *, void **, int) __attribute__((weak));
 
 __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *name,
-                                                                    const void *caller) {
+                                                                    const void *caller, int flags) {
   if (!shim_real_dlopen) {
     void *real = dlsym ? dlsym(RTLD_NEXT, "dlopen") : 0;
     shim_real_dlopen = real ? (void *(*)(const char *, int))real : no_dlopen;
   }
   struct cudnn_name c;
-  if (!name || !parse_cudnn_name(base_name(name), &c) || another_copy_decides()) return name;
+  // A query (RTLD_NOLOAD) loads nothing, so it decides nothing, as under LD_AUDIT, where the
+  // loader answers it without a search.
+  if (!name || (flags & RTLD_NOLOAD) || !parse_cudnn_name(base_name(name), &c) ||
+      another_copy_decides())
+    return name;
   if (dl_iterate_phdr) dl_iterate_phdr(note_family, 0);
   // Asked here, before the shim's lock: dladdr takes the loader's lock, which a thread running a
   // library's constructor holds while it dlopens a sub-library and waits for the shim's lock.

@@ -13,8 +13,9 @@ dlopen:
   .cfi_adjust_cfa_offset 8
   sub $8, %rsp                 // 16-byte alignment for the call
   .cfi_adjust_cfa_offset 8
+  mov %rsi, %rdx               // flags
   mov 24(%rsp), %rsi           // the caller's return address
-  call shim_dlopen_route       // (name, caller) -> the name to load; sets shim_real_dlopen
+  call shim_dlopen_route       // (name, caller, flags) -> the name to load; sets shim_real_dlopen
   add $8, %rsp
   .cfi_adjust_cfa_offset -8
   pop %rsi
