@@ -1,8 +1,10 @@
 #include "elf_dynamic.h"
 
 #include <elf.h>
+#include <fcntl.h>
 
 #include "shim_text.h"
+#include "sys.h"
 
 // ld.so rewrites address entries of a writable dynamic section to run-time addresses; where it
 // did not, the entry is still the link-time address, below the object's base.
@@ -37,6 +39,49 @@ int needed_cudnn_major(const struct link_map *map) {
       return c.major;
   }
   return -1;
+}
+
+static int read_at(long fd, void *to, long n, long offset) {
+  return sys4(SYS_pread64, fd, to, n, offset) == n;
+}
+
+// A link-time address in the file: through the PT_LOAD segment that holds it.
+static long file_offset(const ElfW(Phdr) * ph, int count, uintptr_t vaddr) {
+  for (int i = 0; i < count; ++i)
+    if (ph[i].p_type == PT_LOAD && vaddr >= ph[i].p_vaddr && vaddr - ph[i].p_vaddr < ph[i].p_filesz)
+      return (long)(vaddr - ph[i].p_vaddr + ph[i].p_offset);
+  return -1;
+}
+
+const char *file_soname(const char *path, char *out, long size) {
+  static ElfW(Phdr) ph[32];
+  static ElfW(Dyn) dyn[128];
+  ElfW(Ehdr) eh;
+  const long fd = sys4(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+  if (fd < 0) return 0;
+  const char *got = 0;
+  long n = 0, strtab = -1, soname = -1;
+  if (read_at(fd, &eh, sizeof eh, 0) && eh.e_ident[EI_MAG0] == ELFMAG0 &&
+      eh.e_ident[EI_MAG1] == ELFMAG1 && eh.e_ident[EI_MAG2] == ELFMAG2 &&
+      eh.e_ident[EI_MAG3] == ELFMAG3 && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+      eh.e_phentsize == sizeof ph[0] && eh.e_phnum <= 32 &&
+      read_at(fd, ph, (long)eh.e_phnum * (long)sizeof ph[0], (long)eh.e_phoff)) {
+    for (int i = 0; i < eh.e_phnum && !n; ++i)
+      if (ph[i].p_type == PT_DYNAMIC) {
+        n = (long)(ph[i].p_filesz < sizeof dyn ? ph[i].p_filesz : sizeof dyn);
+        if (!read_at(fd, dyn, n, (long)ph[i].p_offset)) n = 0;
+      }
+    for (long i = 0; i < n / (long)sizeof dyn[0] && dyn[i].d_tag != DT_NULL; ++i) {
+      if (dyn[i].d_tag == DT_STRTAB) strtab = file_offset(ph, eh.e_phnum, dyn[i].d_un.d_ptr);
+      if (dyn[i].d_tag == DT_SONAME) soname = (long)dyn[i].d_un.d_val;
+    }
+    const long k = strtab >= 0 && soname >= 0 && size > 1
+                       ? sys4(SYS_pread64, fd, out, size - 1, strtab + soname)
+                       : 0;
+    if (k > 0) out[k] = 0, got = out;
+  }
+  sys(SYS_close, fd, 0, 0);
+  return got;
 }
 
 static uint32_t gnu_hash(const char *s) {

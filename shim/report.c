@@ -227,6 +227,9 @@ static long say_mixed(const struct lib *libs, long n, const char **foreign, long
     if (!parse_cudnn_name(libs[i].base, &c) || c.sub) continue;  // each major's dispatcher
     const char *home = libs[i].dir;
     const unsigned long own = dir_release(libs, n, home);
+    int said = 0;  // a directory already named foreign is not a home again: one line a pair
+    for (long f = 0; f < found; ++f) said |= text_eq(foreign[f], home);
+    if (said) continue;
     for (long k = 0; k < n; ++k) {
       const unsigned long other = dir_release(libs, n, libs[k].dir);
       int listed = 0;

@@ -1012,20 +1012,27 @@ static const char *decide_family(const char *name, const char *asked, const stru
   return kept_pick;
 }
 
-// The major of the file the loader takes for a name without one (libcudnn_graph.so ->
-// libcudnn_graph.so.9 -> libcudnn_graph.so.9.0.0), from the name its links end at; NO_PICK when
-// the loader's search is known to find no file; -1 when neither can be told.
+// The major of a file named without one (libcudnn_graph.so -> libcudnn_graph.so.9 ->
+// libcudnn_graph.so.9.0.0): from the name its links end at, else from that file's own SONAME
+// (libcudnn.so -> libcudnn-9.23.so, SONAME libcudnn.so.9); -1 when neither tells.
+static int major_of_file(const char *path) {
+  static char end[kPath], soname[64];
+  struct cudnn_name t;
+  if (!link_end(path, end)) return -1;
+  if (parse_cudnn_name(base_name(end), &t) && t.major >= 0) return t.major;
+  const char *named = file_soname(end, soname, sizeof soname);
+  return named && parse_cudnn_name(named, &t) ? t.major : -1;
+}
+
+// The major of the file the loader takes for a name without one; NO_PICK when the loader's search
+// is known to find no file; -1 when it cannot be told.
 enum { NO_PICK = -2 };
 static int major_of_pick(const char *name, const struct requester *q) {
   static struct search_dirs dirs;
-  static char end[kPath];
   const char *pick = 0;
-  struct cudnn_name t;
   q->dirs(q->who, &dirs);
   if (!loader_pick(name, &dirs, &pick)) return -1;
-  if (!pick) return NO_PICK;
-  if (!link_end(pick, end) || !parse_cudnn_name(base_name(end), &t)) return -1;
-  return t.major;
+  return pick ? major_of_file(pick) : NO_PICK;
 }
 
 // A sub-library asked before any main library of its major (cudnn-frontend's dynamic loading
@@ -1093,6 +1100,21 @@ static const char *route_without_major(const char *name, const struct cudnn_name
   return loader_pick(with_major, &dirs, &pick) && pick && *pick == '/' ? pick : name;
 }
 
+// A path named without a major (/opt/cudnn/lib/libcudnn.so, a development link) is decided as a
+// path of the major its file is of: within a loaded family, the family's file (an outside tester
+// mapped a second release through one); else the engine judges that very file.
+static const char *path_without_major(const char *name, const struct cudnn_name *c,
+                                      const struct requester *q, const struct settings *s) {
+  static char with_major[64];
+  const int major = major_of_file(name);
+  struct cudnn_name m;
+  if (major < 0 || text_len(c->base) + 8 > (long)sizeof with_major) return name;
+  format_decimal((unsigned long)major,
+                 with_major + append_text(with_major, sizeof with_major, 0, c->base) + 1);
+  with_major[text_len(c->base)] = '.';
+  return parse_cudnn_name(with_major, &m) ? route_name(name, &m, q, s) : name;
+}
+
 // A sub-library asked by a loaded dispatcher whose own file named no major (no SONAME, or one of
 // another shape): the family is the dispatcher's own directory, as the loader alone would have
 // it, not a decision of its own that might bring another release's sub-library.
@@ -1110,7 +1132,8 @@ static void family_of_requester(const struct cudnn_name *c, struct family *f,
 static const char *route_name(const char *name, const struct cudnn_name *c,
                               const struct requester *q, const struct settings *s) {
   for (struct family *g = families; g; g = g->next) unsettled(g);
-  if (c->major < 0) return is_path(name) ? name : route_without_major(name, c, q, s);
+  if (c->major < 0)
+    return is_path(name) ? path_without_major(name, c, q, s) : route_without_major(name, c, q, s);
   struct family *f = family_of(c->major);
   if (!f) return name;
   if (!record_report_only()) family_of_requester(c, f, q);

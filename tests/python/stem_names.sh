@@ -138,3 +138,16 @@ for mode in audit preload; do
   has "libcudnn.so: version 92000 create 0"
   has "libcudnn.so.9: version 92000 create 0"
 done
+# 8. A development link asked for by its path after 9.20.0 is loaded: the family's dispatcher (a
+#    second release was mapped through it).
+for mode in audit preload; do
+  expect_rc 0 $mode "$t/create" "$wheel/libcudnn.so.9" "$FAKES/9.23.0/lib64/libcudnn.so"
+  has "$FAKES/9.23.0/lib64/libcudnn.so: version 92000 create 0"
+done
+# 9. libcudnn.so linking to a file named without a major: its SONAME (libcudnn.so.9) tells.
+mkdir "$t/odd" && cp "$FAKES/9.23.0/lib64/libcudnn.so.9.23.0" "$t/odd/libcudnn-9.23.so"
+ln -s libcudnn-9.23.so "$t/odd/libcudnn.so"
+for mode in audit preload; do
+  LD_LIBRARY_PATH=$t/odd expect_rc 0 $mode "$t/create" "$wheel/libcudnn.so.9" libcudnn.so
+  has "libcudnn.so: version 92000 create 0"
+done

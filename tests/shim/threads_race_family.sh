@@ -34,7 +34,7 @@ int main(int argc, char **argv) {
   return 0;
 }
 C
-for name in libcudnn.so libcudnn.so.9; do
+for name in libcudnn.so libcudnn.so.9 "$FAKES/9.23.0/lib64/libcudnn.so"; do
   for mode in audit preload; do
     for run in $(seq 30); do
       LD_LIBRARY_PATH=$FAKES/9.23.0/lib64 expect_rc 0 $mode "$t/race" $name "$FAKES/9.20.0/lib64/libcudnn.so.9"
