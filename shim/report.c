@@ -31,11 +31,12 @@ struct refusal {
 };
 static struct refusal *refusals;
 static int wanted;
+static long wanted_by;  // the process whose cuDNN load asked for it: not each forked worker's exit
 static const char *map_file;
 static const struct link_map *base_head;
 
 void report_wanted(const char *map) {
-  wanted = 1;
+  wanted = 1, wanted_by = sys(SYS_getpid, 0, 0, 0);
   if (!map_file && map) map_file = arena_strdup(map);
 }
 
@@ -338,7 +339,7 @@ static void say_next_run(const char **foreign, long n, const struct lib *within,
 }
 
 __attribute__((destructor)) static void report_at_exit(void) {
-  if (!wanted || another_copy_decides()) return;
+  if (!wanted || wanted_by != sys(SYS_getpid, 0, 0, 0) || another_copy_decides()) return;
   long n = 0;
   struct lib *libs = collect(&n);
   if (!libs) return;

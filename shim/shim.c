@@ -68,6 +68,7 @@ struct family {
   unsigned long opened_at;  // objects opened when it was decided (late_link)
   int tentative;            // settled before its mapping, by this thread (settle_early); 0: not
   int closed;               // its dispatcher was unloaded (la_objclose): settled no longer
+  long pid;                 // the process that decided it (a forked child inherits the family)
   long tentative_until;
   int late_checked;  // a later library that links cuDNN was asked about
   struct family *next;
@@ -86,7 +87,7 @@ static struct family *family_of(int major) {
   if (!f) return 0;
   f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->release = 0, f->refused = 0;
   f->spoke = 0, f->requester = 0, f->weighed = 0, f->main = 0, f->opened_at = 0;
-  f->late_checked = 0, f->tentative = 0, f->tentative_until = 0, f->closed = 0;
+  f->late_checked = 0, f->tentative = 0, f->tentative_until = 0, f->closed = 0, f->pid = 0;
   f->next = families;
   families = f;
   return f;
@@ -582,7 +583,11 @@ static const char *late_advice(const struct family *g, const char *late, const s
     return "cudnn-compat doctor   # no one cuDNN meets every pin now loaded: doctor lists each "
            "framework's";
   import_name(late, later, sizeof later);  // the first of them
-  import_name(*g->requester ? g->requester : executable(), first, sizeof first);
+  // Before the first requester's package where that is one; else before cuDNN's first load.
+  if (python_requester(g->requester))
+    import_name(g->requester, first, sizeof first);
+  else
+    copy_text(first, sizeof first, "cuDNN is first loaded");
   long n = 0;
   for (const char *const *p = (const char *const[]){"import ", later, " before ", first,
                                                     "   # its pins are then weighed by the first "
@@ -634,7 +639,12 @@ static const char *late_consumers(const struct link_map *head) {
   const char *advice = 0;
   const struct settings s = read_settings();
   for (struct family *g = families; g; g = g->next) {
-    const char *now = g->decided && g->weighed ? python_peers(head, g->requester) : 0;
+    // A family whose first load was a path (ctypes.CDLL of the wheel's file, as torch's own
+    // preloading does) was decided too; a forked child's exit leaves it to the process that
+    // decided (one engine start a process, not one a worker).
+    const char *now = g->dir && g->weighed && g->pid == sys(SYS_getpid, 0, 0, 0)
+                          ? python_peers(head, g->requester)
+                          : 0;
     const char *end, *path = now ? unweighed(now, g->weighed, &end) : 0;
     if (!path || !enter()) continue;
     long n = 0;
@@ -668,7 +678,7 @@ static void late_link(const struct link_map *map) {
     if (f->major == major) g = f;
   // Another library of the first requester's own package (torch/lib/*) has its pins.
   static char mine[kPath], theirs[kPath];
-  if (!g || !g->decided || !g->dir || !g->requester || g->late_checked || g->spoke ||
+  if (!g || !g->dir || !g->requester || g->late_checked || g->spoke ||
       g->opened_at >= objects_opened || !python_requester(map->l_name) ||
       text_eq(import_name(map->l_name, theirs, kPath), import_name(g->requester, mine, kPath)) ||
       !enter())
@@ -970,6 +980,7 @@ static const char *decide_family(const char *name, const char *asked, const stru
   const char *decided = decide(name, c, q->name, q->who, &dirs, s, &kept_pick);
   if (!f->requester) {
     f->requester = arena_strdup(q->name), f->opened_at = objects_opened, any_decided = 1;
+    f->pid = sys(SYS_getpid, 0, 0, 0);
     const char *weighed = s->report ? python_peers(q->who, q->name) : 0;
     f->weighed = weighed ? arena_strdup(weighed) : 0;
     if (s->report) report_recheck_with(late_consumers);

@@ -19,6 +19,26 @@ for mode in audit preload; do
   lacks "cudnn-compat:"
 done
 
+# cuDNN first loaded by path through ctypes (as torch's own preloading of its wheels does), then
+# the plugin: the same check, and the import goes before cuDNN's first load.
+first_path='import ctypes, sys
+ctypes.CDLL(sys.argv[1])
+ctypes.CDLL(sys.argv[2])'
+CUDNN_COMPAT_REPORT=1 expect_rc 0 audit python3 -c "$first_path" "$site/nvidia/cudnn/lib/libcudnn.so.9" "$jax"
+has "report: $jax came after cuDNN was chosen for "
+has "report: next run: import jax_cuda12_plugin before cuDNN is first loaded"
+
+# Forked workers that end with exit() leave the report to the process that loaded cuDNN.
+forks='import ctypes, os, sys
+rc = ctypes.CDLL(sys.argv[1]).framework_load(b"")
+for _ in range(3):
+    if os.fork() == 0:
+        sys.exit(0)
+    os.wait()
+sys.exit(rc)'
+CUDNN_COMPAT_REPORT=1 expect_rc 0 audit python3 -c "$forks" "$torch"
+count "report: next run:" 1
+
 # Without the report, under LD_AUDIT: a late library that links cuDNN (its DT_NEEDED, as jaxlib's
 # CUDA plugin's and ONNX Runtime's CUDA provider's do) is seen as it is opened, and one line says
 # what its pins would have chosen. Its own link finds the loaded family and asks nothing.
