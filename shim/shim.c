@@ -628,7 +628,8 @@ static int decided_otherwise(const struct family *g, const struct settings *s, s
                  main_name + append_text(main_name, sizeof main_name, 0, "libcudnn.so."));
   char *answer = engine_answer(main_name, g->requester, 0, &unread, s, "-", "-", 1);
   *r = read_recheck(answer);
-  return answer && (r->said || (r->use ? !same_directory(r->use, g->dir) : g->chosen != 0));
+  if (!answer) return -1;  // not asked (a seccomp filter, no engine beside the shim)
+  return r->said || (r->use ? !same_directory(r->use, g->dir) : g->chosen != 0);
 }
 
 // Each family whose decision the later libraries change gets a line; returns the next run's
@@ -657,7 +658,12 @@ static const char *late_consumers(const struct link_map *head) {
     struct recheck r;
     const int otherwise = decided_otherwise(g, &s, &r);
     unlock();
-    if (otherwise) advice = say_late(g, late, &r, 0);
+    if (otherwise > 0) advice = say_late(g, late, &r, 0);
+    // Unweighed, and no engine to weigh them now: not "nothing to change".
+    if (otherwise < 0)
+      advice =
+          "cudnn-compat doctor   # libraries loaded after cuDNN was chosen could not be "
+          "weighed at exit (no process could be started for the engine)";
   }
   return advice;
 }
@@ -686,7 +692,7 @@ static void late_link(const struct link_map *map) {
   const struct settings s = read_settings();
   g->late_checked = 1;
   struct recheck r;
-  if (!s.disabled && !s.report && decided_otherwise(g, &s, &r))
+  if (!s.disabled && !s.report && decided_otherwise(g, &s, &r) > 0)
     say_late(g, map->l_name, &r, 1), g->spoke = 1;
   unlock();
 }
