@@ -721,7 +721,8 @@ static void say_family(const char *name, const char *kept, const char *from,
 
 // How a front end names the object that asks, and finds the loader's directories for it.
 struct requester {
-  const char *name;  // "" for the main program
+  unsigned long mapped;  // the majors mapped now, where the front end reads them (unsettled)
+  const char *name;      // "" for the main program
   void (*dirs)(const void *who, struct search_dirs *out);
   const void *who;  // its link map, when the front end knows it
 };
@@ -957,16 +958,29 @@ static int enter(void) {
 // thread's next request, or any request past the decision's deadline, finds it so and undoes it
 // (unsettled), so that one failed load by path does not send every later load to it. Under
 // LD_AUDIT the loader's own lock orders the two, and the mapping alone settles it.
+// Under LD_PRELOAD a family settled by a decision holds until a member is mapped (note_member),
+// for the deciding thread's own next request, or the decision's deadline: whichever comes first.
+static void until_mapped(struct family *f, const struct settings *s) {
+  if (is_audit_front() || !f) return;
+  f->tentative = (int)sys(SYS_gettid, 0, 0, 0), f->tentative_until = now_ms() + s->deadline_ms;
+}
+
 static void settle_early(struct family *f, const char *file, const struct settings *s) {
   const char *base = file ? base_name(file) : 0;
   if (is_audit_front() || record_report_only() || !file || f->dir || base - file <= 1 ||
       !file_exists(file))
     return;
   f->dir = arena_strndup(file, base - file - 1), f->main = file;
-  f->tentative = (int)sys(SYS_gettid, 0, 0, 0), f->tentative_until = now_ms() + s->deadline_ms;
+  until_mapped(f, s);
 }
 
-static void unsettled(struct family *f) {
+// `mapped`: the majors of which a cuDNN library is mapped now (LD_PRELOAD reads the loader's list
+// at each request; LD_AUDIT, which sees each unload, passes all bits): a family none of whose
+// libraries is mapped any more (all dlclosed) is settled no longer.
+static void unsettled(struct family *f, unsigned long mapped) {
+  if (f && f->dir && !f->tentative && f->major >= 0 && f->major < 64 &&
+      !(mapped & (1ul << f->major)))
+    f->closed = 1;
   if (!f || (!f->closed && (!f->tentative || ((int)sys(SYS_gettid, 0, 0, 0) != f->tentative &&
                                               now_ms() < f->tentative_until))))
     return;
@@ -1003,7 +1017,7 @@ static const char *decide_family(const char *name, const char *asked, const stru
   if (kept && parse_cudnn_name(base, &k)) {  // the family of the chosen file's own major
     struct family *owner = k.major >= 0 ? family_of(k.major) : f;
     result = kept;
-    if (owner) owner->dir = arena_strdup(chosen_dir);
+    if (owner) owner->dir = arena_strdup(chosen_dir), until_mapped(owner, s);
   }
   if (s->report && result != name) report_choice(result, decided_how, decided_source);
   if (s->report && result == name && decided_source)
@@ -1073,7 +1087,7 @@ static const char *decide_for_sub(const char *name, const struct cudnn_name *c, 
     q->dirs(q->who, &dirs);
     if (loader_pick(main_name, &dirs, &pick) && pick && split_path(pick, pick_dir, kPath) &&
         *pick_dir)
-      f->dir = arena_strdup(pick_dir);
+      f->dir = arena_strdup(pick_dir), until_mapped(f, s);
   }
   return f->dir && !record_report_only() ? family_member(name, c, f, q, s) : name;
 }
@@ -1148,15 +1162,19 @@ static void family_of_requester(const struct cudnn_name *c, struct family *f,
 // The decision for a cuDNN name, under the lock.
 static const char *route_name(const char *name, const struct cudnn_name *c,
                               const struct requester *q, const struct settings *s) {
-  for (struct family *g = families; g; g = g->next) unsettled(g);
+  for (struct family *g = families; g; g = g->next) unsettled(g, q->mapped);
   if (c->major < 0)
     return is_path(name) ? path_without_major(name, c, q, s) : route_without_major(name, c, q, s);
   struct family *f = family_of(c->major);
   if (!f) return name;
   if (!record_report_only()) family_of_requester(c, f, q);
   if (f->dir && !record_report_only()) return family_member(name, c, f, q, s);  // keep it whole
-  // libcudnn.so.N, asked again: what the first request got (another thread may be asking too).
-  if (!c->sub && f->decided && !is_path(name)) return f->chosen ? f->chosen : name;
+  // libcudnn.so.N, asked again under LD_PRELOAD before its family is known: what the first request
+  // got (another thread may be loading it now). Under LD_AUDIT the loader's lock has ordered them:
+  // a decision that mapped nothing (an RTLD_NOLOAD query, which the loader searches for, a failed
+  // load, a dlmopen into another namespace) is no family, and the name is decided again.
+  if (!c->sub && f->decided && !is_path(name) && !is_audit_front())
+    return f->chosen ? f->chosen : name;
   if (!c->sub) return decide_family(name, name, c, f, q, s);
   if (!f->decided && !is_path(name)) return decide_for_sub(name, c, c->major, f, q, s);
   return name;
@@ -1184,14 +1202,14 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
 // would bring another release's sub-libraries into the process).
 // A name without a major (libcudnn_graph.so, a development link) is of the major its object's
 // SONAME names, read from the loaded object's dynamic section (no file is read).
-static void note_member(const char *path, const struct link_map *object) {
+static int note_member(const char *path, const struct link_map *object) {
   struct cudnn_name c;
-  if (!path || !parse_cudnn_name(base_name(path), &c)) return;
+  if (!path || !parse_cudnn_name(base_name(path), &c)) return -1;
   const char *soname = c.major < 0 && object ? dynamic_string(object, DT_SONAME) : 0;
   struct cudnn_name named;
   if (soname && parse_cudnn_name(soname, &named)) c.major = named.major;
-  if (c.major < 0) return;
-  if (lock() != LOCK_TAKEN) return;  // a handler's load inside a decision: that one notes it
+  if (c.major < 0) return -1;
+  if (lock() != LOCK_TAKEN) return c.major;  // a handler's load inside a decision: that one notes
   struct family *f = family_of(c.major);
   // Straight into the arena (a page every decision touches), not through a buffer of its own.
   const char *base = base_name(path);
@@ -1199,6 +1217,7 @@ static void note_member(const char *path, const struct link_map *object) {
   if (f && !f->main && !c.sub) f->main = arena_strdup(path);
   if (f) f->tentative = 0;  // a member mapped: the early settlement holds
   unlock();
+  return c.major;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1286,7 +1305,7 @@ EXPORT char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag
       !parse_cudnn_name(base_name(name), &c) || another_copy_decides())
     return (char *)name;
   const struct link_map *who = cookie ? (const struct link_map *)*cookie : 0;
-  const struct requester q = {who && who->l_name ? who->l_name : "", audit_dirs, who};
+  const struct requester q = {~0ul, who && who->l_name ? who->l_name : "", audit_dirs, who};
   const char *use = route(name, &c, &q);
   return (char *)(use != name && is_path(use) ? through_earlier_auditors(use, cookie) : use);
 }
@@ -1317,7 +1336,8 @@ static int note_family(struct dl_phdr_info *info, size_t size, void *data) {
   for (int i = 0; i < info->dlpi_phnum; ++i)
     if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
       object.l_ld = (ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-  note_member(info->dlpi_name, object.l_ld ? &object : 0);
+  const int major = note_member(info->dlpi_name, object.l_ld ? &object : 0);
+  if (major >= 0 && data) *(unsigned long *)data |= major < 64 ? 1ul << major : 0;
   return 0;
 }
 
@@ -1339,7 +1359,8 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
   if (!name || (flags & RTLD_NOLOAD) || !parse_cudnn_name(base_name(name), &c) ||
       another_copy_decides())
     return name;
-  if (dl_iterate_phdr) dl_iterate_phdr(note_family, 0);
+  unsigned long mapped = ~0ul;
+  if (dl_iterate_phdr) mapped = 0, dl_iterate_phdr(note_family, &mapped);
   // Asked here, before the shim's lock: dladdr takes the loader's lock, which a thread running a
   // library's constructor holds while it dlopens a sub-library and waits for the shim's lock.
   Dl_info info = {0};
@@ -1354,6 +1375,6 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
   const char *requester = who                       ? (who->l_name ? who->l_name : "")
                           : found && info.dli_fname ? info.dli_fname
                                                     : "";
-  const struct requester q = {requester, preload_dirs, map};
+  const struct requester q = {mapped, requester, preload_dirs, map};
   return route(name, &c, &q);
 }
