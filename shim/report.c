@@ -35,6 +35,11 @@ static long wanted_by;  // the process whose cuDNN load asked for it: not each f
 static const char *map_file;
 static const struct link_map *base_head;
 
+int report_asked(char **env) {
+  const char *report = env_value(env, "CUDNN_COMPAT_REPORT");
+  return report && text_eq(report, "1");
+}
+
 void report_wanted(const char *map) {
   wanted = 1, wanted_by = sys(SYS_getpid, 0, 0, 0);
   if (!map_file && map) map_file = arena_strdup(map);
@@ -54,6 +59,11 @@ void report_choice(const char *path, const char *how, const char *source) {
 
 void report_kept(int major, const char *how, const char *source) {
   add_note(0, how, source, major);
+}
+
+static const char *warned;
+void report_warned(const char *line) {
+  if (!warned) warned = arena_strdup(line);
 }
 
 void report_refused(const char *dir, const char *base, const char *release, const char *foreign,
@@ -333,16 +343,23 @@ static void say_next_run(const char **foreign, long n, const struct lib *within,
     command = whole_family_fix(refusals->base, refusals->release, refusals->dir);
   } else if (late) {
     command = late;
+  } else if (warned) {
+    command = "cudnn-compat doctor", rest = "   # the shim had no fitting release to hand over";
   }
   const char *parts[] = {"cudnn-compat: report: next run: ", command, rest, "\n", 0};
   say_parts(parts);
 }
 
 __attribute__((destructor)) static void report_at_exit(void) {
+  // Under LD_PRELOAD a program that links cuDNN (DT_NEEDED) and never dlopens it asked the shim
+  // nothing: the environment alone says whether it wants the report (read here, at exit, only).
+  // A process without cuDNN says nothing (a shell's every command would).
+  const int linked_only = !wanted && !is_audit_front() && report_asked(current_environment());
+  if (linked_only) wanted = 1, wanted_by = sys(SYS_getpid, 0, 0, 0);
   if (!wanted || wanted_by != sys(SYS_getpid, 0, 0, 0) || another_copy_decides()) return;
   long n = 0;
   struct lib *libs = collect(&n);
-  if (!libs) return;
+  if (!libs || (linked_only && !n)) return;
   for (long i = 0; i < n; ++i) say_library(&libs[i], libs, n);
   for (const struct refusal *r = refusals; r; r = r->next) {
     const char *parts[] = {"cudnn-compat: report: refused ",
@@ -360,6 +377,11 @@ __attribute__((destructor)) static void report_at_exit(void) {
     say_parts(parts);
   }
   static const char *foreign[16];
+  if (warned) {
+    const char *line = after_prefix(warned, "cudnn-compat: ");
+    say_parts((const char *const[]){
+        "cudnn-compat: report: warned at the load: ", line ? line : warned, "\n", 0});
+  }
   const long mixed = say_mixed(libs, n, foreign, 16);
   const struct lib *within = say_mixed_within(libs, n);
   say_next_run(foreign, mixed, within, recheck ? recheck(first_object()) : 0);

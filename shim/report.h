@@ -10,12 +10,16 @@
 
 #pragma GCC visibility push(hidden)
 
+// The environment asks for the report: CUDNN_COMPAT_REPORT=1.
+int report_asked(char **env);
 // The report was asked for (CUDNN_COMPAT_REPORT=1 when a cuDNN load was decided).
 void report_wanted(const char *map);
 // A file the shim handed the loader and why ("the family of /dir", "rule pytorch, ...").
 void report_choice(const char *path, const char *how, const char *source);
 // What decided a major's main library when the loader's own pick was kept.
 void report_kept(int major, const char *how, const char *source);
+// A decision that kept the loader's choice with a warning (its line, as said at the load).
+void report_warned(const char *line);
 // A sub-library the shim refused: dir, its family's directory, lacks base, or holds it as a link
 // to another release's file (foreign), or one this user cannot read.
 void report_refused(const char *dir, const char *base, const char *release, const char *foreign,

@@ -135,10 +135,9 @@ static struct settings read_settings(void) {
   s.env = current_environment();
   const char *off = env_value(s.env, "CUDNN_COMPAT_DISABLE");
   const char *on = env_value(s.env, "CUDNN_COMPAT_DEBUG");
-  const char *report = env_value(s.env, "CUDNN_COMPAT_REPORT");
   s.disabled = off && text_eq(off, "1");
   s.debug = on && text_eq(on, "1");
-  s.report = report && text_eq(report, "1");
+  s.report = report_asked(s.env);
   s.deadline_ms = now_ms() + 1000 * parse_seconds(env_value(s.env, "CUDNN_COMPAT_TIMEOUT"), 10);
   return s;
 }
@@ -270,7 +269,7 @@ static void say_engine_failure(enum engine_result r, int error, const char *name
 
 // What the last decision was made by, for the report: the engine's "how" line, or the table; and
 // whether it said a line (a family whose decision spoke says nothing more: one line a process).
-static const char *decided_how, *decided_source;
+static const char *decided_how, *decided_source, *decided_said;
 static int decision_spoke;
 
 // Prints the engine's lines for stderr and returns its choice ("use PATH"), or 0. The engine's
@@ -278,7 +277,7 @@ static int decision_spoke;
 // are this process's own buffers, read line by line in place (line_cut).
 static const char *read_answer(char *answer, int debug) {
   const char *use = 0;
-  decided_how = decided_source = 0;
+  decided_how = decided_source = decided_said = 0;
   decision_spoke = 0;
   record_answer(answer);
   for (char *line = answer; *line;) {
@@ -286,6 +285,7 @@ static const char *read_answer(char *answer, int debug) {
     const char *q;
     // One line a decision, whatever the answer holds (a memo entry edited by hand); debugging,
     // every line the engine says.
+    if ((q = after_prefix(line, "say ")) && !decided_said) decided_said = arena_strdup(q);
     if ((q = after_prefix(line, "say ")) && (debug || !decision_spoke))
       say_parts((const char *const[]){q, "\n", 0}), decision_spoke = 1;
     if ((q = after_prefix(line, "use "))) use = arena_strdup(q);
@@ -1022,6 +1022,8 @@ static const char *decide_family(const char *name, const char *asked, const stru
   if (s->report && result != name) report_choice(result, decided_how, decided_source);
   if (s->report && result == name && decided_source)
     report_kept(c->major, decided_how, decided_source);
+  // Kept with a warning (nothing that fits to hand over): the report says the warning too.
+  if (s->report && result == name && decision_spoke && decided_said) report_warned(decided_said);
   // Whatever asked, a line said is said for the family; under CUDNN_COMPAT_DEBUG every line is
   // said (a debug line is no warning: an outside tester saw the refusal hidden by it).
   f->spoke = f->spoke || (decision_spoke && !s->debug);

@@ -78,3 +78,23 @@ metadata=$(echo "$site"/nvidia_cudnn_cu12-*.dist-info/METADATA)
 rm "$metadata" && mkfifo "$metadata"
 CUDNN_COMPAT_REPORT=1 expect_rc 0 audit py_client "$lib"
 has "report: $site/torch/lib/../../nvidia/cudnn/lib/libcudnn.so.9: cuDNN 9.20.0 (reported by the library), wheel, chosen by the loader, kept by the shim"
+
+# A program that links cuDNN and never dlopens it: under LD_PRELOAD it asks the shim nothing, and
+# the report is made all the same (the environment is read at exit).
+"$CC" -o "$t/linked" -x c - -L"$FAKES/9.20.0/lib64" -Wl,--no-as-needed -lcudnn \
+  -Wl,-rpath,"$FAKES/9.20.0/lib64" <<<'int main(void) { return 0; }'
+for mode in audit preload; do
+  CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode "$t/linked"
+  has "report: $FAKES/9.20.0/lib64/libcudnn.so.9: cuDNN 9.20.0 (reported by the library)"
+  expect_rc 0 $mode "$t/linked"
+  lacks "report"
+done
+
+# A need no installed release meets: the load keeps the loader's choice with a warning, and the
+# report repeats the warning and sends the next run to doctor, not "nothing to change".
+for mode in audit preload; do
+  CUDNN_COMPAT_REQUIRE=9.30 CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode py_client "$lib"
+  has "cudnn-compat: report: warned at the load: libcudnn.so.9: needs 9.30 from CUDNN_COMPAT_REQUIRE"
+  has "cudnn-compat: report: next run: cudnn-compat doctor   # the shim had no fitting release to hand over"
+  lacks "nothing to change"
+done
