@@ -69,6 +69,7 @@ struct family {
   int tentative;            // settled before its mapping, by this thread (settle_early); 0: not
   int closed;               // its dispatcher was unloaded (la_objclose): settled no longer
   long pid;                 // the process that decided it (a forked child inherits the family)
+  unsigned long noted;      // `notes` when a member of it was last seen mapped
   long tentative_until;
   int late_checked;  // a later library that links cuDNN was asked about
   struct family *next;
@@ -79,6 +80,7 @@ struct refused {
   struct refused *next;
 };
 static struct family *families;
+static unsigned long notes;  // members seen mapped, counted (note_member), for `since`
 
 static struct family *family_of(int major) {
   for (struct family *f = families; f; f = f->next)
@@ -88,6 +90,7 @@ static struct family *family_of(int major) {
   f->major = major, f->decided = 0, f->chosen = 0, f->dir = 0, f->release = 0, f->refused = 0;
   f->spoke = 0, f->requester = 0, f->weighed = 0, f->main = 0, f->opened_at = 0;
   f->late_checked = 0, f->tentative = 0, f->tentative_until = 0, f->closed = 0, f->pid = 0;
+  f->noted = 0;
   f->next = families;
   families = f;
   return f;
@@ -722,6 +725,7 @@ static void say_family(const char *name, const char *kept, const char *from,
 // How a front end names the object that asks, and finds the loader's directories for it.
 struct requester {
   unsigned long mapped;  // the majors mapped now, where the front end reads them (unsettled)
+  unsigned long since;   // `notes` before that reading: a family noted later is not in it
   const char *name;      // "" for the main program
   void (*dirs)(const void *who, struct search_dirs *out);
   const void *who;  // its link map, when the front end knows it
@@ -977,8 +981,10 @@ static void settle_early(struct family *f, const char *file, const struct settin
 // `mapped`: the majors of which a cuDNN library is mapped now (LD_PRELOAD reads the loader's list
 // at each request; LD_AUDIT, which sees each unload, passes all bits): a family none of whose
 // libraries is mapped any more (all dlclosed) is settled no longer.
-static void unsettled(struct family *f, unsigned long mapped) {
-  if (f && f->dir && !f->tentative && f->major >= 0 && f->major < 64 &&
+// The reading is taken before the lock: a family another thread saw mapped after it began (its
+// load and its next request between this thread's reading and its lock) is not judged by it.
+static void unsettled(struct family *f, unsigned long mapped, unsigned long since) {
+  if (f && f->dir && !f->tentative && f->noted <= since && f->major >= 0 && f->major < 64 &&
       !(mapped & (1ul << f->major)))
     f->closed = 1;
   if (!f || (!f->closed && (!f->tentative || ((int)sys(SYS_gettid, 0, 0, 0) != f->tentative &&
@@ -1164,7 +1170,7 @@ static void family_of_requester(const struct cudnn_name *c, struct family *f,
 // The decision for a cuDNN name, under the lock.
 static const char *route_name(const char *name, const struct cudnn_name *c,
                               const struct requester *q, const struct settings *s) {
-  for (struct family *g = families; g; g = g->next) unsettled(g, q->mapped);
+  for (struct family *g = families; g; g = g->next) unsettled(g, q->mapped, q->since);
   if (c->major < 0)
     return is_path(name) ? path_without_major(name, c, q, s) : route_without_major(name, c, q, s);
   struct family *f = family_of(c->major);
@@ -1217,7 +1223,7 @@ static int note_member(const char *path, const struct link_map *object) {
   const char *base = base_name(path);
   if (f && !f->dir && base - path > 1) f->dir = arena_strndup(path, base - path - 1);
   if (f && !f->main && !c.sub) f->main = arena_strdup(path);
-  if (f) f->tentative = 0;  // a member mapped: the early settlement holds
+  if (f) f->tentative = 0, f->noted = ++notes;  // a member mapped: the early settlement holds
   unlock();
   return c.major;
 }
@@ -1307,7 +1313,7 @@ EXPORT char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag
       !parse_cudnn_name(base_name(name), &c) || another_copy_decides())
     return (char *)name;
   const struct link_map *who = cookie ? (const struct link_map *)*cookie : 0;
-  const struct requester q = {~0ul, who && who->l_name ? who->l_name : "", audit_dirs, who};
+  const struct requester q = {~0ul, 0, who && who->l_name ? who->l_name : "", audit_dirs, who};
   const char *use = route(name, &c, &q);
   return (char *)(use != name && is_path(use) ? through_earlier_auditors(use, cookie) : use);
 }
@@ -1362,6 +1368,7 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
       another_copy_decides())
     return name;
   unsigned long mapped = ~0ul;
+  const unsigned long since = __atomic_load_n(&notes, __ATOMIC_RELAXED);
   if (dl_iterate_phdr) mapped = 0, dl_iterate_phdr(note_family, &mapped);
   // Asked here, before the shim's lock: dladdr takes the loader's lock, which a thread running a
   // library's constructor holds while it dlopens a sub-library and waits for the shim's lock.
@@ -1377,6 +1384,6 @@ __attribute__((visibility("hidden"))) const char *shim_dlopen_route(const char *
   const char *requester = who                       ? (who->l_name ? who->l_name : "")
                           : found && info.dli_fname ? info.dli_fname
                                                     : "";
-  const struct requester q = {mapped, requester, preload_dirs, map};
+  const struct requester q = {mapped, since, requester, preload_dirs, map};
   return route(name, &c, &q);
 }
