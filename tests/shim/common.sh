@@ -264,20 +264,6 @@ static void *load5(void) {
   return lib;
 }
 '
-# seccomp_main: C for hosts under a seccomp filter: filtered(program, n) installs the n
-# instructions as the process's filter (no new privileges first); 0 when it is in place.
-seccomp_main='
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-static int filtered(struct sock_filter *program, unsigned short n) {
-  struct sock_fprog fprog = {n, program};
-  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
-         prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) == 0;
-}
-'
 # The tf2016 setting: FAKE 5.0.5 first on the path, 5.1.10 in the map, built with 5.1.3. A redirect
 # shows as this line; the ordinary load as "cuDNN 5005".
 redirected="cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"

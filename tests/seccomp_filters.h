@@ -1,0 +1,29 @@
+/* Seccomp filters for the tests' hosts (tests/shim/hostile_seccomp.sh, seccomp_denied_checks.sh,
+ * tests/python/late_consumer.sh). filtered(program, n) installs the n instructions as the
+ * process's filter (no new privileges first); 1 when it is in place. kill_processes() installs
+ * the filter of a host that may not start a process (systemd's SystemCallFilter, some container
+ * profiles): fork, vfork, clone and clone3 kill it. */
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+static int filtered(struct sock_filter *program, unsigned short n) {
+  struct sock_fprog fprog = {n, program};
+  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+         prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) == 0;
+}
+
+static int kill_processes(void) {
+  struct sock_filter program[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 4, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 3, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fork, 2, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_vfork, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+  };
+  return filtered(program, sizeof program / sizeof *program);
+}
