@@ -270,6 +270,26 @@ static void say_engine_failure(enum engine_result r, int error, const char *name
   say_parts(parts);
 }
 
+// base.major (libcudnn.so, 9: libcudnn.so.9) into out, parsed into *m; 0 when it does not fit or
+// is no cuDNN name. The one way the router names a major's file.
+static const char *name_of_major(const char *base, int major, char *out, long size,
+                                 struct cudnn_name *m) {
+  const long n = text_len(base);
+  if (major < 0 || n + 22 > size) return 0;  // format_decimal's room
+  append_text(out, size, 0, base);
+  out[n] = '.';
+  format_decimal((unsigned long)major, out + n + 1);
+  return parse_cudnn_name(out, m) ? out : 0;
+}
+
+// The "how SOURCE TEXT" line's text, and its source into *source when asked (shared/protocol.h).
+static const char *how_text(const char *q, const char **source) {
+  const char *space = q;
+  while (*space && *space != ' ') ++space;
+  if (source) *source = arena_strndup(q, space - q);
+  return *space ? arena_strdup(space + 1) : 0;
+}
+
 // What the last decision was made by, for the report: the engine's "how" line, or the table; and
 // whether it said a line (a family whose decision spoke says nothing more: one line a process).
 static const char *decided_how, *decided_source, *decided_said;
@@ -292,12 +312,7 @@ static const char *read_answer(char *answer, int debug) {
     if ((q = after_prefix(line, "say ")) && (debug || !decision_spoke))
       say_parts((const char *const[]){q, "\n", 0}), decision_spoke = 1;
     if ((q = after_prefix(line, "use "))) use = arena_strdup(q);
-    if ((q = after_prefix(line, "how "))) {  // "how SOURCE TEXT" (shared/protocol.h)
-      const char *space = q;
-      while (*space && *space != ' ') ++space;
-      if (*space) decided_how = arena_strdup(space + 1);
-      decided_source = arena_strndup(q, space - q);
-    }
+    if ((q = after_prefix(line, "how "))) decided_how = how_text(q, &decided_source);
     line = line_mend(end, was);
   }
   return use;
@@ -539,10 +554,7 @@ static const char *unweighed(const char *lines, const char *among, const char **
 // What a user imports to load a file: the top-level package below site-packages (or the module
 // file there, without its suffixes), else the file's own name.
 static const char *import_name(const char *path, char *out, long size) {
-  const char *start = base_name(path);
-  for (const char *p = path; *p; ++p)
-    if (after_prefix(p, "/site-packages/") || after_prefix(p, "/dist-packages/"))
-      start = p + text_len("/site-packages/");
+  const char *below = below_site_packages(path), *start = below ? below : base_name(path);
   long n = 0;
   while (start[n] && start[n] != '/' && (start[n] != '.' || start == base_name(path)) &&
          n < size - 1)
@@ -569,10 +581,7 @@ static struct recheck read_recheck(char *answer) {
     char was, *cut = line_cut(line, &was);
     if ((q = after_prefix(line, "say ")) && !r.said) r.said = arena_strdup(q);
     if ((q = after_prefix(line, "use "))) r.use = arena_strdup(q);
-    if ((q = after_prefix(line, "how "))) {  // "how SOURCE TEXT"
-      while (*q && *q != ' ') ++q;
-      if (*q) r.how = arena_strdup(q + 1);
-    }
+    if ((q = after_prefix(line, "how "))) r.how = how_text(q, 0);
     line = line_mend(cut, was);
   }
   return r;
@@ -625,11 +634,12 @@ static const char *say_late(const struct family *g, const char *late, const stru
 // The engine's decision for the family's first requester, asked again with the process as it is
 // now; 1 when it differs from what the family got (or says a line), with *r its answer.
 static int decided_otherwise(const struct family *g, const struct settings *s, struct recheck *r) {
-  static char main_name[32];
+  static char main_name[64];
   static const struct search_dirs unread = {0, 0, 0};  // the engine reads the requester's own
-  format_decimal((unsigned long)g->major,
-                 main_name + append_text(main_name, sizeof main_name, 0, "libcudnn.so."));
-  char *answer = engine_answer(main_name, g->requester, 0, &unread, s, "-", "-", 1);
+  struct cudnn_name m;
+  char *answer = name_of_major("libcudnn.so", g->major, main_name, sizeof main_name, &m)
+                     ? engine_answer(main_name, g->requester, 0, &unread, s, "-", "-", 1)
+                     : 0;
   *r = read_recheck(answer);
   if (!answer) return -1;  // not asked (a seccomp filter, no engine beside the shim)
   return r->said || (r->use ? !same_directory(r->use, g->dir) : g->chosen != 0);
@@ -1081,12 +1091,10 @@ static int major_of_pick(const char *name, const struct requester *q) {
 static const char *decide_for_sub(const char *name, const struct cudnn_name *c, int major,
                                   struct family *f, const struct requester *q,
                                   const struct settings *s) {
-  static char main_name[32];
+  static char main_name[64];
   static struct search_dirs dirs;
   struct cudnn_name m;
-  long n = append_text(main_name, sizeof main_name, 0, "libcudnn.so.");
-  format_decimal((unsigned long)major, main_name + n);
-  if (!parse_cudnn_name(main_name, &m)) return name;
+  if (!name_of_major("libcudnn.so", major, main_name, sizeof main_name, &m)) return name;
   decide_family(main_name, name, &m, f, q, s);
   // Kept (by the table or the engine): the family is where the loader finds its main library.
   const char *pick = 0;
@@ -1124,11 +1132,7 @@ static const char *route_without_major(const char *name, const struct cudnn_name
       if (g->dir && g->major >= 0) major = major < 0 ? g->major : -2;  // two: no one major
   }
   struct cudnn_name m;
-  if (major < 0 || text_len(c->base) + 8 > (long)sizeof with_major) return name;
-  format_decimal((unsigned long)major,
-                 with_major + append_text(with_major, sizeof with_major, 0, c->base) + 1);
-  with_major[text_len(c->base)] = '.';
-  if (!parse_cudnn_name(with_major, &m)) return name;
+  if (!name_of_major(c->base, major, with_major, sizeof with_major, &m)) return name;
   const char *got = route_name(with_major, &m, q, s);
   if (got != with_major) return got;
   // Kept: the file the loader takes for the name with its major, not where the development link
@@ -1145,13 +1149,10 @@ static const char *route_without_major(const char *name, const struct cudnn_name
 static const char *path_without_major(const char *name, const struct cudnn_name *c,
                                       const struct requester *q, const struct settings *s) {
   static char with_major[64];
-  const int major = major_of_file(name);
   struct cudnn_name m;
-  if (major < 0 || text_len(c->base) + 8 > (long)sizeof with_major) return name;
-  format_decimal((unsigned long)major,
-                 with_major + append_text(with_major, sizeof with_major, 0, c->base) + 1);
-  with_major[text_len(c->base)] = '.';
-  return parse_cudnn_name(with_major, &m) ? route_name(name, &m, q, s) : name;
+  return name_of_major(c->base, major_of_file(name), with_major, sizeof with_major, &m)
+             ? route_name(name, &m, q, s)
+             : name;
 }
 
 // A sub-library asked by a loaded dispatcher whose own file named no major (no SONAME, or one of

@@ -223,13 +223,19 @@ int is_wheel_cudnn_dir(const char *dir, long n) {
   return (after_prefix(c, "site-packages") || after_prefix(c, "dist-packages")) != 0;
 }
 
+const char *below_site_packages(const char *file) {
+  const char *below = 0, *q;
+  for (const char *p = file; *p; ++p)
+    if ((q = after_prefix(p, "/site-packages/")) || (q = after_prefix(p, "/dist-packages/")))
+      below = q;
+  return below;
+}
+
 enum python_path python_path_kind(const char *file) {
+  if (below_site_packages(file)) return PYTHON_WHEEL;
   const char *dir_end = 0;
-  for (const char *p = file; *p; ++p) {
-    if (after_prefix(p, "/site-packages/") || after_prefix(p, "/dist-packages/"))
-      return PYTHON_WHEEL;
+  for (const char *p = file; *p; ++p)
     if (*p == '/') dir_end = p;
-  }
   if (!dir_end) return PYTHON_NONE;
   const char *dir = dir_end;
   while (dir > file && dir[-1] != '/') --dir;

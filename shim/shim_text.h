@@ -53,6 +53,8 @@ int is_wheel_cudnn_dir(const char *dir, long length);
 // when the directory beside it holds conda-meta/ (the caller looks). The shim and the engine ask
 // it alike: which requesters go to the engine, and which files' pins the engine reads.
 enum python_path { PYTHON_NONE, PYTHON_WHEEL, PYTHON_LIB_DIR };
+// What follows the last site-packages/ or dist-packages/ component of file, or 0.
+const char *below_site_packages(const char *file);
 enum python_path python_path_kind(const char *file);
 
 // A conda prefix's libraries are in its lib/, its conda-meta/ beside it: for a directory named lib
