@@ -18,11 +18,18 @@ struct Grounds {
   bool keep = true;              // false: a probe ran out of time, or a file changed just now
   std::uint64_t started_ns = 0;  // CLOCK_REALTIME, as file times are
   // Records path as it is now (nullopt: not there), once.
-  void file(const std::string &path) {
+  void file(const std::string &path) { add(path, true); }
+  // The same for a file only ever replaced whole, written aside and renamed (the node file): each
+  // write is a new inode, so no change can keep its identity, and one just written - by this
+  // engine, or by another of the node deciding at the same moment - is no reason to keep nothing.
+  void replaced_whole(const std::string &path) { add(path, false); }
+
+ private:
+  void add(const std::string &path, bool racy) {
     if (std::any_of(files.begin(), files.end(), [&](const auto &f) { return f.first == path; }))
       return;
     const std::optional<FileIdentity> id = identify_file(path);
-    if (id && changed_lately(*id, started_ns)) keep = false;
+    if (racy && id && changed_lately(*id, started_ns)) keep = false;
     files.emplace_back(path, id);
   }
 };

@@ -69,7 +69,7 @@ std::optional<NodeFacts> learn_node(const Request &r, const Map *map, Grounds &g
   const NodeSources sources = node_sources(env, helper, int(std::max(left_ms(r), 0L) / 2), map);
   std::optional<NodeFacts> node = learn_node_facts(sources);
   const std::string file = node_file_path(sources.memo_dir, sources.node);
-  if (!file.empty()) grounds.file(file);
+  if (!file.empty()) grounds.replaced_whole(file);
   return node;
 }
 

@@ -348,6 +348,33 @@ export XDG_RUNTIME_DIR=$t/run
 memo=$t/run/cudnn-compat
 : >"$memo"
 memo_on() { rm -f "$memo"; }
+# together_client: $t/together N CMD... starts N copies of CMD that wait on one pipe, then releases
+# them at once; it fails when any of them did.
+together_client() {
+  compile together <<'C'
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  int gate[2];
+  if (argc < 3 || pipe(gate) != 0) return 2;
+  const int n = atoi(argv[1]);
+  for (int i = 0; i < n; ++i)
+    if (fork() == 0) {
+      char byte;
+      close(gate[1]);
+      if (read(gate[0], &byte, 1) < 0) _exit(3);
+      close(gate[0]);
+      execv(argv[2], argv + 2);
+      _exit(127);
+    }
+  close(gate[1]);  /* every child's read returns now */
+  int status, failed = 0;
+  while (wait(&status) > 0) failed += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+  return failed != 0;
+}
+C
+}
 # memo_setting: the memo scenarios' site, the memo on. FAKE 9.0.0 and 9.1.0 in a validated map, the user's own
 # copy of FAKE 9.0.0 first on the path (no table knows it), 9.1 required, the family client built.
 memo_setting() {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -56,10 +57,17 @@ struct HelperAnswer {
   std::optional<Version> version;
   std::optional<Version> cuda;
   std::vector<std::string> family;
-  std::string why;              // when version is absent
-  bool ran = true;              // the helper started (else why says what stopped it)
+  std::string why;  // when version is absent
+  bool ran = true;  // the helper answered or ended (else why says what stopped it, or its time)
   std::string load_error = {};  // what the helper said of a load that failed ("error TEXT")
 };
+
+// "the library gave no answer within 1.5 s": a probe that ran out of time judged nothing.
+std::string no_answer_within(int timeout_ms) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", timeout_ms / 1000.0);
+  return std::string("the library gave no answer within ") + seconds + " s";
+}
 
 std::string describe_end(const SpawnResult &run) {
   if (run.signal) return std::string("crashed while loading (") + strsignal(*run.signal) + ")";
@@ -183,14 +191,16 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   HelperAnswer a = read_answer(run.out, file, error);
   if (a.version) return a;
   a.cuda.reset();
-  if (run.timed_out)
-    a.why = "the library did not answer within " + std::to_string(options.timeout_ms / 1000) + " s";
-  else if (!error.empty())
+  if (run.timed_out) {
+    a.why = no_answer_within(options.timeout_ms);
+    a.ran = false;  // no check was made: the next process may have more time
+  } else if (!error.empty()) {
     a.why = "the library did not load: " + (a.load_error = error);
-  else if (run.exit_code == 0)
+  } else if (run.exit_code == 0) {
     a.why = "the library reported an unknown version";
-  else
+  } else {
     a.why = "the library " + describe_end(run);
+  }
   return a;
 }
 
@@ -382,7 +392,7 @@ std::optional<LibraryCheck> read_probe_answer(int fd, const std::string &file, i
   const HelperAnswer a = read_answer(out, file, error);
   if (a.version)
     return LibraryCheck{Probe{file, *a.version, a.cuda, ProbeSource::library, {}, {}, a.family}};
-  if (late) return LibraryCheck{};  // as a probe of the engine's own that ran out of time
+  if (late) return LibraryCheck{std::nullopt, no_answer_within(timeout_ms)};
   return std::nullopt;
 }
 
