@@ -311,6 +311,7 @@ static const char *read_answer(char *answer, int debug) {
     if ((q = after_prefix(line, "say ")) && !decided_said) decided_said = arena_strdup(q);
     if ((q = after_prefix(line, "say ")) && (debug || !decision_spoke))
       say_parts((const char *const[]){q, "\n", 0}), decision_spoke = 1;
+    if ((q = after_prefix(line, "note ")) && debug) say_parts((const char *const[]){q, "\n", 0});
     if ((q = after_prefix(line, "use "))) use = arena_strdup(q);
     if ((q = after_prefix(line, "how "))) decided_how = how_text(q, &decided_source);
     line = line_mend(end, was);

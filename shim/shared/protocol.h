@@ -20,7 +20,9 @@
  *                "R:" RUNPATH; one "?" when
  *                it could not, and the engine then reads the requester's dynamic section itself.
  * and reads its answer, line by line:
- *   say TEXT     a line for stderr (at most one unless CUDNN_COMPAT_DEBUG=1)
+ *   say TEXT     a line for stderr (at most one unless CUDNN_COMPAT_DEBUG=1): a warning
+ *   note TEXT    a line for stderr under CUDNN_COMPAT_DEBUG=1 only: what went well (a shim that
+ *                does not know the line ignores it)
  *   use PATH     load this file instead, or
  *   pass         keep the ordinary load
  *   how SOURCE TEXT  where the file loaded comes from (module, wheel, conda, system, user) and

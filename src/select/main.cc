@@ -306,11 +306,13 @@ std::string answer_text(Selection s, const std::vector<std::string> &usage) {
     s.say = {
         "cudnn-compat: the cuDNN to hand over is at a path with a line break, which the "
         "shim's answer cannot carry; loading as usual"};
+    s.notes.clear();
     s.use.reset();
     s.source.reset();
   }
   std::string out;
   for (const std::string &line : s.say) out += "say " + one_line(line) + '\n';
+  for (const std::string &line : s.notes) out += "note " + one_line(line) + '\n';
   if (s.source) out += "how " + std::string(to_string(*s.source)) + ' ' + one_line(s.how) + '\n';
   for (const std::string &line : usage) out += one_line(line) + '\n';
   return out + (s.use ? "use " + *s.use : std::string("pass")) + '\n';

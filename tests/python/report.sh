@@ -47,6 +47,12 @@ for mode in audit preload; do
   # torch/lib/../../nvidia/cudnn/lib) says it is the wheel's.
   CUDNN_COMPAT_DISABLE=1 CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode py_client "$lib"
   count ", wheel, chosen by the loader" 9
+  # Debugging too: the line that says the load fits is a note, no warning to repeat at exit (an
+  # outside tester's finding: "warned at the load: ... fits", and the next run sent to doctor).
+  CUDNN_COMPAT_DEBUG=1 CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode py_client "$lib"
+  has "cudnn-compat: libcudnn.so.9 -> "
+  lacks "warned at the load"
+  has "cudnn-compat: report: next run: nothing to change (one whole family per cuDNN major)"
 done
 
 # One directory whose family is of two releases (its exact sub-library name links to another

@@ -300,6 +300,7 @@ struct Selection {
   // ("rule pytorch, the pin of torch 2.6.0: ..."); empty when nothing was judged.
   std::optional<Source> source = std::nullopt;
   std::string how = "";
+  std::vector<std::string> notes = {};  // said only when debugging: what went well, no warning
 };
 
 Selection select_library(const SelectInputs &in, const SelectIo &io);

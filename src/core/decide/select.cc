@@ -97,13 +97,13 @@ std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo 
   // there), whichever path that is: the fast path does the same.
   if (p.file != in.loader->path) out.use = p.file;
   if (in.debug)
-    out.say.push_back(kPrefix + in.name + " -> " + out.use.value_or(in.loader->path) +
-                      (out.use ? " (the release the loader finds at " + in.loader->path +
-                                     ", at the path its family was probed at; "
-                               : " as the loader finds it (") +
-                      need + "; " + to_string(p.version) + " (" +
-                      std::string(to_string(in.loader_source)) + ") on " + in.loader->from +
-                      " fits: " + v.reason + ")");
+    out.notes.push_back(kPrefix + in.name + " -> " + out.use.value_or(in.loader->path) +
+                        (out.use ? " (the release the loader finds at " + in.loader->path +
+                                       ", at the path its family was probed at; "
+                                 : " as the loader finds it (") +
+                        need + "; " + to_string(p.version) + " (" +
+                        std::string(to_string(in.loader_source)) + ") on " + in.loader->from +
+                        " fits: " + v.reason + ")");
   return std::nullopt;
 }
 
@@ -171,7 +171,8 @@ Selection serve_own(const SelectInputs &in, const SelectIo &io, Selection out) {
   return out;
 }
 
-// The file handed over, with its source and release: said when debugging or when the map lied.
+// The file handed over, with its source and release: a warning when the map lied, else a note for
+// debugging.
 void handed_over(const SelectInputs &in, const std::string &need, const std::string &note,
                  const Search &found, Selection &out) {
   const Installed &e = in.map->cudnn[found.chosen];
@@ -179,11 +180,12 @@ void handed_over(const SelectInputs &in, const std::string &need, const std::str
   out.how = how(in);
   const std::string lies =
       found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
-  if (in.debug || !lies.empty())
-    out.say.push_back(kPrefix + in.name + " -> " + *out.use + " (" +
-                      std::string(to_string(source_of(e))) + " " + to_string(e.version) + "; " +
-                      need + "; " + note + lies +
-                      (found.map_lied ? "; run `cudnn-compat map validate --probe`" : "") + ")");
+  if (!in.debug && lies.empty()) return;
+  (lies.empty() ? out.notes : out.say)
+      .push_back(kPrefix + in.name + " -> " + *out.use + " (" +
+                 std::string(to_string(source_of(e))) + " " + to_string(e.version) + "; " + need +
+                 "; " + note + lies +
+                 (found.map_lied ? "; run `cudnn-compat map validate --probe`" : "") + ")");
 }
 
 }  // namespace
