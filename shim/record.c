@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "environment.h"
+#include "host_status.h"
 #include "say.h"
 #include "shared/usage_record.h"
 #include "shim_text.h"
@@ -315,7 +316,9 @@ static long compose(char *line, long size, const char *name, const char *request
   at = put_value(line, room, at, "mode",
                  mode == MODE_REPORT_ONLY ? CUDNN_COMPAT_USAGE_REPORT_ONLY : "record");
   struct stat st;
-  const int dropped = sys4(SYS_newfstatat, AT_FDCWD, drops_file(), &st, 0) == 0 && st.st_size > 0;
+  // Another user's file at the name is no count of ours (a squatter's planted size).
+  const int dropped = sys4(SYS_newfstatat, AT_FDCWD, drops_file(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                      S_ISREG(st.st_mode) && st.st_uid == euid && st.st_size > 0;
   at = put_value(line, room, at, "drops",
                  dropped ? format_decimal((unsigned long)st.st_size, number) : 0);
   // The same pid records again after an execve, often within the same second: the reader's key
@@ -341,8 +344,15 @@ static void undecided_fields(void) {
 }
 
 static void send_record(const char *name, const char *requester, enum mode mode) {
-  sys(SYS_uname, &work.host, 0, 0);
+  // A seccomp filter may kill the host for the record's socket, uname or readlink, which the
+  // process itself may never make (systemd's ~@network-io): no record there, a drop counted with
+  // the loader's own kind of calls (open, write).
   uid = (unsigned long)sys(SYS_getuid, 0, 0, 0), euid = decision_euid();
+  if (seccomp_filtered(0)) {
+    count_drop();
+    return;
+  }
+  sys(SYS_uname, &work.host, 0, 0);
   if (!note.fields) undecided_fields();
   char *line = work.text + note.fields + 1;
   long n = compose(line, CUDNN_COMPAT_USAGE_MAX + 1, name, requester, mode);

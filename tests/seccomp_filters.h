@@ -2,7 +2,8 @@
  * tests/python/late_consumer.sh). filtered(program, n) installs the n instructions as the
  * process's filter (no new privileges first); 1 when it is in place. kill_processes() installs
  * the filter of a host that may not start a process (systemd's SystemCallFilter, some container
- * profiles): fork, vfork, clone and clone3 kill it. */
+ * profiles): fork, vfork, clone and clone3 kill it. kill_calls(nr, n) kills the process at any of
+ * the n (at most 8) system calls nr (systemd's ~@network-io kills at socket). */
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -26,4 +27,18 @@ static int kill_processes(void) {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
   };
   return filtered(program, sizeof program / sizeof *program);
+}
+
+static int kill_calls(const unsigned *nr, int n) {
+  struct sock_filter program[2 + 2 * 8];
+  int at = 0;
+  if (n > 8) return 0;
+  program[at++] =
+      (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+  for (int i = 0; i < n; ++i) {
+    program[at++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr[i], 0, 1);
+    program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+  }
+  program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+  return filtered(program, (unsigned short)at);
 }

@@ -2,6 +2,7 @@
 // SQLite database, and what they say.
 #include "cli.h"
 #include "diagnostics.h"
+#include "text.h"
 
 #include <fcntl.h>
 #include <pwd.h>
@@ -171,10 +172,42 @@ bool ingest_source(UsageStore &store, const Source &s, IngestCounts &c, std::str
   return true;
 }
 
+// The uid a spool file's name is for (HOST.UID.usage), or nullopt.
+std::optional<std::int64_t> named_uid(const std::string &stem) {
+  const std::size_t dot = stem.rfind('.');
+  if (dot == std::string::npos) return std::nullopt;
+  return parse_uint(std::string_view(stem).substr(dot + 1), 10);
+}
+
+// A spool file (lstat as f) with the owner whose records it may hold, or nullopt when it is named
+// for one user and owned by another: it stands where the named user's records would go (the shim
+// writes only a file of its own there), and `squatted` says so.
+std::optional<Source> spool_source(const std::string &path, const struct stat &f,
+                                   std::vector<std::string> &squatted) {
+  Source s{path, {}};
+  s.origin.spool = true;
+  s.origin.owner = std::int64_t(f.st_uid);
+  // HOST.UID.usage: the host is all before the last two dots' fields. A file named otherwise (a
+  // copy by hand) is held to its owner alone.
+  const std::string name = fs::path(path).filename().string();
+  const std::string stem = name.substr(0, name.size() - 6);
+  const std::optional<std::int64_t> uid = named_uid(stem);
+  if (uid) s.origin.file_host = stem.substr(0, stem.rfind('.'));
+  if (!uid || *uid == std::int64_t(f.st_uid)) return s;
+  squatted.push_back(printable(path) + " is owned by " + user_name(f.st_uid) + ", not by " +
+                     user_name(*uid) + " whose records its name is for: " + user_name(*uid) +
+                     "'s records on " + printable(s.origin.file_host) +
+                     " cannot be written there (the shim writes only a file of its own) and are "
+                     "dropped; not ingested (rm " +
+                     printable(path) + ")");
+  return std::nullopt;
+}
+
 // The spool files of a directory, each with the owner whose records it may hold. A directory that
 // someone other than root or this user owns, or that others may write without the sticky bit,
 // may hold any record in any name: refused whole.
-std::optional<std::vector<Source>> spool_files(const std::string &dir, std::string &why) {
+std::optional<std::vector<Source>> spool_files(const std::string &dir, std::string &why,
+                                               std::vector<std::string> &squatted) {
   struct stat st {};
   if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     why = dir + ": not a directory; not ingested";
@@ -200,13 +233,8 @@ std::optional<std::vector<Source>> spool_files(const std::string &dir, std::stri
     struct stat f {};
     if (!name.ends_with(".usage") || lstat(e.path().c_str(), &f) != 0 || !S_ISREG(f.st_mode))
       continue;
-    Source s{e.path().string(), {}};
-    s.origin.spool = true;
-    s.origin.owner = std::int64_t(f.st_uid);
-    // HOST.UID.usage: the host is all before the last two dots' fields.
-    const std::string stem = name.substr(0, name.size() - 6);
-    s.origin.file_host = stem.substr(0, stem.rfind('.'));
-    out.push_back(std::move(s));
+    if (std::optional<Source> source = spool_source(e.path().string(), f, squatted))
+      out.push_back(std::move(*source));
   }
   std::sort(out.begin(), out.end(),
             [](const Source &a, const Source &b) { return a.path < b.path; });
@@ -238,13 +266,19 @@ int ingest(const std::vector<std::string> &sources, const std::string &db, const
   for (const std::string &arg : sources) {
     std::string why;
     std::vector<Source> files;
+    std::vector<std::string> squatted;
     if (fs::is_directory(arg)) {
-      const std::optional<std::vector<Source>> spool = spool_files(arg, why);
+      const std::optional<std::vector<Source>> spool = spool_files(arg, why, squatted);
       if (spool) files = *spool;
+    } else if (struct stat f{}; arg.ends_with(".usage") && lstat(arg.c_str(), &f) == 0) {
+      // One spool file named alone: its owner holds it to its own records all the same.
+      if (std::optional<Source> source = spool_source(arg, f, squatted))
+        files.push_back(std::move(*source));
     } else {
       files.push_back({arg, {}});
-      files.back().origin.spool = arg.ends_with(".usage");
     }
+    for (const std::string &line : squatted) Error() << "usage ingest: " << line;
+    if (!squatted.empty()) rc = kUsage;
     for (Source &s : files) {
       s.origin.now = std::int64_t(std::time(nullptr));
       IngestCounts c;

@@ -69,7 +69,7 @@ TEST(Select, KeepsWhatTheLoaderTakesWhenItFits) {
   Selection s = select_library(in, w.io());
   EXPECT_FALSE(s.use);
   EXPECT_TRUE(s.say.empty());  // silent when all goes well
-  in.debug = true;  // a note: no warning
+  in.debug = true;             // a note: no warning
   s = select_library(in, w.io());
   EXPECT_TRUE(s.say.empty());
   ASSERT_EQ(s.notes.size(), 1u);
@@ -92,6 +92,18 @@ TEST(Select, HandsOverTheFittingReleaseSilently) {
       "the test; "
       "5.0.5 on LD_LIBRARY_PATH does not fit: before cuDNN 7 the minor version must match "
       "(5.0 vs 5.1))");
+}
+
+// Past its retire day a release is handed over no more, and the line that lists what is installed
+// says so: a user told it is installed would ask the admins for what they retired on purpose.
+TEST(Select, NamesARetiredReleaseAsRetired) {
+  World w = site();
+  w.map.cudnn[1].retire_after = "2026-12-06", w.map.cudnn[1].retired = true;
+  const Selection s = select_library(request(w, "5.1.3"), w.io());
+  EXPECT_FALSE(s.use);
+  ASSERT_EQ(s.say.size(), 1u);
+  EXPECT_NE(s.say[0].find("5.1.10 (cudnn/5.1.10, retired on 2026-12-06)"), std::string::npos)
+      << s.say[0];
 }
 
 TEST(Select, PassesOverAMapThatLiesAndSaysSo) {

@@ -46,7 +46,7 @@ LineOrigin syslog_origin() {
 
 TEST(UsageRecord, WhatTheShimEncodesReadsBackWhole) {
   const std::string line =
-      "Dec  1 20:29:01 node7 " CUDNN_COMPAT_USAGE_TAG "[81]: " + record(fields());
+      "Dec  1 20:29:01 node7 " CUDNN_COMPAT_USAGE_TAG "[81]: uid=1000 " + record(fields());
   EXPECT_EQ(line.find(' ', line.find("exe=")), line.find(" by="));  // the space is encoded
   const LineRead r = read_usage_line(line, syslog_origin());
   ASSERT_EQ(r.kind, LineKind::record) << r.why;
@@ -86,6 +86,10 @@ TEST(UsageRecord, TornForgedNewerAndOtherLinesAreToldApart) {
   const std::string tag = "node7 " CUDNN_COMPAT_USAGE_TAG "[81]: ";
   EXPECT_EQ(read_usage_line(tag + "uid=0 " + good, syslog_origin()).kind, LineKind::forged);
   EXPECT_EQ(read_usage_line(tag + "uid=1000 " + good, syslog_origin()).kind, LineKind::record);
+  // Without the daemon's word on the sender (a network input), any uid could be claimed.
+  for (const char *annotation : {"", "uid= ", "uid=abc "})
+    EXPECT_EQ(read_usage_line(tag + annotation + good, syslog_origin()).kind, LineKind::forged)
+        << annotation;
   // A verdict the shim never writes, and a record from the future.
   auto f = fields();
   f[19].second = "granted";
@@ -505,8 +509,8 @@ TEST(Retire, AModulercCookieIsAcceptedOnlyAsEnvironmentModulesWould) {
   for (const char *ok : {"#%Module\n", "#%Module1.0\nx", "#%Module5.2\n", "#%Module5.2.0 # c\n",
                          "#%Module4.6#\n", "#%Module\tx"})
     EXPECT_EQ(modulerc_cookie_problem(ok, "5.2.0"), "") << ok;
-  for (const char *bad : {"#%Module99.0\n", "#%Module5.3\n", "#%Module5.2.1\n", "#%Modulefoo\n",
-                          "#%Module6\n"})
+  for (const char *bad :
+       {"#%Module99.0\n", "#%Module5.3\n", "#%Module5.2.1\n", "#%Modulefoo\n", "#%Module6\n"})
     EXPECT_NE(modulerc_cookie_problem(bad, "5.2.0").find("requires at least Modules version"),
               std::string::npos)
         << bad;

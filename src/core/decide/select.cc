@@ -37,8 +37,10 @@ std::string capped(const std::vector<std::string> &items, std::size_t most, cons
 std::string installed_list(const Map &map) {
   std::vector<std::string> items;
   for (const Installed &e : map.cudnn) {
-    const std::string where =
-        " (" + (e.module.empty() ? std::string(to_string(source_of(e))) : e.module) + ")";
+    // A retired place is no longer handed over: the list says so, not just that it is installed.
+    const std::string where = " (" +
+                              (e.module.empty() ? std::string(to_string(source_of(e))) : e.module) +
+                              (e.retired ? ", retired on " + e.retire_after : "") + ")";
     if (e.joined && !items.empty())  // another place of the release before it
       items.back() += where;
     else

@@ -117,6 +117,12 @@ std::optional<LineRead> check(const UsageRecord &r, const LineOrigin &o,
   if (!o.file_host.empty() && o.file_host != r.host)
     return fail(LineKind::forged,
                 "it says host " + r.host + " in the spool file of " + o.file_host);
+  // A syslog line is believed only with the sender's uid as the daemon saw it (imuxsock's
+  // annotation): one that came another way (a network input) may claim anyone.
+  if (!o.spool && !daemon_uid)
+    return fail(LineKind::forged,
+                "the syslog daemon named no sender's uid (uid=NUMBER before the record: it did not "
+                "come through the local socket with imuxsock's annotation)");
   if (daemon_uid && *daemon_uid != r.uid)
     return fail(LineKind::forged, "it says uid " + std::to_string(r.uid) +
                                       " but the syslog daemon saw uid " +
