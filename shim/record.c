@@ -232,11 +232,13 @@ static const char *drops_file(void) {
 }
 
 // Opens path for appending, as the user's own regular file (never through a link, never one that
-// someone else made for us to write into), without waiting; -1 when it cannot be.
-static long open_own(const char *path) {
-  const long fd =
-      sys4(SYS_openat, AT_FDCWD, path,
-           O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+// someone else made for us to write into), without waiting; -1 when it cannot be. `fresh`: made
+// now or not at all (O_EXCL).
+static long open_own(const char *path, int fresh) {
+  const long fd = sys4(SYS_openat, AT_FDCWD, path,
+                       O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
+                           O_NOCTTY | (fresh ? O_EXCL : 0),
+                       0600);
   struct stat st;
   if (fd < 0) return -1;
   if (sys(SYS_fstat, fd, &st, 0) == 0 && S_ISREG(st.st_mode) && st.st_uid == euid) return fd;
@@ -245,14 +247,15 @@ static long open_own(const char *path) {
 }
 
 static void count_drop(void) {
-  const long fd = open_own(drops_file());
+  const long fd = open_own(drops_file(), 0);
   if (fd < 0) return;
   sys_retry(SYS_write, fd, ".", 1);
   sys(SYS_close, fd, 0, 0);
 }
 
 // The line (n bytes, its line break included) appended to DIR/HOST.UID.usage, the name made in
-// the block's room after the line.
+// the block's room after the line. Where another user made that file first, to a file of the
+// process's own, HOST.UID~PID.usage (usage_record.h).
 static int to_spool(const char *line, long n, const char *uid_text) {
   char *path = (char *)line + n + 1;
   const long size = kSpoolName;
@@ -261,8 +264,17 @@ static int to_spool(const char *line, long n, const char *uid_text) {
   k = append_text(path, size, k, work.host.nodename);
   k = append_text(path, size, k, ".");
   k = append_text(path, size, k, uid_text);
+  const long stem = k;
   k = append_text(path, size, k, CUDNN_COMPAT_USAGE_SPOOL_SUFFIX);
-  const long fd = k < size - 1 ? open_own(path) : -1;
+  long fd = k < size - 1 ? open_own(path, 0) : -1;
+  if (fd < 0 && k < size - 1) {
+    const char own[2] = {CUDNN_COMPAT_USAGE_SPOOL_OWN, 0};
+    k = append_text(path, size, stem, own);
+    k = append_text(path, size, k,
+                    format_decimal((unsigned long)sys(SYS_getpid, 0, 0, 0), work.number));
+    k = append_text(path, size, k, CUDNN_COMPAT_USAGE_SPOOL_SUFFIX);
+    fd = k < size - 1 ? open_own(path, 1) : -1;
+  }
   if (fd < 0) return 0;
   const long written = sys_retry(SYS_write, fd, line, n);  // one write: whole among many writers
   sys(SYS_close, fd, 0, 0);

@@ -69,6 +69,10 @@
 #define CUDNN_COMPAT_USAGE_VALUE_MAX 512
 #define CUDNN_COMPAT_USAGE_CUT "%00"
 #define CUDNN_COMPAT_USAGE_SPOOL_SUFFIX ".usage"
+/* HOST.UID~PID.usage: the file of one process whose HOST.UID.usage another user made first (a
+ * squatter in the shared spool); created anew (O_EXCL), so no one can have made it for it. */
+#define CUDNN_COMPAT_USAGE_SPOOL_OWN '~'
+
 #define CUDNN_COMPAT_USAGE_DROPS_DIR "/var/tmp"
 #define CUDNN_COMPAT_USAGE_DROPS_FILE "cudnn-compat-usage-dropped."
 /* The per-job word of the Slurm plugin (srun --cudnn-report-only): CUDNN_COMPAT_USAGE=report-only.

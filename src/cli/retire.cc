@@ -25,10 +25,13 @@ struct RetireArgs {
 };
 
 // FILE with the block of this release replaced, or the block appended: every other line of the
-// admin's stays. A block starts at `first` and ends at the first line `last` says ends it.
-std::string upsert_block(const std::string &text, const std::string &block,
-                         const std::string &first,
-                         const std::function<bool(const std::string &)> &last) {
+// admin's stays. A block starts at `first` and ends at the first line `last` says ends it, or at
+// the file's end where no end line is `marked`; nullopt when a marked block has none (edited by
+// hand, or cut short): replacing it would take every line after it.
+std::optional<std::string> upsert_block(const std::string &text, const std::string &block,
+                                        const std::string &first,
+                                        const std::function<bool(const std::string &)> &last,
+                                        bool marked) {
   std::istringstream in(text);
   std::string out, line;
   bool inside = false, replaced = false;
@@ -45,6 +48,7 @@ std::string upsert_block(const std::string &text, const std::string &block,
     }
     out += line + "\n";
   }
+  if (inside && marked) return std::nullopt;
   if (replaced) return out;
   if (!out.empty() && !out.ends_with("\n\n")) out += out.ends_with('\n') ? "\n" : "\n\n";
   return out + block;
@@ -97,8 +101,9 @@ std::string envmodules_version(std::string &whose) {
       }
     }
   }
-  whose = "no Environment Modules found here: 4.6.0, the oldest that applies module-forbid, "
-          "assumed";
+  whose =
+      "no Environment Modules found here: 4.6.0, the oldest that applies module-forbid, "
+      "assumed";
   return "4.6.0";
 }
 
@@ -119,7 +124,13 @@ Output stanza_output(const std::string &file, const std::string &block, const st
     o.why = modulerc_cookie_problem(text, version);
     if (!o.why.empty() && text.starts_with("#%Module")) o.why += " (" + whose + ")";
   }
-  if (o.why.empty()) o.text = upsert_block(text, block, first, last);
+  if (!o.why.empty()) return o;
+  if (const std::optional<std::string> t = upsert_block(text, block, first, last, modulerc))
+    o.text = *t;
+  else
+    o.why = "holds the start of this release's stanza (" + first +
+            ") but not its end: edited by hand or cut short; not written, so that no line after "
+            "it is lost (mend or remove the stanza by hand)";
   return o;
 }
 
@@ -176,8 +187,8 @@ void print_plan(const Retirement &r, const std::vector<UsageStore::Use> &users,
                 {"needs", r.needs},
                 {"replacement", r.replacement ? json_of(*r.replacement) : nlohmann::json(nullptr)},
                 {"unmet", r.unmet},
-                {"lmod", r.release->module.empty() ? "" : lmod_admin_entry(r)},
-                {"envmodules", r.release->module.empty() ? "" : envmodules_stanza(r)}});
+                {"lmod", r.modules.empty() ? "" : lmod_admin_entry(r)},
+                {"envmodules", r.modules.empty() ? "" : envmodules_stanza(r)}});
   } else {
     print_users(users, release, a.db);
     std::cout << "replacement for the needs "
@@ -197,7 +208,7 @@ void print_plan(const Retirement &r, const std::vector<UsageStore::Use> &users,
 std::vector<Output> plan_outputs(const Retirement &r, const RetireArgs &a, const LoadedMap &m,
                                  const std::string &release) {
   std::vector<Output> out;
-  if (r.release->module.empty()) {
+  if (r.modules.empty()) {
     Warn() << "retire: cuDNN " << release << " has no module in the map: no module system "
            << "stanza is written (the shim still stops handing it over)";
   } else {
@@ -218,11 +229,33 @@ std::vector<Output> plan_outputs(const Retirement &r, const RetireArgs &a, const
   return out;
 }
 
+bool same_file(const std::string &a, const std::string &b) {
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) ||
+         std::filesystem::absolute(a, ec).lexically_normal() ==
+             std::filesystem::absolute(b, ec).lexically_normal();
+}
+
+// Two outputs in one file would each replace the other's text, and a stanza in the usage
+// database would spoil it: refused, each with the file it collides with.
+void refuse_shared_files(std::vector<Output> &outs, const std::string &db) {
+  for (std::size_t j = 0; j < outs.size(); ++j) {
+    Output &o = outs[j];
+    for (std::size_t i = 0; i < j && o.why.empty(); ++i)
+      if (!outs[i].target.empty() && same_file(outs[i].target, o.target))
+        o.why = "is the same file as the " + outs[i].what + " " + outs[i].given +
+                ": one file cannot hold both; give each its own";
+    if (o.why.empty() && !db.empty() && same_file(db, o.target))
+      o.why = "is the usage database given with --db";
+  }
+}
+
 // Writes every output or none: each is staged beside its target first (written whole and synced,
 // as the real write makes it), and only when all are staged are they renamed into place, so a
 // file that cannot be written leaves every other as the admin had it. A dry run stages them too,
 // and removes them again: it meets exactly the refusals a real run would. False when one failed.
-bool write_outputs(std::vector<Output> &outs, const std::string &release, bool dry_run) {
+bool write_outputs(std::vector<Output> &outs, const std::string &release, bool dry_run,
+                   std::ostream &said) {
   for (Output &o : outs)
     if (o.why.empty()) o.why = stage_file(o.target, o.text, o.staged);
   bool ok = true;
@@ -248,22 +281,23 @@ bool write_outputs(std::vector<Output> &outs, const std::string &release, bool d
       for (Output &rest : outs) discard_staged(rest.staged);
       return false;
     }
-    if (o.what != "map") std::cout << o.what << " written: " << o.given << '\n';
+    if (o.what != "map") said << o.what << " written: " << o.given << '\n';
   }
   return true;
 }
 
 // After the map's mark: the tables jobs read, rewritten from it.
-bool rewrite_tables(const LoadedMap &m, const Installed &release, const std::string &date) {
+bool rewrite_tables(const LoadedMap &m, const Installed &release, const std::string &date,
+                    std::ostream &said) {
   const std::string why = write_job_caches(read_map_file(m.path), probe_options().helper);
   if (!why.empty()) {
     Error() << "retire: " << m.path << ": " << why << "; retire_after = \"" << date
             << "\" is in the map: run `cudnn-compat map validate` to rewrite its tables";
     return false;
   }
-  std::cout << "map: " << m.path << ":" << release.pos.line << ": retire_after = \"" << date
-            << "\"; from that day on the shim hands cuDNN " << to_string(release.version)
-            << " over no more (tables rewritten)\n";
+  said << "map: " << m.path << ":" << release.pos.line << ": retire_after = \"" << date
+       << "\"; from that day on the shim hands cuDNN " << to_string(release.version)
+       << " over no more (tables rewritten)\n";
   return true;
 }
 
@@ -308,20 +342,22 @@ int retire(const RetireArgs &a, const Globals &g) {
   }
   const Retirement &r = *plan;
   print_plan(r, users, needs, a, release, g);
-  if (!r.release->module.empty() && (a.dry_run || (a.lmod.empty() && a.envmodules.empty())) &&
-      !g.json)
+  if (!r.modules.empty() && (a.dry_run || (a.lmod.empty() && a.envmodules.empty())) && !g.json)
     std::cout << "\nLmod (admin.list, LMOD_ADMIN_FILE):\n"
               << lmod_admin_entry(r) << "\nEnvironment Modules (a modulerc):\n"
               << envmodules_stanza(r);
   std::vector<Output> outs = plan_outputs(r, a, m, release);
-  if (!write_outputs(outs, release, a.dry_run)) return kNo;
+  refuse_shared_files(outs, a.db);
+  // With --json, stdout holds the one document: what was done goes to stderr.
+  std::ostream &said = g.json ? std::cerr : std::cout;
+  if (!write_outputs(outs, release, a.dry_run, said)) return kNo;
   if (a.dry_run) {
-    std::cout << "dry run: nothing written; a real run can write every file (";
-    for (std::size_t i = 0; i < outs.size(); ++i) std::cout << (i ? ", " : "") << outs[i].given;
-    std::cout << ")\n";
+    said << "dry run: nothing written; a real run can write every file (";
+    for (std::size_t i = 0; i < outs.size(); ++i) said << (i ? ", " : "") << outs[i].given;
+    said << ")\n";
     return kYes;
   }
-  return rewrite_tables(m, *r.release, a.date) ? kYes : kNo;
+  return rewrite_tables(m, *r.release, a.date, said) ? kYes : kNo;
 }
 
 }  // namespace

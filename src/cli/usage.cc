@@ -172,13 +172,6 @@ bool ingest_source(UsageStore &store, const Source &s, IngestCounts &c, std::str
   return true;
 }
 
-// The uid a spool file's name is for (HOST.UID.usage), or nullopt.
-std::optional<std::int64_t> named_uid(const std::string &stem) {
-  const std::size_t dot = stem.rfind('.');
-  if (dot == std::string::npos) return std::nullopt;
-  return parse_uint(std::string_view(stem).substr(dot + 1), 10);
-}
-
 // A spool file (lstat as f) with the owner whose records it may hold, or nullopt when it is named
 // for one user and owned by another: it stands where the named user's records would go (the shim
 // writes only a file of its own there), and `squatted` says so.
@@ -191,7 +184,7 @@ std::optional<Source> spool_source(const std::string &path, const struct stat &f
   // copy by hand) is held to its owner alone.
   const std::string name = fs::path(path).filename().string();
   const std::string stem = name.substr(0, name.size() - 6);
-  const std::optional<std::int64_t> uid = named_uid(stem);
+  const std::optional<std::int64_t> uid = spool_name_uid(stem);
   if (uid) s.origin.file_host = stem.substr(0, stem.rfind('.'));
   if (!uid || *uid == std::int64_t(f.st_uid)) return s;
   squatted.push_back(printable(path) + " is owned by " + user_name(f.st_uid) + ", not by " +

@@ -1,9 +1,10 @@
 # Issue 21, one user against another's records. A spool file named for one user and owned by
-# another (made first in the shared 1733 spool) stands where the named user's records would go:
-# ingest reads none of it and says whose records it keeps out and how to mend it, exiting 2, also
-# when the file is named alone; the other files are ingested. A drop counter planted at another
-# user's name is no count of theirs: the record carries none of its size. Before, the squatted
-# file was read without a word and the planted count was reported (an outside tester's findings).
+# another (made first in the shared 1733 spool) is not where that user's records go: each process
+# writes a file of its own instead (HOST.UID~PID.usage, made anew), and ingest reads none of the
+# squatter's file and says so, exiting 2, also when the file is named alone. A drop counter planted
+# at another user's name is no count of theirs: the record carries none of its size. Before, the
+# victim's records were dropped, the squatted file read without a word and the planted count
+# reported (an outside tester's findings).
 source "$(dirname "$0")/common.sh"
 command -v sqlite3 >/dev/null || skip "no sqlite3 (scripts/deps.sh installs it)"
 [[ $(id -u) == 0 ]] || skip "acting as two users takes root"
@@ -26,13 +27,20 @@ planted=/var/tmp/cudnn-compat-usage-dropped.$(id -u nobody)
 [[ ! -e $planted ]] || skip "$planted exists already"
 trap 'rm -f "$planted"; rm -rf "$t" "$node_of_scenario"' EXIT
 truncate -s 5000000 "$planted" && chmod 666 "$planted"
+squat=$t/spool/$host.$(id -u nobody).usage
+touch "$squat"
 "$CUDNN_COMPAT" map validate "$t/map.toml" >/dev/null
 chmod 755 "$t"
 for mode in AUDIT PRELOAD; do
   setpriv --reuid=nobody --regid=nogroup --clear-groups env LD_$mode="$SHIM" CUDNN_COMPAT_MAP="$t/map.toml" \
     LD_LIBRARY_PATH="$FAKES/5.0.5/lib64" CUDNN_COMPAT_REQUIRE=5.1.3 "$t/tf2016" >/dev/null 2>&1 || true
 done
-theirs=$t/spool/$host.$(id -u nobody).usage
-[[ $(grep -c "verdict=redirected" "$theirs" 2>/dev/null) == 2 ]] || fail "nobody's two records are not in $theirs: $(cat "$theirs" 2>&1)"
-out=$(cat "$theirs")
+theirs=("$t/spool/$host.$(id -u nobody)~"*.usage)
+[[ ${#theirs[@]} == 2 ]] || fail "not two files of nobody's own: $(ls "$t/spool")"
+out=$(cat "${theirs[@]}")
+count "verdict=redirected" 2
 lacks "drops=5000000"
+expect_rc 2 "$CUDNN_COMPAT" usage ingest "$t/spool" --db "$db"
+has "$squat is owned by root, not by nobody"
+[[ $(sqlite3 "$db" "select count(*) from records where uid = $(id -u nobody)") == 2 ]] ||
+  fail "nobody's two records were not ingested"

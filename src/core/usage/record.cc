@@ -1,5 +1,6 @@
 // One usage record read back from the line it travelled in (the format:
 // shim/shared/usage_record.h).
+#include "text.h"
 #include "usage.h"
 #include "usage_record.h"
 
@@ -169,6 +170,13 @@ std::string decode_value(std::string_view v) {
     }
   }
   return cut ? out + "..." : out;
+}
+
+std::optional<std::int64_t> spool_name_uid(std::string_view stem) {
+  const std::size_t dot = stem.rfind('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  const std::string_view uid = stem.substr(dot + 1);
+  return parse_uint(uid.substr(0, uid.find(CUDNN_COMPAT_USAGE_SPOOL_OWN)), 10);
 }
 
 LineRead read_usage_line(std::string_view line, const LineOrigin &origin) {

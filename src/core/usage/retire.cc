@@ -70,6 +70,8 @@ Parsed<Retirement> plan_retirement(const Map &map, const Version &version,
     if (same_release(map.cudnn[i].version, version)) {
       if (!r.release) r.release = &map.cudnn[i];
       rest.cudnn[i].retired = true;
+      const std::string &m = map.cudnn[i].module;
+      if (!m.empty() && std::ranges::find(r.modules, m) == r.modules.end()) r.modules.push_back(m);
     }
   if (!r.release)
     return Parsed<Retirement>::fail("cuDNN " + to_string(version) + " is not in " + map.path +
@@ -101,29 +103,44 @@ Parsed<Retirement> plan_retirement(const Map &map, const Version &version,
   return {r, {}};
 }
 
+namespace {
+
+// The modules of the release, joined: "cudnn/8.9, cuDNN/8.9.7-CUDA-11.2".
+std::string modules_text(const Retirement &r, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < r.modules.size(); ++i)
+    out += (i ? std::string(separator) : "") + r.modules[i];
+  return out;
+}
+
+}  // namespace
+
+// One entry for every module of the release (Lmod reads "A|B: message" as both's).
 std::string lmod_admin_entry(const Retirement &r) {
-  return "# cudnn-compat retire " + to_string(r.release->version) + "\n" +
-         lua_pattern(r.release->module) + ": cuDNN " + to_string(r.release->version) + " (" +
-         r.release->module + ") retires on " + r.date +
+  std::string keys;
+  for (const std::string &m : r.modules) keys += (keys.empty() ? "" : "|") + lua_pattern(m);
+  return "# cudnn-compat retire " + to_string(r.release->version) + "\n" + keys + ": cuDNN " +
+         to_string(r.release->version) + " (" + modules_text(r, ", ") + ") retires on " + r.date +
          ": from that day on jobs are no longer handed it; " + use_instead(r) + ".\n";
 }
 
 std::string envmodules_stanza(const Retirement &r) {
-  const std::string name = r.release->module, release = to_string(r.release->version);
+  const std::string names = modules_text(r, ", "), release = to_string(r.release->version);
+  std::string specs;
+  for (const std::string &m : r.modules) specs += " " + tcl_braced(m);
   const std::string nearly =
-      "cuDNN " + release + " (" + name + ") retires on " + r.date + "; " + use_instead(r);
+      "cuDNN " + release + " (" + names + ") retires on " + r.date + "; " + use_instead(r);
   const std::string gone =
-      "cuDNN " + release + " (" + name + ") retired on " + r.date + "; " + use_instead(r);
+      "cuDNN " + release + " (" + names + ") retired on " + r.date + "; " + use_instead(r);
   // module-forbid came with Environment Modules 4.6: an older one (or another reader of the file)
-  // skips the stanza instead of refusing the whole file.
+  // skips the stanza instead of refusing the whole file. Both take several module specs.
   return "# cudnn-compat retire " + release + " (begin)\n" +
          "if {[info commands module-forbid] ne {}} {\n    module-forbid --after " + r.date +
-         " --nearly-message " + tcl_braced(nearly) + " --message " + tcl_braced(gone) + " " +
-         tcl_braced(name) + "\n}\n" +
-         "# module-warn: Environment Modules 5.5 and later, until the day\n" +
+         " --nearly-message " + tcl_braced(nearly) + " --message " + tcl_braced(gone) + specs +
+         "\n}\n" + "# module-warn: Environment Modules 5.5 and later, until the day\n" +
          "if {[info commands module-warn] ne {}} {\n    module-warn --before " + r.date +
-         " --message " + tcl_braced(nearly) + " " + tcl_braced(name) + "\n}\n" +
-         "# cudnn-compat retire " + release + " (end)\n";
+         " --message " + tcl_braced(nearly) + specs + "\n}\n" + "# cudnn-compat retire " + release +
+         " (end)\n";
 }
 
 std::optional<std::string> mark_in_map_text(const std::string &text, const Installed &release,
@@ -176,11 +193,11 @@ std::string modulerc_cookie_problem(std::string_view text, std::string_view modu
     for (std::string_view part : split(v, '.')) n.push_back(std::stol(std::string(part)));
     return n;
   };
-  const std::string refused = "starts with " + std::string(word) +
-                              ": Environment Modules " + std::string(modules_version) +
-                              " refuses a file that asks for a newer version (\"Modulefile "
-                              "requires at least Modules version " + std::string(version) +
-                              "\") and with it every command; make the first line #%Module";
+  const std::string refused =
+      "starts with " + std::string(word) + ": Environment Modules " + std::string(modules_version) +
+      " refuses a file that asks for a newer version (\"Modulefile "
+      "requires at least Modules version " +
+      std::string(version) + "\") and with it every command; make the first line #%Module";
   if (!std::regex_match(std::string(version), dotted) ||
       !std::regex_match(std::string(modules_version), dotted))
     return refused;

@@ -152,18 +152,17 @@ UsageStore::UsageStore(const std::string &path, bool create) {
   }
   exec("PRAGMA synchronous=NORMAL");
   exec("PRAGMA cache_size=-65536");
-  if (version == 0 &&
-      !(exec("BEGIN") && exec(kSchemaSql) &&
-        exec("INSERT INTO meta VALUES('format', '" + std::string(kFormat) + "')") &&
-        exec("PRAGMA user_version=1") && exec("COMMIT"))) {
+  if (version == 0 && !(exec("BEGIN") && exec(kSchemaSql) &&
+                        exec("INSERT INTO meta VALUES('format', '" + std::string(kFormat) + "')") &&
+                        exec("PRAGMA user_version=1") && exec("COMMIT"))) {
     error_ = path + ": cannot create the database: " + error_;
     return;
   }
   // An older schema is migrated by ingest (it writes); report and retire read what they need of
   // it as it is.
   if (create && version < 2 && !(exec("BEGIN IMMEDIATE") && exec(kMigrateTo2) && exec("COMMIT"))) {
-    error_ = path + ": cannot bring the database to schema " + std::to_string(kUsageSchema) +
-             " (" + error_ + "); it is left as it was";
+    error_ = path + ": cannot bring the database to schema " + std::to_string(kUsageSchema) + " (" +
+             error_ + "); it is left as it was";
     rollback();
   }
 }

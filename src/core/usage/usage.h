@@ -58,6 +58,9 @@ struct LineOrigin {
   std::int64_t now = 0;               // the reader's clock: a record from the future is no record
 };
 
+// The uid a spool file's name (without ".usage") is for: HOST.UID, or a process's own HOST.UID~PID
+// (shim/shared/usage_record.h); nullopt for another name.
+std::optional<std::int64_t> spool_name_uid(std::string_view stem);
 // A record in a syslog line ("... cudnn-compat-usage[PID]: [uid=N] U1 ...", uid= being the
 // syslog daemon's word on the sender, docs/usage.md) or a spool line ("U1 ...").
 LineRead read_usage_line(std::string_view line, const LineOrigin &origin);
@@ -167,6 +170,7 @@ std::string utc_date(std::int64_t t);
 
 struct Retirement {
   const Installed *release = nullptr;      // the release retiring (its first place)
+  std::vector<std::string> modules;        // the modules of all its places (EasyBuild's, Spack's)
   const Installed *replacement = nullptr;  // the one decision's choice for its users, or none
   std::string date;                        // YYYY-MM-DD
   std::vector<std::string> needs;          // the needs it was chosen for
