@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "diagnostics.h"
 #include "modules.h"
+#include "text.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -193,7 +194,8 @@ void print_plan(const Retirement &r, const std::vector<UsageStore::Use> &users,
     print_users(users, release, a.db);
     std::cout << "replacement for the needs "
               << (needs.empty() ? "of its own x.y" : "the records show") << " (";
-    for (std::size_t i = 0; i < r.needs.size(); ++i) std::cout << (i ? ", " : "") << r.needs[i];
+    for (std::size_t i = 0; i < r.needs.size(); ++i)
+      std::cout << (i ? ", " : "") << printable(r.needs[i]);
     std::cout << "): "
               << (r.replacement
                       ? "cuDNN " + to_string(r.replacement->version) +
@@ -227,13 +229,6 @@ std::vector<Output> plan_outputs(const Retirement &r, const RetireArgs &a, const
   }
   out.push_back(map_output(m, *r.release, a.date));
   return out;
-}
-
-bool same_file(const std::string &a, const std::string &b) {
-  std::error_code ec;
-  return std::filesystem::equivalent(a, b, ec) ||
-         std::filesystem::absolute(a, ec).lexically_normal() ==
-             std::filesystem::absolute(b, ec).lexically_normal();
 }
 
 // Two outputs in one file would each replace the other's text, and a stanza in the usage

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace cudnn_compat::cli {
@@ -32,7 +33,9 @@ struct Source {
 };
 
 // Calls line(text, too_long) for each complete line from offset on and returns the offset after
-// the last one: a last line without its line break is being written, and is read next time.
+// the last one: a last line without its line break is being written, and is read next time -
+// unless it is too long already: it is counted now, and the next read starts past it (a sparse
+// file of gigabytes with no line break is read once, not at every ingest).
 template <class F>
 std::uint64_t each_line(int fd, std::uint64_t offset, F &&line) {
   std::string pending;
@@ -56,6 +59,10 @@ std::uint64_t each_line(int fd, std::uint64_t offset, F &&line) {
       pending.clear(), skipping = false;
       rest.remove_prefix(eol + 1);
     }
+  }
+  if (skipping) {
+    line(std::string_view(), true);
+    done = offset;
   }
   return done;
 }
@@ -86,7 +93,14 @@ std::string user_name(std::int64_t uid) {
   return it->second;
 }
 
-void count(IngestCounts &c, LineKind kind, std::string_view why, std::uint64_t line_number) {
+// Where a line is: its number in the file, or, read on from where the last ingest stopped, its
+// number after that byte (the lines before it are not counted again).
+std::string line_at(std::uint64_t number, std::uint64_t from) {
+  return "line " + std::to_string(number) +
+         (from ? " after byte " + std::to_string(from) + " (where the last ingest stopped)" : "");
+}
+
+void count(IngestCounts &c, LineKind kind, std::string_view why, const std::string &where) {
   std::int64_t *n = kind == LineKind::torn       ? &c.torn
                     : kind == LineKind::forged   ? &c.forged
                     : kind == LineKind::newer    ? &c.newer
@@ -94,8 +108,7 @@ void count(IngestCounts &c, LineKind kind, std::string_view why, std::uint64_t l
                                                  : &c.other;
   ++*n;
   if (kind != LineKind::other && c.examples.size() < 3)
-    c.examples.push_back("line " + std::to_string(line_number) + ": " +
-                         std::string(to_string(kind)) +
+    c.examples.push_back(where + ": " + std::string(to_string(kind)) +
                          (why.empty() ? "" : ": " + std::string(why)));
 }
 
@@ -150,11 +163,12 @@ bool ingest_source(UsageStore &store, const Source &s, IngestCounts &c, std::str
   const std::uint64_t end = each_line(fd, from, [&](std::string_view line, bool too_long) {
     ++c.lines, ++number;
     if (!ok) return;
-    if (too_long) return count(c, LineKind::too_long, "longer than any record", number);
+    if (too_long)
+      return count(c, LineKind::too_long, "longer than any record", line_at(number, from));
     for (std::string_view text : records_in(line, s.origin.spool)) {
       const LineRead r = read_usage_line(text, s.origin);
       if (r.kind != LineKind::record) {
-        count(c, r.kind, r.why, number);
+        count(c, r.kind, r.why, line_at(number, from));
         continue;
       }
       const bool added = store.add(r.record, user_name(r.record.uid));
@@ -241,11 +255,11 @@ nlohmann::json json_of(const IngestCounts &c) {
 }
 
 void say_counts(const std::string &path, const IngestCounts &c) {
-  std::cout << path << ": " << c.lines << " lines: " << c.added << " records added, " << c.known
-            << " already in the database; skipped " << c.torn << " torn, " << c.forged
+  std::cout << printable(path) << ": " << c.lines << " lines: " << c.added << " records added, "
+            << c.known << " already in the database; skipped " << c.torn << " torn, " << c.forged
             << " forged, " << c.newer << " of a newer format, " << c.too_long << " too long; "
             << c.other << " other lines\n";
-  for (const std::string &e : c.examples) std::cout << "  " << e << '\n';
+  for (const std::string &e : c.examples) std::cout << "  " << printable(e) << '\n';
 }
 
 int ingest(const std::vector<std::string> &sources, const std::string &db, const Globals &g) {
@@ -302,9 +316,13 @@ std::optional<std::int64_t> utc_day(const std::string &date) {
   std::tm tm{};
   const char *end = strptime(date.c_str(), "%Y-%m-%d", &tm);
   if (!end || *end || date.size() != 10) return std::nullopt;
-  const std::int64_t t = std::int64_t(timegm(&tm));
-  if (utc_date(t) != date) return std::nullopt;  // 2025-02-30
-  return t;
+  const std::tm given = tm;
+  const std::time_t t = timegm(&tm);
+  std::tm back{};
+  if (!gmtime_r(&t, &back) || back.tm_year != given.tm_year || back.tm_mon != given.tm_mon ||
+      back.tm_mday != given.tm_mday)
+    return std::nullopt;  // 2025-02-30 (1970-01-01 is day 0: no "never" here)
+  return std::int64_t(t);
 }
 
 nlohmann::json json_of(const UsageStore::Row::Counts &counts) {
@@ -337,6 +355,35 @@ nlohmann::json json_of(const UsageReport &r) {
           {"skipped", json_of(r.skipped)}};
 }
 
+// The page where --html names it: "-" is stdout; a pipe or a character device (the pipe behind
+// /dev/stdout, a terminal) is written into; a regular file, or none yet, is replaced whole, through
+// a link; anything else (a directory, a block device), and the usage database, is refused.
+std::string write_page(const std::string &path, const std::string &page, const std::string &db) {
+  if (path == "-") return std::cout << page << std::flush ? "" : "stdout cannot be written";
+  struct stat st {};
+  const bool there = stat(path.c_str(), &st) == 0;
+  if (there && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+    std::ofstream out(path, std::ios::out | std::ios::app);
+    return out << page << std::flush ? ""
+                                     : std::string("cannot be written: ") + std::strerror(errno);
+  }
+  if (there && !S_ISREG(st.st_mode))
+    return "is no regular file, pipe or terminal; not written over";
+  std::string target;
+  if (std::string why = link_target(path, target); !why.empty()) return why;
+  if (!db.empty() && same_file(target, db))
+    return "is the usage database given with --db; the page is not written over it";
+  return write_file_atomically(target, page);
+}
+
+// Whether the page went to this process's own stdout (the text report then stays out of it).
+bool page_on_stdout(const std::string &path) {
+  struct stat page {
+  }, out{};
+  return path == "-" || (stat(path.c_str(), &page) == 0 && fstat(1, &out) == 0 &&
+                         page.st_dev == out.st_dev && page.st_ino == out.st_ino);
+}
+
 int report(const std::string &db, const std::string &by, const std::string &since,
            const std::string &html, const Globals &g) {
   const std::optional<std::int64_t> from =
@@ -357,11 +404,12 @@ int report(const std::string &db, const std::string &by, const std::string &sinc
                 store.drops_known(),
                 store.skipped_total()};
   if (!html.empty()) {
-    const std::string why = write_file_atomically(html, report_html(r));
+    const std::string why = write_page(html, report_html(r), db);
     if (!why.empty()) {
       Error() << "usage report: --html " << html << ": " << why;
       return kNo;
     }
+    if (page_on_stdout(html)) return kYes;
   }
   if (g.json)
     print_json(json_of(r));

@@ -4,6 +4,8 @@ shim's code with itself).
 
   usage_records.py bad SPOOL_FILE          appends a torn, a forged, a newer and a 1 MB line
   usage_records.py many SPOOL_FILE OUT N   writes N copies of its first record, each another pid
+  usage_records.py escapes SPOOL_FILE      appends a record whose rel and need hold a terminal's
+                                           escapes (ESC ] title BEL, ESC [2J, CR LF), encoded
 """
 import sys
 
@@ -43,7 +45,19 @@ def many(path, out, n):
             f.write(sign(body.replace(" pid=%s " % pid, " pid=%d " % (1000000 + i))) + "\n")
 
 
+def escapes(path):
+    _, body = first_body(path)
+    pid, rel, need = field(body, "pid"), field(body, "rel"), field(body, "need")
+    body = body.replace(" pid=%s " % pid, " pid=77%s " % pid)
+    body = body.replace(" rel=%s " % rel, " rel=9.3.0%1b]0;owned%07%1b[2J ")
+    body = body.replace(" need=%s " % need, " need=5.1%0d%0a9.9.9 ")
+    with open(path, "a") as f:
+        f.write(sign(body) + "\n")
+
+
 if sys.argv[1] == "bad":
     bad(sys.argv[2])
+elif sys.argv[1] == "escapes":
+    escapes(sys.argv[2])
 else:
     many(sys.argv[2], sys.argv[3], int(sys.argv[4]))

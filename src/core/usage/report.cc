@@ -75,11 +75,12 @@ std::string footer(const UsageReport &r) {
   std::string s;
   for (const UsageStore::Row &row : r.rows)
     if (row.report_only)
-      s +=
-          "report-only: " + std::to_string(row.report_only) + " processes of " + or_none(row.key) +
-          " loaded what the loader found" +
-          (row.would.empty() ? "" : "; the shim would have handed over " + counts_text(row.would)) +
-          "\n";
+      s += "report-only: " + std::to_string(row.report_only) + " processes of " +
+           printable(or_none(row.key)) + " loaded what the loader found" +
+           (row.would.empty()
+                ? ""
+                : "; the shim would have handed over " + printable(counts_text(row.would))) +
+           "\n";
   if (r.drops)
     s += "dropped: " + std::to_string(r.drops) +
          " records could not be sent (no syslog socket, a full one, or a spool that could not "
@@ -106,7 +107,12 @@ std::string utc_date(std::int64_t t) {
 
 std::string report_text(const UsageReport &r) {
   std::vector<std::vector<std::string>> table = {headings(r.by)};
-  for (const UsageStore::Row &row : r.rows) table.push_back(cells(row, r.by));
+  // A record's values are the user's words: control characters written out, so no record can
+  // move the admin's cursor or forge a row.
+  for (const UsageStore::Row &row : r.rows) {
+    table.push_back(cells(row, r.by));
+    for (std::string &c : table.back()) c = printable(c);
+  }
   std::vector<std::size_t> width(table[0].size(), 0);
   for (const auto &line : table)
     for (std::size_t i = 0; i < line.size(); ++i) width[i] = std::max(width[i], line[i].size());

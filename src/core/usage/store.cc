@@ -144,7 +144,8 @@ UsageStore::UsageStore(const std::string &path, bool create) {
              std::to_string(kUsageSchema) + ". Use that cudnn-compat, or another --db";
     return;
   }
-  if (version == 0 && tables > 0) {
+  // (Another ingest may have made it between the two reads: its tables then come with a version.)
+  if (version == 0 && tables > 0 && int_of(db, "PRAGMA user_version") == 0) {
     error_ = path +
              " is an SQLite database of something else (no usage schema); give --db a "
              "new file or the one `usage ingest` made";
@@ -152,15 +153,24 @@ UsageStore::UsageStore(const std::string &path, bool create) {
   }
   exec("PRAGMA synchronous=NORMAL");
   exec("PRAGMA cache_size=-65536");
-  if (version == 0 && !(exec("BEGIN") && exec(kSchemaSql) &&
-                        exec("INSERT INTO meta VALUES('format', '" + std::string(kFormat) + "')") &&
-                        exec("PRAGMA user_version=1") && exec("COMMIT"))) {
+  // Made and migrated under the write lock, the schema read again there: two ingests that start
+  // together on a new file make it once, and the second finds it made.
+  if (version == 0 &&
+      !(exec("BEGIN IMMEDIATE") &&
+        (int_of(db, "PRAGMA user_version") != 0 ||
+         (exec(kSchemaSql) &&
+          exec("INSERT INTO meta VALUES('format', '" + std::string(kFormat) + "')") &&
+          exec("PRAGMA user_version=1"))) &&
+        exec("COMMIT"))) {
     error_ = path + ": cannot create the database: " + error_;
+    rollback();
     return;
   }
   // An older schema is migrated by ingest (it writes); report and retire read what they need of
   // it as it is.
-  if (create && version < 2 && !(exec("BEGIN IMMEDIATE") && exec(kMigrateTo2) && exec("COMMIT"))) {
+  if (create && version < 2 &&
+      !(exec("BEGIN IMMEDIATE") && (int_of(db, "PRAGMA user_version") >= 2 || exec(kMigrateTo2)) &&
+        exec("COMMIT"))) {
     error_ = path + ": cannot bring the database to schema " + std::to_string(kUsageSchema) + " (" +
              error_ + "); it is left as it was";
     rollback();

@@ -125,4 +125,11 @@ std::string copy_file_atomically(const std::string &from, const std::string &to)
   return write_file_atomically(to, text.str(), from);
 }
 
+bool same_file(const std::string &a, const std::string &b) {
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) ||
+         std::filesystem::absolute(a, ec).lexically_normal() ==
+             std::filesystem::absolute(b, ec).lexically_normal();
+}
+
 }  // namespace cudnn_compat

@@ -23,6 +23,8 @@ std::string write_own_file_atomically(const std::string &path, std::string_view 
 std::string write_file_through_link(const std::string &path, std::string_view text);
 // The file a link at path leads to (path itself when it is no link), or why there is none.
 std::string link_target(const std::string &path, std::string &target);
+// Whether a and b name one file: the same inode where both exist, else the same absolute path.
+bool same_file(const std::string &a, const std::string &b);
 
 // Writing several files all or none: each is first staged (written whole, synced, owned as
 // write_file_atomically would make it) in a temporary file beside its target, and only when every
