@@ -32,3 +32,17 @@ sed -i 's/^Version: 9.20.0.48/Version: 9.21.0.1/' "$site"/nvidia_cudnn_cu12-*.di
 expect_rc 0 cc scan --modules none --python "$site"
 has "says 9.21.0.1 but the library reports 9.20.0"
 has 'version = "9.20.0"'
+
+# The hidden directories environments live in by convention: a project's .venv and pip's user site
+# ~/.local; other hidden directories (.git, .cache) are not walked. Before, `scan --python $HOME`
+# found neither (an outside tester).
+make_venv "$t/home/proj/.venv"
+wheel_cudnn "$site" 9.20.0
+mkdir -p "$t/home/.local/lib/python3.11/site-packages" "$t/home/.cache/site-packages"
+wheel_cudnn "$t/home/.local/lib/python3.11/site-packages" 9.23.0
+wheel_cudnn "$t/home/.cache/site-packages" 9.1.0
+expect_rc 0 cc scan --modules none --python "$t/home" -o "$t/home.toml"
+out=$(cat "$t/home.toml")
+has "lib = \"$t/home/proj/.venv/"
+has "lib = \"$t/home/.local/lib/python3.11/site-packages/nvidia/cudnn/lib\""
+lacks ".cache"

@@ -428,7 +428,8 @@ TEST(Explain, ADependencyOfAnotherReleaseIsNotCalledMissing) {
 // editors, less and wc -l count it.
 TEST(Explain, SplitsOnCarriageReturnsAndSaysWhatItCut) {
   const std::vector<Finding> found = find_errors(
-      "start\n10%|#   |\r20%|##  |\rImportError: libcudnn.so.8: cannot open shared object file\r\n");
+      "start\n10%|#   |\r20%|##  |\rImportError: libcudnn.so.8: cannot open shared object "
+      "file\r\n");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].line, 2u);
   EXPECT_EQ(found[0].library, "libcudnn.so.8");

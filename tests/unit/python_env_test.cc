@@ -124,6 +124,20 @@ TEST(PythonRequirement, TorchsExactPin) {
   EXPECT_EQ(to_string(p->clauses[0].version), "9.1.0.70");
 }
 
+// PEP 508's `in` and `not in` on a string are containment, as pip judges them: a pin for other
+// machines is no need here (an outside tester's finding: both were counted).
+TEST(PythonRequirement, InAndNotInMarkersAreContainment) {
+  EXPECT_FALSE(
+      cudnn_requirement("nvidia-cudnn-cu12==9.25.0.1; platform_machine in \"aarch64 arm64\""));
+  EXPECT_FALSE(
+      cudnn_requirement("nvidia-cudnn-cu12==9.25.0.1; platform_machine not in \"x86_64 AMD64\""));
+  EXPECT_TRUE(
+      cudnn_requirement("nvidia-cudnn-cu12==9.25.0.1; platform_machine in \"x86_64 AMD64\""));
+  EXPECT_TRUE(cudnn_requirement(
+      "nvidia-cudnn-cu12==9.25.0.1; \"linux\" in sys_platform and python_version >= \"3.9\""));
+  EXPECT_FALSE(cudnn_requirement("nvidia-cudnn-cu12==9.25.0.1; \"Linux\" != platform_system"));
+}
+
 TEST(PythonRequirement, JaxPluginsRangeWithItsExtra) {
   const std::optional<CudnnPin> p =
       cudnn_requirement("nvidia-cudnn-cu12<10.0,>=9.8; extra == \"with-cuda\"");

@@ -117,7 +117,8 @@ TEST(Choose, AnUnknownCudaIsAskedOfTheLibrary) {
   EXPECT_TRUE(rank(m, n, lib("libcudnn.so.8")).empty());
   EXPECT_EQ(rank_asking_libraries(m, n, lib("libcudnn.so.8")), (std::vector<std::size_t>{4}));
   n = need("9.2");
-  EXPECT_TRUE(rank_asking_libraries(m, n, lib("libcudnn.so.9")).empty());  // the version still counts
+  EXPECT_TRUE(
+      rank_asking_libraries(m, n, lib("libcudnn.so.9")).empty());  // the version still counts
   Probe p{"/x/libcudnn.so.5", *parse_dotted("5.1.10"), std::nullopt, ProbeSource::library, {}};
   EXPECT_EQ(release_cuda(m.cudnn[2], p), m.cudnn[2].cuda);  // cuDNN 5 reports none: the map's
   p.cuda = Version{8, 0, {}, {}};

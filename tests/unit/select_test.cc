@@ -106,6 +106,18 @@ TEST(Select, NamesARetiredReleaseAsRetired) {
       << s.say[0];
 }
 
+// A place whose library reports another release than it is listed as (a wheel's METADATA that
+// lies) is listed as what it is: the line does not offer the claim as installed.
+TEST(Select, ListsWhatALyingPlaceReports) {
+  World w = site();
+  w.versions["/opt/5.1.10/libcudnn.so.5"] = *parse_dotted("5.0.5");
+  const Selection s = select_library(request(w, "5.1.3"), w.io());
+  ASSERT_EQ(s.say.size(), 1u);
+  EXPECT_NE(s.say[0].find("installed: 5.0.5 (cudnn/5.0.5), 5.0.5 (cudnn/5.1.10)"),
+            std::string::npos)
+      << s.say[0];
+}
+
 TEST(Select, PassesOverAMapThatLiesAndSaysSo) {
   World w = site();
   w.install("5.1.99", "/opt/liar", "5.0.5");  // newest by the map, but really 5.0.5

@@ -4,6 +4,7 @@
 #include "text.h"
 
 #include <algorithm>
+#include <map>
 
 namespace cudnn_compat {
 namespace {
@@ -34,9 +35,13 @@ std::string capped(const std::vector<std::string> &items, std::size_t most, cons
   return s;
 }
 
-std::string installed_list(const Map &map) {
+// `reported`: what the libraries of the entries probed said where it was not what the map (or a
+// wheel's METADATA) says: the list names the release that is installed, not the claim.
+std::string installed_list(const Map &map, const std::map<std::size_t, Version> &reported) {
   std::vector<std::string> items;
-  for (const Installed &e : map.cudnn) {
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    const Installed &e = map.cudnn[i];
+    const auto said = reported.find(i);
     // A retired place is no longer handed over: the list says so, not just that it is installed.
     const std::string where = " (" +
                               (e.module.empty() ? std::string(to_string(source_of(e))) : e.module) +
@@ -44,7 +49,7 @@ std::string installed_list(const Map &map) {
     if (e.joined && !items.empty())  // another place of the release before it
       items.back() += where;
     else
-      items.push_back(to_string(e.version) + where);
+      items.push_back(to_string(said != reported.end() ? said->second : e.version) + where);
   }
   return items.empty() ? "none" : capped(items, 8, ", ");
 }
@@ -111,12 +116,13 @@ std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo 
 
 // What the search of the map's releases met besides the one it hands over.
 struct Search {
-  std::vector<std::string> passed_over;  // releases that do not load, lie or do not fit
-  std::string not_run;                   // why one of them could not be checked at all
-  bool any_file = false;                 // a release of the map has its library here
-  std::size_t chosen = 0;                // the entry of the one handed over
-  std::optional<Version> reports;        // what its library reports
-  bool map_lied = false;                 // an entry of the map's own is not what it says
+  std::vector<std::string> passed_over;     // releases that do not load, lie or do not fit
+  std::string not_run;                      // why one of them could not be checked at all
+  bool any_file = false;                    // a release of the map has its library here
+  std::size_t chosen = 0;                   // the entry of the one handed over
+  std::optional<Version> reports;           // what its library reports
+  bool map_lied = false;                    // an entry of the map's own is not what it says
+  std::map<std::size_t, Version> reported;  // entries whose library says otherwise: what it says
 };
 
 // The best fitting release for need that says so itself; a map that lies is passed over, and
@@ -147,6 +153,7 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
     // A release that is what the map says but not built for the CUDA needed is no liar.
     const bool lied = !same_release(c.probe->version, e.version);
     s.map_lied = s.map_lied || (lied && e.claimed_in.empty());
+    if (lied) s.reported.emplace(i, c.probe->version);
     s.passed_over.push_back(!lied ? *file + " (" + to_string(e.version) + "): " + v.reason
                                   : claimed_by(e) + to_string(e.version) + " but " + *file +
                                         " reports " + to_string(c.probe->version));
@@ -287,7 +294,7 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   for (std::size_t i : withheld_fits(*in.map, in.need, wanted_major(in.need, in.requested)))
     held += (held.empty() ? "; the map withholds " : ", ") + to_string(in.map->cudnn[i].version);
   line += "; no " + std::string(held.empty() ? "installed cuDNN" : "cuDNN the map hands out") +
-          " fits (installed: " + installed_list(*in.map) + held +
+          " fits (installed: " + installed_list(*in.map, found.reported) + held +
           (held.empty() ? "" : ", which would") + "); loading as usual";
   if (in.need.cudnn)
     line += ". Ask the admins for " + release_to_ask_for(in.need, in.need.cudnn->major);

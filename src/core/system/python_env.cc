@@ -178,8 +178,14 @@ void walk(const fs::path &dir, int depth, std::set<std::pair<dev_t, ino_t>> &see
     if (std::optional<PythonPlace> p = conda_place(dir.string())) out.push_back(std::move(*p));
   for (const fs::path &sub : entries(dir)) {
     const std::string n = sub.filename().string();
-    // A conda installation's package cache holds unpacked packages, not environments.
-    if (n == "pkgs" || n == "__pycache__" || n.starts_with(".") || !is_dir(sub)) continue;
+    // A conda installation's package cache holds unpacked packages, not environments; of hidden
+    // directories, only those that hold environments by convention (`python -m venv .venv`, uv
+    // and poetry; pip's user site ~/.local; ~/.conda/envs; pixi's .pixi/envs; tox and nox).
+    static const std::set<std::string> kHiddenEnvironments = {".venv", ".local", ".conda",
+                                                              ".pixi", ".tox",   ".nox"};
+    if (n == "pkgs" || n == "__pycache__" ||
+        (n.starts_with(".") && !kHiddenEnvironments.count(n)) || !is_dir(sub))
+      continue;
     walk(sub, depth + 1, seen, out);
   }
 }

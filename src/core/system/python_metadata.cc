@@ -81,25 +81,37 @@ std::vector<VersionClause> parse_clauses(std::string_view spec, bool bare_is_pre
   return out;
 }
 
-// One marker atom, `platform_system == "Linux"`, as it holds on Linux x86-64. Variables that
-// depend on the interpreter (python_version, extra, ...) are taken as holding: the distribution
-// is installed, so pip judged them so.
-bool atom_holds(std::string_view atom) {
+// A marker operand as it is on Linux x86-64: a quoted string's text, a variable's value, or
+// nullopt for a variable that depends on the interpreter (python_version, extra, ...).
+std::optional<std::string_view> operand(std::string_view side) {
   static const std::pair<std::string_view, std::string_view> kHere[] = {
       {"platform_system", "Linux"},
       {"sys_platform", "linux"},
       {"platform_machine", "x86_64"},
       {"os_name", "posix"}};
-  for (std::string_view op : {"!=", "=="}) {
+  side = trim(side);
+  if (side.size() >= 2 && (side.front() == '"' || side.front() == '\'') &&
+      side.back() == side.front())
+    return side.substr(1, side.size() - 2);
+  for (const auto &[name, value] : kHere)
+    if (side == name) return value;
+  return std::nullopt;
+}
+
+// One marker atom, `platform_system == "Linux"` or `platform_machine in "aarch64 arm64"` (PEP
+// 508: a string's `in` is containment), as it holds on Linux x86-64. Atoms of variables that
+// depend on the interpreter are taken as holding: the distribution is installed, so pip judged
+// them so.
+bool atom_holds(std::string_view atom) {
+  for (std::string_view op : {" not in ", " in ", "!=", "=="}) {
     const std::size_t at = atom.find(op);
     if (at == std::string_view::npos) continue;
-    std::string_view lhs = trim(atom.substr(0, at)), rhs = trim(atom.substr(at + 2));
-    if (lhs.starts_with('"') || lhs.starts_with('\'')) std::swap(lhs, rhs);
-    if (rhs.size() < 2 || (rhs.front() != '"' && rhs.front() != '\'')) return true;
-    rhs = rhs.substr(1, rhs.size() - 2);
-    for (const auto &[name, value] : kHere)
-      if (lhs == name) return (rhs == value) == (op == "==");
-    return true;
+    const std::optional<std::string_view> lhs = operand(atom.substr(0, at)),
+                                          rhs = operand(atom.substr(at + op.size()));
+    if (!lhs || !rhs) return true;
+    const bool in = op.find("in") != std::string_view::npos;
+    const bool holds = in ? rhs->find(*lhs) != std::string_view::npos : *lhs == *rhs;
+    return holds == (op == "==" || op == " in ");
   }
   return true;
 }
