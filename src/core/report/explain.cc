@@ -54,7 +54,8 @@ bool worth_reading(std::string_view line) {
   for (std::size_t i = 0; i + 2 < line.size(); ++i)
     if ((line[i] | 0x20) == 'd' && (line[i + 1] | 0x20) == 'n' && (line[i + 2] | 0x20) == 'n')
       return true;
-  for (std::string_view w : {"zlibwapi", "kernel image", "apability", "driver", "DRIVER"})
+  for (std::string_view w :
+       {"zlibwapi", "kernel image", "apability", "driver", "DRIVER", "providers_cuda"})
     if (line.find(w) != std::string_view::npos) return true;
   return false;
 }

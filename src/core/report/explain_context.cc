@@ -30,22 +30,36 @@ std::optional<Version> version_near(std::string_view low, std::string_view marke
   return v;
 }
 
+// The user's account of what they installed ("Install cuda11.8, cuDNN8.5.0.96, and ..." in a
+// list of steps, "I installed cuDNN 8.1"), not advice to install one ("please install ...").
+bool setup_account(std::string_view low) {
+  low = trim(low);
+  while (!low.empty() && std::string_view("-*0123456789.) ").find(low[0]) != std::string_view::npos)
+    low.remove_prefix(1);
+  return low.starts_with("install") || has(low, "i installed") || has(low, "i have installed") ||
+         has(low, "i've installed") || has(low, "we installed");
+}
+
 // A line that only reports the cuDNN a run uses: Theano's "Using gpu device 0: Tesla K40m (CNMeM
 // is disabled, CuDNN 5004)", darknet's "CUDA-version: 11070 (11070), cuDNN: 8.4.1", a script's
-// "cudnn version 8902". Not a line of trouble, nor one of a build or a requirement, nor a package
-// name ("libcudnn8", "nvidia-cudnn-cu12").
+// "cudnn version 8902", the user's account of what they installed. Not a line of trouble, nor one
+// of a build or a requirement, nor a package name ("libcudnn8", "nvidia-cudnn-cu12").
 std::optional<Version> plain_report(std::string_view low) {
   for (std::string_view word :
-       {"error",   "fail", "not ",    "mismatch", "warn",     "built",   "compiled", "against",
-        "require", "need", "expect",  "support",  "found",    "missing", "unable",   "cannot",
-        "header",  "too ", "install", "upgrad",   "downgrad", "newest",  "cuda_",    "version of"})
+       {"error",   "fail",       "not ",   "mismatch", "warn",    "built",    "compiled",
+        "against", "require",    "need",   "expect",   "support", "found",    "missing",
+        "unable",  "cannot",     "header", "too ",     "upgrad",  "downgrad", "newest",
+        "cuda_",   "version of", "please", "should",   "must"})
     if (has(low, word)) return std::nullopt;
+  if (has(low, "install") && !setup_account(low)) return std::nullopt;
   for (std::size_t at = low.find("cudnn"); at != std::string_view::npos;
        at = low.find("cudnn", at + 1)) {
     if (at > 0 && (std::isalnum(static_cast<unsigned char>(low[at - 1])) || low[at - 1] == '-' ||
                    low[at - 1] == '_' || low[at - 1] == '/'))
       continue;
-    if (std::optional<Version> v = version_near(low.substr(at), "cudnn")) return v;
+    // x.y.z: a fourth number is the package's build ("cuDNN8.5.0.96"), no part of the release.
+    if (std::optional<Version> v = version_near(low.substr(at), "cudnn"))
+      return Version{v->major, v->minor, v->patch, {}};
   }
   return std::nullopt;
 }
@@ -94,6 +108,10 @@ void lend_banner(const Context &ctx, Finding &f) {
     f.note += std::string(f.note.empty() ? "" : "; ") + "its family is that of cuDNN " +
               to_string(*ctx.banner) + ", which this run loaded (line " +
               std::to_string(ctx.banner_line) + ")";
+    return;
+  }
+  if (f.kind == FindingKind::dependency_not_found && !f.missing.empty()) {
+    f.runtime = ctx.banner;  // the cuDNN that needs it
     return;
   }
   if (!a_version_kind(f.kind)) return;

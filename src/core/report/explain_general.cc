@@ -341,7 +341,8 @@ bool load_failed(std::string_view low, bool names_a_file) {
       "cannot be loaded", "could not be loaded", "can't find", "cannot find", "could not find",
       "couldn't find", "not configured correctly", "error 126", "failed to open",
       "unable to locate", "could not locate", "cannot load", "not be found", "can not find",
-      "can not load", "-notfound", "check cudnn installation", "check your cudnn installation"});
+      "can not load", "-notfound", "check cudnn installation", "check your cudnn installation",
+      "not find", "n't find"});
   // clang-format on
   return failed || (names_a_file && any_of(low, {"missing", "not available"})) ||
          any_of(low, {"cudnn is missing", "cudnn missing", "cudnn is not available",
@@ -431,7 +432,9 @@ bool declares_mismatch(std::string_view low) {
                                   [&](std::size_t at) { return other_products_mismatch(low, at); });
   return (!theirs && has(low, "mismatch")) ||
          any_of(low, {"incompatib", "not compatible", "does not match", "doesn't match",
-                      "mixed dnn", "mixed version", "mixed release", "unmatched", "not match"});
+                      "mixed dnn", "mixed version", "mixed release", "unmatched", "not match",
+                      "different version of cudnn", "wrong version of cudnn",
+                      "different cudnn version", "wrong cudnn version"});
 }
 
 std::optional<Finding> read_versions(std::string_view line, std::string_view low,

@@ -163,14 +163,23 @@ std::optional<Finding> read_cudnn_loader(std::string_view line) {
   return std::nullopt;
 }
 
-// TensorFlow 0.x-1.x: "could not find cudnnCreate in cudnn DSO; dlerror: <why>" - the file was
-// opened but lacks the function (another release than the build's, or a broken copy).
+// TensorFlow 0.x-1.x: "could not find cudnnCreate in cudnn DSO; dlerror: <why>". Where the
+// dlerror names a cuDNN file, that file was opened but lacks the function (another release than
+// the build's, or a broken copy); where it names only another file (TensorFlow's own
+// _pywrap_tensorflow.so), no cuDNN was opened at all and the lookup fell back to the process's own
+// symbols.
 std::optional<Finding> read_tensorflow_dso(std::string_view line) {
   if (!after(line, " in cudnn DSO") || !after(line, "undefined symbol")) return std::nullopt;
+  std::string library;
+  for (const std::string &name : file_names(line))
+    if (names_cudnn_library(name)) library = name;
+  if (library.empty() && !file_names(line).empty())
+    return found(FindingKind::library_not_found, "tensorflow",
+                 "TensorFlow opened no cuDNN library (the lookup fell back to its own module): "
+                 "none was found where the loader looks");
   Finding f = found(FindingKind::version_mismatch, "tensorflow",
                     "the cuDNN file TensorFlow opened lacks a function it was built to call");
-  for (const std::string &name : file_names(line))
-    if (names_cudnn_library(name)) f.library = name;
+  f.library = library;
   return f;
 }
 

@@ -11,9 +11,11 @@
 namespace cudnn_compat::explain {
 namespace {
 
-// cudnn.torch: "'libcudnn (R5) not found in library path." - its next lines name the file.
+// cudnn.torch: "'libcudnn (R5) not found in library path." - its next lines name the file. A
+// page that wrapped it before "(R5)" may join the two without the space.
 std::optional<Finding> read_torch7(std::string_view line, std::string_view next) {
-  auto r = after(line, "libcudnn (R");
+  std::optional<std::string_view> r = after(line, "libcudnn (R");
+  if (!r) r = after(line, "libcudnn(R");
   if (!r || !after(*r, "not found")) return std::nullopt;
   Finding f = found(FindingKind::library_not_found);
   f.framework = "torch7";
@@ -64,6 +66,16 @@ std::optional<Finding> read_onnxruntime(std::string_view line) {
       f->windows_error = windows_code(line);
       return f;
     }
+  }
+  // 'LoadLibrary failed with error 126 "" when trying to load "...onnxruntime_providers_cuda.dll"':
+  // a DLL the CUDA provider needs is missing, cuDNN's or CUDA's, and the line names neither.
+  if (after(line, "onnxruntime_providers_cuda") && windows_code(line) == 126 &&
+      after(line, "when trying to load")) {
+    Finding f = found(FindingKind::library_not_found, "onnxruntime",
+                      "a DLL that ONNX Runtime's CUDA provider needs is missing: cuDNN's "
+                      "(cudnn64_9.dll) or CUDA's; the line does not say which");
+    f.windows_error = 126;
+    return f;
   }
   if (auto r = after(line, "Require cuDNN ")) {
     Finding f = found(FindingKind::library_not_found);
