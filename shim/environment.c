@@ -30,8 +30,8 @@ static struct {
   // Not copied: AT_EXECFN lies past the environment's strings, beyond what a title overwrites;
   // LD_AUDIT and LD_PRELOAD are read only where /proc is missing (a title there: see docs).
   const char *execfn, *audit, *preload;
-  const void *vdso;         // AT_SYSINFO_EHDR: the kernel's vDSO image
-  const char *loader_run;   // the program run through the loader, absolute (copied); or 0
+  const void *vdso;        // AT_SYSINFO_EHDR: the kernel's vDSO image
+  const char *loader_run;  // the program run through the loader, absolute (copied); or 0
 } start;
 
 static char copies[kCopies];
@@ -236,6 +236,10 @@ static long euid = -1;
 unsigned long decision_euid(void) {
   if (euid < 0) euid = sys(SYS_geteuid, 0, 0, 0);
   return (unsigned long)euid;
+}
+
+int decision_euid_known(void) {
+  return euid >= 0;
 }
 
 void note_decision_euid(unsigned long id) {

@@ -38,6 +38,7 @@ static inline long now_ms(void) {
 // microseconds apart. forget_decision_ids() at the start of every decision (a process may change
 // its ids between two).
 unsigned long decision_euid(void);
+int decision_euid_known(void);  // known without a system call (the table's reader noted it)
 void note_decision_euid(unsigned long euid);
 void forget_decision_ids(void);
 

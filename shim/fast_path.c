@@ -257,6 +257,13 @@ static enum pick_verdict judge_pick(const char *table, const char *row, const ch
   return v;
 }
 
+// The last answer was unknown because the table's rows need this node's GPUs and driver, which no
+// process has learnt yet (no node file) nor the overrides give.
+static int node_unlearnt;
+int fast_node_unlearnt(void) {
+  return node_unlearnt;
+}
+
 static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use,
                                struct fast_resolved *got) {
   // The engine's own grammar (shared/version_grammar.h; a major alone is a need too); a build
@@ -291,7 +298,10 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
   // The node: a release that cannot run on its GPUs or driver is passed over, as the engine does.
   struct node_judge n;
   n.judge = constrains(table), n.node.gpus = 0, n.node.driver = 0, n.node.overridden = 0;
-  if (n.judge && !node_facts(r->env, &n.node)) return FAST_UNKNOWN;
+  if (n.judge && !node_facts(r->env, &n.node)) {
+    node_unlearnt = 1;
+    return FAST_UNKNOWN;
+  }
   if (n.node.overridden && !overrides_agree(table, &n.node)) return FAST_UNKNOWN;
   // The map names nodes ([[node]]): whether one is this node, the engine tells (a glob on its
   // name), unless the overrides say what it has.
@@ -321,6 +331,7 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
 
 enum fast_answer fast_decide(const struct fast_request *r, const char **use) {
   struct file_text table;
+  node_unlearnt = 0;
   if (!r->map || !trusted(r->map, &table)) {
     file_free(&table);
     return FAST_UNKNOWN;

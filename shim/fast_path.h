@@ -31,6 +31,8 @@ struct fast_resolved {
 };
 
 enum fast_answer fast_decide(const struct fast_request *r, const char **use);
+// Whether the last FAST_UNKNOWN was for want of this node's GPUs and driver (no node file yet).
+int fast_node_unlearnt(void);
 
 // From the same trusted table, the places it lists (its "rel" rows): a directory other than
 // not_dir, of the release whose cudnnGetVersion() is number, that holds base; 0 when none.

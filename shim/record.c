@@ -255,7 +255,7 @@ static void count_drop(void) {
 
 // The line (n bytes, its line break included) appended to DIR/HOST.UID.usage, the name made in
 // the block's room after the line. Where another user made that file first, to a file of the
-// process's own, HOST.UID~PID.usage (usage_record.h).
+// process's own, HOST.UID~PID-NSEC.usage (usage_record.h).
 static int to_spool(const char *line, long n, const char *uid_text) {
   char *path = (char *)line + n + 1;
   const long size = kSpoolName;
@@ -270,8 +270,14 @@ static int to_spool(const char *line, long n, const char *uid_text) {
   if (fd < 0 && k < size - 1) {
     const char own[2] = {CUDNN_COMPAT_USAGE_SPOOL_OWN, 0};
     k = append_text(path, size, stem, own);
+    struct {
+      long sec, nsec;
+    } now = {0, 0};
+    clock_now(CLOCK_REALTIME, &now);  // the vDSO's: no system call
     k = append_text(path, size, k,
                     format_decimal((unsigned long)sys(SYS_getpid, 0, 0, 0), work.number));
+    k = append_text(path, size, k, "-");
+    k = append_text(path, size, k, format_decimal((unsigned long)now.nsec, work.number));
     k = append_text(path, size, k, CUDNN_COMPAT_USAGE_SPOOL_SUFFIX);
     fd = k < size - 1 ? open_own(path, 1) : -1;
   }
@@ -356,14 +362,14 @@ static void undecided_fields(void) {
 }
 
 static void send_record(const char *name, const char *requester, enum mode mode) {
-  // A seccomp filter may kill the host for the record's socket, uname or readlink, which the
-  // process itself may never make (systemd's ~@network-io): no record there, a drop counted with
-  // the loader's own kind of calls (open, write).
-  uid = (unsigned long)sys(SYS_getuid, 0, 0, 0), euid = decision_euid();
-  if (seccomp_filtered(0)) {
-    count_drop();
+  // A seccomp filter may kill the host for the record's socket, uname, readlink or getuid, which
+  // the process itself may never make (systemd's ~@network-io): no record there, a drop counted
+  // with the loader's own kind of calls (open, write) where the user is known without asking.
+  if (seccomp_filtered()) {
+    if (decision_euid_known()) euid = decision_euid(), count_drop();
     return;
   }
+  uid = (unsigned long)sys(SYS_getuid, 0, 0, 0), euid = decision_euid();
   sys(SYS_uname, &work.host, 0, 0);
   if (!note.fields) undecided_fields();
   char *line = work.text + note.fields + 1;

@@ -403,7 +403,7 @@ int engine_ready(long deadline_ms, enum engine_result *why) {
   // The last decision's keeper ends its engine as soon as the answer is in: a moment.
   for (; !keeper_ended(); nap_ms(1))
     if (now_ms() >= deadline_ms) return *why = ENGINE_BUSY, 0;
-  if (seccomp_filtered(1)) return *why = ENGINE_FILTERED, 0;
+  if (seccomp_filtered()) return *why = ENGINE_FILTERED, 0;
   return 1;
 }
 

@@ -249,8 +249,7 @@ static void say_engine_failure(enum engine_result r, int error, const char *name
                                const char *engine) {
   static char why[96];
   if (r == ENGINE_MISSING || r == ENGINE_NOT_RUN) errno_text(error, why, sizeof why);
-  const char *parts[] = {"cudnn-compat: could not check ",
-                         name,
+  const char *parts[] = {"cudnn-compat: could not check ", name,
                          r == ENGINE_FILTERED
                              ? ": this process runs under a seccomp filter, which may kill it for "
                                "starting a process, so the engine "
@@ -265,8 +264,14 @@ static void say_engine_failure(enum engine_result r, int error, const char *name
                                                 : " ended without an answer",
                          r == ENGINE_MISSING || r == ENGINE_NOT_RUN ? why : "",
                          r == ENGINE_MISSING || r == ENGINE_NOT_RUN ? ")" : "",
-                         "; loading as usual\n",
-                         0};
+                         // Only the engine learns a node; under a filter the table can be told.
+                         r == ENGINE_FILTERED && fast_node_unlearnt()
+                             ? "; the map's table needs this node's GPUs and driver, which no "
+                               "process has learnt here: give them to the job as "
+                               "CUDNN_COMPAT_GPU_ARCH=X.Y and CUDNN_COMPAT_DRIVER_CUDA=X.Y "
+                               "(docker run --env)"
+                             : "",
+                         "; loading as usual\n", 0};
   say_parts(parts);
 }
 

@@ -3,7 +3,8 @@
  * process's filter (no new privileges first); 1 when it is in place. kill_processes() installs
  * the filter of a host that may not start a process (systemd's SystemCallFilter, some container
  * profiles): fork, vfork, clone and clone3 kill it. kill_calls(nr, n) kills the process at any of
- * the n (at most 8) system calls nr (systemd's ~@network-io kills at socket). */
+ * the n (at most 8) system calls nr (systemd's ~@network-io kills at socket). deny_call(nr, e)
+ * answers the system call nr with errno e (older container profiles deny what they do not know). */
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -41,4 +42,14 @@ static int kill_calls(const unsigned *nr, int n) {
   }
   program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
   return filtered(program, (unsigned short)at);
+}
+
+static int deny_call(unsigned nr, unsigned error) {
+  struct sock_filter program[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | error),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  return filtered(program, sizeof program / sizeof *program);
 }

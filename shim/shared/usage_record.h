@@ -69,8 +69,9 @@
 #define CUDNN_COMPAT_USAGE_VALUE_MAX 512
 #define CUDNN_COMPAT_USAGE_CUT "%00"
 #define CUDNN_COMPAT_USAGE_SPOOL_SUFFIX ".usage"
-/* HOST.UID~PID.usage: the file of one process whose HOST.UID.usage another user made first (a
- * squatter in the shared spool); created anew (O_EXCL), so no one can have made it for it. */
+/* HOST.UID~PID-NSEC.usage: the file of one process whose HOST.UID.usage another user made first
+ * (a squatter in the shared spool); created anew (O_EXCL) under a name no one can make for it in
+ * advance (the nanoseconds of the record's time), and never one a pid's earlier process made. */
 #define CUDNN_COMPAT_USAGE_SPOOL_OWN '~'
 
 #define CUDNN_COMPAT_USAGE_DROPS_DIR "/var/tmp"

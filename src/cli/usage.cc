@@ -204,8 +204,9 @@ std::optional<Source> spool_source(const std::string &path, const struct stat &f
   squatted.push_back(printable(path) + " is owned by " + user_name(f.st_uid) + ", not by " +
                      user_name(*uid) + " whose records its name is for: " + user_name(*uid) +
                      "'s records on " + printable(s.origin.file_host) +
-                     " cannot be written there (the shim writes only a file of its own) and are "
-                     "dropped; not ingested (rm " +
+                     " cannot be written there (the shim writes only a file of its own: each of "
+                     "their processes writes HOST.UID~PID-N.usage instead, which is read); not "
+                     "ingested (rm " +
                      printable(path) + ")");
   return std::nullopt;
 }

@@ -48,3 +48,18 @@ has "is the same file as the Lmod admin.list $t/map.toml"
 expect_rc 0 cc --json retire 9.0.0 --after "$soon" --dry-run
 python3 -c 'import json,sys; json.loads(sys.argv[1])' "$(cc --json retire 9.0.0 --after "$soon" --dry-run 2>/dev/null)" ||
   fail "--json retire printed no one JSON document"
+
+# Module names that Tcl and Lmod read specially: one ending in a backslash is one Tcl word (the
+# modulerc still parses, for every user, and names it exactly); a '|', which Lmod splits its keys
+# at, matches as any one character (an outside tester: the modulerc broke, the key split).
+sed 's|module = \["cudnn/9.0", "cudnn/9.0-spack"\]|module = ["cudnn/9.0\\\\", "cudnn/9\|0"]|' "$t/map.toml" >"$t/odd.toml"
+grep -q 'cudnn/9|0' "$t/odd.toml" || fail "the odd map was not made"
+cc map validate "$t/odd.toml" >/dev/null
+printf '#%%Module\n' >"$t/odd.modulerc"
+expect_rc 0 cc retire 9.0.0 --after "$soon" --map "$t/odd.toml" --lmod "$t/odd.list" --envmodules "$t/odd.modulerc"
+out=$(printf 'proc module-forbid {args} {puts [lindex $args end-1]; puts [lindex $args end]}\nproc module-warn {args} {}\nsource %s\n' \
+  "$t/odd.modulerc" | tclsh 2>&1)
+has 'cudnn/9.0\'
+has 'cudnn/9|0'
+out=$(cat "$t/odd.list")
+has '^cudnn/9%.0\$|^cudnn/9.0$: cuDNN 9.0.0'

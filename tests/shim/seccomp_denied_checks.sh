@@ -8,15 +8,11 @@ compile denied -I"$(dirname "$0")/.." <<C
 $load5_main
 #include "seccomp_filters.h"
 #include <stdlib.h>
+#include <unistd.h>
+/* denied NR ERRNO [CMD...]: the call NR answered with ERRNO, then loads libcudnn.so.5, or runs CMD. */
 int main(int argc, char **argv) {
-  if (argc != 3) return 2;
-  struct sock_filter deny_one[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)atoi(argv[1]), 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)atoi(argv[2])),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  if (!filtered(deny_one, sizeof deny_one / sizeof *deny_one)) return 2;
+  if (argc < 3 || !deny_call((unsigned)atoi(argv[1]), (unsigned)atoi(argv[2]))) return 2;
+  if (argc > 3) return execv(argv[3], argv + 3), 127;
   return load5() ? 0 : 1;
 }
 C
@@ -29,4 +25,24 @@ for mode in audit preload; do
     has "$redirected"
     lacks "cudnn-compat:"
   done
+done
+
+# Under a filter on a node no process has learnt yet (no node file: the first job after boot, or
+# a container with its own /tmp), the table whose rows need the node's driver cannot decide and the
+# engine is not started: the line says what gives the table the facts, and with them it redirects
+# (an outside tester: only "could not check", never a redirect).
+family_client
+fake_map 9.0.0 9.1.0 >"$t/map9.toml"
+expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map9.toml"
+rm -f "$node_of_scenario"
+for mode in audit preload; do
+  CUDNN_COMPAT_MAP=$t/map9.toml LD_LIBRARY_PATH=$FAKES/9.0.0/lib64 CUDNN_COMPAT_REQUIRE=9.1 \
+    expect_rc 0 env LD_${mode^^}=$SHIM "$t/denied" 246 1 "$t/family" libcudnn.so.9
+  has "loaded $FAKES/9.0.0/lib64/libcudnn.so.9"
+  has "give them to the job as CUDNN_COMPAT_GPU_ARCH=X.Y and CUDNN_COMPAT_DRIVER_CUDA=X.Y"
+  CUDNN_COMPAT_MAP=$t/map9.toml LD_LIBRARY_PATH=$FAKES/9.0.0/lib64 CUDNN_COMPAT_REQUIRE=9.1 \
+    CUDNN_COMPAT_GPU_ARCH=8.0 CUDNN_COMPAT_DRIVER_CUDA=12.4 \
+    expect_rc 0 env LD_${mode^^}=$SHIM "$t/denied" 246 1 "$t/family" libcudnn.so.9
+  has "loaded $FAKES/9.1.0/lib64/libcudnn.so.9"
+  lacks "cudnn-compat:"
 done

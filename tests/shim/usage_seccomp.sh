@@ -1,15 +1,16 @@
 # Issue 21 and "never break the host": a host under a seccomp filter that kills at the system calls
 # a record needs and the process itself never makes (socket: systemd's ~@network-io; uname;
-# readlink) lives with records on as with them off: no record, the drop counted. Before, records
-# to syslog or a spool killed it at its first cuDNN load (SIGSYS; an outside tester's finding).
+# readlink; prctl, which could ask about the filter) lives with records on as with them
+# off: no record, the drop counted. Before, records to syslog or a spool killed it at its first
+# cuDNN load (SIGSYS), and then the prctl that asked about the filter did (outside testers).
 source "$(dirname "$0")/common.sh"
 compile filtered_host -I"$(dirname "$0")/.." <<'C'
 #include <dlfcn.h>
 #include <stdio.h>
 #include "seccomp_filters.h"
 int main(void) {
-  const unsigned calls[] = {SYS_socket, SYS_uname, SYS_readlinkat, SYS_readlink};
-  if (!kill_calls(calls, 4)) return 2;
+  const unsigned calls[] = {SYS_socket, SYS_uname, SYS_readlinkat, SYS_readlink, SYS_prctl};
+  if (!kill_calls(calls, 5)) return 2;
   void *lib = dlopen("libcudnn.so.5", RTLD_NOW);
   size_t (*version)(void) = lib ? (size_t (*)(void))dlsym(lib, "cudnnGetVersion") : 0;
   printf("cuDNN %zu\n", version ? version() : 0);

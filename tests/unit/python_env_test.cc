@@ -136,6 +136,10 @@ TEST(PythonRequirement, InAndNotInMarkersAreContainment) {
   EXPECT_TRUE(cudnn_requirement(
       "nvidia-cudnn-cu12==9.25.0.1; \"linux\" in sys_platform and python_version >= \"3.9\""));
   EXPECT_FALSE(cudnn_requirement("nvidia-cudnn-cu12==9.25.0.1; \"Linux\" != platform_system"));
+  EXPECT_FALSE(
+      cudnn_requirement("nvidia-cudnn-cu12==9.25.0.1; platform_machine\tin\t\"aarch64 arm64\""));
+  EXPECT_FALSE(cudnn_requirement(
+      "nvidia-cudnn-cu12==9.25.0.1; platform_machine \tnot in  \"x86_64 AMD64\""));
 }
 
 TEST(PythonRequirement, JaxPluginsRangeWithItsExtra) {

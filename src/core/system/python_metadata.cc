@@ -119,9 +119,13 @@ bool atom_holds(std::string_view atom) {
 // A PEP 508 marker on Linux x86-64: `or` of `and`s of atoms (parentheses are read as plain
 // grouping of the same: the markers frameworks write do not nest differently).
 bool markers_hold(std::string_view markers) {
+  // Any run of blanks is one space (pip's grammar allows tabs around `in` and `and`).
   std::string flat;
   for (char c : markers)
-    if (c != '(' && c != ')') flat += c;
+    if (c == ' ' || c == '\t')
+      flat += flat.ends_with(' ') ? "" : " ";
+    else if (c != '(' && c != ')')
+      flat += c;
   std::string_view rest = flat;
   for (;;) {
     const std::size_t or_at = rest.find(" or ");

@@ -37,20 +37,36 @@ std::string module_or_version(const Installed &e) {
 }
 
 // Lua's pattern characters, escaped: Lmod matches an admin.list key with string.find.
+// Lmod splits an admin.list key at every '|' before it reads the patterns: no escape keeps one in
+// a name, so a '|' of the name matches any one character there.
 std::string lua_pattern(std::string_view s) {
   std::string out = "^";
   for (char c : s) {
+    if (c == '|') {
+      out += '.';
+      continue;
+    }
     if (std::string_view("^$()%.[]*+-?").find(c) != std::string_view::npos) out += '%';
     out += c;
   }
   return out + "$";
 }
 
-// A Tcl word in braces: braces in it would end it early (module names and versions have none).
-std::string tcl_braced(std::string s) {
-  std::erase(s, '{');
-  std::erase(s, '}');
-  return "{" + s + "}";
+// One Tcl word for s, whatever it holds: in braces where nothing in it can end them early, else
+// every character Tcl reads specially escaped with a backslash (a name ending in '\' would escape
+// the closing brace, and the modulerc of every user would no longer parse).
+std::string tcl_word(const std::string &s) {
+  if (s.find_first_of("{}\\\n") == std::string::npos) return "{" + s + "}";
+  std::string out;
+  for (char c : s) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    if (std::string_view("\\{}[]$\"; \t").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
 }
 
 std::string use_instead(const Retirement &r) {
@@ -127,7 +143,7 @@ std::string lmod_admin_entry(const Retirement &r) {
 std::string envmodules_stanza(const Retirement &r) {
   const std::string names = modules_text(r, ", "), release = to_string(r.release->version);
   std::string specs;
-  for (const std::string &m : r.modules) specs += " " + tcl_braced(m);
+  for (const std::string &m : r.modules) specs += " " + tcl_word(m);
   const std::string nearly =
       "cuDNN " + release + " (" + names + ") retires on " + r.date + "; " + use_instead(r);
   const std::string gone =
@@ -136,10 +152,10 @@ std::string envmodules_stanza(const Retirement &r) {
   // skips the stanza instead of refusing the whole file. Both take several module specs.
   return "# cudnn-compat retire " + release + " (begin)\n" +
          "if {[info commands module-forbid] ne {}} {\n    module-forbid --after " + r.date +
-         " --nearly-message " + tcl_braced(nearly) + " --message " + tcl_braced(gone) + specs +
+         " --nearly-message " + tcl_word(nearly) + " --message " + tcl_word(gone) + specs +
          "\n}\n" + "# module-warn: Environment Modules 5.5 and later, until the day\n" +
          "if {[info commands module-warn] ne {}} {\n    module-warn --before " + r.date +
-         " --message " + tcl_braced(nearly) + specs + "\n}\n" + "# cudnn-compat retire " + release +
+         " --message " + tcl_word(nearly) + specs + "\n}\n" + "# cudnn-compat retire " + release +
          " (end)\n";
 }
 
