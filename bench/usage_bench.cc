@@ -38,6 +38,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string record(int h, long p, long t, const std::string &fakes);
+long uid_of(long p);
 
 sockaddr_un dev_log() {
   sockaddr_un a{};
@@ -78,12 +79,16 @@ int child(const char *name, const char *spool) {
   return 0;
 }
 
-// One record as the shim writes it, for host h, process p, at time t: 200 processes a job, a job
-// one user's (50 users in turn).
+// The user of process p: 200 processes a job, a job one user's (50 users in turn).
+long uid_of(long p) {
+  return 1000 + (p / 200) % 50;
+}
+
+// One record as the shim writes it, for host h, process p, at time t.
 std::string record(int h, long p, long t, const std::string &fakes) {
   char line[CUDNN_COMPAT_USAGE_MAX + 16];
   const std::string host = "node" + std::to_string(h), pid = std::to_string(p),
-                    time = std::to_string(t), uid = std::to_string(1000 + (p / 200) % 50),
+                    time = std::to_string(t), uid = std::to_string(uid_of(p)),
                     job = std::to_string(4000 + p / 200) + ".0";
   const bool moved = p % 3 != 0;
   const std::string loader = fakes + "/5.0.5/lib64/libcudnn.so.5",
@@ -285,18 +290,22 @@ int main(int argc, char **argv) {
   }
 
   // Ingest and report.
-  const fs::path log = dir / "records.usage", db = dir / "usage.db";
+  // As rsyslog writes them with docs/usage.md's template: the sender's uid as the daemon saw it.
+  const fs::path log = dir / "records.log", db = dir / "usage.db";
   {
     std::ofstream out(log);
     const long t0 = 1790000000;
-    for (long i = 0; i < records; ++i) out << record(int(i % 64), 100000 + i, t0 + i * 3, fakes);
+    for (long i = 0; i < records; ++i)
+      out << "2026-12-01T00:00:00+00:00 node" << i % 64 << " " CUDNN_COMPAT_USAGE_TAG "["
+          << 100000 + i << "]: uid=" << uid_of(100000 + i) << ' '
+          << record(int(i % 64), 100000 + i, t0 + i * 3, fakes);
   }
   const double bytes = double(fs::file_size(log));
   const Run cat = spawn({"/bin/cat", log.string()}, {});
   const Run ingest = spawn({tool, "usage", "ingest", log.string(), "--db", db.string()}, {});
   const Run again = spawn({tool, "usage", "ingest", log.string(), "--db", db.string()}, {});
   // A copy under another name: read whole again, every record already known.
-  const fs::path copy = dir / "copy.usage";
+  const fs::path copy = dir / "copy.log";
   fs::copy_file(log, copy);
   const Run known = spawn({tool, "usage", "ingest", copy.string(), "--db", db.string()}, {});
   std::vector<double> report_us, user_us;
