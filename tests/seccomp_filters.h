@@ -17,18 +17,6 @@ static int filtered(struct sock_filter *program, unsigned short n) {
          prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) == 0;
 }
 
-static int kill_processes(void) {
-  struct sock_filter program[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 4, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 3, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fork, 2, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_vfork, 1, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-  };
-  return filtered(program, sizeof program / sizeof *program);
-}
 
 static int kill_calls(const unsigned *nr, int n) {
   struct sock_filter program[2 + 2 * 8];
@@ -42,6 +30,11 @@ static int kill_calls(const unsigned *nr, int n) {
   }
   program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
   return filtered(program, (unsigned short)at);
+}
+
+static int kill_processes(void) {
+  const unsigned calls[] = {SYS_clone, SYS_clone3, SYS_fork, SYS_vfork};
+  return kill_calls(calls, 4);
 }
 
 static int deny_call(unsigned nr, unsigned error) {

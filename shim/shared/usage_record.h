@@ -71,7 +71,7 @@
 #define CUDNN_COMPAT_USAGE_SPOOL_SUFFIX ".usage"
 /* HOST.UID~PID-NSEC.usage: the file of one process whose HOST.UID.usage another user made first
  * (a squatter in the shared spool); created anew (O_EXCL) under a name no one can make for it in
- * advance (the nanoseconds of the record's time), and never one a pid's earlier process made. */
+ * advance (the clock's nanoseconds as it is made), and never one a pid's earlier process made. */
 #define CUDNN_COMPAT_USAGE_SPOOL_OWN '~'
 
 #define CUDNN_COMPAT_USAGE_DROPS_DIR "/var/tmp"

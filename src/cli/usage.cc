@@ -370,11 +370,9 @@ std::string write_page(const std::string &path, const std::string &page, const s
   }
   if (there && !S_ISREG(st.st_mode))
     return "is no regular file, pipe or terminal; not written over";
-  std::string target;
-  if (std::string why = link_target(path, target); !why.empty()) return why;
-  if (!db.empty() && same_file(target, db))
+  if (!db.empty() && same_file(path, db))
     return "is the usage database given with --db; the page is not written over it";
-  return write_file_atomically(target, page);
+  return write_file_through_link(path, page);
 }
 
 // Whether the page went to this process's own stdout (the text report then stays out of it).
