@@ -17,7 +17,6 @@ static int filtered(struct sock_filter *program, unsigned short n) {
          prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) == 0;
 }
 
-
 static int kill_calls(const unsigned *nr, int n) {
   struct sock_filter program[2 + 2 * 8];
   int at = 0;
