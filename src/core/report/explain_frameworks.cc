@@ -60,10 +60,25 @@ std::optional<Finding> read_pytorch(std::string_view line) {
   return std::nullopt;
 }
 
+// Caffe2 prints each version as one integer in parentheses ("runtime (7005)"): blanks a copy put
+// inside them (an issue title's "runtime (7 005)") are no part of it, and a first group alone
+// ("7") would name another release.
+std::optional<Version> caffe2_version_after(std::string_view line, std::string_view marker) {
+  const std::string_view rest = after(line, marker).value_or("");
+  std::string digits;
+  for (const char c : rest.substr(0, rest.find(')'))) {
+    if (is_digit(c))
+      digits += c;
+    else if (c != ' ')
+      return version_after(line, marker);
+  }
+  return version_of(digits);
+}
+
 std::optional<Finding> read_others(std::string_view line) {
   if (after(line, "cuDNN compiled (") && after(line, "versions mismatch"))
-    return mismatch_in(line, "caffe2", Rule::caffe2, version_after(line, "and runtime ("),
-                       version_after(line, "cuDNN compiled ("));
+    return mismatch_in(line, "caffe2", Rule::caffe2, caffe2_version_after(line, "and runtime ("),
+                       caffe2_version_after(line, "cuDNN compiled ("));
   if (after(line, "Paddle is compiled with CUDNN "))
     return mismatch("paddlepaddle", Rule::paddle,
                     version_after(line, "CUDNN version in your machine is "),
