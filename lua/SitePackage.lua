@@ -48,6 +48,8 @@ local function load_contract()
     (from_here(site.prefix_from_here) .. "/" .. site.bindir .. "/cudnn-compat")
 end
 local loads_seen = false
+-- The modules this command loaded: a refused command leaves none of them behind.
+local loaded_now = {}
 
 -- An application's need travels as state the module system itself sets and undoes: a path-like
 -- entry "<module>=<version>[,cuda=N]" in CUDNN_COMPAT_NEEDS per loaded application (Lmod removes
@@ -406,6 +408,7 @@ end
 
 function cudnn_compat_load(t)
   loads_seen = true
+  if t and t.modFullName then loaded_now[t.modFullName] = true end
 end
 
 -- One line on stderr as written. Not LmodWarning: Lmod before 8.7.33 turns any warning into exit
@@ -415,17 +418,45 @@ local function say(line)
   if LmodMsgRaw then LmodMsgRaw(line, "\n") else io.stderr:write(line, "\n") end
 end
 
--- The findings went out whole (say); Lmod's own error box would wrap them. LmodError ends the
--- command before Lmod prints any change: the environment stays as it was.
-local function refuse()
-  LmodError("cudnn-compat: the loaded cuDNN modules do not fit (above), and the site's map " ..
-            "says on_module_mismatch = \"error\"; nothing was changed")
+-- Advice to swap out a module this command loaded, told after the command is refused: that
+-- module is not loaded then, and Lmod's swap of a module that is not loaded fails.
+local function after_refusal(text, loaded)
+  for m in pairs(loaded) do
+    local from = "module swap " .. m .. " "
+    local at = text:find(from, 1, true)
+    while at do
+      text = text:sub(1, at - 1) .. "module load " .. text:sub(at + #from)
+      at = text:find(from, at, true)
+    end
+  end
+  return text
+end
+
+-- The findings ({severity, text}) out whole (say), as true after the refusal an error brings (loaded:
+-- the modules this command loaded); Lmod's
+-- own error box would wrap them. LmodError ends the command before Lmod prints any change: the
+-- environment stays as it was.
+local function tell(findings, loaded)
+  local errors = 0
+  for _, f in ipairs(findings) do
+    if f[1] == "error" then errors = errors + 1 end
+  end
+  for _, f in ipairs(findings) do
+    local text = errors > 0 and after_refusal(f[2], loaded) or f[2]
+    say("cudnn-compat: " .. (f[1] and f[1] .. ": " or "") .. text)
+  end
+  if errors > 0 then
+    LmodError("cudnn-compat: the loaded cuDNN modules do not fit (above), and the site's map " ..
+              "says on_module_mismatch = \"error\"; nothing was changed")
+  end
 end
 
 function cudnn_compat_finalize()
   -- Once per command, also for a site hook that still calls this itself (older instructions).
   if not loads_seen then return end
   loads_seen = false
+  local loaded_by_command = loaded_now
+  loaded_now = {}
   local ok, err = pcall(function()
     local entries = loaded_needs()
     load_contract()
@@ -450,15 +481,7 @@ function cudnn_compat_finalize()
     if t and all_fit(t, loaded, needs) then return end
     -- The misfits' messages, written in advance, need no process either.
     local findings = t and table_findings(t, loaded, entries)
-    if findings then
-      local errors = 0
-      for _, f in ipairs(findings) do
-        say("cudnn-compat: " .. f[1] .. ": " .. f[2])
-        if f[1] == "error" then errors = errors + 1 end
-      end
-      if errors > 0 then refuse() end
-      return
-    end
+    if findings then return tell(findings, loaded_by_command) end
     local out, ran = run(argv)
     if not ran then
       local line = "cudnn-compat: cannot run " .. cudnn_compat_bin ..
@@ -466,20 +489,13 @@ function cudnn_compat_finalize()
       if strict() then LmodError(line) else say(line) end
       return
     end
-    local errors = 0
+    local told = {}
     for line in out:gmatch("[^\n]+") do
-      local e = line:match("^error: (.*)")
-      local w = line:match("^warning: (.*)")
-      if e then
-        errors = errors + 1
-        say("cudnn-compat: error: " .. e)
-      elseif w then
-        say("cudnn-compat: warning: " .. w)
-      else
-        say("cudnn-compat: " .. line)
-      end
+      local severity, text = line:match("^(%a+): (.*)")
+      if severity ~= "error" and severity ~= "warning" then severity, text = nil, line end
+      told[#told + 1] = {severity, text}
     end
-    if errors > 0 then refuse() end
+    tell(told, loaded_by_command)
   end)
   if not ok then say("cudnn-compat: the module check failed (" .. tostring(err) .. ")") end
 end

@@ -167,9 +167,15 @@ check_hooks() {
   module load tensorflow/1.0
   rc=0; module load cudnn/5.0 || rc=$?; msg
   [[ $rc != 0 ]] || fail "strict mode did not fail the command"
-  has "$fix"
+  has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
   [[ $LOADEDMODULES == tensorflow/1.0 ]] || fail "the environment changed: $LOADEDMODULES"
   [[ -z ${LD_LIBRARY_PATH:-} ]] || fail "LD_LIBRARY_PATH changed: $LD_LIBRARY_PATH"
+  # The refused command loaded nothing: its advice works from where it left the user (Lmod's
+  # swap of a module that is not loaded fails).
+  advice=$(grep -o 'Use: module [a-z]* [^ ]*\( [^ (]*\)\?' "$t/msg" | head -1)
+  [[ -n $advice ]] || fail "no advice after the refusal: $out"
+  eval "${advice#Use: }" || fail "the advice after a refusal failed: ${advice#Use: } ($(cat "$t/msg"))"
+  [[ $LOADEDMODULES == tensorflow/1.0:cudnn/5.1 ]] || fail "the advice loaded $LOADEDMODULES"
   module purge
 
   # A broken map never breaks `module load`: at most one line.
