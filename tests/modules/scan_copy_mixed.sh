@@ -19,6 +19,12 @@ has "$t/sw/mixed/lib/libcudnn.so.9: only its file name gives a version (the libr
 strace -f -e trace=execve -o "$t/trace" "$CUDNN_COMPAT" scan --modules none --search "$t/sw" >/dev/null 2>&1 ||
   skip "strace cannot run here"
 [[ $(grep -c 'execve(.*cudnn-compat-probe.*= 0' "$t/trace") == 2 ]] || fail "probes: $(grep -c 'cudnn-compat-probe' "$t/trace")"
+# Written with its tables (-o), whose writer loads each distinct library once too: one probe of its
+# own for the two whole copies (an outside tester's finding: one per copy, 753 for 750 modules).
+strace -f -e trace=execve -o "$t/trace" "$CUDNN_COMPAT" scan --modules none --search "$t/sw" \
+  -o "$t/written/map.toml" >/dev/null 2>&1 || fail "scan -o failed"
+[[ -s $t/written/map.toml.decide ]] || fail "no decision table written: $(ls "$t/written")"
+[[ $(grep -c 'execve(.*cudnn-compat-probe.*= 0' "$t/trace") == 3 ]] || fail "probes with -o: $(grep -c 'cudnn-compat-probe' "$t/trace")"
 
 # Another release's file copied over a sub-library under the right name, of the same size (the
 # FAKE releases' sub-libraries all are): the probe tells it (cudnnOpsVersionCheck), so the memo

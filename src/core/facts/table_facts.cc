@@ -3,7 +3,11 @@
 
 namespace cudnn_compat {
 
-TableFacts gather_table_facts(const Map &map, const ProbeOptions &options) {
+TableFacts gather_table_facts(const Map &map, const ProbeOptions &asked) {
+  // A release copied into a directory per module is loaded once (the memo's own checks); a memo
+  // of this pass's own, so that every answer is as fresh as the stamps beside it.
+  ProbeOptions options = asked;
+  if (!options.memo) options.memo = std::make_shared<ProbeMemo>();
   TableFacts facts;
   for (const Installed &e : map.cudnn) {
     std::optional<std::string> file;
