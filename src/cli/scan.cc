@@ -143,7 +143,9 @@ std::string make_map_directory(const std::string &output) {
 }
 
 // 5. The map to -o (with its derived files) or stdout; false when it could not be written.
-bool write_out(const Options &o, const Globals &g, const std::string &text) {
+// False when the map could not be written; `refused` gets why every reader refuses the map
+// written (its place: a directory others may write), which `map validate` would reject too.
+bool write_out(const Options &o, const Globals &g, const std::string &text, std::string &refused) {
   if (o.output.empty()) {
     if (!g.json) std::cout << text;
     return true;
@@ -160,9 +162,11 @@ bool write_out(const Options &o, const Globals &g, const std::string &text) {
   }
   // The derived files; where they cannot be written, jobs parse the TOML and hooks ask.
   const MapLoad written = read_map_file(o.output);
-  why = written.map || written.diagnostics.empty()
-            ? write_job_caches(written, probe_options().helper)
-            : to_string(written.diagnostics.front());
+  if (!written.map && !written.diagnostics.empty()) {
+    refused = to_string(written.diagnostics.front());
+    return true;
+  }
+  why = write_job_caches(written, probe_options().helper);
   if (!why.empty()) Note() << why;
   return true;
 }
@@ -231,11 +235,17 @@ int scan(const Options &o, const Globals &g) {
     Error() << "scan: the map found would not validate; nothing written";
     return kNo;
   }
-  if (!write_out(o, g, text)) return kNo;
+  std::string refused;
+  if (!write_out(o, g, text, refused)) return kNo;
+  // Written, and kept (nothing the scan found is lost), but no job or hook would read it.
+  if (!refused.empty()) {
+    Error() << refused;
+    problems.push_back(refused);
+  }
   print_report(o, g, *map, report, problems, listed->asked,
                listed->system && listed->asked != "none" ? nlohmann::json(listed->system->command)
                                                          : nlohmann::json(nullptr));
-  return map->cudnn.empty() ? kNo : kYes;
+  return map->cudnn.empty() || !refused.empty() ? kNo : kYes;
 }
 
 }  // namespace
@@ -291,7 +301,9 @@ Examples:
   cudnn-compat scan --modules none --search /usr/local/cuda
   cudnn-compat scan --python /opt/conda --python /shared/venvs --merge -o /etc/cudnn-compat/map.toml
 
-Exit status: 0 written, 1 nothing found or a write failed, 2 bad usage or no such module system.)");
+Exit status: 0 written, 1 nothing found, a write failed, or the map written is one every reader
+refuses (its directory writable by others: see trusted_group; the map is kept), 2 bad usage or no
+such module system.)");
   cmd->callback([o, &g] { g.exit_code = scan(*o, g); });
 }
 
