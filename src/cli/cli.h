@@ -85,7 +85,8 @@ struct LoadedMap {
 };
 // fresh: parse the TOML even when a current cache exists (validate must judge the file itself).
 LoadedMap load_site_map(const std::string &explicit_path, bool fresh = false);
-std::string map_not_found_message();
+// to_admin false: for a user at `module load`, who can only tell the admins.
+std::string map_not_found_message(bool to_admin = true);
 // The map's own diagnostics, then why there is no map to use ("no version map found ...").
 void report_unusable_map(const LoadedMap &m);
 std::string pkglib_dir();      // lib/cudnn-compat of this installation

@@ -20,9 +20,10 @@ LoadedMap load_site_map(const std::string &explicit_path, bool fresh) {
   return out;
 }
 
-std::string map_not_found_message() {
+std::string map_not_found_message(bool to_admin) {
   std::string s = "no version map found (looked for";
   for (const std::string &p : map_search_path()) s += " " + p;
+  if (!to_admin) return s + "); tell the site's admins";
   const std::string example = example_map_path(install_prefix().value_or(""));
   return s + "); set CUDNN_COMPAT_MAP, pass --map, or write one from " + example;
 }

@@ -91,13 +91,15 @@ std::string option_label(const CLI::Option &o) {
   std::string label;
   for (const std::string &s : o.get_snames()) label += (label.empty() ? "" : ", ") + ("-" + s);
   for (const std::string &l : o.get_lnames()) label += (label.empty() ? "" : ", ") + ("--" + l);
-  if (o.get_positional()) return "\\fI" + o.get_name(true) + "\\fR";
+  const std::string positional = o.get_positional() ? "\\fI" + o.get_name(true) + "\\fR" : "";
+  if (label.empty()) return positional;
   label = "\\fB" + roff(label) + "\\fR";
   if (o.get_expected_max() > 0) {
     const std::string type = o.get_type_name();
     label += " \\fI" + type.substr(0, type.find(':')) + "\\fR";
   }
-  return label;
+  // A map given as FILE or as --map FILE, as every other subcommand takes it.
+  return positional.empty() ? label : positional + ", " + label;
 }
 
 std::string render_command(const Command &c) {

@@ -324,7 +324,7 @@ void add_map(CLI::App &app, Globals &g) {
 
   CLI::App *validate =
       map->add_subcommand("validate", "Report every problem of a map with file:line:column");
-  add_map_option(validate, *file, "FILE");
+  add_map_option(validate, *file, "FILE,--map");
   validate->add_flag("--probe", *do_probe,
                      "Also load each listed library and compare the version it reports");
   validate
@@ -354,7 +354,7 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
   });
 
   CLI::App *show = map->add_subcommand("show", "Print the map normalised (or as JSON)");
-  add_map_option(show, *file, "FILE");
+  add_map_option(show, *file, "FILE,--map");
   show->footer("\nExit status: 0 printed, 1 no map or an invalid one, 2 bad usage.");
   show->callback([file, &g] { g.exit_code = show_map(*file, g); });
 }

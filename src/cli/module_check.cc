@@ -98,7 +98,8 @@ int check(const Options &o, const Globals &g) {
   }
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {
-    const std::string why = m.path.empty()          ? map_not_found_message()
+    // Told to a user at `module load`, who can neither pass --map to the hook nor write a map.
+    const std::string why = m.path.empty()          ? map_not_found_message(false)
                             : m.diagnostics.empty() ? m.path + " is invalid"
                                                     : to_string(m.diagnostics.front());
     if (g.json)

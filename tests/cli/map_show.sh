@@ -18,3 +18,17 @@ has '"match": "/opt/apps/tensorflow/1.0/*"'
 printf 'schema = 3\n' >"$t/future.toml"
 expect_rc 1 cc map show "$t/future.toml"
 has "unknown schema 3"
+
+# With no map found, the advice names --map (an outside tester's finding: show and validate took
+# the map only as FILE, and refused the --map the advice names).
+unset CUDNN_COMPAT_MAP
+expect_rc 1 cc map show
+has "pass --map"
+expect_rc 0 cc module-check --system lmod --need tf/1=5.1 --loaded cudnn/5.0=
+has "no version map found"
+has "tell the site's admins"  # a user at module load can pass no --map to the hook
+lacks "pass --map"
+expect_rc 1 cc map show --map "$t/future.toml"
+has "unknown schema 3"
+expect_rc 1 cc map validate --map "$t/future.toml"
+has "unknown schema 3"
