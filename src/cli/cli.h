@@ -60,6 +60,8 @@ int doctor_node_report(const std::string &require, const std::string &map);
 
 // --- output.cc
 void print_json(const nlohmann::json &j);
+// Whether print_json has printed: a failure that printed none still owes --json its document.
+bool printed_json();
 nlohmann::json json_of(const std::optional<Version> &v);
 nlohmann::json json_of(const Diagnostic &d);
 nlohmann::json json_of(const Probe &p);

@@ -44,4 +44,8 @@ inline Said Note() {
 
 void print_diagnostic(const Diagnostic &d);  // a map's own diagnostic, in the compilers' form
 
+// Every error said so far (Error() and error diagnostics), uncoloured: what a failing command that
+// printed no JSON document tells --json.
+const std::vector<std::string> &errors_said();
+
 }  // namespace cudnn_compat::cli

@@ -2,20 +2,50 @@
 #include "cli.h"
 #include "diagnostics.h"
 
+#include <string_view>
+
+namespace {
+
+using namespace cudnn_compat::cli;
+
+// --json anywhere before "--", also where parsing stopped before reaching it.
+bool json_asked(int argc, char **argv) {
+  for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i)
+    if (std::string_view(argv[i]) == "--json") return true;
+  return false;
+}
+
+// --json promises one document on stdout: a failure that printed none gets one saying why (the
+// same lines went to stderr as text).
+int failed_as_json(int exit_code, bool json, const std::string &usage_error = "") {
+  if (json && exit_code != kYes && !printed_json()) {
+    std::vector<std::string> errors = errors_said();
+    if (!usage_error.empty()) errors.push_back(usage_error);
+    print_json({{"error", errors.empty() ? "failed (exit " + std::to_string(exit_code) + ")"
+                                         : errors.front()},
+                {"errors", errors},
+                {"exit", exit_code}});
+  }
+  return exit_code;
+}
+
+}  // namespace
+
 int main(int argc, char **argv) {
-  using namespace cudnn_compat::cli;
   CLI::App app{kSummary, "cudnn-compat"};
   Globals g;
   build_app(app, g, argc, argv);
+  const bool json = json_asked(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
     const int rc = app.exit(e);
-    return rc == 0 ? kYes : kUsage;
+    if (rc == 0) return kYes;  // --help, --version
+    return failed_as_json(kUsage, json, e.what());
   } catch (const std::exception &e) {
     // Out of memory or a library's surprise: one line, never an abort with a core dump.
     Error() << std::string("internal error: ") + e.what();
-    return kUsage;
+    return failed_as_json(kUsage, json);
   }
-  return g.exit_code;
+  return failed_as_json(g.exit_code, json);
 }

@@ -9,10 +9,19 @@ CLI::Option *add_map_option(CLI::App *cmd, std::string &path, const std::string 
       ->type_name("FILE");
 }
 
+namespace {
+bool json_printed = false;
+}  // namespace
+
 void print_json(const nlohmann::json &j) {
   // Paths and messages come from the file system and other programs: never let a byte that is
   // not UTF-8 turn into an exception.
   std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  json_printed = true;
+}
+
+bool printed_json() {
+  return json_printed;
 }
 
 nlohmann::json json_of(const std::optional<Version> &v) {
