@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "engine_build.h"
 #include "environment.h"
+#include "host_status.h"
 #include "look.h"
 #include "shared/memo_format.h"
 #include "shim_text.h"
@@ -29,10 +30,11 @@ static struct {
   struct file_text entry;    // the entry read, its answer ended in place
   unsigned long hash, uid;
   int dir, lock;                              // fds, -1 when not open
+  int filtered;                               // under a seccomp filter; -1 not asked yet
   int held;                                   // this process holds the request's lock
   const char *path;                           // the memo directory's
   char key[CUDNN_COMPAT_MEMO_MAX_BYTES / 2];  // the request's key text
-} m = {0, 0, {0}, {0, 0, 0}, 0, 0, -1, -1, 0, 0, {0}};
+} m = {0, 0, {0}, {0, 0, 0}, 0, 0, -1, -1, -1, 0, 0, {0}};
 
 static int add(const char *text) {
   m.key_len = append_text(m.key, sizeof m.key, m.key_len, text);
@@ -83,11 +85,20 @@ static int make_key(const struct memo_request *r) {
   return ok;
 }
 
+// Whether this process may make the memo's files and take its lock: a seccomp filter may kill it
+// for any call the loader itself does not make (O_CREAT, mkdir, fcntl), so under one the memo is
+// only read. Asked once a request, and only on the way to making something: a warm memo's answer
+// costs no look at /proc.
+static int may_make(void) {
+  if (m.filtered < 0) m.filtered = seccomp_filtered();
+  return !m.filtered;
+}
+
 // The memo directory at m.path, checked through the open descriptor; -ENOENT when there is none.
 static int open_checked(int create) {
   const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
   long fd = sys_retry(SYS_openat, AT_FDCWD, m.path, flags);
-  if (fd == -ENOENT && create) {
+  if (fd == -ENOENT && create && may_make()) {
     sys(SYS_mkdirat, AT_FDCWD, m.path, 0700);
     fd = sys_retry(SYS_openat, AT_FDCWD, m.path, flags);
   }
@@ -251,6 +262,7 @@ static const char *lookup(char **env) {
 
 // Waits for the process that holds the request's lock: its entry, or the lock once it is free.
 static enum memo_result wait_turn(char **env, long deadline_ms, const char **answer) {
+  if (!may_make()) return MEMO_NONE;
   for (long nap = 1;;) {
     const int got = try_lock();
     if (got != 0) {
@@ -268,7 +280,7 @@ static enum memo_result wait_turn(char **env, long deadline_ms, const char **ans
 
 enum memo_result memo_recall(const struct memo_request *r, long deadline_ms, const char **answer) {
   *answer = 0;
-  m.dir = m.lock = -1, m.held = 0, m.key_len = 0, m.path = 0;
+  m.dir = m.lock = -1, m.held = 0, m.key_len = 0, m.path = 0, m.filtered = -1;
   m.entry.data = 0, m.entry.size = m.entry.capacity = 0;
   m.uid = (unsigned long)sys(SYS_getuid, 0, 0, 0);
   // The memo is the real user's: a process whose ids differ (setuid, or one that changed them)

@@ -4,7 +4,10 @@
  * the filter of a host that may not start a process (systemd's SystemCallFilter, some container
  * profiles): fork, vfork, clone and clone3 kill it. kill_calls(nr, n) kills the process at any of
  * the n (at most 8) system calls nr (systemd's ~@network-io kills at socket). deny_call(nr, e)
- * answers the system call nr with errno e (older container profiles deny what they do not know). */
+ * answers the system call nr with errno e (older container profiles deny what they do not know).
+ * kill_file_making() kills the process as it makes a file or directory (open or openat with
+ * O_CREAT, creat, mkdir, mkdirat): a sandbox that may read the file system and change nothing. */
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -42,6 +45,25 @@ static int deny_call(unsigned nr, unsigned error) {
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | error),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  return filtered(program, sizeof program / sizeof *program);
+}
+
+static int kill_file_making(void) {
+  enum { allow = 10, kill = 11 }; /* the two returns' places: each jump counts from the next one */
+  struct sock_filter program[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 2),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+      BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_CREAT, kill - 4, allow - 4),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open, 0, 2),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+      BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_CREAT, kill - 7, allow - 7),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_creat, kill - 8, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mkdir, kill - 9, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mkdirat, kill - 10, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
   };
   return filtered(program, sizeof program / sizeof *program);
 }
