@@ -220,7 +220,10 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
   if (seen) map = &*seen;
   Parsed<Need> need = derive_need(need_inputs(asked, env), map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
-  need.value->node = learn_node(r, listed, grounds);
+  // The node's GPUs and driver judge candidates: with no map, no Python place and no file the
+  // loader would take, there is none, and no NVML probe is started (a process asking for a cuDNN
+  // the machine lacks).
+  if (map || probed_file(r)) need.value->node = learn_node(r, listed, grounds);
   const bool gpus_known = need->node && need->node->problem.empty() && !need->node->gpus.empty();
   if (gpus_known && seen)
     device_code(*seen, codes, known, listed ? listed->cudnn.size() : 0);
