@@ -39,6 +39,14 @@ static void first_line(const char *text, char *buf, size_t size) {
   snprintf(buf, size, "%.*s", (int)strcspn(text, "\n"), text);
 }
 
+// Whether version is one of the items of list (" A, B, C").
+static int named(const char *list, const char *version) {
+  const size_t len = strlen(version);
+  for (const char *at = list; (at = strstr(at, version)) != NULL; at += len)
+    if (at > list && at[-1] == ' ' && (at[len] == ',' || at[len] == '\0')) return 1;
+  return 0;
+}
+
 enum node_fit node_check_judge(int rc, const char *out, const char *err, char *line, size_t size) {
   line[0] = '\0';
   if (rc == 0) return NODE_FITS;
@@ -55,7 +63,9 @@ enum node_fit node_check_judge(int rc, const char *out, const char *err, char *l
   size_t n = (size_t)snprintf(line, size, "%s; it has", reason);
   const char *p = considered;
   int any = 0;
+  const size_t listed = n;  // a release in two places is named once
   while (n < size && json_string(p, "version", version, sizeof version, &p)) {
+    if (named(line + listed, version)) continue;
     n += (size_t)snprintf(line + n, size - n, "%s %s", any ? "," : "", version);
     any = 1;
   }

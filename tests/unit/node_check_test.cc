@@ -64,6 +64,18 @@ TEST(NodeCheck, MisfitSaysWhyAndWhatTheNodeHas) {
             "/etc/cudnn-compat/node2.toml; it has 5.0.5, 7.6.5");
 }
 
+// A release in two places (an EasyBuild and a Spack build) is one release the node has (an
+// outside tester's finding: "it has 8.9.2, 9.1.0, 9.1.0").
+TEST(NodeCheck, EachReleaseNamedOnce) {
+  const Judged j =
+      judge(1,
+            R"({"considered": [{"version": "9.1.0"}, {"version": "8.9.2"}, {"version": "9.1.0"},)"
+            R"( {"version": "9.1.0"}], "file": null, "reason": "no installed cuDNN fits"})",
+            "");
+  EXPECT_EQ(j.fit, NODE_MISFIT);
+  EXPECT_EQ(j.line, "no installed cuDNN fits; it has 9.1.0, 8.9.2");
+}
+
 TEST(NodeCheck, EmptyMapHasNothing) {
   const Judged j =
       judge(1, R"({"considered": [], "file": null, "reason": "no installed cuDNN fits"})", "");

@@ -102,6 +102,25 @@ TEST(Choose, CudaMustMatchAndUnknownCudaCannotBeConfirmed) {
       << c.reason;
 }
 
+// The reason counts releases, as map validate does, not the places that hold them (an outside
+// tester's finding: "3 releases are in MAP" for 2 in 3 places).
+TEST(Choose, NothingFitsCountsReleasesNotPlaces) {
+  Map m;
+  m.path = "/etc/map.toml";
+  m.cudnn.push_back({*parse_dotted("9.1.0"), "/eb/lib", std::nullopt, "", {}});
+  m.cudnn.push_back({*parse_dotted("9.1.0"), "/spack/lib", std::nullopt, "", {}});
+  m.cudnn.back().joined = true;  // one [[cudnn]] listing both places, as scan writes it
+  m.cudnn.push_back({*parse_dotted("8.9.2"), "/eb8/lib", std::nullopt, "", {}});
+  const Choice c = choose(m, need("7.6"), lib("libcudnn.so.7"));
+  EXPECT_TRUE(c.ranked.empty());
+  EXPECT_NE(c.reason.find("; 2 releases in 3 places are in /etc/map.toml"), std::string::npos)
+      << c.reason;
+  m.cudnn.pop_back();
+  EXPECT_NE(choose(m, need("7.6"), lib("libcudnn.so.7"))
+                .reason.find("; 1 release in 2 places is in /etc/map.toml"),
+            std::string::npos);
+}
+
 // A release whose CUDA the map does not name is left to its library, which a prober asks: ranked
 // for that, and only for that; one whose map CUDA says no stays out.
 TEST(Choose, AnUnknownCudaIsAskedOfTheLibrary) {

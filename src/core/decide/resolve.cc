@@ -83,6 +83,14 @@ std::vector<std::size_t> relative_fits(const Map &map, const Need &need, std::op
   return out;
 }
 
+// "2 releases in 3 places are in MAP": releases as map validate counts them.
+std::string held_text(const Map &map) {
+  const std::size_t releases = release_count(map), places = map.cudnn.size();
+  return std::to_string(releases) + " release" + (releases == 1 ? "" : "s") +
+         (places == releases ? "" : " in " + std::to_string(places) + " places") +
+         (releases == 1 ? " is" : " are") + " in " + map.path;
+}
+
 Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
   const std::optional<int> major = wanted_major(need, requested);
   Choice choice;
@@ -102,8 +110,7 @@ Choice choose(const Map &map, const Need &need, const LibraryName &requested) {
     choice.reason = (!held.empty()      ? "no cuDNN the map hands out fits "
                      : relative.empty() ? "no installed cuDNN fits "
                                         : "no cuDNN the map can hand out fits ") +
-                    describe(need, major) + "; " + std::to_string(map.cudnn.size()) + " release" +
-                    (map.cudnn.size() == 1 ? " is" : "s are") + " in " + map.path;
+                    describe(need, major) + "; " + held_text(map);
     for (std::size_t i = 0; i < held.size(); ++i) {
       const Installed &e = map.cudnn[held[i]];
       choice.reason += (i ? ", " : "; it withholds one that fits (hand_out = false): ") +
