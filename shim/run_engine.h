@@ -34,4 +34,8 @@ enum engine_result run_engine(char *const *argv, char *const *envp,
                               const struct engine_probe *probe, long deadline_ms,
                               const char **answer, int *error);
 
+// Whether this process's hard stack limit is below what the engine needs (ulimit -s): the reason
+// an engine that ended without an answer most likely did.
+int engine_stack_short(void);
+
 #pragma GCC visibility pop

@@ -264,6 +264,10 @@ static void say_engine_failure(enum engine_result r, int error, const char *name
                                                 : " ended without an answer",
                          r == ENGINE_MISSING || r == ENGINE_NOT_RUN ? why : "",
                          r == ENGINE_MISSING || r == ENGINE_NOT_RUN ? ")" : "",
+                         r == ENGINE_SILENT && engine_stack_short()
+                             ? " (this process's stack limit, ulimit -s, is too small for it: "
+                               "256 KiB at least)"
+                             : "",
                          // Only the engine learns a node; under a filter the table can be told.
                          r == ENGINE_FILTERED && fast_node_unlearnt()
                              ? "; the map's table needs this node's GPUs and driver, which no "

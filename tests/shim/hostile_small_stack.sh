@@ -28,3 +28,16 @@ for mode in audit preload; do
   CUDNN_COMPAT_DISABLE=1 expect_rc 0 env LD_${mode^^}=$SHIM "$t/small_stack"
   has "cuDNN 5005"
 done
+
+# A host whose stack limit is small but enough for it (ulimit -s 64) does not pass it on to the
+# engine, which died of it at start, leaving the load undecided (an outside tester's finding): the
+# keeper raises the soft limit as far as the hard one allows. Where the hard limit is that small
+# too, the line says so.
+tf2016_client
+for mode in audit preload; do
+  expect_rc 0 bash -c "ulimit -Ss 64 && exec env LD_${mode^^}=$SHIM $t/tf2016"
+  has "$redirected"
+  lacks "cudnn-compat:"
+  expect_rc 1 bash -c "ulimit -s 64 && exec env LD_${mode^^}=$SHIM $t/tf2016"  # the misfit, loaded
+  has "ended without an answer (this process's stack limit, ulimit -s, is too small for it"
+done
