@@ -85,7 +85,11 @@ static struct spank_option options[] = {
      0, OPT_REPORT_ONLY, option_cb},
 };
 
-static void parse_argument(const char *arg) {
+// A mistake in plugstack.conf is the admins' to mend: in the Slurm daemons' log (slurmstepd,
+// slurmd), and only under -v in srun, sbatch and salloc, whose users can do nothing about it.
+static void parse_argument(const char *arg, spank_context_t ctx) {
+  void (*say)(const char *, ...) =
+      ctx == S_CTX_LOCAL || ctx == S_CTX_ALLOCATOR ? slurm_verbose : slurm_error;
   if (strcmp(arg, "shim=on") == 0 || strcmp(arg, "shim=off") == 0)
     st.shim = arg[6] == 'n';
   else if (strcmp(arg, "strict") == 0)
@@ -93,15 +97,14 @@ static void parse_argument(const char *arg) {
   else if (strncmp(arg, "map=", 4) == 0 && arg[4] == '/')
     snprintf(st.map, sizeof st.map, "%s", arg + 4);
   else
-    slurm_error(
-        "cudnn-compat: plugstack.conf argument '%s' ignored: expected shim=on|off, "
+    say("cudnn-compat: plugstack.conf argument '%s' ignored: expected shim=on|off, "
         "map=/ABSOLUTE/PATH (%%n: the node's name) or strict",
         arg);
 }
 
 int slurm_spank_init(spank_t sp, int ac, char **av) {
-  for (int i = 0; i < ac; ++i) parse_argument(av[i]);
   const spank_context_t ctx = spank_context();
+  for (int i = 0; i < ac; ++i) parse_argument(av[i], ctx);
   if (ctx != S_CTX_LOCAL && ctx != S_CTX_REMOTE && ctx != S_CTX_ALLOCATOR) return 0;
   // Registered here rather than in a spank_options table: sbatch and salloc list only these.
   for (size_t i = 0; i < sizeof options / sizeof options[0]; ++i)
