@@ -88,7 +88,7 @@ static int grow(struct file_text *t, long capacity) {
 // Room for n more bytes and a NUL.
 static int reserve(struct file_text *t, long n) {
   if (t->size + n + 1 <= t->capacity) return 1;
-  long capacity = t->capacity ? t->capacity : 16 * 1024;
+  long capacity = t->capacity ? t->capacity : 16L * 1024;
   while (t->size + n + 1 > capacity) capacity *= 2;
   return grow(t, capacity);
 }

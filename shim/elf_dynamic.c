@@ -95,7 +95,8 @@ void *dynamic_symbol(const struct link_map *map, const char *name) {
   const uint32_t *table = (const uint32_t *)address(map, dynamic_entry(map, DT_GNU_HASH, &ok[0]));
   const ElfW(Sym) *symbols = (const ElfW(Sym) *)address(map, dynamic_entry(map, DT_SYMTAB, &ok[1]));
   const char *strings = (const char *)address(map, dynamic_entry(map, DT_STRTAB, &ok[2]));
-  if (!ok[0] || !ok[1] || !ok[2]) return 0;
+  // A table at address 0 (a library made by hand, or not relocated) is no table to read.
+  if (!ok[0] || !ok[1] || !ok[2] || !table || !symbols || !strings) return 0;
   const uint32_t buckets = table[0], offset = table[1], words = table[2];
   if (!buckets) return 0;
   const uint32_t *bucket = table + 4 + words * (sizeof(ElfW(Addr)) / 4);

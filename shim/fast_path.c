@@ -264,6 +264,20 @@ int fast_node_unlearnt(void) {
   return node_unlearnt;
 }
 
+// The node: a release that cannot run on its GPUs or driver is passed over, as the engine does; 0
+// when the table cannot say without the engine.
+static int judge_node(const char *table, const struct fast_request *r, struct node_judge *n) {
+  n->judge = constrains(table), n->node.gpus = 0, n->node.driver = 0, n->node.overridden = 0;
+  if (n->judge && !node_facts(r->env, &n->node)) {
+    node_unlearnt = 1;
+    return 0;
+  }
+  if (n->node.overridden && !overrides_agree(table, &n->node)) return 0;
+  // The map names nodes ([[node]]): whether one is this node, the engine tells (a glob on its
+  // name), unless the overrides say what it has.
+  return !(n->judge && find(table, "nodes\t") && !n->node.overridden);
+}
+
 static enum fast_answer decide(const char *table, const struct fast_request *r, const char **use,
                                struct fast_resolved *got) {
   // The engine's own grammar (shared/version_grammar.h; a major alone is a need too); a build
@@ -295,17 +309,8 @@ static enum fast_answer decide(const char *table, const struct fast_request *r, 
   // A pick no lib row holds (a wheel's copy) is the engine's whatever the node has: the node file
   // is read only for an answer that rests on it (a wheel's second process pays no node read).
   if (r->pick && !table_holds(table, r->pick)) return FAST_UNKNOWN;
-  // The node: a release that cannot run on its GPUs or driver is passed over, as the engine does.
   struct node_judge n;
-  n.judge = constrains(table), n.node.gpus = 0, n.node.driver = 0, n.node.overridden = 0;
-  if (n.judge && !node_facts(r->env, &n.node)) {
-    node_unlearnt = 1;
-    return FAST_UNKNOWN;
-  }
-  if (n.node.overridden && !overrides_agree(table, &n.node)) return FAST_UNKNOWN;
-  // The map names nodes ([[node]]): whether one is this node, the engine tells (a glob on its
-  // name), unless the overrides say what it has.
-  if (n.judge && find(table, "nodes\t") && !n.node.overridden) return FAST_UNKNOWN;
+  if (!judge_node(table, r, &n)) return FAST_UNKNOWN;
 
   struct lib_row lib;
   switch (r->pick ? judge_pick(table, row, r->pick, &n, &lib, &got->pick_entry) : PICK_MISFIT) {

@@ -234,7 +234,7 @@ static void reap_orphans(void) {
 // it: the keeper waits for that (a moment; at most 100 ms), so that the engine and its probes need
 // no more room than with a keeper that is the host's child.
 static void await_release(void) {
-  const struct { long sec, nsec; } ms = {0, 1000 * 1000};
+  const struct { long sec, nsec; } ms = {0, 1000L * 1000};
   for (long until = now_ms() + 100;
        !__atomic_load_n(&job.released, __ATOMIC_SEQ_CST) && now_ms() < until;)
     sys4(SYS_futex, &job.released, FUTEX_WAIT_PRIVATE, 0, &ms);

@@ -53,20 +53,20 @@ static int valid_version(const char *v) {
   }
 }
 
-static int option_cb(int val, const char *optarg, int remote) {
+static int option_cb(int val, const char *arg, int remote) {
   (void)remote;
   if (val == OPT_STRICT || val == OPT_REPORT_ONLY) {
     *(val == OPT_STRICT ? &st.strict : &st.report_only) = 1;
     return 0;
   }
-  if (!optarg || (strcmp(optarg, "off") != 0 && !valid_version(optarg))) {
+  if (!arg || (strcmp(arg, "off") != 0 && !valid_version(arg))) {
     slurm_error(
         "cudnn-compat: --cudnn=%s: expected the cuDNN the program was built with, "
         "like --cudnn=5.1 or --cudnn=8.9.7, or --cudnn=off",
-        optarg ? optarg : "");
+        arg ? arg : "");
     return -1;
   }
-  snprintf(st.cudnn, sizeof st.cudnn, "%s", optarg);
+  snprintf(st.cudnn, sizeof st.cudnn, "%s", arg);
   return 0;
 }
 

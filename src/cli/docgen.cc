@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "docs.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -37,7 +38,9 @@ std::optional<std::string> read(const fs::path &file) {
 
 }  // namespace
 
-int main(int argc, char **argv) {
+namespace {
+
+int generate(int argc, char **argv) {
   using namespace cudnn_compat::cli;
   if (argc != 4 || !*argv[1]) {
     std::cerr << "usage: cudnn-compat-docgen OUTDIR EXAMPLE_MAP CONTRACT_MD\n";
@@ -56,4 +59,17 @@ int main(int argc, char **argv) {
       write(out / "zsh/site-functions/_cudnn-compat", zsh_completion(app)) &&
       write(out / "man/man5/cudnn-compat-map.5", map_page(*example, *contract, version()));
   return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return generate(argc, argv);
+  } catch (const std::exception &e) {
+    std::fputs("cudnn-compat-docgen: ", stderr);
+    std::fputs(e.what(), stderr);
+    std::fputs("\n", stderr);
+    return 1;
+  }
 }

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "diagnostics.h"
 
+#include <cstdio>
 #include <string_view>
 
 namespace {
@@ -29,9 +30,7 @@ int failed_as_json(int exit_code, bool json, const std::string &usage_error = ""
   return exit_code;
 }
 
-}  // namespace
-
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   CLI::App app{kSummary, "cudnn-compat"};
   Globals g;
   build_app(app, g, argc, argv);
@@ -48,4 +47,15 @@ int main(int argc, char **argv) {
     return failed_as_json(kUsage, json);
   }
   return failed_as_json(g.exit_code, json);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (...) {  // building the application itself: out of memory
+    std::fputs("cudnn-compat: internal error\n", stderr);
+    return kUsage;
+  }
 }

@@ -95,7 +95,7 @@ std::string envmodules_version(std::string &whose) {
     if (at != std::string::npos) {
       const std::size_t from = at + kRelease.size();
       const std::size_t end = text.find_first_not_of("0123456789.", from);
-      const std::string version = text.substr(from, end - from);
+      std::string version = text.substr(from, end - from);
       if (!version.empty() && std::isdigit(static_cast<unsigned char>(version[0]))) {
         whose = "Environment Modules " + version + " at " + found->command;
         return version;

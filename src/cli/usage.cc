@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 // A line longer than this is no record (CUDNN_COMPAT_USAGE_MAX, and a syslog daemon's prefix):
 // it is skipped without being held in memory whole.
-constexpr std::size_t kLineMax = 64 * 1024;
+constexpr std::size_t kLineMax = std::size_t{64} * 1024;
 
 // One file to read: a syslog file, or a spool file of one host and user.
 struct Source {

@@ -62,7 +62,9 @@ std::vector<KnownLibrary> known_libraries(const std::string &path, const FileSta
 }
 
 // The node the process runs on (within half of what is left of the deadline); its node file is a
-// ground of the decision (a new boot, or a node learnt anew, decides anew).
+// ground of the decision (a new boot, or a node learnt anew, decides anew). Learnt only where there
+// is a candidate to judge on it (a map, a Python place, the loader's own file): a process asking
+// for a cuDNN the machine lacks starts no NVML probe.
 std::optional<NodeFacts> learn_node(const Request &r, const Map *map, Grounds &grounds) {
   const std::string helper =
       (fs::path(program_path().value_or("")).parent_path() / "cudnn-compat-probe").string();
@@ -94,7 +96,7 @@ void device_code(Map &map, const std::map<std::size_t, ReleaseCode> &codes,
 std::optional<std::string> map_path(Grounds &grounds, std::vector<KnownLibrary> &known,
                                     std::map<std::size_t, ReleaseCode> &codes,
                                     std::optional<FileStamp> &stamp) {
-  const std::optional<std::string> path = find_map_path();
+  std::optional<std::string> path = find_map_path();
   for (const std::string &p : map_search_path()) {
     grounds.file(p);
     if (p == path) break;
@@ -220,9 +222,6 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
   if (seen) map = &*seen;
   Parsed<Need> need = derive_need(need_inputs(asked, env), map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
-  // The node's GPUs and driver judge candidates: with no map, no Python place and no file the
-  // loader would take, there is none, and no NVML probe is started (a process asking for a cuDNN
-  // the machine lacks).
   if (map || probed_file(r)) need.value->node = learn_node(r, listed, grounds);
   const bool gpus_known = need->node && need->node->problem.empty() && !need->node->gpus.empty();
   if (gpus_known && seen)

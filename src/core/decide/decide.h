@@ -299,7 +299,7 @@ struct Selection {
   // For CUDNN_COMPAT_REPORT: where the file loaded comes from and the need that chose it
   // ("rule pytorch, the pin of torch 2.6.0: ..."); empty when nothing was judged.
   std::optional<Source> source = std::nullopt;
-  std::string how = "";
+  std::string how = {};
   std::vector<std::string> notes = {};  // said only when debugging: what went well, no warning
 };
 

@@ -84,8 +84,8 @@ Verdict fit(const Need &need, std::optional<int> major, const Version &release,
              std::to_string(*need.cuda_major);
     });
   if (need.node) {
-    const std::string why = misfit_on(*need.node, code, cuda);
-    if (!why.empty()) return no([&] { return why; });
+    std::string why = misfit_on(*need.node, code, cuda);
+    if (!why.empty()) return no([&why] { return std::move(why); });
   }
   Verdict v = need.cudnn ? judge(need.rule, release, *need.cudnn)
                          : Verdict{true, "same major, and no version was required"};

@@ -132,7 +132,7 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
   const std::optional<int> major = wanted_major(need, in.requested);
   for (std::size_t i : rank_asking_libraries(*in.map, need, in.requested)) {
     const Installed &e = in.map->cudnn[i];
-    const std::optional<std::string> file =
+    std::optional<std::string> file =
         io.find_file(e.lib, in.requested, major.value_or(e.version.major));
     if (!file) continue;
     s.any_file = true;

@@ -68,6 +68,7 @@ Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const Merg
   out.cudnn.clear();
   std::vector<bool> used(scanned.size(), false);
   std::vector<std::string> dirs;
+  dirs.reserve(scanned.size());
   for (const Installed &s : scanned) dirs.push_back(io.canonical(s.lib));
   for (const Installed &e : old.cudnn) {
     const std::size_t i = found_again(e, io.canonical(e.lib), scanned, dirs, used);

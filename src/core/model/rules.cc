@@ -183,7 +183,7 @@ Verdict judge(Rule rule, const Version &runtime, const Version &built_with) {
   b.major = built_with.major;
   if (b.major != runtime.major) b = Version{built_with.major, 0, {}, {}};
   b.build.reset();
-  const Verdict v = judge_known(rule, runtime, b);
+  Verdict v = judge_known(rule, runtime, b);
   if (!v.compatible || b.major != runtime.major) return v;
   return yes("built with cuDNN " + std::to_string(b.major) + " without a minor version: any " +
              std::to_string(b.major) + ".x serves");

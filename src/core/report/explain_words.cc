@@ -160,7 +160,7 @@ std::string canonical_library(std::string_view word) {
   const std::string_view base = basename_of(word);
   if (is_cudnn_library_name(base)) return std::string(base);
   // Windows file names have no case: Cudnn64_7.dll, CUDNN64_8.DLL.
-  const std::string low = folded(base);
+  std::string low = folded(base);
   if (low.ends_with(".dll") && is_cudnn_library_name(low)) return low;
   // auditwheel and delocate rename bundled libraries: libcudnn-<8 hex digits>.so.7.
   const std::size_t dash = base.find('-');

@@ -17,7 +17,7 @@ namespace cudnn_compat {
 // secure_getenv: in a setuid process the environment belongs to someone else.
 std::optional<std::string> env(const char *name) {
   const char *v = secure_getenv(name);
-  const std::optional<std::string> value = v && *v ? std::optional<std::string>(v) : std::nullopt;
+  std::optional<std::string> value = v && *v ? std::optional<std::string>(v) : std::nullopt;
   note_env_read(name, value);
   return value;
 }
@@ -60,7 +60,7 @@ int build_id_of_first(dl_phdr_info *info, std::size_t, void *data) {
       const char *desc = name + ((n->n_namesz + 3) & ~3u);
       if (desc + n->n_descsz > end) break;
       if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-          std::string_view(name, 4) == std::string_view("GNU", 4)) {
+          std::string_view(name, 4) == std::string_view("GNU\0", 4)) {
         static constexpr char kHex[] = "0123456789abcdef";
         for (std::uint32_t k = 0; k < n->n_descsz; ++k) {
           const auto byte = static_cast<unsigned char>(desc[k]);

@@ -209,7 +209,7 @@ std::string modulerc_cookie_problem(std::string_view text, std::string_view modu
     for (std::string_view part : split(v, '.')) n.push_back(std::stol(std::string(part)));
     return n;
   };
-  const std::string refused =
+  std::string refused =
       "starts with " + std::string(word) + ": Environment Modules " + std::string(modules_version) +
       " refuses a file that asks for a newer version (\"Modulefile "
       "requires at least Modules version " +

@@ -14,8 +14,6 @@
 #include <csignal>
 #include <cstring>
 
-extern char **environ;
-
 namespace cudnn_compat {
 namespace {
 
