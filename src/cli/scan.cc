@@ -217,9 +217,21 @@ int scan(const Options &o, const Globals &g) {
   const std::optional<Listed> listed = modules_to_scan(o, problems);
   if (!listed) return kUsage;
   if (!g.json) say_system(o, *listed);
+  for (const std::string &root : o.search) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(root, ec))
+      problems.push_back("--search " + root + ": no such directory (not mounted?)");
+  }
   ScanFound found =
       gather_scan(listed->modules, o.search, system_scan_io(!g.json, *listed), o.python);
   problems.insert(problems.end(), found.problems.begin(), found.problems.end());
+  // A scan that found nothing (an empty MODULEPATH under cron, a tree not mounted) says nothing
+  // about what is installed: the map it would replace, and its admin's edits, stay.
+  if (found.scanned.empty() && !o.output.empty()) {
+    for (const std::string &p : problems) Warn() << "scan: " << p;
+    Error() << "scan: found no cuDNN; " << o.output << " is left as it was";
+    return kNo;
+  }
   MergeReport report;
   int exit_code = kYes;
   std::optional<Map> map = scanned_map(o, *listed, found.scanned, report, exit_code);
@@ -301,9 +313,9 @@ Examples:
   cudnn-compat scan --modules none --search /usr/local/cuda
   cudnn-compat scan --python /opt/conda --python /shared/venvs --merge -o /etc/cudnn-compat/map.toml
 
-Exit status: 0 written, 1 nothing found, a write failed, or the map written is one every reader
-refuses (its directory writable by others: see trusted_group; the map is kept), 2 bad usage or no
-such module system.)");
+Exit status: 0 written, 1 nothing found (then nothing is written: an existing -o map stays as it
+was), a write failed, or the map written is one every reader refuses (its directory writable by
+others: see trusted_group; the map is kept), 2 bad usage or no such module system.)");
   cmd->callback([o, &g] { g.exit_code = scan(*o, g); });
 }
 
