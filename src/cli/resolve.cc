@@ -142,6 +142,40 @@ void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const N
   if (!advice.empty()) std::cout << "  " << advice << '\n';
 }
 
+// Where no release of the map fits, the shim keeps the loader's own choice when that fits (a
+// user's own cuDNN, the system's): the process gets it, and so this answer names it (the Slurm
+// plugin's node check asks resolve). Printed, and true, when it does.
+bool print_loader_kept(const Opts &o, const Globals &g, const Map &map, const Need &need,
+                       const Choice &choice) {
+  const LibraryName requested = *parse_library_name(o.name);
+  const std::optional<LoaderHit> hit = loader_search(o.name, loader_context(o.program, "", env));
+  const std::optional<Probe> p = hit ? probe_library(hit->path, probe_options()) : std::nullopt;
+  // On the node's GPUs and driver too, as the engine judges the loader's file.
+  const bool gpus_known = need.node && need.node->problem.empty() && !need.node->gpus.empty();
+  if (!p || !fit(need, wanted_major(need, requested), p->version, p->cuda, Words::yes,
+                 gpus_known ? family_code(hit->path) : ReleaseCode{})
+                 .compatible)
+    return false;
+  const std::string reason = choice.reason + ", but the loader's own choice (from " + hit->from +
+                             ") is cuDNN " + to_string(p->version) +
+                             ", which fits: the shim keeps it";
+  if (g.json) {
+    print_json({{"request", o.name},
+                {"file", hit->path},
+                {"version", to_string(p->version)},
+                {"cuda", json_of(p->cuda)},
+                {"source", hit->from},
+                {"need", need_json(need)},
+                {"reason", reason},
+                {"considered", considered_json(map, choice)},
+                {"map", map.path}});
+    return true;
+  }
+  std::cout << o.name << " -> " << hit->path << "\n  " << reason << '\n';
+  if (!choice.considered.empty()) print_considered(map, choice);
+  return true;
+}
+
 int run(const Opts &o, const Globals &g) {
   const Parsed<LibraryName> requested = parse_library_name(o.name);
   if (!requested) {
@@ -162,9 +196,7 @@ int run(const Opts &o, const Globals &g) {
     asked.pins = pins_of_file(asked.programs.front());
   const LoadedMap m = load_site_map(o.map);
   const std::vector<PythonPlace> places =
-      m.map || m.path.empty()
-          ? active_python_places(asked.programs)
-          : std::vector<PythonPlace>{};
+      m.map || m.path.empty() ? active_python_places(asked.programs) : std::vector<PythonPlace>{};
   std::optional<Map> map = with_places(m.map ? &*m.map : nullptr, places);
   if (!map) {
     report_unusable_map(m);
@@ -192,6 +224,7 @@ int run(const Opts &o, const Globals &g) {
     print_found(o, g, *map, *need, choice, found);
     return kYes;
   }
+  if (choice.ranked.empty() && print_loader_kept(o, g, *map, *need, choice)) return kYes;
   print_nothing_fits(o, g, *map, *need, choice, found);
   return kNo;
 }
@@ -249,6 +282,9 @@ Examples:
   cudnn-compat resolve libcudnn_cnn_infer.so.8 --require 8.9 --cuda 12 --json
   cudnn-compat resolve libcudnn.so.9 --for /opt/apps/tensorflow/2.16/bin/python
   cudnn-compat resolve libcudnn.so.9 --gpu 7.0 --driver 12.2
+
+Where no release of the map fits but the file the loader would take does (a user's own cuDNN on
+LD_LIBRARY_PATH, the system's in ld.so.cache), that file is the answer: the shim keeps it.
 
 Exit status: 0 a file was found, 1 nothing installed fits (or no valid map), 2 bad usage.)");
   cmd->callback([o, &g] { g.exit_code = run(*o, g); });

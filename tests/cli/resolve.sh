@@ -55,3 +55,14 @@ has "CUDNN_COMPAT_REQUIRE: 'five' is not a version"
 printf 'schema = 1\n[[cudnn]]\nversion = "x"\n' >"$t/bad.toml"
 expect_rc 1 cc resolve libcudnn.so.5 --map "$t/bad.toml"
 has "$t/bad.toml:3:11: error:"
+
+# No release of the map fits, but the loader's own choice does (a user's own cuDNN first on
+# LD_LIBRARY_PATH): the shim keeps it, and resolve - which the Slurm plugin asks whether a node
+# can serve --cudnn - names it and exits 0 (an outside tester's finding: "cannot serve", and
+# --cudnn-strict failed a step the node served).
+entries "9.0.0:$FAKES/9.0.0/lib64" >"$t/only9.0.toml"
+LD_LIBRARY_PATH=$FAKES/9.1.0/lib64 expect_rc 0 cc resolve libcudnn.so.9 --require 9.1 --map "$t/only9.0.toml"
+has "libcudnn.so.9 -> $FAKES/9.1.0/lib64/libcudnn.so.9"
+has "but the loader's own choice (from LD_LIBRARY_PATH) is cuDNN 9.1.0, which fits: the shim keeps it"
+LD_LIBRARY_PATH=$FAKES/9.0.0/lib64 expect_rc 1 cc resolve libcudnn.so.9 --require 9.1 --map "$t/only9.0.toml"
+has "no installed cuDNN fits"
