@@ -11,6 +11,11 @@ has "cudnn-compat: $t/shared/map.toml: error: refused: its directory $t/shared i
 has "name its group in [policy] trusted_group"
 [[ -s $t/shared/map.toml ]] || fail "the map scan found was not kept"
 expect_rc 1 cc map validate "$t/shared/map.toml"
+# A trusted_group with a typo is said to be no group, not "no trusted_group" (an outside tester).
+sed -i "s/^\[policy\]$/[policy]\ntrusted_group = \"hpcadmn-typo\"/" "$t/shared/map.toml"
+expect_rc 1 cc map validate "$t/shared/map.toml"
+has "the map's trusted_group \"hpcadmn-typo\" is no group on this system"
+sed -i '/^trusted_group = "hpcadmn-typo"$/d' "$t/shared/map.toml"
 # Once the group is trusted, the map it kept validates as it is.
 sed -i "s/^\[policy\]$/[policy]\ntrusted_group = \"$(id -gn)\"/" "$t/shared/map.toml"
 chgrp "$(id -gn)" "$t/shared"

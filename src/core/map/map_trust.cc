@@ -66,11 +66,13 @@ std::optional<std::string> untrusted_because(const FileOwner &o, std::uint64_t r
   const std::string what =
       problem == 1 ? "is owned by uid " + std::to_string(o.uid) + ", neither root nor you" +
                          (gid < 0 ? "" : " nor of group " + group)
-      : problem == 2
-          ? "is writable by others than its owner (mode " + octal(o.mode) + ": everyone)"
-          : "is writable by others than its owner (mode " + octal(o.mode) + ": group " +
-                group_name(std::int64_t(o.gid)) +
-                (gid < 0 ? ", and the map names no trusted_group)" : ", not the trusted_group)");
+      : problem == 2 ? "is writable by others than its owner (mode " + octal(o.mode) + ": everyone)"
+                     : "is writable by others than its owner (mode " + octal(o.mode) + ": group " +
+                           group_name(std::int64_t(o.gid)) +
+                           (gid >= 0        ? ", not the trusted_group)"
+                            : group.empty() ? ", and the map names no trusted_group)"
+                                            : ", and the map's trusted_group \"" + group +
+                                                  "\" is no group on this system)");
   // Only its owner can change it: others are told whose problem it is, not a command they cannot
   // run.
   if (o.uid != reader) return what + "; tell the site's admins";
