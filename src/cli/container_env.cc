@@ -119,6 +119,13 @@ found.)");
       return;
     }
     std::error_code ec;
+    // Binds of a file that is not there would fail every container start (--map, or a
+    // CUDNN_COMPAT_MAP that names a map this node lacks).
+    if (!fs::is_regular_file(path, ec)) {
+      Error() << path << ": no such map file; container-env binds the map this node's jobs read";
+      g.exit_code = kNo;
+      return;
+    }
     const Lines l = lines_for(shim, fs::absolute(path, ec).lexically_normal().string());
     if (g.json)
       print_json_lines(l);

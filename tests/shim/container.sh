@@ -93,6 +93,11 @@ has "export APPTAINERENV_CUDNN_COMPAT_MAP=$t/map.toml"
 has "$shim_dir $shim_dir none x-create=dir,bind,ro,nosuid,nodev"
 expect_rc 0 "$CUDNN_COMPAT" --json container-env --map "$t/map.toml"
 has "\"APPTAINERENV_LD_AUDIT\": \"$(dirname "$shim_dir")"
+# A map that is not there has no lines: their bind would fail every container start (an outside
+# tester's finding: exit 0 and the lines).
+expect_rc 1 "$CUDNN_COMPAT" container-env --map "$t/no-map.toml"
+has "$t/no-map.toml: no such map file"
+CUDNN_COMPAT_MAP=$t/no-map.toml expect_rc 1 "$CUDNN_COMPAT" container-env
 
 # A host's LD_LIBRARY_PATH whose cuDNN the container can see (a site binds its software tree in).
 # The image's own directory is not flagged.
