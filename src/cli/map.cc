@@ -319,12 +319,17 @@ void add_map(CLI::App &app, Globals &g) {
   CLI::App *map = app.add_subcommand("map", "Check or print the site's version map");
   map->require_subcommand(1);
   auto file = std::make_shared<std::string>();
+  auto flag = std::make_shared<std::string>();  // --map FILE, as every other subcommand takes it
+  const auto map_of = [file, flag] { return flag->empty() ? *file : *flag; };
+  const auto add_map_options = [&](CLI::App *cmd) {
+    add_map_option(cmd, *flag)->excludes(add_map_option(cmd, *file, "FILE"));
+  };
   auto do_probe = std::make_shared<bool>(false);
   auto tables_dir = std::make_shared<std::string>();
 
   CLI::App *validate =
       map->add_subcommand("validate", "Report every problem of a map with file:line:column");
-  add_map_option(validate, *file, "FILE,--map");
+  add_map_options(validate);
   validate->add_flag("--probe", *do_probe,
                      "Also load each listed library and compare the version it reports");
   validate
@@ -349,14 +354,14 @@ The owner of the map (or a member of its [policy] trusted_group) gets its tables
 the map it was made from (cp, rsync, an image): docs/contract.md.
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.)");
-  validate->callback([file, do_probe, tables_dir, &g] {
-    g.exit_code = validate_map(*file, *do_probe, *tables_dir, g);
+  validate->callback([map_of, do_probe, tables_dir, &g] {
+    g.exit_code = validate_map(map_of(), *do_probe, *tables_dir, g);
   });
 
   CLI::App *show = map->add_subcommand("show", "Print the map normalised (or as JSON)");
-  add_map_option(show, *file, "FILE,--map");
+  add_map_options(show);
   show->footer("\nExit status: 0 printed, 1 no map or an invalid one, 2 bad usage.");
-  show->callback([file, &g] { g.exit_code = show_map(*file, g); });
+  show->callback([map_of, &g] { g.exit_code = show_map(map_of(), g); });
 }
 
 }  // namespace cudnn_compat::cli

@@ -32,3 +32,8 @@ expect_rc 1 cc map show --map "$t/future.toml"
 has "unknown schema 3"
 expect_rc 1 cc map validate --map "$t/future.toml"
 has "unknown schema 3"
+# The map once, as FILE or as --map: both is one too many, said as such; an empty FILE is named so.
+expect_rc 2 cc map show "$t/future.toml" --map "$t/future.toml"
+has "--map excludes FILE"
+expect_rc 2 cc map validate ""
+has "FILE: an empty argument"
