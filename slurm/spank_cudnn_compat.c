@@ -86,7 +86,8 @@ static struct spank_option options[] = {
 };
 
 // A mistake in plugstack.conf is the admins' to mend: in the Slurm daemons' log (slurmstepd,
-// slurmd), and only under -v in srun, sbatch and salloc, whose users can do nothing about it.
+// slurmd); srun, sbatch and salloc, whose users can do nothing about it, load the plugin before
+// they read -v, so their verbose line shows nowhere.
 static void parse_argument(const char *arg, spank_context_t ctx) {
   void (*say)(const char *, ...) =
       ctx == S_CTX_LOCAL || ctx == S_CTX_ALLOCATOR ? slurm_verbose : slurm_error;
