@@ -85,20 +85,19 @@ static struct spank_option options[] = {
      0, OPT_REPORT_ONLY, option_cb},
 };
 
-// A mistake in plugstack.conf is the admins' to mend: in the Slurm daemons' log (slurmstepd,
-// slurmd); srun, sbatch and salloc, whose users can do nothing about it, load the plugin before
-// they read -v, so their verbose line shows nowhere.
+// A mistake in plugstack.conf is the admins' to mend: it goes to the Slurm daemons' log
+// (slurmstepd, slurmd) alone, never to a user of srun, sbatch or salloc, who can do nothing about
+// it (those load the plugin before they read -v).
 static void parse_argument(const char *arg, spank_context_t ctx) {
-  void (*say)(const char *, ...) =
-      ctx == S_CTX_LOCAL || ctx == S_CTX_ALLOCATOR ? slurm_verbose : slurm_error;
   if (strcmp(arg, "shim=on") == 0 || strcmp(arg, "shim=off") == 0)
     st.shim = arg[6] == 'n';
   else if (strcmp(arg, "strict") == 0)
     st.strict = 1;
   else if (strncmp(arg, "map=", 4) == 0 && arg[4] == '/')
     snprintf(st.map, sizeof st.map, "%s", arg + 4);
-  else
-    say("cudnn-compat: plugstack.conf argument '%s' ignored: expected shim=on|off, "
+  else if (ctx != S_CTX_LOCAL && ctx != S_CTX_ALLOCATOR)
+    slurm_error(
+        "cudnn-compat: plugstack.conf argument '%s' ignored: expected shim=on|off, "
         "map=/ABSOLUTE/PATH (%%n: the node's name) or strict",
         arg);
 }
