@@ -48,7 +48,7 @@ local function load_contract()
     (from_here(site.prefix_from_here) .. "/" .. site.bindir .. "/cudnn-compat")
 end
 local loads_seen = false
--- The modules this command loaded: a refused command leaves none of them behind.
+-- The modules this command loaded, in order: a refused command leaves none of them behind.
 local loaded_now = {}
 
 -- An application's need travels as state the module system itself sets and undoes: a path-like
@@ -408,7 +408,7 @@ end
 
 function cudnn_compat_load(t)
   loads_seen = true
-  if t and t.modFullName then loaded_now[t.modFullName] = true end
+  if t and t.modFullName then loaded_now[#loaded_now + 1] = t.modFullName end
 end
 
 -- One line on stderr as written. Not LmodWarning: Lmod before 8.7.33 turns any warning into exit
@@ -418,18 +418,29 @@ local function say(line)
   if LmodMsgRaw then LmodMsgRaw(line, "\n") else io.stderr:write(line, "\n") end
 end
 
--- Advice to swap out a module this command loaded, told after the command is refused: that
--- module is not loaded then, and Lmod's swap of a module that is not loaded fails.
+-- The advice as it stands after the command is refused (loaded: the modules it loaded, in order),
+-- none of whose loads happened: a swap out of a module it loaded is that command again with the
+-- fitting module in the misfit's place (Lmod's swap of a module not loaded fails), and a swap of
+-- one loaded before it is followed by the command's other loads.
 local function after_refusal(text, loaded)
-  for m in pairs(loaded) do
-    local from = "module swap " .. m .. " "
-    local at = text:find(from, 1, true)
-    while at do
-      text = text:sub(1, at - 1) .. "module load " .. text:sub(at + #from)
-      at = text:find(from, at, true)
+  local function others(but)
+    local list = {}
+    for _, m in ipairs(loaded) do
+      if m ~= but then list[#list + 1] = m end
     end
+    return list
   end
-  return text
+  local out, at = "", 1
+  while true do
+    local s, e, old, new = text:find("module swap (%S+) (%S+)", at)
+    if not s then return out .. text:sub(at) end
+    local ours = false
+    for _, m in ipairs(loaded) do ours = ours or m == old end
+    local rest = table.concat(others(old), " ")
+    local fix = ours and ("module load " .. (rest ~= "" and rest .. " " or "") .. new)
+      or ("module swap " .. old .. " " .. new .. (rest ~= "" and " && module load " .. rest or ""))
+    out, at = out .. text:sub(at, s - 1) .. fix, e + 1
+  end
 end
 
 -- The findings ({severity, text}) out whole (say), as true after the refusal an error brings (loaded:
