@@ -63,8 +63,8 @@ std::vector<KnownLibrary> known_libraries(const std::string &path, const FileSta
 
 // The node the process runs on (within half of what is left of the deadline); its node file is a
 // ground of the decision (a new boot, or a node learnt anew, decides anew). Learnt only where there
-// is a candidate to judge on it (a map, a Python place, the loader's own file): a process asking
-// for a cuDNN the machine lacks starts no NVML probe.
+// is a candidate to judge on it (any_candidate): a process asking for a cuDNN the machine lacks
+// starts no NVML probe.
 std::optional<NodeFacts> learn_node(const Request &r, const Map *map, Grounds &grounds) {
   const std::string helper =
       (fs::path(program_path().value_or("")).parent_path() / "cudnn-compat-probe").string();
@@ -198,6 +198,15 @@ SelectIo decision_io(const std::vector<KnownLibrary> &known, const Map *listed, 
   return io;
 }
 
+// Whether anything could be judged on the node: the loader's own file, or a place of the major
+// asked for (the map's, a Python environment's).
+bool any_candidate(const Request &r, const LibraryName &requested, const Map *map) {
+  if (probed_file(r)) return true;
+  return map && std::any_of(map->cudnn.begin(), map->cudnn.end(), [&](const Installed &e) {
+           return !requested.version || e.version.major == requested.version->major;
+         });
+}
+
 Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std::string> &usage) {
   const std::string requester = r.requester.empty() ? real_path(r.executable) : r.requester;
   const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
@@ -222,7 +231,7 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
   if (seen) map = &*seen;
   Parsed<Need> need = derive_need(need_inputs(asked, env), map);
   if (!need) return {{}, {"cudnn-compat: " + need.error + "; loading " + r.name + " as usual"}};
-  if (map || probed_file(r)) need.value->node = learn_node(r, listed, grounds);
+  if (any_candidate(r, *requested, map)) need.value->node = learn_node(r, listed, grounds);
   const bool gpus_known = need->node && need->node->problem.empty() && !need->node->gpus.empty();
   if (gpus_known && seen)
     device_code(*seen, codes, known, listed ? listed->cudnn.size() : 0);
