@@ -67,6 +67,23 @@ void print_json_lines(const Lines &l) {
                 {"environ_file", "/etc/enroot/environ.d/90-cudnn-compat.env"}}}});
 }
 
+// The map to bind in, absolute: --map, else the one every subcommand finds; nullopt (said) when
+// there is none. Binds of a file that is not there would fail every container start (a
+// CUDNN_COMPAT_MAP that names a map this node lacks).
+std::optional<std::string> map_to_bind(const std::string &given) {
+  const std::optional<std::string> path = given.empty() ? find_map_path() : given;
+  if (!path) {
+    Error() << map_not_found_message();
+    return std::nullopt;
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(*path, ec)) {
+    Error() << *path << ": no such map file; container-env binds the map this node's jobs read";
+    return std::nullopt;
+  }
+  return fs::absolute(*path, ec).lexically_normal().string();
+}
+
 }  // namespace
 
 void add_container_env(CLI::App &app, Globals &g) {
@@ -110,23 +127,12 @@ found.)");
       g.exit_code = kNo;
       return;
     }
-    std::string path = *map;
-    if (path.empty())
-      if (const std::optional<std::string> found = find_map_path()) path = *found;
-    if (path.empty()) {
-      Error() << map_not_found_message();
+    const std::optional<std::string> path = map_to_bind(*map);
+    if (!path) {
       g.exit_code = kNo;
       return;
     }
-    std::error_code ec;
-    // Binds of a file that is not there would fail every container start (--map, or a
-    // CUDNN_COMPAT_MAP that names a map this node lacks).
-    if (!fs::is_regular_file(path, ec)) {
-      Error() << path << ": no such map file; container-env binds the map this node's jobs read";
-      g.exit_code = kNo;
-      return;
-    }
-    const Lines l = lines_for(shim, fs::absolute(path, ec).lexically_normal().string());
+    const Lines l = lines_for(shim, *path);
     if (g.json)
       print_json_lines(l);
     else

@@ -91,7 +91,7 @@ std::string option_label(const CLI::Option &o) {
   std::string label;
   for (const std::string &s : o.get_snames()) label += (label.empty() ? "" : ", ") + ("-" + s);
   for (const std::string &l : o.get_lnames()) label += (label.empty() ? "" : ", ") + ("--" + l);
-  const std::string positional = o.get_positional() ? "\\fI" + o.get_name(true) + "\\fR" : "";
+  std::string positional = o.get_positional() ? "\\fI" + o.get_name(true) + "\\fR" : "";
   if (label.empty()) return positional;
   label = "\\fB" + roff(label) + "\\fR";
   if (o.get_expected_max() > 0) {

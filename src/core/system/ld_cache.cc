@@ -14,6 +14,7 @@ std::optional<std::string> ld_cache_find(std::string_view file, std::string_view
                                          const std::vector<std::string> &hwcaps) {
   const std::string key(name);
   std::vector<const char *> subdirs;
+  subdirs.reserve(hwcaps.size());
   for (const std::string &h : hwcaps) subdirs.push_back(h.c_str());
   const char *path = nullptr;
   if (key.find('\0') != std::string::npos ||
@@ -41,7 +42,8 @@ std::vector<std::string> glibc_hwcaps_subdirs() {
   // glibc's order (sysdeps/x86_64/dl-hwcaps-subdirs.c), each only where the CPU and kernel
   // support the whole level, as ld.so itself decides from the CPU's features.
   std::vector<std::string> out;
-#if defined(__x86_64__)
+// (clang knows the level names only from clang 15 on.)
+#if defined(__x86_64__) && (!defined(__clang__) || __clang_major__ >= 15)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("x86-64-v4")) out.emplace_back("x86-64-v4");
   if (__builtin_cpu_supports("x86-64-v3")) out.emplace_back("x86-64-v3");
