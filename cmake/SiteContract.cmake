@@ -13,9 +13,9 @@ set(SITE_FITS_SUFFIX ".fits")        # module/need pairs that fit (both hooks)
 set(SITE_MISFITS_SUFFIX ".misfits")  # the warnings of the pairs that do not (both hooks)
 set(SITE_DECIDE_SUFFIX ".decide")    # the decision table (the shim; the engine's known probes)
 # Each table's first line: "<format><TAB><stamp fields>" (docs/contract.md, "The stamp").
-set(SITE_CACHE_FORMAT "cudnn-compat-map-cache 7")
+set(SITE_CACHE_FORMAT "cudnn-compat-map-cache 8")
 set(SITE_FITS_FORMAT "cudnn-compat-fits 3")
-set(SITE_MISFITS_FORMAT "cudnn-compat-misfits 3")
+set(SITE_MISFITS_FORMAT "cudnn-compat-misfits 4")
 set(SITE_DECIDE_FORMAT "cudnn-compat-decide 4")
 # Each table's last line: a table without it was cut short.
 set(SITE_END_LINE "end")

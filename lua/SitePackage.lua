@@ -48,8 +48,9 @@ local function load_contract()
     (from_here(site.prefix_from_here) .. "/" .. site.bindir .. "/cudnn-compat")
 end
 local loads_seen = false
--- The modules this command loaded, in order: a refused command leaves none of them behind.
-local loaded_now = {}
+-- The modules this command loaded and unloaded, in order: a refused command leaves none of its
+-- loads behind and its unloads undone.
+local command_now = {loaded = {}, unloaded = {}}
 
 -- An application's need travels as state the module system itself sets and undoes: a path-like
 -- entry "<module>=<version>[,cuda=N]" in CUDNN_COMPAT_NEEDS per loaded application (Lmod removes
@@ -408,7 +409,11 @@ end
 
 function cudnn_compat_load(t)
   loads_seen = true
-  if t and t.modFullName then loaded_now[#loaded_now + 1] = t.modFullName end
+  if t and t.modFullName then table.insert(command_now.loaded, t.modFullName) end
+end
+
+function cudnn_compat_unload(t)
+  if t and t.modFullName then table.insert(command_now.unloaded, t.modFullName) end
 end
 
 -- One line on stderr as written. Not LmodWarning: Lmod before 8.7.33 turns any warning into exit
@@ -418,43 +423,13 @@ local function say(line)
   if LmodMsgRaw then LmodMsgRaw(line, "\n") else io.stderr:write(line, "\n") end
 end
 
--- The advice as it stands after the command is refused (loaded: the modules it loaded, in order),
--- none of whose loads happened: a swap out of a module it loaded is that command again with the
--- fitting module in the misfit's place (Lmod's swap of a module not loaded fails), and a swap of
--- one loaded before it is followed by the command's other loads.
-local function after_refusal(text, loaded)
-  local function others(but)
-    local list = {}
-    for _, m in ipairs(loaded) do
-      if m ~= but then list[#list + 1] = m end
-    end
-    return list
-  end
-  local out, at = "", 1
-  while true do
-    local s, e, old, new = text:find("module swap (%S+) (%S+)", at)
-    if not s then return out .. text:sub(at) end
-    local ours = false
-    for _, m in ipairs(loaded) do ours = ours or m == old end
-    local rest = table.concat(others(old), " ")
-    local fix = ours and ("module load " .. (rest ~= "" and rest .. " " or "") .. new)
-      or ("module swap " .. old .. " " .. new .. (rest ~= "" and " && module load " .. rest or ""))
-    out, at = out .. text:sub(at, s - 1) .. fix, e + 1
-  end
-end
-
--- The findings ({severity, text}) out whole (say), as true after the refusal an error brings (loaded:
--- the modules this command loaded); Lmod's
--- own error box would wrap them. LmodError ends the command before Lmod prints any change: the
--- environment stays as it was.
-local function tell(findings, loaded)
+-- The findings ({severity, text}) out whole (say): Lmod's own error box would wrap them.
+-- LmodError ends the command before Lmod prints any change: the environment stays as it was.
+local function tell(findings)
   local errors = 0
   for _, f in ipairs(findings) do
     if f[1] == "error" then errors = errors + 1 end
-  end
-  for _, f in ipairs(findings) do
-    local text = errors > 0 and after_refusal(f[2], loaded) or f[2]
-    say("cudnn-compat: " .. (f[1] and f[1] .. ": " or "") .. text)
+    say("cudnn-compat: " .. (f[1] and f[1] .. ": " or "") .. f[2])
   end
   if errors > 0 then
     LmodError("cudnn-compat: the loaded cuDNN modules do not fit (above), and the site's map " ..
@@ -466,8 +441,8 @@ function cudnn_compat_finalize()
   -- Once per command, also for a site hook that still calls this itself (older instructions).
   if not loads_seen then return end
   loads_seen = false
-  local loaded_by_command = loaded_now
-  loaded_now = {}
+  local command = command_now
+  command_now = {loaded = {}, unloaded = {}}
   local ok, err = pcall(function()
     local entries = loaded_needs()
     load_contract()
@@ -488,11 +463,18 @@ function cudnn_compat_finalize()
       argv[#argv + 1] = "--need"
       argv[#argv + 1] = entry
     end
+    -- A refusal's advice starts from before the command (module-check phrases it).
+    for _, kind in ipairs({"loaded", "unloaded"}) do
+      for _, m in ipairs(command[kind]) do
+        argv[#argv + 1] = "--command-" .. kind
+        argv[#argv + 1] = m
+      end
+    end
     local t = fits_table()
     if t and all_fit(t, loaded, needs) then return end
     -- The misfits' messages, written in advance, need no process either.
     local findings = t and table_findings(t, loaded, entries)
-    if findings then return tell(findings, loaded_by_command) end
+    if findings then return tell(findings) end
     local out, ran = run(argv)
     if not ran then
       local line = "cudnn-compat: cannot run " .. cudnn_compat_bin ..
@@ -506,7 +488,7 @@ function cudnn_compat_finalize()
       if severity ~= "error" and severity ~= "warning" then severity, text = nil, line end
       told[#told + 1] = {severity, text}
     end
-    tell(told, loaded_by_command)
+    tell(told)
   end)
   if not ok then say("cudnn-compat: the module check failed (" .. tostring(err) .. ")") end
 end
@@ -552,7 +534,8 @@ end
 
 -- Once per Lmod run, even when a site both names this directory and dofile()s this file.
 if not rawget(_G, "cudnn_compat_hooks") then
-  cudnn_compat_hooks = {load = cudnn_compat_load, finalize = cudnn_compat_finalize}
+  cudnn_compat_hooks = {load = cudnn_compat_load, unload = cudnn_compat_unload,
+                        finalize = cudnn_compat_finalize}
   if lmod_appends() then
     for name, fn in pairs(cudnn_compat_hooks) do hook.register(name, fn, "append") end
   else

@@ -66,8 +66,12 @@ proc cudnn-requires {version args} {
    }
 }
 
+# The loaded modules as the command found them (its first load or switch, before any change; a
+# modulefile's own `module load` comes later): a refused command leaves them so.
 proc cudnn_compat_note_load {args} {
-   set ::cudnn_compat_loaded 1
+   if {![info exists ::cudnn_compat_before]} {
+      set ::cudnn_compat_before [cudnn_compat_env_list LOADEDMODULES]
+   }
 }
 
 # The needs of the loaded applications as this command leaves them: Environment Modules has
@@ -420,9 +424,9 @@ proc cudnn_compat_gpu_findings {loaded} {
    return $findings
 }
 
-# module-check's findings for the loaded set: the errors into the list named by errors_var, the
-# warnings reported.
-proc cudnn_compat_ask {loaded entries errors_var} {
+# module-check's findings for the loaded set (before: as the command found it): the errors into
+# the list named by errors_var, the warnings reported.
+proc cudnn_compat_ask {loaded before entries errors_var} {
    upvar $errors_var errors
    set cmd [list $::cudnn_compat_bin module-check --system envmodules]
    # The modulefile tells the application's toolchain (Compiler/GCC/12.3.0/...) to the advice.
@@ -432,6 +436,13 @@ proc cudnn_compat_ask {loaded entries errors_var} {
    }
    foreach entry $entries {
       lappend cmd --need=$entry
+   }
+   # A refusal's advice starts from before the command (module-check phrases it).
+   foreach name $loaded {
+      if {[lsearch -exact $before $name] < 0} { lappend cmd --command-loaded=$name }
+   }
+   foreach name $before {
+      if {[lsearch -exact $loaded $name] < 0} { lappend cmd --command-unloaded=$name }
    }
    if {![file executable $::cudnn_compat_bin]} {
       set say "cudnn-compat: cannot run $::cudnn_compat_bin; the loaded cuDNN modules were\
@@ -454,10 +465,11 @@ proc cudnn_compat_ask {loaded entries errors_var} {
 }
 
 proc cudnn_compat_check {args} {
-   if {![info exists ::cudnn_compat_loaded]} {
+   if {![info exists ::cudnn_compat_before]} {
       return
    }
-   unset ::cudnn_compat_loaded
+   set before $::cudnn_compat_before
+   unset ::cudnn_compat_before
    set errors {}
    if {[catch {
       set loaded [cudnn_compat_env_list LOADEDMODULES]
@@ -483,7 +495,7 @@ proc cudnn_compat_check {args} {
             if {$severity eq {error}} { lappend errors $msg } else { reportWarning $msg }
          }
       } else {
-         cudnn_compat_ask $loaded $entries errors
+         cudnn_compat_ask $loaded $before $entries errors
       }
    } err]} {
       reportWarning "cudnn-compat: the module check failed ($err)"

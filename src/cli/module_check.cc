@@ -13,7 +13,7 @@ namespace cudnn_compat::cli {
 namespace {
 
 struct Options {
-  std::vector<std::string> needs, loaded;
+  std::vector<std::string> needs, loaded, command_loaded, command_unloaded;
   std::string map, system;
 };
 
@@ -28,6 +28,8 @@ ModuleScene scene_of(const Options &o) {
     const std::size_t eq = l.find('=');
     scene.loaded.push_back({l.substr(0, eq), eq == std::string::npos ? "" : l.substr(eq + 1)});
   }
+  scene.command_loaded = o.command_loaded;
+  scene.command_unloaded = o.command_unloaded;
   return scene;
 }
 
@@ -135,6 +137,10 @@ void add_module_check(CLI::App &app, Globals &g) {
   cmd->add_option("--loaded", o->loaded,
                   "A loaded module's full name, with its modulefile after '=' when known: "
                   "cudnn/5.0 or jax/0.4=/apps/modules/Compiler/GCC/12.3.0/jax/0.4.lua");
+  cmd->add_option("--command-loaded", o->command_loaded,
+                  "A module the checked command loaded, in order (repeat the option)");
+  cmd->add_option("--command-unloaded", o->command_unloaded,
+                  "A module the checked command unloaded (a swap's old module)");
   cmd->add_option("--system", o->system, "The module system that asks: lmod or envmodules")
       ->check(CLI::IsMember({"lmod", "envmodules"}));
   add_map_option(cmd, o->map);
@@ -148,6 +154,10 @@ it put on LD_LIBRARY_PATH, probed. Prints one line per misfit, "warning: ..." or
 NEW` (Lmod) or `module switch OLD NEW` (Environment Modules), never a hidden module, the release of
 the application's own toolchain first (EasyBuild: a modulefile under Compiler/, MPI/ or
 modules/all/, or its EBROOT<NAME> set; Spack: a hash in its name or an architecture directory).
+Under "error" the hook refuses the command, so none of it takes effect: told what the command
+loaded and unloaded (--command-loaded, --command-unloaded), the advice starts from the modules
+loaded before it: the command again with the fitting cuDNN module in the misfit's place
+(`module load tensorflow/1.0 cudnn/5.1`), or the swap and then the command's other loads.
 A missing or invalid map gives one "note: ..." line and exit 0: a hook must never break `module
 load` through its own faults.
 

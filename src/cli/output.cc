@@ -42,6 +42,7 @@ nlohmann::json json_of(const Installed &e) {
           {"cuda", json_of(e.cuda)},
           {"module", e.module.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.module)},
           {"source", to_string(source_of(e))},
+          {"load_first", e.load_first},
           {"hand_out", e.hand_out}};
 }
 

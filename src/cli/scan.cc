@@ -61,7 +61,7 @@ std::optional<Listed> modules_to_scan(const Options &o, std::vector<std::string>
     for (const ModuleLibs &m : mods ? *mods.value : std::vector<ModuleLibs>{}) {
       out.in_tree->insert(m.name);
       out.as_listed->emplace(m.name, m);
-      out.modules.push_back({m.name, m.lib_dirs, is_cudnn_module(m.name), m.hidden});
+      out.modules.push_back({m.name, m.lib_dirs, is_cudnn_module(m.name), m.hidden, m.load_first});
     }
   }
   return out;

@@ -15,6 +15,9 @@ struct ModuleLibs {
   std::vector<std::string> lib_dirs;  // what it adds to LD_LIBRARY_PATH
   bool hidden = false;  // Lmod's spider says so; Environment Modules: a dot name or tag "hidden"
   std::string error;    // the module system's own words when evaluating the modulefile failed
+  // Lmod's hierarchy: the modules whose load puts this one on MODULEPATH (spider's first parentAA
+  // path, e.g. gcc/12.2.0); empty when MODULEPATH holds it from the start.
+  std::vector<std::string> load_first = {};
 };
 
 // Whether a module's name says cuDNN at all (any case, any scheme); its version is never trusted.

@@ -47,6 +47,12 @@ Parsed<std::vector<ModuleLibs>> parse_spider_json(std::string_view text) {
       if (!may_carry_cudnn(lib.name)) continue;
       if (m.contains("lpathA") && m["lpathA"].is_object())
         for (const auto &[dir, _] : m["lpathA"].items()) lib.lib_dirs.push_back(dir);
+      // [["gcc/12.2.0"], ["gcc/12.2.0", "openmpi/4.1.5"]]: each a way to reach it; the first.
+      if (m.contains("parentAA") && m["parentAA"].is_array() && !m["parentAA"].empty() &&
+          m["parentAA"][0].is_array())
+        for (const nlohmann::json &p : m["parentAA"][0])
+          if (p.is_string() && p.get<std::string>().find_first_of(" \t\n") == std::string::npos)
+            lib.load_first.push_back(p.get<std::string>());
       out.push_back(std::move(lib));
     }
   }

@@ -84,8 +84,9 @@ told_from_table() {
   module purge
 }
 
-# strict_from_table TEXT: under on_module_mismatch = "error", the misfit told from the tables (no
-# module-check started) fails the command with TEXT.
+# strict_from_engine TEXT: under on_module_mismatch = "error" the misfit fails the command with
+# TEXT, told by module-check (the tables hold warnings only): the advice after a refusal is the
+# refused command again, which only module-check is told.
 # huge_map_not_read: after the tables of $t/map.toml are made and believed, the map grows to 4 GB
 # (sparse). The hook does not read it to compare with the tables' stamp (a size other than the
 # stamped one is another map): the misfit cudnn/5.0 beside tensorflow/1.0 returns at once, told by
@@ -108,24 +109,43 @@ huge_map_not_read() {
   mv "$t/map.saved" "$t/map.toml"
 }
 
-strict_from_table() {
+strict_from_engine() {
   strict_map
+  ! grep -q '^W' "$t/map.toml.misfits" || fail "a strict map's misfits table holds advice: $(cat "$t/map.toml.misfits")"
+  rm -f "$t/started"
   local rc=0
   module load tensorflow/1.0 cudnn/5.0 || rc=$?
   msg
   [[ $rc != 0 ]] || fail "strict mode did not fail the command"
   has "$1"
-  [[ ! -e $t/started ]] || fail "module-check was started: $(cat "$t/started")"
+  has "Use: module load tensorflow/1.0 cudnn/5.1 (5.1.10)"
+  [[ -s $t/started ]] || fail "a refusal was told from the table, without the refused command"
 }
 
-# strict_map: the same map with [policy] on_module_mismatch = "error".
+# strict_map: the same map with [policy] on_module_mismatch = "error" (lenient_map puts it back).
 strict_map() {
+  cp "$t/map.toml" "$t/map.lenient"
   sed -i 's/^\[policy\]$/[policy]\non_module_mismatch = "error"/' "$t/map.toml"
+  cc map validate "$t/map.toml" >/dev/null
+}
+lenient_map() {
+  mv "$t/map.lenient" "$t/map.toml"
   cc map validate "$t/map.toml" >/dev/null
 }
 # tf2016_client: issue 3's TensorFlow-2016-like program, built into $t/tf2016.
 tf2016_client() {
   "$CC" -o "$t/tf2016" "$(dirname "${BASH_SOURCE[0]}")/../shim/tf2016_client.c" -ldl
+}
+
+# followed: runs the advice in $t/msg as printed, and checks that tensorflow/1.0 and cudnn/5.1 are
+# loaded then.
+followed() {
+  local advice
+  advice=$(grep -o 'Use: module [^(]*' "$t/msg" | head -1)
+  [[ -n $advice ]] || fail "no advice after the refusal: $(cat "$t/msg")"
+  eval "${advice#Use: }" || fail "the advice failed: ${advice#Use: }"
+  [[ :$LOADEDMODULES: == *:tensorflow/1.0:* && :$LOADEDMODULES: == *:cudnn/5.1:* ]] ||
+    fail "after '${advice#Use: }': $LOADEDMODULES"
 }
 
 # check_hooks: the scenarios both module systems must pass, through module() and $swap: silent when
@@ -176,6 +196,26 @@ check_hooks() {
   [[ -n $advice ]] || fail "no advice after the refusal: $out"
   eval "${advice#Use: }" || fail "the advice after a refusal failed: ${advice#Use: } ($(cat "$t/msg"))"
   [[ $LOADEDMODULES == tensorflow/1.0:cudnn/5.1 ]] || fail "the advice loaded $LOADEDMODULES"
+  module purge
+  # A refused command loaded nothing, the framework included: the advice is that command again
+  # with the fitting cuDNN, or the swap and then its loads (an outside tester's finding: following
+  # the advice left the user without TensorFlow; Environment Modules' advised the switch alone).
+  rc=0; module load tensorflow/1.0 cudnn/5.0 || rc=$?
+  [[ $rc != 0 && -z ${LOADEDMODULES:-} ]] || fail "strict mode loaded ${LOADEDMODULES:-}"
+  followed
+  module purge
+  module load cudnn/5.0
+  rc=0; module load tensorflow/1.0 || rc=$?
+  [[ $rc != 0 && $LOADEDMODULES == cudnn/5.0 ]] || fail "strict mode loaded $LOADEDMODULES"
+  followed
+  module purge
+  # A refused swap leaves the old module loaded: the advice swaps that one.
+  cp "$t/map.good" "$t/map.toml"
+  module load tensorflow/1.0 cudnn/7.6 || true
+  strict_map
+  rc=0; module $swap cudnn/7.6 cudnn/5.0 || rc=$?
+  [[ $rc != 0 && $LOADEDMODULES == tensorflow/1.0:cudnn/7.6 ]] || fail "strict mode left $LOADEDMODULES"
+  followed
   module purge
 
   # A broken map never breaks `module load`: at most one line.

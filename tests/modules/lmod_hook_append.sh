@@ -11,7 +11,7 @@ lua5.3 -e 'require("lfs")' 2>/dev/null || skip "no Lua lfs (Debian's lmod brings
 cat >"$t/fake_lmod.lua" <<'LUA'
 local share, order, version = ...
 -- FAKE Hook: Lmod 8.7.35's documented register(name, fn, action) and apply.
-local validT = {load = {}, finalize = {}}
+local validT = {load = {}, unload = {}, finalize = {}}
 local Hook = {}
 function Hook.register(name, fn, action)
   if action == "append" then validT[name][#validT[name] + 1] = fn

@@ -21,6 +21,8 @@ version = "9.1.0"
 lib = "/opt/weird\\dir x"
 colour = "blue"
 source = "user"
+module = "cudnn/9.1-gcc12"
+load_first = "gcc/12.2.0 openmpi/4.1.5"
 [[require]]
 match = "/opt/we\tird\\dir\nx/*"
 cudnn = "9.1"
@@ -39,6 +41,8 @@ TEST(MapCache, RoundTripsEverythingTheHotPathReads) {
   EXPECT_EQ(back->map->cudnn[2].lib, "/opt/weird\\dir x");
   EXPECT_EQ(back->map->require[1].match, "/opt/we\tird\\dir\nx/*");
   EXPECT_EQ(source_of(back->map->cudnn[2]), Source::user);
+  EXPECT_EQ(back->map->cudnn[2].load_first,
+            (std::vector<std::string>{"gcc/12.2.0", "openmpi/4.1.5"}));
   EXPECT_EQ(back->map->cudnn[1].pos.line, m.map->cudnn[1].pos.line);
   EXPECT_EQ(back->map->require[0].pos.line, 17);  // [[require]] in example_map.h
   ASSERT_EQ(back->diagnostics.size(), 1u);        // the unknown key's warning survives

@@ -349,6 +349,42 @@ TEST(Map, HandOutPerPlaceWithAHiddenModulesDefault) {
       << bad.diagnostics[0].message;
 }
 
+// An Lmod hierarchy's parents per place: the n-th string for the n-th module, a space between two.
+TEST(Map, LoadFirstPerPlace) {
+  const MapLoad load = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = [\"/a\", \"/b\", \"/c\"]\n"
+      "module = [\"cudnn/8.9\", \"cudnn/8.9-mpi\", \"cuDNN/8.9.7\"]\n"
+      "load_first = [\"gcc/12.2.0\", \"gcc/12.2.0 openmpi/4.1.5\"]\n",
+      "m.toml");
+  ASSERT_TRUE(load.map);
+  EXPECT_EQ(load.map->cudnn[0].load_first, std::vector<std::string>{"gcc/12.2.0"});
+  EXPECT_EQ(load.map->cudnn[1].load_first,
+            (std::vector<std::string>{"gcc/12.2.0", "openmpi/4.1.5"}));
+  EXPECT_TRUE(load.map->cudnn[2].load_first.empty());
+  const std::string text = format_map(*load.map);
+  EXPECT_NE(text.find("load_first = [\"gcc/12.2.0\", \"gcc/12.2.0 openmpi/4.1.5\"]\n"),
+            std::string::npos)
+      << text;
+  ASSERT_TRUE(parse_map(text, "m.toml").map);
+  EXPECT_EQ(format_map(*parse_map(text, "m.toml").map), text);
+
+  const MapLoad many = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/a\"\nmodule = \"cudnn/8.9\"\n"
+      "load_first = [\"gcc/12\", \"gcc/11\"]\n",
+      "m.toml");
+  ASSERT_FALSE(many.map);
+  EXPECT_EQ(to_string(many.diagnostics.at(0)),
+            "m.toml:6:14: error: 'load_first' in [[cudnn]] has 2 strings for 1 modules; expected "
+            "one per module, e.g. \"gcc/12.2.0\"");
+  const MapLoad odd = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/a\"\nmodule = \"cudnn/8.9\"\n"
+      "load_first = \"gcc/12\\nW\"\n",
+      "m.toml");
+  ASSERT_FALSE(odd.map);
+  EXPECT_NE(odd.diagnostics.at(0).message.find("'load_first' in [[cudnn]] holds a control"),
+            std::string::npos);
+}
+
 // One module name on two releases: the hooks would advise the module that is loaded. A map says
 // so at the later entry; a scan leaves that place out and writes a map that validates.
 TEST(Map, OneModuleOnTwoReleasesIsAnError) {

@@ -73,6 +73,81 @@ TEST(ModuleCheck, NamesBothVersionsTheRuleAndTheFix) {
           .error);
 }
 
+// A refused command took no effect: the advice starts from the modules loaded before it.
+TEST(ModuleCheck, AfterARefusalTheAdviceIsTheCommandAgainOrTheSwapAndItsLoads) {
+  Map m = site();
+  m.policy.on_module_mismatch = OnMismatch::error;
+  const std::vector<AppNeed> tf{*parse_app_need("tensorflow/1.0=5.1")};
+  const auto advice = [&](ModuleScene scene, std::vector<std::string> loads,
+                          std::vector<std::string> unloads) {
+    scene.command_loaded = std::move(loads), scene.command_unloaded = std::move(unloads);
+    const std::vector<ModuleFinding> f = check_loaded_modules(m, tf, scene);
+    EXPECT_EQ(f.size(), 1u);
+    return f.empty() ? std::string() : f[0].message.substr(f[0].message.find("Use: "));
+  };
+  // `module load tensorflow/1.0 cudnn/5.0`: neither is loaded after the refusal.
+  EXPECT_EQ(advice(loaded({"tensorflow/1.0", "cudnn/5.0"}), {"tensorflow/1.0", "cudnn/5.0"}, {}),
+            "Use: module load tensorflow/1.0 cudnn/5.1   (5.1.10)");
+  // `module load tensorflow/1.0` beside cudnn/5.0, loaded before: swap it, then the command.
+  EXPECT_EQ(advice(loaded({"cudnn/5.0", "tensorflow/1.0"}), {"tensorflow/1.0"}, {}),
+            "Use: module swap cudnn/5.0 cudnn/5.1 && module load tensorflow/1.0   (5.1.10)");
+  // `module switch cuDNN/8.9... cudnn/5.0`: the old module is loaded again after the refusal.
+  EXPECT_EQ(advice(loaded({"tensorflow/1.0", "cudnn/5.0"}, ModuleSystemKind::envmodules),
+                   {"cudnn/5.0"}, {"cuDNN/8.9.7.29-CUDA-12.2.0"}),
+            "Use: module switch cuDNN/8.9.7.29-CUDA-12.2.0 cudnn/5.1   (5.1.10)");
+  // A module the command reloaded (unloaded and loaded again) was loaded before it.
+  EXPECT_EQ(advice(loaded({"tensorflow/1.0", "cudnn/5.0"}), {"cudnn/5.0", "tensorflow/1.0"},
+                   {"tensorflow/1.0"}),
+            "Use: module load cudnn/5.1   (5.1.10)");
+  // A warning (the command took effect) is a plain swap, whatever the command loaded.
+  m.policy.on_module_mismatch = OnMismatch::warn;
+  EXPECT_EQ(advice(loaded({"tensorflow/1.0", "cudnn/5.0"}), {"tensorflow/1.0", "cudnn/5.0"}, {}),
+            "Use: module swap cudnn/5.0 cudnn/5.1   (5.1.10)");
+}
+
+// An Lmod hierarchy (Spack's Core/gcc/...): a module reached through a parent not loaded cannot be
+// swapped in; the advice loads the parent first, and prefers a module the loaded parents reach.
+TEST(ModuleCheck, AModuleBehindAParentIsLoadedAfterIt) {
+  Map m = site();
+  m.cudnn[1].load_first = {"gcc/12.2.0"};
+  const std::vector<AppNeed> tf{*parse_app_need("tensorflow/1.0=5.1")};
+  const auto advice = [&](const ModuleScene &scene) {
+    const std::vector<ModuleFinding> f = check_loaded_modules(m, tf, scene);
+    EXPECT_EQ(f.size(), 1u);
+    return f.empty() ? std::string() : f[0].message.substr(f[0].message.find("Use: "));
+  };
+  EXPECT_EQ(advice(loaded({"gcc/11.3.0", "cudnn/5.0", "tensorflow/1.0"})),
+            "Use: module unload cudnn/5.0 && module load gcc/12.2.0 cudnn/5.1   (5.1.10)");
+  EXPECT_EQ(advice(loaded({"gcc/12.2.0", "cudnn/5.0", "tensorflow/1.0"})),
+            "Use: module swap cudnn/5.0 cudnn/5.1   (5.1.10)");
+  // Refused, the command having loaded the parent: it is among the command's loads again.
+  m.policy.on_module_mismatch = OnMismatch::error;
+  ModuleScene refused = loaded({"gcc/12.2.0", "tensorflow/1.0", "cudnn/5.0"});
+  refused.command_loaded = {"gcc/12.2.0", "tensorflow/1.0", "cudnn/5.0"};
+  EXPECT_EQ(advice(refused), "Use: module load gcc/12.2.0 tensorflow/1.0 cudnn/5.1   (5.1.10)");
+  // ... or another version of it: loading both would swap the parent out again.
+  refused = loaded({"gcc/11.3.0", "tensorflow/1.0", "cudnn/5.0"});
+  refused.command_loaded = {"gcc/11.3.0", "tensorflow/1.0", "cudnn/5.0"};
+  EXPECT_EQ(advice(refused), "Use: module load gcc/12.2.0 tensorflow/1.0 cudnn/5.1   (5.1.10)");
+  m.policy.on_module_mismatch = OnMismatch::warn;
+  // Of two fitting releases, the one the loaded parents reach comes first.
+  m.cudnn.push_back({*parse_dotted("5.1.10"),
+                     "/opt/gcc11/5.1.10/lib64",
+                     Version{8, 0, {}, {}},
+                     "cudnn/5.1-gcc11",
+                     {}});
+  m.cudnn.back().load_first = {"gcc/11.3.0"};
+  EXPECT_EQ(advice(loaded({"gcc/11.3.0", "cudnn/5.0", "tensorflow/1.0"}))
+                .starts_with("Use: module swap cudnn/5.0 cudnn/5.1-gcc11   (5.1.10); or: "
+                             "module unload cudnn/5.0 && module load gcc/12.2.0 cudnn/5.1"),
+            true)
+      << advice(loaded({"gcc/11.3.0", "cudnn/5.0", "tensorflow/1.0"}));
+  // Its advice depends on the loaded parents: the hooks' table leaves it to module-check.
+  const std::string table = format_misfits_table(m, {});
+  EXPECT_EQ(table.find("\t5.1\twarning\t"), std::string::npos) << table;
+  EXPECT_NE(table.find("\t8.9\twarning\t"), std::string::npos) << table;
+}
+
 TEST(ModuleCheck, CudaAndNothingInstalled) {
   const Map m = site();
   std::vector<ModuleFinding> f = check_loaded_modules(
@@ -163,7 +238,7 @@ TEST(ModuleCheck, AdvisesTheCommandThatWorks) {
                 .find("cudnn/9.1.0.70-12-abcdefg   (9.1.0);"),
             std::string::npos);
   // With no cuDNN module loaded, load.
-  EXPECT_EQ(module_command(loaded({"gcc/12"}), "", "cudnn/5.1"), "module load cudnn/5.1");
+  EXPECT_EQ(module_command(loaded({"gcc/12"}), &m, "", m.cudnn[1]), "module load cudnn/5.1");
   EXPECT_EQ(loaded_cudnn_module(loaded({"cudnn/5.0", "gcc/12", "cudnn/mine"}), &m, 5), "cudnn/5.0");
   EXPECT_TRUE(hidden_module("cudnn/.9.2") && hidden_module(".cudnn/9") &&
               !hidden_module("cudnn/9.2"));

@@ -25,6 +25,13 @@ TEST(Modules, ReadsSpiderJson) {
   EXPECT_EQ((*m)[1].lib_dirs, std::vector<std::string>{"/opt/cudnn/5.0.5/lib64"});
   EXPECT_EQ((*m)[2].name, "cudnn/.5.1-debug");  // hidden ones last: visible names win a shared dir
   EXPECT_TRUE((*m)[2].hidden);
+  EXPECT_TRUE((*m)[1].load_first.empty());
+  // A module of an Lmod hierarchy: the first of its ways in (spider's parentAA).
+  const Parsed<std::vector<ModuleLibs>> h = parse_spider_json(R"({"cudnn": {
+      "/m/gcc/12.2.0/cudnn/8.9.lua": {"fullName": "cudnn/8.9", "lpathA": {"/opt/c89/lib": 1},
+        "parentAA": [["gcc/12.2.0", "openmpi/4.1.5"], ["intel/2023"]]}}})");
+  ASSERT_TRUE(h) << h.error;
+  EXPECT_EQ(h->at(0).load_first, (std::vector<std::string>{"gcc/12.2.0", "openmpi/4.1.5"}));
   EXPECT_FALSE(parse_spider_json("not json"));
   EXPECT_FALSE(parse_spider_json("[1, 2]"));
 }

@@ -210,14 +210,22 @@ Toolchain app_toolchain(const ModuleScene &scene, std::string_view module);
 // The loaded cuDNN module a fix replaces (of the map, or named as a cuDNN module): the one of
 // major when there is one, else the last loaded; "" when none is loaded.
 std::string loaded_cudnn_module(const ModuleScene &scene, const Map *map, std::optional<int> major);
-// `module swap OLD NEW` (Lmod), `module switch OLD NEW` (Environment Modules), or `module load NEW`
-// when old_module is "".
-std::string module_command(const ModuleScene &scene, const std::string &old_module,
-                           const std::string &module);
+// The command that puts `to`'s module in old_module's place: `module swap OLD NEW` (Lmod),
+// `module switch OLD NEW` (Environment Modules), or `module load NEW` when old_module is "". A
+// module behind parents not loaded (`load_first`: an Lmod hierarchy) is `module unload OLD &&
+// module load PARENTS NEW`. For a command the map refuses (scene.refused), what works from where
+// the refusal left the user: that command again with NEW in OLD's place, or the swap and then
+// the command's other loads (map: which unloaded module was a cuDNN one).
+std::string module_command(const ModuleScene &scene, const Map *map, const std::string &old_module,
+                           const Installed &to);
+// Whether e's module can be loaded from where the advice starts: its load_first modules loaded.
+bool reachable(const ModuleScene &scene, const Installed &e);
 // The releases to advise, best first: rank()'s fitting ones (the map hands them out: no hidden
-// module) that have a module, those of the application's toolchain first.
+// module) that have a module, those the loaded modules reach first, then those of the
+// application's toolchain.
 std::vector<std::size_t> advised_releases(const Map &map, const Need &need,
-                                          const LibraryName &requested, Toolchain app);
+                                          const LibraryName &requested, const ModuleScene &scene,
+                                          Toolchain app);
 
 // ---------------------------------------------------------------------------------------------
 // module_check.cc: the check the Lmod and Environment Modules hooks run on the loaded set.
@@ -249,9 +257,10 @@ std::string format_fits_table(const Map &map, const FileStamp &stamp);  // pure
 // `map.toml.misfits`, read by both hooks only when the fits table does not clear the loaded set:
 // "G\tMODULE\tGROUP" per module, "W\tGROUP\tNEED\tSEVERITY\tTEXT" per misfit group and need:
 // module-check's finding after the application's name (the module and the swap's word marked),
-// for each misfit pair whose advice does not depend on the application's toolchain. A hook that
-// finds all its misfit pairs there prints them and starts no process (a process start costs it
-// more than the check itself).
+// for each misfit pair whose advice does not depend on the application's toolchain or on the
+// command (SEVERITY is "warning": a map that refuses misfits has no W lines, as the advice after
+// a refusal depends on what the refused command loaded). A hook that finds all its misfit pairs
+// there prints them and starts no process (a process start costs it more than the check itself).
 std::string format_misfits_table(const Map &map, const FileStamp &stamp);  // pure
 
 // ---------------------------------------------------------------------------------------------

@@ -76,22 +76,87 @@ std::string loaded_cudnn_module(const ModuleScene &scene, const Map *map,
   return last;
 }
 
-std::string module_command(const ModuleScene &scene, const std::string &old_module,
-                           const std::string &module) {
-  if (old_module.empty() || old_module == module) return "module load " + module;
+namespace {
+
+bool among(const std::vector<std::string> &list, const std::string &name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+// The modules loaded where the advice starts: after a refusal, those loaded before the command
+// (its loads gone, its unloads undone).
+std::vector<std::string> loaded_at_start(const ModuleScene &scene) {
+  std::vector<std::string> out;
+  for (const LoadedModule &m : scene.loaded)
+    if (!scene.refused || !among(scene.command_loaded, m.name)) out.push_back(m.name);
+  if (scene.refused)
+    for (const std::string &m : scene.command_unloaded)
+      if (!among(out, m)) out.push_back(m);
+  return out;
+}
+
+}  // namespace
+
+bool reachable(const ModuleScene &scene, const Installed &e) {
+  const std::vector<std::string> loaded = loaded_at_start(scene);
+  return std::all_of(e.load_first.begin(), e.load_first.end(),
+                     [&](const std::string &m) { return among(loaded, m); });
+}
+
+// The advice is one command line: what leaves (the misfit, or after a refusal the cuDNN module a
+// refused swap took out: loaded again), the modules the new one needs loaded first (an Lmod
+// hierarchy's parents: a swap to a module not on MODULEPATH fails, so the old one is unloaded
+// and the parents loaded in one `module load`), and after a refusal the command's other loads
+// (the framework), none of which happened.
+std::string module_command(const ModuleScene &scene, const Map *map, const std::string &old_module,
+                           const Installed &to) {
+  const std::string &module = to.module;
+  std::string leaves = old_module;
+  std::vector<std::string> loads;
+  if (scene.refused && !old_module.empty()) {
+    for (const std::string &m : scene.command_loaded)
+      if (m != old_module && m != module && !among(scene.command_unloaded, m)) loads.push_back(m);
+    if (among(scene.command_loaded, old_module)) {
+      ModuleScene before;
+      for (const std::string &m : scene.command_unloaded) before.loaded.push_back({m, ""});
+      leaves = loaded_cudnn_module(before, map, std::nullopt);
+    }
+  }
+  if (leaves == module) leaves.clear();
+  const std::vector<std::string> loaded = loaded_at_start(scene);
+  std::vector<std::string> first;
+  for (const std::string &m : to.load_first)
+    if (!among(loaded, m) && !among(loads, m)) first.push_back(m);
+  // A load of another version of a parent (the refused command's gcc/11.3.0 beside gcc/12.2.0)
+  // would swap it out again: a module system loads one version of a name.
+  const auto name_of = [](std::string_view m) { return m.substr(0, m.rfind('/')); };
+  std::vector<std::string> load_line = first;
+  for (const std::string &m : loads)
+    if (std::none_of(first.begin(), first.end(),
+                     [&](const std::string &p) { return name_of(p) == name_of(m); }))
+      load_line.push_back(m);
+  if (leaves.empty() || !first.empty()) {
+    load_line.push_back(module);
+    return (leaves.empty() ? "" : "module unload " + leaves + " && ") + "module load " +
+           join(load_line, " ");
+  }
   return std::string(scene.system == ModuleSystemKind::envmodules ? "module switch "
                                                                   : "module swap ") +
-         old_module + " " + module;
+         leaves + " " + module + (loads.empty() ? "" : " && module load " + join(loads, " "));
 }
 
 std::vector<std::size_t> advised_releases(const Map &map, const Need &need,
-                                          const LibraryName &requested, Toolchain app) {
+                                          const LibraryName &requested, const ModuleScene &scene,
+                                          Toolchain app) {
   std::vector<std::size_t> out;
   for (std::size_t i : rank(map, need, requested))
     if (!map.cudnn[i].module.empty()) out.push_back(i);
   if (app != Toolchain::none)
     std::stable_partition(out.begin(), out.end(),
                           [&](std::size_t i) { return release_toolchain(map.cudnn[i]) == app; });
+  // One the loaded modules reach before one behind another compiler: that swap would take the
+  // application's own toolchain away.
+  std::stable_partition(out.begin(), out.end(),
+                        [&](std::size_t i) { return reachable(scene, map.cudnn[i]); });
   return out;
 }
 

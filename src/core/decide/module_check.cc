@@ -16,9 +16,10 @@ std::string need_text(const AppNeed &a) {
 }
 
 // The releases to advise for application a, best first (module_advice.cc).
-std::vector<std::size_t> advice(const Map &map, const AppNeed &a, Toolchain toolchain) {
+std::vector<std::size_t> advice(const Map &map, const AppNeed &a, const ModuleScene &scene,
+                                Toolchain toolchain) {
   return advised_releases(map, Need{a.cudnn, a.cuda_major, map.policy.rule, a.module},
-                          LibraryName{}, toolchain);
+                          LibraryName{}, scene, toolchain);
 }
 
 // What to say when no module the map hands out fits a: a hidden module that would (the site
@@ -46,14 +47,12 @@ constexpr std::size_t kAdvised = 3;
 
 // What to run instead of the misfit module `old`, best first, as "module swap OLD NEW   (x.y.z)".
 std::string fix_text(const Map &map, const AppNeed &a, const std::vector<std::size_t> &advised,
-                     const std::string &old, ModuleSystemKind system) {
-  ModuleScene scene;
-  scene.system = system;
+                     const std::string &old, const ModuleScene &scene) {
   std::string out;
   for (std::size_t n = 0; n < advised.size() && n < kAdvised; ++n) {
     const Installed &e = map.cudnn[advised[n]];
     out += out.empty() ? "Use: " : "; or: ";
-    out += module_command(scene, old, e.module) + "   (" + to_string(e.version) + ")";
+    out += module_command(scene, &map, old, e) + "   (" + to_string(e.version) + ")";
   }
   if (advised.size() > kAdvised)
     out += "; " + std::to_string(advised.size() - kAdvised) +
@@ -84,14 +83,14 @@ std::vector<std::string> map_modules(const Map &map) {
 // ..."), advising `advised`, with m written as `shown`; nullopt when m fits. A module fits when
 // every release the map lists under it does.
 std::optional<std::string> finding_after_app(const Map &map, const std::string &m, const AppNeed &a,
-                                             ModuleSystemKind system,
+                                             const ModuleScene &scene,
                                              const std::vector<std::size_t> &advised,
                                              const std::string &shown) {
   for (const Installed &e : map.cudnn) {
     if (e.module != m) continue;
     if (const std::optional<std::string> why = misfit(map, e, a))
       return " was built with " + need_text(a) + " but " + shown + " provides " +
-             to_string(e.version) + "; " + *why + ". " + fix_text(map, a, advised, shown, system);
+             to_string(e.version) + "; " + *why + ". " + fix_text(map, a, advised, shown, scene);
   }
   return std::nullopt;
 }
@@ -126,18 +125,24 @@ std::vector<std::pair<std::string, std::size_t>> module_groups(const Map &map,
 // to module-check, which reads the application's modulefile.
 std::string misfit_lines(const Map &map, const std::vector<std::string> &groups,
                          const std::string &need_text, const AppNeed &need) {
-  const std::vector<std::size_t> advised = advice(map, need, Toolchain::none);
+  // A refusal's advice depends on what the refused command loaded, which only module-check is
+  // told: the table holds warnings alone.
+  if (map.policy.on_module_mismatch == OnMismatch::error) return "";
+  ModuleScene envmodules;
+  envmodules.system = ModuleSystemKind::envmodules;
+  const std::vector<std::size_t> advised = advice(map, need, envmodules, Toolchain::none);
   for (Toolchain t : {Toolchain::easybuild, Toolchain::spack})
-    if (advice(map, need, t) != advised) return "";
-  const std::string severity =
-      map.policy.on_module_mismatch == OnMismatch::error ? "error" : "warning";
+    if (advice(map, need, envmodules, t) != advised) return "";
+  // Nor when a module advised sits behind parents: whether they are loaded decides the advice.
+  for (std::size_t i : advised)
+    if (!map.cudnn[i].load_first.empty()) return "";
   // Environment Modules' words with the swap's own word marked: both hooks read the table.
   const std::string swap = "module switch " + kModuleMark + " ",
                     marked = "module " SITE_SWAP_MARK " " + kModuleMark + " ";
   std::string out;
   for (std::size_t g = 0; g < groups.size(); ++g)
-    if (std::optional<std::string> text = finding_after_app(
-            map, groups[g], need, ModuleSystemKind::envmodules, advised, kModuleMark)) {
+    if (std::optional<std::string> text =
+            finding_after_app(map, groups[g], need, envmodules, advised, kModuleMark)) {
       for (std::size_t at = 0; (at = text->find(swap, at)) != std::string::npos;
            at += marked.size())
         text->replace(at, swap.size(), marked);
@@ -146,7 +151,7 @@ std::string misfit_lines(const Map &map, const std::vector<std::string> &groups,
           .append("\t")
           .append(need_text)
           .append("\t")
-          .append(severity)
+          .append("warning")
           .append("\t")
           .append(*text)
           .append("\n");
@@ -206,15 +211,16 @@ Parsed<AppNeed> parse_app_need(std::string_view text) {
 std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vector<AppNeed> &apps,
                                                 const ModuleScene &scene) {
   std::vector<ModuleFinding> out;
-  const bool strict = map.policy.on_module_mismatch == OnMismatch::error;
+  ModuleScene checked = scene;
+  checked.refused = map.policy.on_module_mismatch == OnMismatch::error;
   for (const std::string &m : map_modules(map)) {
     if (std::none_of(scene.loaded.begin(), scene.loaded.end(),
                      [&](const LoadedModule &l) { return l.name == m; }))
       continue;
     for (const AppNeed &a : apps)
       if (const std::optional<std::string> text = finding_after_app(
-              map, m, a, scene.system, advice(map, a, app_toolchain(scene, a.module)), m))
-        out.push_back({strict, a.module + *text});
+              map, m, a, checked, advice(map, a, checked, app_toolchain(scene, a.module)), m))
+        out.push_back({checked.refused, a.module + *text});
   }
   return out;
 }

@@ -18,6 +18,7 @@ struct Candidate {
   std::optional<Version> declared;  // the version its package says (9.1.0.70)
   std::string package;              // "nvidia-cudnn-cu12 9.1.0.70 (.../METADATA)"
   bool hidden = false;              // its module is hidden: the map does not hand the place out
+  std::vector<std::string> load_first = {};  // its module's parents in an Lmod hierarchy
 };
 
 // 1. The module system's cuDNN modules.
@@ -28,7 +29,7 @@ std::vector<Candidate> module_candidates(const std::vector<ScanModule> &modules,
     bool found = false;
     for (const std::string &d : m.lib_dirs)
       if (io.holds_cudnn(d)) {
-        candidates.push_back({d, m.name, {}, {}, "", m.hidden});
+        candidates.push_back({d, m.name, {}, {}, "", m.hidden, m.load_first});
         found = true;
       }
     if (found || !m.cudnn) continue;  // most CUDA modules carry no cuDNN
@@ -68,6 +69,7 @@ void add_search_finds(const std::vector<std::string> &roots, const ScanIo &io,
 Installed place(const Candidate &c, const Probe &p, ScanFound &out) {
   Installed e{p.version, c.dir, p.cuda, c.module, {}, false, !c.hidden};
   e.source = c.source;
+  e.load_first = c.load_first;
   if (c.declared && same_release(*c.declared, p.version))
     e.version = *c.declared;
   else if (c.declared)

@@ -15,6 +15,7 @@ struct ScanModule {  // a cuDNN module (or a CUDA module that may carry one), as
   std::vector<std::string> lib_dirs;  // what it adds to LD_LIBRARY_PATH
   bool cudnn = true;                  // named as a cuDNN module: finding none there is a problem
   bool hidden = false;                // the module system hides it: its places are not handed out
+  std::vector<std::string> load_first = {};  // Lmod's hierarchy: the modules to load before it
 };
 
 struct ScanIo {

@@ -291,8 +291,9 @@ struct Reader {
 
   void read_cudnn(const toml::table &t, std::vector<Installed> &entries) {
     constexpr std::string_view where = "[[cudnn]]";
-    unknown_keys(t, where,
-                 {"version", "lib", "cuda", "module", "source", "hand_out", "retire_after"});
+    unknown_keys(
+        t, where,
+        {"version", "lib", "cuda", "module", "source", "hand_out", "retire_after", "load_first"});
     const std::optional<Version> v =
         version_at(t, "version", where, true, parse_dotted, true,
                    "x.y.z or x.y.z.b, e.g. \"5.1.10\" (the exact release)");
@@ -322,7 +323,9 @@ struct Reader {
     bool bad_hand_out = false;
     const std::optional<std::vector<bool>> hand_out = hand_out_at(t, places, bad_hand_out);
     const std::optional<std::vector<Source>> sources = sources_at(t, where);
-    if (!v || !libs || empty_lib || odd_lib || odd_module || bad_hand_out || !sources) return;
+    const std::optional<std::vector<std::string>> parents = load_first_at(t, places);
+    if (!v || !libs || empty_lib || odd_lib || odd_module || bad_hand_out || !sources || !parents)
+      return;
     // The n-th module adds the n-th directory; a shorter lib list repeats its last directory.
     for (std::size_t k = 0; k < places; ++k) {
       const std::string module = k < modules.size() ? modules[k] : "";
@@ -330,8 +333,35 @@ struct Reader {
           Installed{*v, (*libs)[std::min(k, libs->size() - 1)], cuda, module, pos_of(t.source()),
                     k > 0, hand_out ? (*hand_out)[k] : !hidden_module(module)});
       if (k < sources->size()) e.source = (*sources)[k];
+      if (k < parents->size())
+        for (std::string_view m : split((*parents)[k], ' '))
+          if (!m.empty()) e.load_first.emplace_back(m);
       e.retire_after = retire_after;
     }
+  }
+
+  // `load_first`: per place, the modules to load before its module ("gcc/12.2.0", space between
+  // several), the n-th string for the n-th place; an empty list when the key is absent.
+  std::optional<std::vector<std::string>> load_first_at(const toml::table &t, std::size_t places) {
+    constexpr std::string_view where = "[[cudnn]]";
+    if (!t.get("load_first")) return std::vector<std::string>{};
+    std::optional<std::vector<std::string>> each = strings_at(t, "load_first", where, false);
+    if (!each) return std::nullopt;
+    const SourcePos at = pos_of(t.get("load_first")->source());
+    if (each->size() > places) {
+      error(at, "'load_first' in [[cudnn]] has " + std::to_string(each->size()) + " strings for " +
+                    std::to_string(places) +
+                    " modules; expected one per module, e.g. \"gcc/12.2.0\"");
+      return std::nullopt;
+    }
+    if (const std::optional<SourcePos> odd = control_character_at(t, "load_first")) {
+      error(*odd,
+            "'load_first' in [[cudnn]] holds a control character (a tab or a line break); "
+            "expected the modules to load first, a space between two, e.g. "
+            "\"gcc/12.2.0 openmpi/4.1.5\"");
+      return std::nullopt;
+    }
+    return each;
   }
 
   // `source`: a name or a list of names, the n-th for the n-th place (schema 1 maps without it
@@ -382,9 +412,10 @@ struct Reader {
       return;
     }
     if (gpu.value_or("").empty() && driver.value_or("").empty()) {
-      error(pos_of(t.source()), "[[node]] \"" + *name +
-                                    "\" says nothing; give gpu_arch = \"7.0\" (its GPUs' compute "
-                                    "capabilities) and driver_cuda = \"12.2\" (the CUDA its driver runs)");
+      error(pos_of(t.source()),
+            "[[node]] \"" + *name +
+                "\" says nothing; give gpu_arch = \"7.0\" (its GPUs' compute "
+                "capabilities) and driver_cuda = \"12.2\" (the CUDA its driver runs)");
       return;
     }
     nodes.push_back({*name, gpu.value_or(""), driver.value_or(""), pos_of(t.source())});
@@ -661,23 +692,26 @@ std::string format_map(const Map &map) {
   }
   for (std::size_t i = 0, end = 0; i < map.cudnn.size(); i = end) {
     const Installed &e = map.cudnn[i];
-    std::vector<std::string> libs, modules, sources;
+    std::vector<std::string> libs, modules, sources, parents;
     bool defaults = true;  // every place's source is the one it has without `source`
     for (end = i; end < map.cudnn.size() && (end == i || map.cudnn[end].joined); ++end) {
       Installed place = map.cudnn[end];
       libs.push_back(place.lib);
       modules.push_back(place.module);
+      parents.push_back(join(place.load_first, " "));
       sources.emplace_back(to_string(source_of(place)));
       const Source written = source_of(place);
       place.source.reset();
       defaults = defaults && written == source_of(place);
     }
     while (!modules.empty() && modules.back().empty()) modules.pop_back();
+    while (!parents.empty() && parents.back().empty()) parents.pop_back();
     s += "\n[[cudnn]]\nversion = " + quote(to_string(e.version)) + "\nlib = " + quote_list(libs) +
          "\n";
     if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";
     if (!modules.empty()) s += "module = " + quote_list(modules) + "\n";
     if (!defaults) s += "source = " + quote_list(sources) + "\n";
+    if (!parents.empty()) s += "load_first = " + quote_list(parents) + "\n";
     s += format_hand_out(map.cudnn, i, end);
     if (!e.retire_after.empty()) s += "retire_after = " + quote(e.retire_after) + "\n";
   }

@@ -44,6 +44,9 @@ struct Installed {
   // it was read from (a place of the active Python environment that the map does not list).
   std::string claimed_in = {};
   ReleaseCode code = {};  // the device code its libraries carry, when read (map validate, engine)
+  // The modules to load before its module can be (`load_first`: an Lmod hierarchy's parents, e.g.
+  // gcc/12.2.0 whose load puts Compiler/gcc/12.2.0 on MODULEPATH); empty when it is reachable.
+  std::vector<std::string> load_first = {};
 };
 // Where a place came from: its `source`, else the module's when it has one, a wheel's by its
 // directory's shape, else the system's.

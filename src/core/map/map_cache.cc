@@ -120,6 +120,31 @@ bool read_node(const Fields &f, Map &map) {
   return true;
 }
 
+// A line about the place before it: whether it was one the writer could have produced, nullopt
+// when it is no such line.
+std::optional<bool> read_place_detail(const Fields &f, Map &map) {
+  if (map.cudnn.empty()) return std::nullopt;
+  Installed &e = map.cudnn.back();
+  // "hold": not handed out (hand_out = false)
+  if (f[0] == "hold" && f.size() == 1) {
+    e.hand_out = false;
+    return true;
+  }
+  // "first": the modules to load before its module (load_first)
+  if (f[0] == "first" && f.size() == 2) {
+    const std::optional<std::string> parents = unescape(f[1]);
+    if (!parents) return false;
+    for (std::string_view m : split(*parents, ' ')) e.load_first.emplace_back(m);
+    return true;
+  }
+  // "retire": its release has a retire_after date
+  if (f[0] == "retire" && f.size() == 2 && day_start(f[1])) {
+    e.retire_after = std::string(f[1]);
+    return true;
+  }
+  return std::nullopt;
+}
+
 // One record; false when the line is not one the writer could have produced. `left`: the bytes
 // of the text after it.
 bool read_record(const Fields &f, std::size_t left, Map &map, std::vector<Diagnostic> &warnings) {
@@ -149,16 +174,7 @@ bool read_record(const Fields &f, std::size_t left, Map &map, std::vector<Diagno
     e.module = std::move(*module);
     return true;
   }
-  // "hold": the place before is not handed out (hand_out = false)
-  if (f[0] == "hold" && f.size() == 1 && !map.cudnn.empty()) {
-    map.cudnn.back().hand_out = false;
-    return true;
-  }
-  // "retire": the place before has a retire_after date
-  if (f[0] == "retire" && f.size() == 2 && !map.cudnn.empty() && day_start(f[1])) {
-    map.cudnn.back().retire_after = std::string(f[1]);
-    return true;
-  }
+  if (const std::optional<bool> read = read_place_detail(f, map)) return *read;
   if (f[0] == "usage" && f.size() == 4) return read_usage(f, map);
   if (f[0] == "require" && f.size() == 6) {
     RequireRule &q = map.require.emplace_back();
@@ -201,6 +217,7 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
              '\t' + (e.cuda ? to_string(*e.cuda) : "") + '\t' + escape(e.lib) + '\t' +
              escape(e.module) + '\t' + (e.source ? std::string(to_string(*e.source)) : "") + '\n' +
              (e.hand_out ? "" : "hold\n"));
+    if (!e.load_first.empty()) s.append("first\t" + escape(join(e.load_first, " ")) + "\n");
     if (!e.retire_after.empty()) s.append("retire\t" + e.retire_after + "\n");
   }
   for (const RequireRule &q : map.require)

@@ -1,5 +1,6 @@
 // `scan --merge`: a fresh scan folded into the admin's map without losing what the admin wrote.
 #include "map.h"
+#include "text.h"
 
 #include <algorithm>
 
@@ -9,7 +10,9 @@ namespace {
 std::string describe(const Installed &e) {
   std::string s = "cuDNN " + to_string(e.version);
   if (e.cuda) s += " for CUDA " + to_string(*e.cuda);
-  if (!e.module.empty()) s += " (" + e.module + ")";
+  if (!e.module.empty())
+    s += " (" + e.module +
+         (e.load_first.empty() ? "" : ", loaded after " + join(e.load_first, " ")) + ")";
   return s + " in " + e.lib + (e.hand_out ? "" : ", not handed out");
 }
 
@@ -80,13 +83,16 @@ Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const Merg
     Installed updated = e;  // keeps the admin's position and anything the scan cannot know
     updated.version = scanned[i].version;
     if (scanned[i].cuda) updated.cuda = scanned[i].cuda;
-    if (!scanned[i].module.empty()) updated.module = scanned[i].module;
+    // A module found again brings where it sits in the hierarchy now.
+    if (!scanned[i].module.empty())
+      updated.module = scanned[i].module, updated.load_first = scanned[i].load_first;
     // Withdrawn stays withdrawn: a place the map withholds is not handed out again because its
     // module is visible now (the admin deletes hand_out = false for that), and one whose module
     // has been hidden since is withheld from now on.
     updated.hand_out = e.hand_out && scanned[i].hand_out;
     if (!(updated.version == e.version) || !(updated.cuda == e.cuda) ||
-        updated.module != e.module || updated.hand_out != e.hand_out)
+        updated.module != e.module || updated.load_first != e.load_first ||
+        updated.hand_out != e.hand_out)
       report.changed.push_back(describe(e) + " -> " + describe(updated));
     out.cudnn.push_back(std::move(updated));
   }

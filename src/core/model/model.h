@@ -122,6 +122,11 @@ struct ModuleScene {
   std::vector<LoadedModule> loaded;  // in load order
   std::vector<std::string> ebroots;  // the EBROOT<NAME> variables set (EasyBuild's installations)
   std::string app;                   // the application the advice is for (its module), or ""
+  // The module command a hook checks, as the hook saw it: what it loaded and unloaded, in order,
+  // and whether the map refuses it (on_module_mismatch = "error"). A refused command took no
+  // effect, so its advice starts from the modules loaded before it.
+  std::vector<std::string> command_loaded = {}, command_unloaded = {};
+  bool refused = false;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -147,9 +147,8 @@ std::vector<std::string> every_module(const Map *map, const ModuleScene &scene) 
   if (map)
     for (const Installed &e : map->cudnn)
       if (!e.module.empty() && e.hand_out)
-        out.push_back(
-            module_command(scene, loaded_cudnn_module(scene, map, std::nullopt), e.module) +
-            "   # cuDNN " + to_string(e.version));
+        out.push_back(module_command(scene, map, loaded_cudnn_module(scene, map, std::nullopt), e) +
+                      "   # cuDNN " + to_string(e.version));
   return out;
 }
 
@@ -339,9 +338,9 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
   LibraryName any;
   any.version = Version{major, {}, {}, {}};
   const std::string old = loaded_cudnn_module(scene, map, major);
-  for (std::size_t i : advised_releases(*map, need, any, app_toolchain(scene, scene.app))) {
+  for (std::size_t i : advised_releases(*map, need, any, scene, app_toolchain(scene, scene.app))) {
     const Installed &e = map->cudnn[i];
-    out.push_back(module_command(scene, old, e.module) + "   # cuDNN " + to_string(e.version));
+    out.push_back(module_command(scene, map, old, e) + "   # cuDNN " + to_string(e.version));
   }
   // Installed, but in no module (the system's copy, a wheel's, a conda environment's): the shim
   // hands it over; a message that names only a major asks for that major.
