@@ -10,7 +10,7 @@
 --   cudnn_requires("5.1")                  -- or cudnn_requires("8.9", {cuda = "12"})
 -- which is short for the standard commands (that work without this package)
 --   prepend_path("CUDNN_COMPAT_NEEDS", "tensorflow/1.0=5.1")   -- "<module>=<version>[,cuda=N]"
---   setenv("CUDNN_COMPAT_REQUIRE", "5.1")                      -- for the shim
+--   pushenv("CUDNN_COMPAT_REQUIRE", "5.1")                     -- for the shim
 -- Lmod undoes both on unload; the hook reads the loaded needs from CUDNN_COMPAT_NEEDS.
 --
 -- The check runs once per module command, after all its loads, unloads and swaps, on the final
@@ -62,10 +62,12 @@ function cudnn_requires(version, opts)
   local need = tostring(version)
   if type(opts) == "table" and opts.cuda then
     need = need .. ",cuda=" .. tostring(opts.cuda)
-    setenv("CUDNN_COMPAT_CUDA", tostring(opts.cuda))
+    pushenv("CUDNN_COMPAT_CUDA", tostring(opts.cuda))
   end
   prepend_path(needs_var, myModuleFullName() .. "=" .. need)
-  setenv("CUDNN_COMPAT_REQUIRE", tostring(version))
+  -- pushenv: unloading one of two applications gives the shim the other's need back (setenv
+  -- unset it).
+  pushenv("CUDNN_COMPAT_REQUIRE", tostring(version))
 end
 
 -- The needs of the loaded applications as this command leaves them: Lmod's pending value of
@@ -170,6 +172,8 @@ end
 -- there (a misfit whose advice depends on the application's toolchain, a need the fits table t
 -- does not know): module-check is asked then.
 local function table_findings(t, loaded, entries)
+  -- Its advice is for one application: beside another, only a release fitting both will do.
+  if #entries > 1 then return nil end
   for _, m in ipairs(loaded) do
     if unlisted_cudnn(t, m) then return nil end
   end

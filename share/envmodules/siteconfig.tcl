@@ -10,7 +10,7 @@
 #   cudnn-requires 5.1                      (or: cudnn-requires 8.9 --cuda 12)
 # which is short for the standard commands (that work without this file)
 #   prepend-path CUDNN_COMPAT_NEEDS tensorflow/1.0=5.1        ;# "<module>=<version>[,cuda=N]"
-#   setenv CUDNN_COMPAT_REQUIRE 5.1                           ;# for the shim
+#   pushenv CUDNN_COMPAT_REQUIRE 5.1                          ;# for the shim
 # Environment Modules undoes both on unload; the hook reads the loaded needs from
 # CUDNN_COMPAT_NEEDS.
 #
@@ -55,13 +55,14 @@ proc cudnn-requires {version args} {
    switch -- [currentState mode] {
       load {
          prepend-path CUDNN_COMPAT_NEEDS $entry
-         setenv CUDNN_COMPAT_REQUIRE $version
-         if {$cuda ne {}} { setenv CUDNN_COMPAT_CUDA $cuda }
+         # pushenv: unloading one of two applications gives the shim the other's need back.
+         pushenv CUDNN_COMPAT_REQUIRE $version
+         if {$cuda ne {}} { pushenv CUDNN_COMPAT_CUDA $cuda }
       }
       unload {
          prepend-path-un CUDNN_COMPAT_NEEDS $entry
-         setenv-un CUDNN_COMPAT_REQUIRE $version
-         if {$cuda ne {}} { setenv-un CUDNN_COMPAT_CUDA $cuda }
+         pushenv-un CUDNN_COMPAT_REQUIRE $version
+         if {$cuda ne {}} { pushenv-un CUDNN_COMPAT_CUDA $cuda }
       }
    }
 }
@@ -190,7 +191,8 @@ proc cudnn_compat_line_rest {text key var} {
 proc cudnn_compat_table_findings {tvar loaded entries var} {
    upvar $tvar t $var findings
    set findings {}
-   if {![cudnn_compat_table misfits w]} { return 0 }
+   # Its advice is for one application: beside another, only a release fitting both will do.
+   if {[llength $entries] > 1 || ![cudnn_compat_table misfits w]} { return 0 }
    # A site with many cuDNN modules has a long table: search it, rather than split every line.
    set w \n[join $w \n]\n
    foreach m $t(modules) {

@@ -310,6 +310,12 @@ int show_map(const std::string &file, const Globals &g) {
     print_json(map_json(m));
   else
     std::cout << format_map(*m.map);
+  // Shown as read, and as invalid where `map validate` says so (a relative lib: jobs skip it).
+  for (const Diagnostic &d : check_map_libraries(*m.map))
+    if (d.severity == Severity::error) {
+      Error() << to_string(d) << "; see `cudnn-compat map validate`";
+      return kNo;
+    }
   return kYes;
 }
 

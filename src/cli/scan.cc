@@ -3,6 +3,7 @@
 #include "diagnostics.h"
 #include "modules.h"
 #include "scan_gather.h"
+#include "text.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -47,7 +49,9 @@ std::optional<Listed> modules_to_scan(const Options &o, std::vector<std::string>
   out.system = find_module_system(parse_module_system(o.modules));
   out.modulepath = o.modulepath.empty() ? env("MODULEPATH").value_or("") : o.modulepath;
   if (!out.system && o.modules != "auto") {
-    Error() << "no " + o.modules + " here (looked for $LMOD_DIR/spider or $MODULES_CMD)";
+    const ModuleSystemKind kind = *parse_module_system(o.modules);
+    Error() << "no " << (kind == ModuleSystemKind::lmod ? "Lmod" : "Environment Modules")
+            << " here (looked for " << module_system_places(kind) << ")";
     return std::nullopt;
   }
   if (out.system && out.modulepath.empty()) {
@@ -114,6 +118,16 @@ std::optional<Map> scanned_map(const Options &o, const Listed &listed,
     exit_code = kNo;
     return std::nullopt;
   }
+  // The merged map is written from what this version reads: a key it does not know would vanish.
+  for (const Diagnostic &d : old.diagnostics)
+    if (d.message.starts_with(kUnknownKey)) {
+      print_diagnostic(d);
+      Error() << "scan --merge would drop what " << o.output
+              << " holds that this cudnn-compat does not know (above); nothing written: remove "
+                 "or rename it first, or merge with the cudnn-compat that wrote it";
+      exit_code = kNo;
+      return std::nullopt;
+    }
   MergeIo io{dir_holds_cudnn, canonical, {}, o.prune};
   if (listed.in_tree)
     io.in_tree = [in_tree = listed.in_tree](const std::string &m) { return in_tree->contains(m); };
@@ -142,6 +156,14 @@ std::string make_map_directory(const std::string &output) {
   return "";
 }
 
+// Whether the map holds a comment line, which the merged map, written from what was read, lacks.
+bool has_comments(const std::string &path) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    if (trim(line).starts_with('#')) return true;
+  return false;
+}
+
 // 5. The map to -o (with its derived files) or stdout; false when it could not be written.
 // False when the map could not be written; `refused` gets why every reader refuses the map
 // written (its place: a directory others may write), which `map validate` would reject too.
@@ -155,6 +177,9 @@ bool write_out(const Options &o, const Globals &g, const std::string &text, std:
     return false;
   }
   std::string why = o.merge ? copy_file_atomically(o.output, o.output + ".bak") : "";
+  if (why.empty() && o.merge && has_comments(o.output))
+    Note() << "the comments of " << o.output << " are not in the merged map; they are in "
+           << o.output << ".bak";
   if (why.empty()) why = write_file_through_link(o.output, text);
   if (!why.empty()) {
     Error() << why;
@@ -227,9 +252,11 @@ int scan(const Options &o, const Globals &g) {
   problems.insert(problems.end(), found.problems.begin(), found.problems.end());
   // A scan that found nothing (an empty MODULEPATH under cron, a tree not mounted) says nothing
   // about what is installed: the map it would replace, and its admin's edits, stay.
-  if (found.scanned.empty() && !o.output.empty()) {
+  // On stdout too: an empty map printed is one redirected over a good map's place.
+  if (found.scanned.empty()) {
     for (const std::string &p : problems) Warn() << "scan: " << p;
-    Error() << "scan: found no cuDNN; " << o.output << " is left as it was";
+    Error() << "scan: found no cuDNN; "
+            << (o.output.empty() ? "no map printed" : o.output + " is left as it was");
     return kNo;
   }
   MergeReport report;

@@ -41,6 +41,8 @@ struct ModuleSystem {
 // Which system this environment has: LMOD_DIR/spider, else MODULES_CMD, else the Debian paths.
 // No kind wanted: the shell's own system, else whichever is found.
 std::optional<ModuleSystem> find_module_system(std::optional<ModuleSystemKind> wanted);
+// Where find_module_system looks for that system, in words ("$LMOD_DIR/spider, else ...").
+std::string module_system_places(ModuleSystemKind kind);
 // Every cuDNN module on MODULEPATH with its library directories, or why the system failed.
 Parsed<std::vector<ModuleLibs>> list_cudnn_modules(const ModuleSystem &system,
                                                    const std::string &modulepath);

@@ -31,18 +31,31 @@ bool executable(const std::string &path) {
 
 }  // namespace
 
+namespace {
+constexpr const char *kLmodDir = "/usr/share/lmod/lmod/libexec";
+constexpr const char *kModulecmds[] = {"/usr/lib/x86_64-linux-gnu/modulecmd.tcl",
+                                       "/usr/share/modules/libexec/modulecmd.tcl"};
+}  // namespace
+
+std::string module_system_places(ModuleSystemKind kind) {
+  if (kind == ModuleSystemKind::lmod)
+    return std::string("$LMOD_DIR/spider, else ") + kLmodDir + "/spider";
+  std::string out = "$MODULES_CMD";
+  for (const char *cmd : kModulecmds) out += std::string(", else ") + cmd;
+  return out;
+}
+
 std::optional<ModuleSystem> find_module_system(std::optional<ModuleSystemKind> wanted) {
   if (!wanted)
     if (const ModuleSystemKind own = shell_module_system(); own != ModuleSystemKind::unknown)
       if (std::optional<ModuleSystem> found = find_module_system(own)) return found;
   if (!wanted || *wanted == ModuleSystemKind::lmod) {
-    const std::string dir = env("LMOD_DIR").value_or("/usr/share/lmod/lmod/libexec");
+    const std::string dir = env("LMOD_DIR").value_or(kLmodDir);
     if (executable(dir + "/spider")) return ModuleSystem{ModuleSystemKind::lmod, dir + "/spider"};
   }
   if (!wanted || *wanted == ModuleSystemKind::envmodules) {
-    for (const std::string &cmd :
-         {env("MODULES_CMD").value_or(""), std::string("/usr/lib/x86_64-linux-gnu/modulecmd.tcl"),
-          std::string("/usr/share/modules/libexec/modulecmd.tcl")})
+    for (const std::string &cmd : {env("MODULES_CMD").value_or(""), std::string(kModulecmds[0]),
+                                   std::string(kModulecmds[1])})
       if (!cmd.empty() && executable(cmd)) return ModuleSystem{ModuleSystemKind::envmodules, cmd};
   }
   return std::nullopt;

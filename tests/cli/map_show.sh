@@ -37,3 +37,10 @@ expect_rc 2 cc map show "$t/future.toml" --map "$t/future.toml"
 has "--map excludes FILE"
 expect_rc 2 cc map validate ""
 has "FILE: an empty argument"
+# A map validate calls invalid (a relative lib, which jobs skip) is shown as read, and exits 1 as
+# validate does (an outside tester's finding: exit 0, nothing said).
+printf 'schema = 1\n[[cudnn]]\nversion = "5.1.10"\nlib = "rel/lib64"\n' >"$t/relative.toml"
+expect_rc 1 cc map validate "$t/relative.toml"
+expect_rc 1 cc map show "$t/relative.toml"
+has 'lib = "rel/lib64"'
+has "is relative: each job would load it from its own working directory"

@@ -137,6 +137,23 @@ tf2016_client() {
   "$CC" -o "$t/tf2016" "$(dirname "${BASH_SOURCE[0]}")/../shim/tf2016_client.c" -ldl
 }
 
+# hierarchy_tree OLD NEW: an Lmod hierarchy in $t/hier, MODULEPATH at its Core: gcc/11.3.0 and
+# gcc/12.2.0 (one family), cudnn/OLD (FAKE 5.0.5) only under gcc/11.3.0, cudnn/NEW (FAKE 5.1.10)
+# only under gcc/12.2.0, and tensorflow/1.0 (cuDNN 5.1) in Core; module() is Lmod's.
+hierarchy_tree() {
+  local h=$t/hier v
+  mkdir -p "$h/Core/gcc" "$h/Core/tensorflow" "$h/gcc/11.3.0/cudnn" "$h/gcc/12.2.0/cudnn" "$h/opt"
+  for v in 11.3.0 12.2.0; do
+    printf 'family("compiler")\nprepend_path("MODULEPATH", "%s")\n' "$h/gcc/$v" >"$h/Core/gcc/$v.lua"
+  done
+  cp -a "$FAKES/5.0.5" "$h/opt/5.0.5" && cp -a "$FAKES/5.1.10" "$h/opt/5.1.10"
+  printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$h/opt/5.0.5/lib64" >"$h/gcc/11.3.0/cudnn/$1.lua"
+  printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$h/opt/5.1.10/lib64" >"$h/gcc/12.2.0/cudnn/$2.lua"
+  echo 'cudnn_requires("5.1")' >"$h/Core/tensorflow/1.0.lua"
+  export MODULEPATH=$h/Core LMOD_PACKAGE_PATH=$SHARE/lmod
+  module() { lmod_module "$@"; }
+}
+
 # followed: runs the advice in $t/msg as printed, and checks that tensorflow/1.0 and cudnn/5.1 are
 # loaded then.
 followed() {
@@ -217,6 +234,14 @@ check_hooks() {
   [[ $rc != 0 && $LOADEDMODULES == tensorflow/1.0:cudnn/7.6 ]] || fail "strict mode left $LOADEDMODULES"
   followed
   module purge
+  # Two applications no one cuDNN module fits: said, with no command the other would refuse in
+  # turn (an outside admin's finding: the advice went round in a circle).
+  module load pytorch/2.1 cuDNN/8.9.7.29-CUDA-12.2.0
+  rc=0; module load tensorflow/1.0 || rc=$?; msg
+  [[ $rc != 0 ]] || fail "strict mode let tensorflow/1.0 beside pytorch/2.1's cuDNN"
+  has "No cuDNN module fits both tensorflow/1.0 (cuDNN 5.1) and pytorch/2.1 (cuDNN 8.9 for CUDA 12): load them in separate shells or jobs"
+  lacks "Use:"
+  module purge
 
   # A broken map never breaks `module load`: at most one line.
   echo "schema = 7" >"$t/map.toml"
@@ -256,6 +281,9 @@ check_needs() {
     fail "CUDNN_COMPAT_NEEDS is '$CUDNN_COMPAT_NEEDS'"
   module unload pytorch/2.1; msg
   [[ $CUDNN_COMPAT_NEEDS == tensorflow/1.0=5.1 ]] || fail "unload left '$CUDNN_COMPAT_NEEDS'"
+  # The shim's need is tensorflow/1.0's again (an outside admin's finding: unset).
+  [[ ${CUDNN_COMPAT_REQUIRE:-} == 5.1 && -z ${CUDNN_COMPAT_CUDA:-} ]] ||
+    fail "unload left CUDNN_COMPAT_REQUIRE='${CUDNN_COMPAT_REQUIRE:-}' CUDNN_COMPAT_CUDA='${CUDNN_COMPAT_CUDA:-}'"
   module $swap cudnn/5.1 cudnn/5.0 || true; msg
   has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0"
   lacks "pytorch/2.1"

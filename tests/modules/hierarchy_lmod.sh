@@ -5,17 +5,7 @@
 # be loaded). Of two fitting modules, the one the loaded compiler reaches comes first.
 source "$(dirname "$0")/common.sh"
 [[ -x $lmod_cmd ]] || skip "no Lmod at $lmod_cmd (scripts/deps.sh installs it)"
-h=$t/hier
-mkdir -p "$h/Core/gcc" "$h/Core/tensorflow" "$h/gcc/11.3.0/cudnn" "$h/gcc/12.2.0/cudnn" "$h/opt"
-for v in 11.3.0 12.2.0; do
-  printf 'family("compiler")\nprepend_path("MODULEPATH", "%s")\n' "$h/gcc/$v" >"$h/Core/gcc/$v.lua"
-done
-cp -a "$FAKES/5.0.5" "$h/opt/5.0.5" && cp -a "$FAKES/5.1.10" "$h/opt/5.1.10"
-printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$h/opt/5.0.5/lib64" >"$h/gcc/11.3.0/cudnn/5.0.lua"
-printf 'prepend_path("LD_LIBRARY_PATH", "%s")\n' "$h/opt/5.1.10/lib64" >"$h/gcc/12.2.0/cudnn/5.1.lua"
-echo 'cudnn_requires("5.1")' >"$h/Core/tensorflow/1.0.lua"
-export MODULEPATH=$h/Core LMOD_PACKAGE_PATH=$SHARE/lmod
-module() { lmod_module "$@"; }
+hierarchy_tree 5.0 5.1
 
 expect_rc 0 "$CUDNN_COMPAT" scan --modules lmod -o "$t/map.toml"
 grep -A4 '^version = "5.1.10"' "$t/map.toml" | grep -qx 'load_first = "gcc/12.2.0"' ||
@@ -26,7 +16,9 @@ grep -A4 '^version = "5.0.5"' "$t/map.toml" | grep -qx 'load_first = "gcc/11.3.0
 # The misfit under gcc/11.3.0: the advice loads gcc/12.2.0 with cudnn/5.1, and works as printed.
 module load gcc/11.3.0 tensorflow/1.0 cudnn/5.0 || true; msg
 has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
-has "Use: module unload cudnn/5.0 && module load gcc/12.2.0 cudnn/5.1 (5.1.10)"
+# The compiler swap takes what gcc/11.3.0 put on MODULEPATH away: said (tensorflow/1.0, in Core,
+# stays).
+has "Use: module unload cudnn/5.0 && module load gcc/12.2.0 cudnn/5.1 (5.1.10; it loads gcc/12.2.0 in place of gcc/11.3.0: modules loaded for gcc/11.3.0 go inactive unless built for gcc/12.2.0 too)"
 advice=$(grep -o 'Use: module [^(]*' "$t/msg" | head -1)
 eval "${advice#Use: }" || fail "the advice failed: ${advice#Use: } ($(cat "$t/msg"))"
 [[ :$LOADEDMODULES: == *:tensorflow/1.0:* && :$LOADEDMODULES: == *:cudnn/5.1:* ]] ||
@@ -41,7 +33,7 @@ grep -q '^on_module_mismatch = "error"' "$t/map.toml" || fail "no policy in the 
 cc map validate "$t/map.toml" >/dev/null
 rc=0; module load gcc/11.3.0 tensorflow/1.0 cudnn/5.0 || rc=$?; msg
 [[ $rc != 0 && -z ${LOADEDMODULES:-} ]] || fail "strict mode loaded ${LOADEDMODULES:-}"
-has "Use: module load gcc/12.2.0 tensorflow/1.0 cudnn/5.1 (5.1.10)"
+has "Use: module load gcc/12.2.0 tensorflow/1.0 cudnn/5.1 (5.1.10; it loads gcc/12.2.0 in place of gcc/11.3.0"
 advice=$(grep -o 'Use: module [^(]*' "$t/msg" | head -1)
 eval "${advice#Use: }" || fail "the advice failed: ${advice#Use: } ($(cat "$t/msg"))"
 [[ :$LOADEDMODULES: == *:tensorflow/1.0:* && :$LOADEDMODULES: == *:cudnn/5.1:* ]] ||

@@ -11,17 +11,14 @@ counted_starts
 
 told_from_table envmodules "$t/tcl/tensorflow/1.0" "module switch"
 
-# Two applications beside a module that fits neither: one line each, in module-check's order.
+# Two applications beside a module that fits neither: the table's advice is for one application
+# alone, so module-check answers, with a release that fits both or the word that none does.
 module load cudnn/5.0 tensorflow/1.0 pytorch/2.1 || true; msg
-[[ ! -e $t/started ]] || fail "module-check was started: $(cat "$t/started")"
-expected=$({ cc module-check --system envmodules --need pytorch/2.1=8.9,cuda=12 \
-  --need tensorflow/1.0=5.1 --loaded cudnn/5.0 || true; } | sed 's/^warning: /WARNING: cudnn-compat: /' |
-  tr '\n' ' ' | tr -s ' ')
-[[ $expected == "WARNING: cudnn-compat: pytorch/2.1 was built with"*"WARNING: cudnn-compat: tensorflow/1.0 was built"* ]] ||
-  fail "module-check said: $expected"
-has "$expected"
+[[ -s $t/started ]] || fail "two applications' misfits were told from the table"
+has "No cuDNN module fits both pytorch/2.1 (cuDNN 8.9 for CUDA 12) and tensorflow/1.0 (cuDNN 5.1)"
 occurs "was built with" 2
 module purge
+rm -f "$t/started"
 
 # Strict: module-check's error fails the command.
 strict_from_engine "ERROR: cudnn-compat: tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"

@@ -109,6 +109,32 @@ TEST(Modules, MergeKeepsTheAdminsWork) {
   EXPECT_NE(r.dropped[0].find("/gone"), std::string::npos);
 }
 
+// A module's parents (load_first): an Lmod scan's word where it finds some; a scan that finds
+// none (Environment Modules prints none) keeps the admin's (an outside tester's finding: merge
+// dropped them).
+TEST(Modules, MergeKeepsParentsTheScanCannotSee) {
+  Map old;
+  old.cudnn.push_back({*parse_dotted("5.1.10"), "/a", std::nullopt, "cudnn/5.1", {}});
+  old.cudnn.back().load_first = {"gcc/12.2.0"};
+  old.cudnn.push_back({*parse_dotted("8.9.7"), "/b", std::nullopt, "cudnn/8.9", {}});
+  old.cudnn.back().load_first = {"gcc/11.3.0"};
+  std::vector<Installed> scanned{{*parse_dotted("5.1.10"), "/a", std::nullopt, "cudnn/5.1", {}},
+                                 {*parse_dotted("8.9.7"), "/b", std::nullopt, "cudnn/8.9", {}}};
+  scanned[1].load_first = {"gcc/12.2.0"};
+  const MergeIo io{[](const std::string &) { return true; },
+                   [](const std::string &lib) { return lib; },
+                   {},
+                   false};
+  MergeReport r;
+  const Map m = merge_scan(old, scanned, io, r);
+  ASSERT_EQ(m.cudnn.size(), 2u);
+  EXPECT_EQ(m.cudnn[0].load_first, std::vector<std::string>{"gcc/12.2.0"});
+  EXPECT_EQ(m.cudnn[1].load_first, std::vector<std::string>{"gcc/12.2.0"});
+  EXPECT_EQ(r.changed, std::vector<std::string>{
+                           "cuDNN 8.9.7 (cudnn/8.9, loaded after gcc/11.3.0) in /b -> cuDNN 8.9.7 "
+                           "(cudnn/8.9, loaded after gcc/12.2.0) in /b"});
+}
+
 // Withdrawn stays withdrawn: a place the old map withholds, or whose module the scan found hidden,
 // is withheld after the merge.
 TEST(Modules, MergeKeepsAPlaceWithheld) {

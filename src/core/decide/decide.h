@@ -220,6 +220,10 @@ std::string module_command(const ModuleScene &scene, const Map *map, const std::
                            const Installed &to);
 // Whether e's module can be loaded from where the advice starts: its load_first modules loaded.
 bool reachable(const ModuleScene &scene, const Installed &e);
+// What loading e's parents does to the loaded modules, in words, when a parent replaces a loaded
+// version of it (gcc/12.2.0 for gcc/11.3.0: Lmod then deactivates what gcc/11.3.0 put on
+// MODULEPATH, the application perhaps); "" when none does.
+std::string parent_swap(const ModuleScene &scene, const Installed &e);
 // The releases to advise, best first: rank()'s fitting ones (the map hands them out: no hidden
 // module) that have a module, those the loaded modules reach first, then those of the
 // application's toolchain.

@@ -82,6 +82,11 @@ bool among(const std::vector<std::string> &list, const std::string &name) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
 
+// A module's name without its version (gcc of gcc/12.2.0): a module system loads one of each.
+std::string_view name_of(std::string_view module) {
+  return module.substr(0, module.rfind('/'));
+}
+
 // The modules loaded where the advice starts: after a refusal, those loaded before the command
 // (its loads gone, its unloads undone).
 std::vector<std::string> loaded_at_start(const ModuleScene &scene) {
@@ -96,6 +101,23 @@ std::vector<std::string> loaded_at_start(const ModuleScene &scene) {
 
 }  // namespace
 
+std::string parent_swap(const ModuleScene &scene, const Installed &e) {
+  // After a refusal, what the command loaded too: the user meant to have it.
+  std::vector<std::string> loaded = loaded_at_start(scene);
+  if (scene.refused)
+    loaded.insert(loaded.end(), scene.command_loaded.begin(), scene.command_loaded.end());
+  std::string in, out;
+  for (const std::string &p : e.load_first)
+    for (const std::string &m : loaded)
+      if (m != p && name_of(m) == name_of(p) && !among(loaded, p)) {
+        in += (in.empty() ? "" : " ") + p;
+        out += (out.empty() ? "" : " ") + m;
+      }
+  if (in.empty()) return "";
+  return "it loads " + in + " in place of " + out + ": modules loaded for " + out +
+         " go inactive unless built for " + in + " too";
+}
+
 bool reachable(const ModuleScene &scene, const Installed &e) {
   const std::vector<std::string> loaded = loaded_at_start(scene);
   return std::all_of(e.load_first.begin(), e.load_first.end(),
@@ -106,7 +128,8 @@ bool reachable(const ModuleScene &scene, const Installed &e) {
 // refused swap took out: loaded again), the modules the new one needs loaded first (an Lmod
 // hierarchy's parents: a swap to a module not on MODULEPATH fails, so the old one is unloaded
 // and the parents loaded in one `module load`), and after a refusal the command's other loads
-// (the framework), none of which happened.
+// (the framework), none of which happened. Every module name is a shell word: the line is pasted.
+// "" when nothing is to be run: the refusal left the fitting module loaded.
 std::string module_command(const ModuleScene &scene, const Map *map, const std::string &old_module,
                            const Installed &to) {
   const std::string &module = to.module;
@@ -121,6 +144,7 @@ std::string module_command(const ModuleScene &scene, const Map *map, const std::
       leaves = loaded_cudnn_module(before, map, std::nullopt);
     }
   }
+  const bool still_loaded = scene.refused && leaves == module;
   if (leaves == module) leaves.clear();
   const std::vector<std::string> loaded = loaded_at_start(scene);
   std::vector<std::string> first;
@@ -128,20 +152,26 @@ std::string module_command(const ModuleScene &scene, const Map *map, const std::
     if (!among(loaded, m) && !among(loads, m)) first.push_back(m);
   // A load of another version of a parent (the refused command's gcc/11.3.0 beside gcc/12.2.0)
   // would swap it out again: a module system loads one version of a name.
-  const auto name_of = [](std::string_view m) { return m.substr(0, m.rfind('/')); };
   std::vector<std::string> load_line = first;
   for (const std::string &m : loads)
     if (std::none_of(first.begin(), first.end(),
                      [&](const std::string &p) { return name_of(p) == name_of(m); }))
       load_line.push_back(m);
+  if (still_loaded && load_line.empty()) return "";
+  const auto words = [](const std::vector<std::string> &names) {
+    std::string out;
+    for (const std::string &n : names) out += (out.empty() ? "" : " ") + shell_word(n);
+    return out;
+  };
   if (leaves.empty() || !first.empty()) {
     load_line.push_back(module);
-    return (leaves.empty() ? "" : "module unload " + leaves + " && ") + "module load " +
-           join(load_line, " ");
+    return (leaves.empty() ? "" : "module unload " + shell_word(leaves) + " && ") + "module load " +
+           words(load_line);
   }
   return std::string(scene.system == ModuleSystemKind::envmodules ? "module switch "
                                                                   : "module swap ") +
-         leaves + " " + module + (loads.empty() ? "" : " && module load " + join(loads, " "));
+         shell_word(leaves) + " " + shell_word(module) +
+         (loads.empty() ? "" : " && module load " + words(loads));
 }
 
 std::vector<std::size_t> advised_releases(const Map &map, const Need &need,

@@ -52,7 +52,11 @@ std::string fix_text(const Map &map, const AppNeed &a, const std::vector<std::si
   for (std::size_t n = 0; n < advised.size() && n < kAdvised; ++n) {
     const Installed &e = map.cudnn[advised[n]];
     out += out.empty() ? "Use: " : "; or: ";
-    out += module_command(scene, &map, old, e) + "   (" + to_string(e.version) + ")";
+    const std::string swap = parent_swap(scene, e), command = module_command(scene, &map, old, e);
+    if (command.empty())
+      return "Nothing to run: " + e.module + " (" + to_string(e.version) +
+             "), which fits, is still loaded (the refused command would have replaced it)";
+    out += command + "   (" + to_string(e.version) + (swap.empty() ? "" : "; " + swap) + ")";
   }
   if (advised.size() > kAdvised)
     out += "; " + std::to_string(advised.size() - kAdvised) +
@@ -79,20 +83,71 @@ std::vector<std::string> map_modules(const Map &map) {
   return out;
 }
 
-// The finding for application a beside module m, after the application's name (" was built with
-// ..."), advising `advised`, with m written as `shown`; nullopt when m fits. A module fits when
-// every release the map lists under it does.
-std::optional<std::string> finding_after_app(const Map &map, const std::string &m, const AppNeed &a,
-                                             const ModuleScene &scene,
-                                             const std::vector<std::size_t> &advised,
-                                             const std::string &shown) {
+// Whether the map lists module m under two sets of parents (one name in two branches of an Lmod
+// hierarchy): which release it loads depends on the loaded parents, which only module-check sees.
+bool name_in_two_branches(const Map &map, const std::string &m) {
+  const Installed *seen = nullptr;
+  for (const Installed &e : map.cudnn)
+    if (e.module == m) {
+      if (seen && seen->load_first != e.load_first) return true;
+      seen = &e;
+    }
+  return false;
+}
+
+// Whether place e is what module m is when `loaded` are loaded: of m's places, those whose
+// parents are all loaded, else (none is) every one.
+bool loaded_as(const Map &map, const Installed &e, const std::string &m,
+               const std::vector<LoadedModule> &loaded) {
+  const auto parents_loaded = [&](const Installed &p) {
+    return std::all_of(p.load_first.begin(), p.load_first.end(), [&](const std::string &name) {
+      return std::any_of(loaded.begin(), loaded.end(),
+                         [&](const LoadedModule &l) { return l.name == name; });
+    });
+  };
+  if (e.module != m) return false;
+  return parents_loaded(e) ||
+         std::none_of(map.cudnn.begin(), map.cudnn.end(),
+                      [&](const Installed &p) { return p.module == m && parents_loaded(p); });
+}
+
+// Why module m does not fit application a, after the application's name (" was built with ...
+// . "), with m written as `shown`; nullopt when m fits. A module fits when every release the map
+// lists under it (with the loaded parents) does.
+std::optional<std::string> misfit_after_app(const Map &map, const std::string &m, const AppNeed &a,
+                                            const std::string &shown,
+                                            const std::vector<LoadedModule> &loaded) {
   for (const Installed &e : map.cudnn) {
-    if (e.module != m) continue;
+    if (!loaded_as(map, e, m, loaded)) continue;
     if (const std::optional<std::string> why = misfit(map, e, a))
       return " was built with " + need_text(a) + " but " + shown + " provides " +
-             to_string(e.version) + "; " + *why + ". " + fix_text(map, a, advised, shown, scene);
+             to_string(e.version) + "; " + *why + ". ";
   }
   return std::nullopt;
+}
+
+// The advice for application a beside the other loaded applications: only a release that fits
+// them all (one cuDNN module is loaded for all of them), else that none does, and which module
+// would serve a alone.
+std::string shared_fix(const Map &map, const std::vector<AppNeed> &apps, const AppNeed &a,
+                       std::vector<std::size_t> advised, const std::string &old,
+                       const ModuleScene &scene) {
+  const AppNeed *against = nullptr;
+  const std::vector<std::size_t> alone = advised;
+  std::erase_if(advised, [&](std::size_t i) {
+    for (const AppNeed &b : apps) {
+      if (&b == &a || !misfit(map, map.cudnn[i], b)) continue;
+      against = &b;
+      return true;
+    }
+    return false;
+  });
+  if (!advised.empty() || alone.empty() || !against) return fix_text(map, a, advised, old, scene);
+  const Installed &e = map.cudnn[alone.front()];
+  return "No cuDNN module fits both " + a.module + " (" + need_text(a) + ") and " +
+         against->module + " (" + need_text(*against) +
+         "): load them in separate shells or jobs (" + e.module + ", " + to_string(e.version) +
+         ", fits " + a.module + " alone)";
 }
 
 // In the misfits table, the misfit module's name and the hook's word for a swap: the hook puts
@@ -141,8 +196,14 @@ std::string misfit_lines(const Map &map, const std::vector<std::string> &groups,
                     marked = "module " SITE_SWAP_MARK " " + kModuleMark + " ";
   std::string out;
   for (std::size_t g = 0; g < groups.size(); ++g)
-    if (std::optional<std::string> text =
-            finding_after_app(map, groups[g], need, envmodules, advised, kModuleMark)) {
+    if (std::optional<std::string> text = misfit_after_app(map, groups[g], need, kModuleMark, {})) {
+      // The mark as the hook finds it, not as a shell word (the names it stands for need none).
+      std::string fix = fix_text(map, need, advised, kModuleMark, envmodules);
+      const std::string word = shell_word(kModuleMark);
+      for (std::size_t at = 0; (at = fix.find(word, at)) != std::string::npos;
+           at += kModuleMark.size())
+        fix.replace(at, word.size(), kModuleMark);
+      *text += fix;
       for (std::size_t at = 0; (at = text->find(swap, at)) != std::string::npos;
            at += marked.size())
         text->replace(at, swap.size(), marked);
@@ -193,6 +254,9 @@ Parsed<AppNeed> parse_app_need(std::string_view text) {
                                  " is not MODULE=VERSION[,cuda=N], e.g. tensorflow/1.0=5.1");
   AppNeed a;
   a.module = std::string(trim(text.substr(0, eq)));
+  // Every finding starts with it, one line each: a line break in it would forge a second.
+  if (printable(a.module) != a.module)
+    return Parsed<AppNeed>::fail(quoted(a.module) + " is not a module name (a control character)");
   const std::vector<std::string_view> parts = split(text.substr(eq + 1), ',');
   const Parsed<Version> v = parse_required(parts[0]);
   if (!v) return Parsed<AppNeed>::fail(a.module + ": " + v.error);
@@ -218,9 +282,12 @@ std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vecto
                      [&](const LoadedModule &l) { return l.name == m; }))
       continue;
     for (const AppNeed &a : apps)
-      if (const std::optional<std::string> text = finding_after_app(
-              map, m, a, checked, advice(map, a, checked, app_toolchain(scene, a.module)), m))
-        out.push_back({checked.refused, a.module + *text});
+      if (const std::optional<std::string> text = misfit_after_app(map, m, a, m, scene.loaded))
+        out.push_back(
+            {checked.refused,
+             a.module + *text +
+                 shared_fix(map, apps, a, advice(map, a, checked, app_toolchain(scene, a.module)),
+                            m, checked)});
   }
   return out;
 }
@@ -230,6 +297,7 @@ std::string format_fits_table(const Map &map, const FileStamp &stamp) {
   const std::vector<std::pair<std::string, AppNeed>> needs = decided_needs(map);
   for (const auto &n : needs) out += "N\t" + n.first + "\n";
   for (const std::string &m : map_modules(map)) {
+    if (name_in_two_branches(map, m)) continue;  // not listed: the hooks ask module-check
     out += "M\t" + m + "\n";
     for (const auto &[text, need] : needs)
       // A module fits when every release the map lists under its name does.
@@ -247,7 +315,10 @@ std::string format_misfits_table(const Map &map, const FileStamp &stamp) {
   std::string out = stamp_line(TableKind::misfits, stamp);
   std::vector<std::string> groups;  // each group's first module
   for (const auto &[m, g] : module_groups(map, groups))
-    out.append("G\t").append(m).append("\t").append(std::to_string(g)).append("\n");
+    // The hooks put the name back as it is: one the advice must quote is left to module-check,
+    // as is one whose release depends on the loaded parents.
+    if (shell_word(m) == m && !name_in_two_branches(map, m))
+      out.append("G\t").append(m).append("\t").append(std::to_string(g)).append("\n");
   for (const auto &[text, need] : decided_needs(map)) {
     const std::string lines = misfit_lines(map, groups, text, need);
     if (out.size() + lines.size() > kMisfitsBudget) break;

@@ -83,7 +83,7 @@ struct Reader {
       if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
       std::string list;
       for (std::string_view k : known) list.append(list.empty() ? "" : ", ").append(k);
-      warn(pos_of(key.source()), "unknown key '" + std::string(key.str()) + "' in " +
+      warn(pos_of(key.source()), std::string(kUnknownKey) + std::string(key.str()) + "' in " +
                                      std::string(where) + " is ignored (known: " + list + ")");
     }
   }
@@ -333,25 +333,26 @@ struct Reader {
           Installed{*v, (*libs)[std::min(k, libs->size() - 1)], cuda, module, pos_of(t.source()),
                     k > 0, hand_out ? (*hand_out)[k] : !hidden_module(module)});
       if (k < sources->size()) e.source = (*sources)[k];
-      if (k < parents->size())
-        for (std::string_view m : split((*parents)[k], ' '))
+      if (!parents->empty())
+        for (std::string_view m : split((*parents)[parents->size() == 1 ? 0 : k], ' '))
           if (!m.empty()) e.load_first.emplace_back(m);
       e.retire_after = retire_after;
     }
   }
 
-  // `load_first`: per place, the modules to load before its module ("gcc/12.2.0", space between
-  // several), the n-th string for the n-th place; an empty list when the key is absent.
+  // `load_first`: the modules to load before the module ("gcc/12.2.0", a space between several):
+  // one string for every module of the table, as `cuda` and `hand_out` are, or a list of one per
+  // module; an empty list when the key is absent.
   std::optional<std::vector<std::string>> load_first_at(const toml::table &t, std::size_t places) {
     constexpr std::string_view where = "[[cudnn]]";
     if (!t.get("load_first")) return std::vector<std::string>{};
     std::optional<std::vector<std::string>> each = strings_at(t, "load_first", where, false);
     if (!each) return std::nullopt;
     const SourcePos at = pos_of(t.get("load_first")->source());
-    if (each->size() > places) {
+    if (each->size() != 1 && each->size() != places) {
       error(at, "'load_first' in [[cudnn]] has " + std::to_string(each->size()) + " strings for " +
                     std::to_string(places) +
-                    " modules; expected one per module, e.g. \"gcc/12.2.0\"");
+                    " modules; expected one for them all, e.g. \"gcc/12.2.0\", or one per module");
       return std::nullopt;
     }
     if (const std::optional<SourcePos> odd = control_character_at(t, "load_first")) {
@@ -524,10 +525,13 @@ std::vector<std::pair<std::size_t, std::size_t>> repeated_releases(
 std::vector<std::pair<std::size_t, std::size_t>> modules_on_two_releases(
     const std::vector<Installed> &cudnn) {
   std::vector<std::pair<std::size_t, std::size_t>> out;
-  std::map<std::string_view, std::size_t> first;  // module -> its first place
+  // A module name under two parents of an Lmod hierarchy (cudnn/5 under gcc/11.3.0 and under
+  // gcc/12.2.0) is two modules: the loaded parents tell which one is loaded.
+  std::map<std::pair<std::string_view, std::vector<std::string>>, std::size_t> first;
   for (std::size_t i = 0; i < cudnn.size(); ++i) {
     if (cudnn[i].module.empty()) continue;
-    const auto [it, fresh] = first.try_emplace(cudnn[i].module, i);
+    const auto [it, fresh] =
+        first.try_emplace(std::pair{std::string_view(cudnn[i].module), cudnn[i].load_first}, i);
     if (!fresh && release_key(cudnn[it->second]) != release_key(cudnn[i]))
       out.push_back({i, it->second});
   }
@@ -705,7 +709,10 @@ std::string format_map(const Map &map) {
       defaults = defaults && written == source_of(place);
     }
     while (!modules.empty() && modules.back().empty()) modules.pop_back();
-    while (!parents.empty() && parents.back().empty()) parents.pop_back();
+    // One string when every module has the same parents; else one per module, none left out.
+    if (std::all_of(parents.begin(), parents.end(),
+                    [&](const std::string &p) { return p == parents.front(); }))
+      parents.resize(parents.front().empty() ? 0 : 1);
     s += "\n[[cudnn]]\nversion = " + quote(to_string(e.version)) + "\nlib = " + quote_list(libs) +
          "\n";
     if (e.cuda) s += "cuda = " + quote(to_string(*e.cuda)) + "\n";

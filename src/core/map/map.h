@@ -23,6 +23,10 @@ struct SourcePos {
 // One place of an installed release: a directory and the module that adds it. A [[cudnn]] table
 // whose lib or module is a list (one release installed twice, as an EasyBuild and a Spack module)
 // reads as one Installed per place, in order; every place after the table's first is `joined`.
+// How the warning of a key this version does not know begins: no writer of the map carries such a
+// key over (scan --merge refuses to drop one).
+inline constexpr std::string_view kUnknownKey = "unknown key '";
+
 struct Installed {
   Version version;
   std::string lib;

@@ -83,9 +83,10 @@ Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const Merg
     Installed updated = e;  // keeps the admin's position and anything the scan cannot know
     updated.version = scanned[i].version;
     if (scanned[i].cuda) updated.cuda = scanned[i].cuda;
-    // A module found again brings where it sits in the hierarchy now.
-    if (!scanned[i].module.empty())
-      updated.module = scanned[i].module, updated.load_first = scanned[i].load_first;
+    // A module found again brings where it sits in an Lmod hierarchy now; a scan that finds no
+    // parents (Environment Modules prints none) keeps the admin's.
+    if (!scanned[i].module.empty()) updated.module = scanned[i].module;
+    if (!scanned[i].load_first.empty()) updated.load_first = scanned[i].load_first;
     // Withdrawn stays withdrawn: a place the map withholds is not handed out again because its
     // module is visible now (the admin deletes hand_out = false for that), and one whose module
     // has been hidden since is withheld from now on.

@@ -146,9 +146,11 @@ std::vector<std::string> every_module(const Map *map, const ModuleScene &scene) 
   std::vector<std::string> out;
   if (map)
     for (const Installed &e : map->cudnn)
-      if (!e.module.empty() && e.hand_out)
+      if (!e.module.empty() && e.hand_out) {
+        const std::string swap = parent_swap(scene, e);
         out.push_back(module_command(scene, map, loaded_cudnn_module(scene, map, std::nullopt), e) +
-                      "   # cuDNN " + to_string(e.version));
+                      "   # cuDNN " + to_string(e.version) + (swap.empty() ? "" : "; " + swap));
+      }
   return out;
 }
 
@@ -340,7 +342,9 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
   const std::string old = loaded_cudnn_module(scene, map, major);
   for (std::size_t i : advised_releases(*map, need, any, scene, app_toolchain(scene, scene.app))) {
     const Installed &e = map->cudnn[i];
-    out.push_back(module_command(scene, map, old, e) + "   # cuDNN " + to_string(e.version));
+    const std::string swap = parent_swap(scene, e);
+    out.push_back(module_command(scene, map, old, e) + "   # cuDNN " + to_string(e.version) +
+                  (swap.empty() ? "" : "; " + swap));
   }
   // Installed, but in no module (the system's copy, a wheel's, a conda environment's): the shim
   // hands it over; a message that names only a major asks for that major.

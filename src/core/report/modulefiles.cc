@@ -132,8 +132,9 @@ std::string need_lines(const Version &cudnn, std::optional<int> cuda_major, Modu
         "\")\n";
   else
     t = "#" + why + "prepend-path CUDNN_COMPAT_NEEDS [module-info name]=" + need + "\n";
-  t += env_command("setenv", "CUDNN_COMPAT_REQUIRE", version, f);
-  if (cuda_major) t += env_command("setenv", "CUDNN_COMPAT_CUDA", std::to_string(*cuda_major), f);
+  // pushenv: unloading one of two applications gives the shim the other's need back.
+  t += env_command("pushenv", "CUDNN_COMPAT_REQUIRE", version, f);
+  if (cuda_major) t += env_command("pushenv", "CUDNN_COMPAT_CUDA", std::to_string(*cuda_major), f);
   return t;
 }
 

@@ -78,4 +78,14 @@ std::string quoted(std::string_view text) {
   return "'" + printable(text) + "'";
 }
 
+std::string shell_word(std::string_view text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return word_char(c) || std::string_view("/.+@%,:=-").find(c) != std::string_view::npos;
+  });
+  if (plain) return std::string(text);
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace cudnn_compat

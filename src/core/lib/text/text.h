@@ -33,5 +33,9 @@ bool all_digits(std::string_view s);
 std::string printable(std::string_view text);
 // 'text', printable, for messages that show what the user typed.
 std::string quoted(std::string_view text);
+// text as one word of a POSIX shell command a user pastes: as it is when it holds only letters,
+// digits and /._+@%,:=- (every module name seen), else in single quotes, so that `$(...)`, `;` or
+// a space in a module name is a name and never a command.
+std::string shell_word(std::string_view text);
 
 }  // namespace cudnn_compat

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# scan --merge writes the map from what it read: a key this cudnn-compat does not know (an admin's
+# note, a newer release's setting) would vanish, so the merge refuses and writes nothing; the
+# admin's comments, which it cannot carry, are said to be in FILE.bak (an outside tester's finding:
+# both went silently).
+. "$(dirname "$0")/common.sh"
+
+expect_rc 0 cc scan --modules none --search "$FAKES/9.1.0" -o "$t/etc/map.toml"
+sed -i 's/^\[policy\]$/# the site policy, agreed 2026-11\n[policy]/' "$t/etc/map.toml"
+cp "$t/etc/map.toml" "$t/commented.toml"
+printf 'owner_note = "ask hpc-admin before removing"\n' >>"$t/etc/map.toml"
+cp "$t/etc/map.toml" "$t/before.toml"
+expect_rc 1 cc scan --modules none --search "$FAKES/8.9.7" --merge -o "$t/etc/map.toml"
+has "unknown key 'owner_note'"
+has "scan --merge would drop what $t/etc/map.toml holds that this cudnn-compat does not know"
+cmp -s "$t/before.toml" "$t/etc/map.toml" || fail "the map changed: $(cat "$t/etc/map.toml")"
+
+cp "$t/commented.toml" "$t/etc/map.toml"
+expect_rc 0 cc scan --modules none --search "$FAKES/8.9.7" --merge -o "$t/etc/map.toml"
+has "the comments of $t/etc/map.toml are not in the merged map; they are in $t/etc/map.toml.bak"
+grep -q "^# the site policy" "$t/etc/map.toml.bak" || fail "the comment is not in the .bak"
