@@ -94,9 +94,14 @@ int check(const Options &o, const Globals &g) {
     } else if (n.find('=') == std::string::npos || n.starts_with('=')) {
       Error() << a.error;  // not what a hook passes: the caller's mistake
       return kUsage;
-    } else
+    } else {
+      // The hint is how a modulefile writes its version: no help for a name it cannot have.
+      const std::string name = n.substr(0, n.find('='));
       unreadable.push_back(
-          {false, "cannot check " + a.error + unreadable_hint(parse_module_system(o.system))});
+          {false,
+           "cannot check " + a.error +
+               (printable(name) == name ? unreadable_hint(parse_module_system(o.system)) : "")});
+    }
   }
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {

@@ -119,15 +119,19 @@ std::optional<Map> scanned_map(const Options &o, const Listed &listed,
     return std::nullopt;
   }
   // The merged map is written from what this version reads: a key it does not know would vanish.
+  bool unknown = false;
   for (const Diagnostic &d : old.diagnostics)
     if (d.message.starts_with(kUnknownKey)) {
       print_diagnostic(d);
-      Error() << "scan --merge would drop what " << o.output
-              << " holds that this cudnn-compat does not know (above); nothing written: remove "
-                 "or rename it first, or merge with the cudnn-compat that wrote it";
-      exit_code = kNo;
-      return std::nullopt;
+      unknown = true;
     }
+  if (unknown) {
+    Error() << "scan --merge would drop what " << o.output
+            << " holds that this cudnn-compat does not know (above); nothing written: remove "
+               "or rename it first, or merge with the cudnn-compat that wrote it";
+    exit_code = kNo;
+    return std::nullopt;
+  }
   MergeIo io{dir_holds_cudnn, canonical, {}, o.prune};
   if (listed.in_tree)
     io.in_tree = [in_tree = listed.in_tree](const std::string &m) { return in_tree->contains(m); };
@@ -255,8 +259,11 @@ int scan(const Options &o, const Globals &g) {
   // On stdout too: an empty map printed is one redirected over a good map's place.
   if (found.scanned.empty()) {
     for (const std::string &p : problems) Warn() << "scan: " << p;
+    std::error_code ec;
     Error() << "scan: found no cuDNN; "
-            << (o.output.empty() ? "no map printed" : o.output + " is left as it was");
+            << (o.output.empty()                        ? "no map printed"
+                : std::filesystem::exists(o.output, ec) ? o.output + " is left as it was"
+                                                        : "nothing written to " + o.output);
     return kNo;
   }
   MergeReport report;

@@ -17,6 +17,9 @@ expect_rc 1 cc scan --modules none --search "$t/empty" --merge -o "$t/etc/map.to
 cmp -s "$t/before.toml" "$t/etc/map.toml" || fail "--merge changed the map: $(cat "$t/etc/map.toml")"
 expect_rc 0 cc map validate "$t/etc/map.toml"
 has "1 cuDNN release(s)"
+# A map that was never there is not "left as it was".
+expect_rc 1 cc scan --modules none --search "$t/empty" -o "$t/etc/new.toml"
+has "found no cuDNN; nothing written to $t/etc/new.toml"
 # Nor is an empty map printed (an outside admin's finding: exit 1, and a whole empty map on stdout).
 out=$(cc scan --modules none --search "$t/empty" 2>/dev/null) && fail "scan that found nothing exited 0"
 [[ -z $out ]] || fail "scan that found nothing printed: $out"

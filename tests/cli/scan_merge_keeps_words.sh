@@ -9,9 +9,11 @@ expect_rc 0 cc scan --modules none --search "$FAKES/9.1.0" -o "$t/etc/map.toml"
 sed -i 's/^\[policy\]$/# the site policy, agreed 2026-11\n[policy]/' "$t/etc/map.toml"
 cp "$t/etc/map.toml" "$t/commented.toml"
 printf 'owner_note = "ask hpc-admin before removing"\n' >>"$t/etc/map.toml"
+sed -i 's/^\[policy\]$/[policy]\nreview = "2027-01"/' "$t/etc/map.toml"
 cp "$t/etc/map.toml" "$t/before.toml"
 expect_rc 1 cc scan --modules none --search "$FAKES/8.9.7" --merge -o "$t/etc/map.toml"
 has "unknown key 'owner_note'"
+has "unknown key 'review'"  # every one, not the first alone
 has "scan --merge would drop what $t/etc/map.toml holds that this cudnn-compat does not know"
 cmp -s "$t/before.toml" "$t/etc/map.toml" || fail "the map changed: $(cat "$t/etc/map.toml")"
 

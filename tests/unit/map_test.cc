@@ -349,6 +349,24 @@ TEST(Map, HandOutPerPlaceWithAHiddenModulesDefault) {
       << bad.diagnostics[0].message;
 }
 
+// `source`: a string is every place's, a list the n-th place's; a list longer than the places is
+// an error (an outside tester's finding: three for two were accepted).
+TEST(Map, SourceIsOneForAllOrOnePerPlace) {
+  const std::string head =
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = [\"/a\", \"/b\"]\n"
+      "module = [\"cudnn/8.9-a\", \"cudnn/8.9-b\"]\n";
+  const MapLoad one = parse_map(head + "source = \"system\"\n", "m.toml");
+  ASSERT_TRUE(one.map);
+  EXPECT_EQ(source_of(one.map->cudnn[1]), Source::system);
+  const MapLoad first = parse_map(head + "source = [\"system\"]\n", "m.toml");
+  ASSERT_TRUE(first.map);
+  EXPECT_EQ(source_of(first.map->cudnn[1]), Source::module);  // past the list: its default
+  const MapLoad three = parse_map(head + "source = [\"system\", \"user\", \"user\"]\n", "m.toml");
+  ASSERT_FALSE(three.map);
+  EXPECT_NE(three.diagnostics.at(0).message.find("lists 3 for 2 places"), std::string::npos)
+      << three.diagnostics.at(0).message;
+}
+
 // An Lmod hierarchy's parents per place: the n-th string for the n-th module, a space between two.
 TEST(Map, LoadFirstPerPlace) {
   const MapLoad load = parse_map(
@@ -374,8 +392,8 @@ TEST(Map, LoadFirstPerPlace) {
       "m.toml");
   ASSERT_FALSE(many.map);
   EXPECT_EQ(to_string(many.diagnostics.at(0)),
-            "m.toml:6:14: error: 'load_first' in [[cudnn]] has 2 strings for 1 modules; expected "
-            "one for them all, e.g. \"gcc/12.2.0\", or one per module");
+            "m.toml:6:14: error: 'load_first' in [[cudnn]] lists 2 for 1 places; expected one per "
+            "place (or one string for all)");
   // One string is every module's, as cuda and hand_out are (an outside tester's finding: it was
   // the first module's alone), and is written so.
   const MapLoad all = parse_map(

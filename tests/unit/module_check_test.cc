@@ -49,7 +49,7 @@ TEST(ModuleCheck, ParsesNeeds) {
   EXPECT_FALSE(parse_app_need("tf=five"));
   EXPECT_NE(parse_app_need("tf=5.1,gpu=1").error.find("is not cuda=N"), std::string::npos);
   EXPECT_EQ(parse_app_need("tf\nINJECTED=5.1").error,
-            "'tf\\nINJECTED' is not a module name (a control character)");
+            "'tf\\nINJECTED': no module name holds a control character");
 }
 
 TEST(ModuleCheck, SilentWhenItFitsOrNoCudnnModuleIsLoaded) {

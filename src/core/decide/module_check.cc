@@ -256,7 +256,7 @@ Parsed<AppNeed> parse_app_need(std::string_view text) {
   a.module = std::string(trim(text.substr(0, eq)));
   // Every finding starts with it, one line each: a line break in it would forge a second.
   if (printable(a.module) != a.module)
-    return Parsed<AppNeed>::fail(quoted(a.module) + " is not a module name (a control character)");
+    return Parsed<AppNeed>::fail(quoted(a.module) + ": no module name holds a control character");
   const std::vector<std::string_view> parts = split(text.substr(eq + 1), ',');
   const Parsed<Version> v = parse_required(parts[0]);
   if (!v) return Parsed<AppNeed>::fail(a.module + ": " + v.error);

@@ -322,7 +322,7 @@ struct Reader {
     const std::size_t places = std::max(libs ? libs->size() : 1, modules.size());
     bool bad_hand_out = false;
     const std::optional<std::vector<bool>> hand_out = hand_out_at(t, places, bad_hand_out);
-    const std::optional<std::vector<Source>> sources = sources_at(t, where);
+    const std::optional<std::vector<Source>> sources = sources_at(t, places);
     const std::optional<std::vector<std::string>> parents = load_first_at(t, places);
     if (!v || !libs || empty_lib || odd_lib || odd_module || bad_hand_out || !sources || !parents)
       return;
@@ -333,28 +333,37 @@ struct Reader {
           Installed{*v, (*libs)[std::min(k, libs->size() - 1)], cuda, module, pos_of(t.source()),
                     k > 0, hand_out ? (*hand_out)[k] : !hidden_module(module)});
       if (k < sources->size()) e.source = (*sources)[k];
-      if (!parents->empty())
-        for (std::string_view m : split((*parents)[parents->size() == 1 ? 0 : k], ' '))
+      if (k < parents->size())
+        for (std::string_view m : split((*parents)[k], ' '))
           if (!m.empty()) e.load_first.emplace_back(m);
       e.retire_after = retire_after;
     }
   }
 
-  // `load_first`: the modules to load before the module ("gcc/12.2.0", a space between several):
-  // one string for every module of the table, as `cuda` and `hand_out` are, or a list of one per
-  // module; an empty list when the key is absent.
-  std::optional<std::vector<std::string>> load_first_at(const toml::table &t, std::size_t places) {
-    constexpr std::string_view where = "[[cudnn]]";
-    if (!t.get("load_first")) return std::vector<std::string>{};
-    std::optional<std::vector<std::string>> each = strings_at(t, "load_first", where, false);
+  // A key of [[cudnn]] said per place: a string is every place's (as `cuda` and `hand_out` are),
+  // a list the n-th place's (a shorter list leaves the rest to their default); a longer list is an
+  // error. Empty when the key is absent.
+  std::optional<std::vector<std::string>> per_place(const toml::table &t, std::string_view key,
+                                                    std::size_t places) {
+    const toml::node *n = t.get(key);
+    if (!n) return std::vector<std::string>{};
+    std::optional<std::vector<std::string>> each = strings_at(t, key, "[[cudnn]]", false);
     if (!each) return std::nullopt;
-    const SourcePos at = pos_of(t.get("load_first")->source());
-    if (each->size() != 1 && each->size() != places) {
-      error(at, "'load_first' in [[cudnn]] has " + std::to_string(each->size()) + " strings for " +
-                    std::to_string(places) +
-                    " modules; expected one for them all, e.g. \"gcc/12.2.0\", or one per module");
+    if (!n->is_array()) return std::vector<std::string>(places, each->front());
+    if (each->size() > places) {
+      error(pos_of(n->source()),
+            quoted(key) + " in [[cudnn]] lists " + std::to_string(each->size()) + " for " +
+                std::to_string(places) + " places; expected one per place (or one string for all)");
       return std::nullopt;
     }
+    return each;
+  }
+
+  // `load_first`: the modules to load before the module ("gcc/12.2.0", a space between several),
+  // per place.
+  std::optional<std::vector<std::string>> load_first_at(const toml::table &t, std::size_t places) {
+    std::optional<std::vector<std::string>> each = per_place(t, "load_first", places);
+    if (!each) return std::nullopt;
     if (const std::optional<SourcePos> odd = control_character_at(t, "load_first")) {
       error(*odd,
             "'load_first' in [[cudnn]] holds a control character (a tab or a line break); "
@@ -365,11 +374,10 @@ struct Reader {
     return each;
   }
 
-  // `source`: a name or a list of names, the n-th for the n-th place (schema 1 maps without it
-  // read as before: every place gets its default_source()).
-  std::optional<std::vector<Source>> sources_at(const toml::table &t, std::string_view where) {
-    if (!t.get("source")) return std::vector<Source>{};
-    const std::optional<std::vector<std::string>> names = strings_at(t, "source", where, false);
+  // `source`, per place (schema 1 maps without it read as before: every place gets its
+  // default_source()).
+  std::optional<std::vector<Source>> sources_at(const toml::table &t, std::size_t places) {
+    const std::optional<std::vector<std::string>> names = per_place(t, "source", places);
     if (!names) return std::nullopt;
     std::vector<Source> sources;
     for (const std::string &n : *names) {
