@@ -163,6 +163,11 @@ Under "error" the hook refuses the command, so none of it takes effect: told wha
 loaded and unloaded (--command-loaded, --command-unloaded), the advice starts from the modules
 loaded before it: the command again with the fitting cuDNN module in the misfit's place
 (`module load tensorflow/1.0 cudnn/5.1`), or the swap and then the command's other loads.
+A module inside an Lmod hierarchy (the map's load_first) is advised after its parents
+(`module unload cudnn/8.6 && module load gcc/12.2.0 cudnn/8.9`), one the loaded parents reach
+first, and a parent that replaces a loaded version is said with its cost. With two applications
+loaded, only a release that fits both is advised, else the line says none does. Module names
+that are not plain are shell-quoted: the advice is pasted.
 A missing or invalid map gives one "note: ..." line and exit 0: a hook must never break `module
 load` through its own faults.
 
