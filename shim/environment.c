@@ -4,6 +4,7 @@
 
 #include "arena.h"
 #include "elf_dynamic.h"
+#include "shared/asked_need.h"
 #include "shim_text.h"
 #include "sys.h"
 
@@ -284,4 +285,33 @@ const char *env_value(char **env, const char *name) {
     if (v && *v == '=') return v + 1;
   }
   return 0;
+}
+
+// A text of an entry of CUDNN_COMPAT_NEEDS, ended. One too long for the buffer is never a
+// version (the grammar's limits are far below it): it is ended with "..." so that no cut of it
+// reads as one.
+static const char *ended(struct cudnn_compat_text t, char *buf, unsigned long size) {
+  if (!t.s) return 0;
+  unsigned long n = t.n < size ? t.n : size - 4;
+  for (unsigned long i = 0; i < n; ++i) buf[i] = t.s[i];
+  if (n < t.n) buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
+  buf[n] = 0;
+  return buf;
+}
+
+void read_asked_need(char **env, struct asked_need *out) {
+  static char require[64], cuda[64];
+  const struct cudnn_compat_need_env in = {
+      env_value(env, "CUDNN_COMPAT_REQUIRE"), env_value(env, "CUDNN_COMPAT_CUDA"),
+      env_value(env, "CUDNN_COMPAT_NEEDS"), env_value(env, "__LMOD_STACK_CUDNN_COMPAT_REQUIRE"),
+      env_value(env, "__LMOD_STACK_CUDNN_COMPAT_CUDA")};
+  struct cudnn_compat_asked_need need;
+  cudnn_compat_read_need(&in, &need);
+  out->require = need.require_from == CUDNN_COMPAT_NEED_VARIABLE
+                     ? in.require
+                     : ended(need.require, require, sizeof require);
+  out->cuda =
+      need.cuda_from == CUDNN_COMPAT_NEED_VARIABLE ? in.cuda : ended(need.cuda, cuda, sizeof cuda);
+  out->from_module =
+      need.require_from == CUDNN_COMPAT_NEED_MODULE || need.cuda_from == CUDNN_COMPAT_NEED_MODULE;
 }

@@ -48,6 +48,15 @@ void forget_decision_ids(void);
 char **current_environment(void);
 const char *env_value(char **env, const char *name);
 
+// The need the environment asks for (shared/asked_need.h): the cuDNN version and the CUDA major
+// as NUL-ended texts, 0 for none; from_module: either came from CUDNN_COMPAT_NEEDS. The texts
+// last until the next call (decisions are one at a time).
+struct asked_need {
+  const char *require, *cuda;
+  int from_module;
+};
+void read_asked_need(char **env, struct asked_need *out);
+
 // The program, when it was run through the loader (`ld.so PROG`, whose own path /proc/self/exe
 // and the kernel's AT_EXECFN then give): PROG's path as the loader was given it, made absolute
 // at the start; 0 when the kernel started the program itself (or the shim cannot tell).

@@ -77,11 +77,11 @@ static int make_key(const struct memo_request *r) {
     ok = add("\t") && add(format_decimal(m.pick_id[i], digits));
   ok = ok && add("\t") && add(m.pick ? m.pick : "-") && add("\n");
   // (CUDNN_COMPAT_MAP is in the "map" line: the map the contract found, named or not.)
-  static const char *const inputs[] = {"CUDNN_COMPAT_REQUIRE", "CUDNN_COMPAT_CUDA"};
-  for (unsigned i = 0; ok && i < sizeof inputs / sizeof *inputs; ++i) {
-    const char *v = env_value(r->env, inputs[i]);
-    if (v && *v) ok = add("env\t") && add(inputs[i]) && add("=") && add(v) && add("\n");
-  }
+  // The need as the environment asks it (the entry's env lines hold the variables it came from).
+  struct asked_need need;
+  read_asked_need(r->env, &need);
+  if (ok && need.require && *need.require) ok = add("need\t") && add(need.require) && add("\n");
+  if (ok && need.cuda && *need.cuda) ok = add("cuda\t") && add(need.cuda) && add("\n");
   return ok;
 }
 

@@ -352,11 +352,12 @@ static long compose(char *line, long size, const char *name, const char *request
 // What an undecided decision knows: the process's own need, and nothing of the files.
 static void undecided_fields(void) {
   char **env = current_environment();
-  const char *require = env_value(env, "CUDNN_COMPAT_REQUIRE");
+  struct asked_need need;
+  read_asked_need(env, &need);
   static const char *const keys[] = {"loader", "lrel", "lsrc", "lmod", "got", "rel", "src", "mod"};
-  long at = put(0, "need", require);
-  at = put(at, "cuda", env_value(env, "CUDNN_COMPAT_CUDA"));
-  at = put(at, "from", require && *require ? "env" : 0);
+  long at = put(0, "need", need.require);
+  at = put(at, "cuda", need.cuda);
+  at = put(at, "from", need.require && *need.require ? "env" : 0);
   for (unsigned long i = 0; i < sizeof keys / sizeof *keys; ++i) at = put(at, keys[i], 0);
   note.fields = put(at, "verdict", "undecided");
 }

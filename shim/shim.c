@@ -487,13 +487,10 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   // The table is filed by major: a name with a fuller version (libcudnn.so.9.1.0) is a need of its
   // own, and a file of that exact name, which only the engine weighs.
   if (!s->debug && c->major >= 0 && !c->full_version && (dirs->complete || path) && !python) {
-    const struct fast_request r = {map,
-                                   c->major,
-                                   env_value(s->env, "CUDNN_COMPAT_REQUIRE"),
-                                   env_value(s->env, "CUDNN_COMPAT_CUDA"),
-                                   pick,
-                                   pick_known,
-                                   s->env};
+    struct asked_need need;
+    read_asked_need(s->env, &need);
+    const struct fast_request r = {map,  c->major,   need.require, need.cuda,
+                                   pick, pick_known, s->env};
     const char *use = 0;
     switch (fast_decide(&r, &use)) {
       case FAST_KEEP:
@@ -1123,15 +1120,17 @@ static const char *route_name(const char *name, const struct cudnn_name *c,
 
 // A name without a major (libcudnn.so, libcudnn_ops.so: development links, which wheels do not
 // ship, and which may lead to another major's file) is routed as the name of one major: the
-// required one (CUDNN_COMPAT_REQUIRE=8.9: libcudnn.so.8), else the one its file is of, by the
-// name the loader's pick's links end at (libcudnn.so -> libcudnn.so.8 -> libcudnn.so.8.9.7). With
-// no file to pick, the one family loaded lends its major; a file whose name tells none (a
-// dispatcher named libcudnn.so) keeps its ordinary load, and its SONAME names its family once it
-// is loaded (note_member).
+// required one (CUDNN_COMPAT_REQUIRE=8.9, or a module's need: libcudnn.so.8), else the one its file
+// is of, by the name the loader's pick's links end at (libcudnn.so -> libcudnn.so.8 ->
+// libcudnn.so.8.9.7). With no file to pick, the one family loaded lends its major; a file whose
+// name tells none (a dispatcher named libcudnn.so) keeps its ordinary load, and its SONAME names
+// its family once it is loaded (note_member).
 static const char *route_without_major(const char *name, const struct cudnn_name *c,
                                        const struct requester *q, const struct settings *s) {
   static char with_major[64];
-  const char *require = env_value(s->env, "CUDNN_COMPAT_REQUIRE");
+  struct asked_need asked;
+  read_asked_need(s->env, &asked);
+  const char *require = asked.require;
   struct cudnn_compat_version need;
   int major = require && cudnn_compat_parse_required(require, text_len(require), &need)
                   ? (int)need.part[0]

@@ -31,7 +31,8 @@
  *   asked    the name or path asked for (libcudnn.so.9)
  *   need     the cuDNN version the process needs (x.y or x.y.z), "-" for any of the major
  *   cuda     the CUDA major it needs, or "-"
- *   from     where the need came from: env (CUDNN_COMPAT_REQUIRE), pin (a Python framework's
+ *   from     where the need came from: env (CUDNN_COMPAT_REQUIRE, or an application module's
+ *            CUDNN_COMPAT_NEEDS: asked_need.h), pin (a Python framework's
  *            pin in its distribution's metadata), rule (a [[require]] of the map), name (the
  *            version in the name asked for), "-" (none)
  *   loader   the file the loader itself takes for that name, or "-"

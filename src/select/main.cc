@@ -126,7 +126,7 @@ std::pair<const Map *, std::string> load_found(const std::optional<std::string> 
 // shim's "peer" lines).
 std::optional<Map> python_environment(const std::string &requester, const std::string &executable,
                                       const Map *map, Asked &asked, Grounds &grounds) {
-  if (!env("CUDNN_COMPAT_REQUIRE")) {
+  if (!env_need(env).require) {
     std::vector<std::string> files{requester};
     for (std::string &f : mapped_files("/proc/" + std::to_string(getppid()) + "/maps"))
       files.push_back(std::move(f));

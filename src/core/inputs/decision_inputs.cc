@@ -1,4 +1,5 @@
 #include "decision_inputs.h"
+#include "asked_need.h"
 #include "node_file.h"
 
 #include <fnmatch.h>
@@ -11,21 +12,51 @@
 namespace cudnn_compat {
 namespace {
 
-// The flag when given, else the variable; `source` names whichever it was.
-std::optional<std::string> flag_or_env(const std::string &flag, const char *flag_name,
-                                       const char *var, const EnvReader &read_env,
-                                       std::string &source) {
-  source = flag.empty() ? var : flag_name;
-  return flag.empty() ? read_env(var) : flag;
+const char *c_str(const std::optional<std::string> &v) {
+  return v ? v->c_str() : nullptr;
+}
+
+std::optional<std::string> text(cudnn_compat_text t) {
+  return t.s ? std::optional<std::string>(std::string(t.s, t.n)) : std::nullopt;
+}
+
+std::string source_of(cudnn_compat_need_from from, const char *var, cudnn_compat_text module) {
+  return from == CUDNN_COMPAT_NEED_MODULE
+             ? "CUDNN_COMPAT_NEEDS (" + std::string(module.s, module.n) + ")"
+             : std::string(var);
+}
+
+// The flag when given, else what the environment asks; `source` names whichever it was.
+std::optional<std::string> flag_or(const std::string &flag, const char *flag_name,
+                                   std::optional<std::string> asked, std::string asked_source,
+                                   std::string &source) {
+  source = flag.empty() ? std::move(asked_source) : flag_name;
+  return flag.empty() ? std::move(asked) : flag;
 }
 
 }  // namespace
 
+EnvNeed env_need(const EnvReader &read_env) {
+  const std::optional<std::string> require = read_env("CUDNN_COMPAT_REQUIRE"),
+                                   cuda = read_env("CUDNN_COMPAT_CUDA"),
+                                   needs = read_env("CUDNN_COMPAT_NEEDS"),
+                                   require_stack = read_env("__LMOD_STACK_CUDNN_COMPAT_REQUIRE"),
+                                   cuda_stack = read_env("__LMOD_STACK_CUDNN_COMPAT_CUDA");
+  const cudnn_compat_need_env in{c_str(require), c_str(cuda), c_str(needs), c_str(require_stack),
+                                 c_str(cuda_stack)};
+  cudnn_compat_asked_need need;
+  cudnn_compat_read_need(&in, &need);
+  return {text(need.require), source_of(need.require_from, "CUDNN_COMPAT_REQUIRE", need.module),
+          text(need.cuda), source_of(need.cuda_from, "CUDNN_COMPAT_CUDA", need.module)};
+}
+
 NeedInputs need_inputs(const Asked &asked, const EnvReader &read_env) {
   NeedInputs in;
-  in.require =
-      flag_or_env(asked.require, "--require", "CUDNN_COMPAT_REQUIRE", read_env, in.require_source);
-  in.cuda = flag_or_env(asked.cuda, "--cuda", "CUDNN_COMPAT_CUDA", read_env, in.cuda_source);
+  EnvNeed from_env = env_need(read_env);
+  in.require = flag_or(asked.require, "--require", std::move(from_env.require),
+                       std::move(from_env.require_source), in.require_source);
+  in.cuda = flag_or(asked.cuda, "--cuda", std::move(from_env.cuda), std::move(from_env.cuda_source),
+                    in.cuda_source);
   in.rule = asked.rule;
   in.programs = asked.programs;
   if (asked.requested) in.requested = *asked.requested;

@@ -14,13 +14,23 @@ namespace cudnn_compat {
 using EnvReader = std::function<std::optional<std::string>(const char *name)>;
 
 struct Asked {                        // what the caller was told beyond the environment
-  std::string require, cuda;          // --require, --cuda; empty: CUDNN_COMPAT_REQUIRE, _CUDA
+  std::string require, cuda;          // --require, --cuda; empty: the environment's (env_need)
   std::optional<Rule> rule;           // --rule; else the map's policy
   std::vector<std::string> programs;  // paths a [[require]] glob may name
   std::optional<LibraryName> requested;
   std::vector<CudnnPin> pins = {};  // what the Python distributions in the process pin
 };
 NeedInputs need_inputs(const Asked &asked, const EnvReader &read_env);
+// What the environment asks for, as the shim reads it (shim/shared/asked_need.h): the user's
+// CUDNN_COMPAT_REQUIRE / _CUDA, else the need of the application module loaded last
+// (CUDNN_COMPAT_NEEDS), with where each came from.
+struct EnvNeed {
+  std::optional<std::string> require;
+  std::string require_source;
+  std::optional<std::string> cuda;
+  std::string cuda_source;
+};
+EnvNeed env_need(const EnvReader &read_env);
 
 // The loader's view of a process run as `executable` in which `requester` asks (either may be
 // empty): LD_LIBRARY_PATH and secure mode from the environment.
