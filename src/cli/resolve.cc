@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "decision_inputs.h"
 #include "diagnostics.h"
+#include "doctor_facts.h"
 
 #include <filesystem>
 #include <iostream>
@@ -142,28 +143,29 @@ void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const N
   if (!advice.empty()) std::cout << "  " << advice << '\n';
 }
 
-// Where no release of the map fits, the shim keeps the loader's own choice when that fits (a
-// user's own cuDNN, the system's): the process gets it, and so this answer names it (the Slurm
-// plugin's node check asks resolve). Printed, and true, when it does.
+// Where the loader's own choice fits, the shim keeps it (a user's own cuDNN, the system's, a
+// module's older fitting release): the process gets it, and so this answer names it (the Slurm
+// plugin's node check asks resolve). The engine's own decision says so, the node's GPUs and
+// driver included. Printed, and true, when it does.
 bool print_loader_kept(const Opts &o, const Globals &g, const Map &map, const Need &need,
                        const Choice &choice) {
-  const LibraryName requested = *parse_library_name(o.name);
   const std::optional<LoaderHit> hit = loader_search(o.name, loader_context(o.program, "", env));
-  const std::optional<Probe> p = hit ? probe_library(hit->path, probe_options()) : std::nullopt;
-  // On the node's GPUs and driver too, as the engine judges the loader's file.
-  const bool gpus_known = need.node && need.node->problem.empty() && !need.node->gpus.empty();
-  if (!p || !fit(need, wanted_major(need, requested), p->version, p->cuda, Words::yes,
-                 gpus_known ? family_code(hit->path) : ReleaseCode{})
-                 .compatible)
-    return false;
-  const std::string reason = choice.reason + ", but the loader's own choice (from " + hit->from +
-                             ") is cuDNN " + to_string(p->version) +
-                             ", which fits: the shim keeps it";
+  if (!hit) return false;
+  const Selection s =
+      system_doctor_io(probe_options())
+          .select(select_inputs(o.name, *parse_library_name(o.name), need, hit, &map));
+  if (s.outcome != Outcome::fit || !s.loader_release || !s.loader_verdict) return false;
+  const std::string file = s.use.value_or(hit->path);
+  std::string reason = "the loader's own choice (from " + hit->from + ") is cuDNN " +
+                       to_string(*s.loader_release) + ", which fits (" + s.loader_verdict->reason +
+                       "): the shim keeps it";
+  if (choice.ranked.empty()) reason += "; of the map's places, " + choice.reason;
   if (g.json) {
+    const std::optional<Probe> p = probe_library(file, probe_options());
     print_json({{"request", o.name},
-                {"file", hit->path},
-                {"version", to_string(p->version)},
-                {"cuda", json_of(p->cuda)},
+                {"file", file},
+                {"version", to_string(*s.loader_release)},
+                {"cuda", p ? json_of(p->cuda) : nlohmann::json(nullptr)},
                 {"source", hit->from},
                 {"need", need_json(need)},
                 {"reason", reason},
@@ -171,7 +173,7 @@ bool print_loader_kept(const Opts &o, const Globals &g, const Map &map, const Ne
                 {"map", map.path}});
     return true;
   }
-  std::cout << o.name << " -> " << hit->path << "\n  " << reason << '\n';
+  std::cout << o.name << " -> " << file << "\n  " << reason << '\n';
   if (!choice.considered.empty()) print_considered(map, choice);
   return true;
 }
@@ -192,7 +194,7 @@ int run(const Opts &o, const Globals &g) {
     asked.programs.push_back(std::filesystem::absolute(o.program).lexically_normal().string());
   // The active Python environment's cuDNN count, and with --for, the program's own environment
   // and what its distribution pins (an explicit requirement still wins).
-  if (!o.program.empty() && o.require.empty() && !env("CUDNN_COMPAT_REQUIRE"))
+  if (!o.program.empty() && o.require.empty() && !env_need(env).require)
     asked.pins = pins_of_file(asked.programs.front());
   const LoadedMap m = load_site_map(o.map);
   const std::vector<PythonPlace> places =
@@ -218,13 +220,13 @@ int run(const Opts &o, const Globals &g) {
   if (need->cuda_major)
     map = with_library_cuda(*map, wanted_major(*need, *requested), probe_options());
   const Choice choice = choose(*map, *need, *requested);
+  if (print_loader_kept(o, g, *map, *need, choice)) return kYes;
   Resolved found = resolve_file(*map, choice, *requested, o.name, find_library_file);
   found.skipped.insert(found.skipped.begin(), dropped.begin(), dropped.end());
   if (found.entry) {
     print_found(o, g, *map, *need, choice, found);
     return kYes;
   }
-  if (choice.ranked.empty() && print_loader_kept(o, g, *map, *need, choice)) return kYes;
   print_nothing_fits(o, g, *map, *need, choice, found);
   return kNo;
 }
@@ -257,7 +259,8 @@ void add_resolve(CLI::App &app, Globals &g) {
                   "$CUDNN_COMPAT_DRIVER_CUDA)")
       ->type_name("X.Y");
   cmd->footer(R"(
-The requirement is taken, in this order, from --require or $CUDNN_COMPAT_REQUIRE, from what the
+The requirement is taken, in this order, from --require or $CUDNN_COMPAT_REQUIRE (where an
+application module set that, the need of the one loaded last, from $CUDNN_COMPAT_NEEDS), from what the
 Python distribution that installed --for pins (torch's nvidia-cudnn-cu12==9.1.0.70 in its
 METADATA, a conda package's depends; under that framework's rule), from the first [[require]]
 rule of the map whose glob matches --for, and from the version in NAME itself. Besides the map's

@@ -63,6 +63,26 @@ has "$t/bad.toml:3:11: error:"
 entries "9.0.0:$FAKES/9.0.0/lib64" >"$t/only9.0.toml"
 LD_LIBRARY_PATH=$FAKES/9.1.0/lib64 expect_rc 0 cc resolve libcudnn.so.9 --require 9.1 --map "$t/only9.0.toml"
 has "libcudnn.so.9 -> $FAKES/9.1.0/lib64/libcudnn.so.9"
-has "but the loader's own choice (from LD_LIBRARY_PATH) is cuDNN 9.1.0, which fits: the shim keeps it"
+has "the loader's own choice (from LD_LIBRARY_PATH) is cuDNN 9.1.0, which fits (same major, and runtime minor 1 >= built minor 1): the shim keeps it; of the map's places, no installed cuDNN fits"
 LD_LIBRARY_PATH=$FAKES/9.0.0/lib64 expect_rc 1 cc resolve libcudnn.so.9 --require 9.1 --map "$t/only9.0.toml"
 has "no installed cuDNN fits"
+
+# The loader's own choice fits though the map prefers another fitting release: the shim keeps the
+# loader's, and resolve names that one too (a maintainer's finding: resolve named the map's newest
+# while the shim kept the loader's file, by a copy of the engine's rule that looked only where no
+# release of the map fit).
+entries "9.20.0:$FAKES/9.20.0/lib64" "9.23.0:$FAKES/9.23.0/lib64" >"$t/two9.toml"
+LD_LIBRARY_PATH=$FAKES/9.20.0/lib64 expect_rc 0 cc resolve libcudnn.so.9 --require 9.1 --map "$t/two9.toml"
+has "libcudnn.so.9 -> $FAKES/9.20.0/lib64/libcudnn.so.9"
+has "the loader's own choice (from LD_LIBRARY_PATH) is cuDNN 9.20.0, which fits"
+LD_LIBRARY_PATH=$FAKES/9.20.0/lib64 expect_rc 0 cc --json resolve libcudnn.so.9 --require 9.1 --map "$t/two9.toml"
+has '"version": "9.20.0"'
+shim=$(cc shim-path)
+LD_LIBRARY_PATH=$FAKES/9.20.0/lib64 LD_AUDIT=$shim CUDNN_COMPAT_MAP=$t/two9.toml CUDNN_COMPAT_REQUIRE=9.1 \
+  CUDNN_COMPAT_REPORT=1 expect_rc 0 python3 -c 'import ctypes; ctypes.CDLL("libcudnn.so.9")'
+has "$FAKES/9.20.0/lib64/libcudnn.so.9"
+lacks "9.23.0"
+# With no loader's file that fits (this machine's ld.so.cache may hold the real 9.19), the map's
+# preference.
+expect_rc 0 cc resolve libcudnn.so.9 --require 9.20 --map "$t/two9.toml"
+has "libcudnn.so.9 -> $FAKES/9.23.0/lib64/libcudnn.so.9"
