@@ -301,10 +301,17 @@ static const char *ended(struct cudnn_compat_text t, char *buf, unsigned long si
 
 void read_asked_need(char **env, struct asked_need *out) {
   static char require[64], cuda[64];
+  // The module systems' records of pushed values count only beside a CUDNN_COMPAT_NEEDS: not looked
+  // up in every other process.
+  const char *needs = env_value(env, "CUDNN_COMPAT_NEEDS");
   const struct cudnn_compat_need_env in = {
-      env_value(env, "CUDNN_COMPAT_REQUIRE"), env_value(env, "CUDNN_COMPAT_CUDA"),
-      env_value(env, "CUDNN_COMPAT_NEEDS"), env_value(env, "__LMOD_STACK_CUDNN_COMPAT_REQUIRE"),
-      env_value(env, "__LMOD_STACK_CUDNN_COMPAT_CUDA")};
+      env_value(env, "CUDNN_COMPAT_REQUIRE"),
+      env_value(env, "CUDNN_COMPAT_CUDA"),
+      needs,
+      needs ? env_value(env, "__LMOD_STACK_CUDNN_COMPAT_REQUIRE") : 0,
+      needs ? env_value(env, "__LMOD_STACK_CUDNN_COMPAT_CUDA") : 0,
+      needs ? env_value(env, "__MODULES_PUSHENV_CUDNN_COMPAT_REQUIRE") : 0,
+      needs ? env_value(env, "__MODULES_PUSHENV_CUDNN_COMPAT_CUDA") : 0};
   struct cudnn_compat_asked_need need;
   cudnn_compat_read_need(&in, &need);
   out->require = need.require_from == CUDNN_COMPAT_NEED_VARIABLE

@@ -316,7 +316,12 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av) {
   if (st.fit == NODE_UNCHECKED) return 0;
   switch_shim_on(sp, shim);
   if (map) spank_setenv(sp, "CUDNN_COMPAT_MAP", map, 1);
-  if (requested) spank_setenv(sp, "CUDNN_COMPAT_REQUIRE", st.cudnn, 1);
+  if (!requested) return 0;
+  spank_setenv(sp, "CUDNN_COMPAT_REQUIRE", st.cudnn, 1);
+  // --cudnn is the user's word: a module system's record of a value it pushed (carried in from
+  // the submitting shell) would make an equal value read as the module's (shim/shared/asked_need.h).
+  spank_unsetenv(sp, "__LMOD_STACK_CUDNN_COMPAT_REQUIRE");
+  spank_unsetenv(sp, "__MODULES_PUSHENV_CUDNN_COMPAT_REQUIRE");
   return 0;
 }
 

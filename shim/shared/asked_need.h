@@ -11,8 +11,11 @@
  * Lmod's pushenv stack for it (__LMOD_STACK_<NAME>: base64 entries, the top first) was set by a
  * module, not by the user, and the first entry of CUDNN_COMPAT_NEEDS says the need in its place;
  * so does it where the variable is unset. A user's export after the module's pushenv differs from
- * the stack's top and still wins. Environment Modules restores pushenv values in the right order,
- * and leaves no Lmod stack: its variables are read as they are. */
+ * the stack's top and still wins (one that equals it cannot be told from the module's). Environment
+ * Modules restores pushenv values in the right order, but a variable one application pushed stays
+ * while another that pushes none is loaded after it (pytorch's CUDNN_COMPAT_CUDA=12 beside the
+ * tensorflow loaded last): its record of pushed values (__MODULES_PUSHENV_<NAME>: "module&value"
+ * entries, the top first) counts alike. */
 #pragma once
 
 struct cudnn_compat_text {
@@ -28,7 +31,8 @@ struct cudnn_compat_text {
 /* What each input variable holds (0: unset). */
 struct cudnn_compat_need_env {
   const char *require, *cuda, *needs;
-  const char *require_stack, *cuda_stack; /* __LMOD_STACK_CUDNN_COMPAT_REQUIRE, _CUDA */
+  const char *require_stack, *cuda_stack;   /* __LMOD_STACK_CUDNN_COMPAT_REQUIRE, _CUDA */
+  const char *require_pushed, *cuda_pushed; /* __MODULES_PUSHENV_CUDNN_COMPAT_REQUIRE, _CUDA */
 };
 
 enum cudnn_compat_need_from {
@@ -73,11 +77,29 @@ static inline int cudnn_compat_stack_top_is(const char *stack, const char *value
     bits = (bits << 6 | (unsigned long)d) & 0xffff;
     if ((held += 6) >= 8) {
       held -= 8;
-      if (value[at] != (char)((bits >> held) & 0xff)) return 0;
+      if (!value[at] || value[at] != (char)((bits >> held) & 0xff)) return 0;
       ++at;
     }
   }
   return stack && value[at] == 0;
+}
+
+/* Whether the first entry of Environment Modules' record of pushed values ("module&value", split
+ * by ':') holds value exactly. */
+static inline int cudnn_compat_pushed_top_is(const char *pushed, const char *value) {
+  const char *p = pushed;
+  while (p && *p && *p != ':' && *p != '&') ++p;
+  if (!p || *p != '&') return 0;
+  for (++p; *p && *p != ':'; ++p, ++value)
+    if (*value != *p) return 0;
+  return *value == 0;
+}
+
+/* Whether a module system's pushenv set the variable's value. */
+static inline int cudnn_compat_pushed(const char *value, const char *lmod_stack,
+                                      const char *em_pushed) {
+  return cudnn_compat_stack_top_is(lmod_stack, value) ||
+         cudnn_compat_pushed_top_is(em_pushed, value);
 }
 
 /* The first entry of CUDNN_COMPAT_NEEDS that names a module: its module, version and CUDA. */
@@ -110,8 +132,10 @@ static inline void cudnn_compat_read_need(const struct cudnn_compat_need_env *in
                            cuda = module;
   const int entry = cudnn_compat_first_need(in->needs, &module, &version, &cuda);
   const int require_user =
-      in->require && !(entry && cudnn_compat_stack_top_is(in->require_stack, in->require));
-  const int cuda_user = in->cuda && !(entry && cudnn_compat_stack_top_is(in->cuda_stack, in->cuda));
+      in->require &&
+      !(entry && cudnn_compat_pushed(in->require, in->require_stack, in->require_pushed));
+  const int cuda_user =
+      in->cuda && !(entry && cudnn_compat_pushed(in->cuda, in->cuda_stack, in->cuda_pushed));
   out->require = out->cuda = out->module = cudnn_compat_text_of(CUDNN_COMPAT_NONE, 0);
   out->require_from = out->cuda_from = CUDNN_COMPAT_NEED_NONE;
   if (require_user) {

@@ -300,8 +300,7 @@ check_needs() {
 # check_unload_order: the shim's need is that of the application loaded last among those still
 # loaded, in any unload order (an outside tester's finding: after `module load old/1.0
 # tensorflow/1.0; module unload old/1.0` Lmod's pushenv restored old/1.0's CUDNN_COMPAT_REQUIRE,
-# and the job was held to cuDNN 5.0). Needs old/1.0 (cuDNN 5.0) in the tree; module() set; $1 is
-# where resolve says the need came from.
+# and the job was held to cuDNN 5.0). Needs old/1.0 (cuDNN 5.0) in the tree; module() set.
 check_unload_order() {
   tf2016_client
   module load old/1.0 tensorflow/1.0 cudnn/5.0 cudnn-compat || true
@@ -311,10 +310,17 @@ check_unload_order() {
   has "cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
   expect_rc 0 cc resolve libcudnn.so.5
   has "$FAKES/5.1.10/lib64/libcudnn.so.5"
-  has "fit cuDNN 5.1 under rule nvidia (from $1)"
+  has "fit cuDNN 5.1 under rule nvidia (from CUDNN_COMPAT_NEEDS (tensorflow/1.0))"
   # The user's own word still wins over the modules'.
   CUDNN_COMPAT_REQUIRE=5.0.5 expect_rc 1 "$t/tf2016"
   has "Loaded runtime CuDNN library: 5005"
+  module purge
+  # A CUDA that pytorch/2.1 pushed is no need of tensorflow/1.0, loaded after it (an outside
+  # tester's finding on Environment Modules, where that variable stays: "5.1 for CUDA 12" fit
+  # nothing and the job got 5.0.5).
+  module load pytorch/2.1 tensorflow/1.0 cudnn/5.0 cudnn-compat || true
+  expect_rc 0 "$t/tf2016"
+  has "cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
   module purge
 }
 need_lua_apps() {

@@ -16,5 +16,12 @@ has "0: cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
 has "1: cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
 lacks "cudnn-compat:"  # silent when every node fits
 
+# --cudnn is the user's word also where the submitting shell's modules pushed the same value
+# (Lmod's record of it carried in, beside another application's need): not read as the module's.
+CUDNN_COMPAT_REQUIRE=5.1 __LMOD_STACK_CUDNN_COMPAT_REQUIRE=NS4x CUDNN_COMPAT_NEEDS=old/1.0=5.0 \
+  expect_rc 0 srun -N2 -l --cudnn=5.1 "$t/tf2016"
+has "0: cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
+has "1: cuDNN 5110 from $FAKES/5.1.10/lib64/libcudnn.so.5"
+
 expect_rc 1 srun -N2 -l "$t/tf2016"
 count "Loaded runtime CuDNN library: 5005 (compatibility version 5000)" 2

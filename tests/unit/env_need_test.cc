@@ -94,5 +94,38 @@ TEST(EnvNeed, AStackThatIsNoBase64OrAnotherValueIsNoModules) {
         << stack;
 }
 
+TEST(EnvNeed, EnvironmentModulesPushedCudaOfAnotherApplicationIsNoNeed) {
+  // module load pytorch/2.1 tensorflow/1.0 on Environment Modules: pytorch's CUDA stays pushed.
+  const EnvNeed n =
+      read({{"CUDNN_COMPAT_REQUIRE", "5.1"},
+            {"__MODULES_PUSHENV_CUDNN_COMPAT_REQUIRE", "tensorflow/1.0&5.1:pytorch/2.1&8.9"},
+            {"CUDNN_COMPAT_CUDA", "12"},
+            {"__MODULES_PUSHENV_CUDNN_COMPAT_CUDA", "pytorch/2.1&12"},
+            {"CUDNN_COMPAT_NEEDS", "tensorflow/1.0=5.1:pytorch/2.1=8.9,cuda=12"}});
+  EXPECT_EQ(n.require, "5.1");
+  EXPECT_EQ(n.require_source, "CUDNN_COMPAT_NEEDS (tensorflow/1.0)");
+  EXPECT_FALSE(n.cuda);
+  // An export after the load is the user's.
+  EXPECT_EQ(read({{"CUDNN_COMPAT_CUDA", "11"},
+                  {"__MODULES_PUSHENV_CUDNN_COMPAT_CUDA", "pytorch/2.1&12"},
+                  {"CUDNN_COMPAT_NEEDS", "tensorflow/1.0=5.1"}})
+                .cuda,
+            "11");
+}
+
+TEST(EnvNeed, AStackEntryLongerThanTheValueIsAnother) {
+  // "5.0" and a NUL byte (an outside tester's: the reading went past the value's end).
+  EXPECT_EQ(read({{"CUDNN_COMPAT_REQUIRE", "5.0"},
+                  {"__LMOD_STACK_CUDNN_COMPAT_REQUIRE", "NS4wAA=="},
+                  {"CUDNN_COMPAT_NEEDS", "b/1=5.1"}})
+                .require,
+            "5.0");
+  EXPECT_EQ(read({{"CUDNN_COMPAT_REQUIRE", "5.0"},
+                  {"__MODULES_PUSHENV_CUDNN_COMPAT_REQUIRE", "a/1&5.0x"},
+                  {"CUDNN_COMPAT_NEEDS", "b/1=5.1"}})
+                .require,
+            "5.0");
+}
+
 }  // namespace
 }  // namespace cudnn_compat

@@ -41,9 +41,13 @@ EnvNeed env_need(const EnvReader &read_env) {
                                    cuda = read_env("CUDNN_COMPAT_CUDA"),
                                    needs = read_env("CUDNN_COMPAT_NEEDS"),
                                    require_stack = read_env("__LMOD_STACK_CUDNN_COMPAT_REQUIRE"),
-                                   cuda_stack = read_env("__LMOD_STACK_CUDNN_COMPAT_CUDA");
-  const cudnn_compat_need_env in{c_str(require), c_str(cuda), c_str(needs), c_str(require_stack),
-                                 c_str(cuda_stack)};
+                                   cuda_stack = read_env("__LMOD_STACK_CUDNN_COMPAT_CUDA"),
+                                   require_pushed =
+                                       read_env("__MODULES_PUSHENV_CUDNN_COMPAT_REQUIRE"),
+                                   cuda_pushed = read_env("__MODULES_PUSHENV_CUDNN_COMPAT_CUDA");
+  const cudnn_compat_need_env in{c_str(require),       c_str(cuda),       c_str(needs),
+                                 c_str(require_stack), c_str(cuda_stack), c_str(require_pushed),
+                                 c_str(cuda_pushed)};
   cudnn_compat_asked_need need;
   cudnn_compat_read_need(&in, &need);
   return {text(need.require), source_of(need.require_from, "CUDNN_COMPAT_REQUIRE", need.module),
