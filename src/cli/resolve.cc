@@ -143,19 +143,54 @@ void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const N
   if (!advice.empty()) std::cout << "  " << advice << '\n';
 }
 
+// The name the shim decides a request as (shim/shim.c, route_without_major): a name without a
+// major as the name of one - the required one, else the one the loader's own file is of (the name
+// its links end at, else its SONAME); the name itself where none can be told.
+LibraryName routed_name(const Opts &o, const LibraryName &requested, const Need &need) {
+  if (requested.version || requested.windows) return requested;
+  std::optional<int> major = need.cudnn ? std::optional<int>(need.cudnn->major) : std::nullopt;
+  const std::optional<LoaderHit> hit =
+      major ? std::nullopt : loader_search(o.name, loader_context(o.program, "", env));
+  auto major_of = [](const std::string &name) -> std::optional<int> {
+    const Parsed<LibraryName> n = parse_library_name(name);
+    return n && n->version ? std::optional<int>(n->version->major) : std::nullopt;
+  };
+  if (hit) {
+    std::error_code ec;
+    const std::filesystem::path end = std::filesystem::canonical(hit->path, ec);
+    const Parsed<ElfDynamic> elf = read_elf_dynamic(hit->path);
+    major = ec ? std::nullopt : major_of(end.filename().string());
+    if (!major && elf) major = major_of(elf->soname);
+  }
+  if (!major) return requested;
+  const std::string stem = requested.sub.empty() ? "libcudnn" : "libcudnn_" + requested.sub;
+  return *parse_library_name(stem + ".so." + std::to_string(*major));
+}
+
 // Where the loader's own choice fits, the shim keeps it (a user's own cuDNN, the system's, a
 // module's older fitting release): the process gets it, and so this answer names it (the Slurm
 // plugin's node check asks resolve). The engine's own decision says so, the node's GPUs and
-// driver included. Printed, and true, when it does.
-bool print_loader_kept(const Opts &o, const Globals &g, const Map &map, const Need &need,
-                       const Choice &choice) {
-  const std::optional<LoaderHit> hit = loader_search(o.name, loader_context(o.program, "", env));
+// driver included; a sub-library is decided by its family's main library, and comes from that
+// one's directory (shim/shim.c, decide_for_sub). Printed, and true, when it does.
+bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &routed, const Map &map,
+                       const Need &need, const Choice &choice) {
+  // A name with more than the major (libcudnn_graph.so.9.1.0) is a file of that exact name.
+  if (!routed.version || routed.version->minor || routed.windows) return false;
+  const int major = routed.version->major;
+  const std::string main = "libcudnn.so." + std::to_string(major);
+  const std::optional<LoaderHit> hit = loader_search(main, loader_context(o.program, "", env));
   if (!hit) return false;
-  const Selection s =
-      system_doctor_io(probe_options())
-          .select(select_inputs(o.name, *parse_library_name(o.name), need, hit, &map));
+  const Selection s = system_doctor_io(probe_options())
+                          .select(select_inputs(main, *parse_library_name(main), need, hit, &map));
   if (s.outcome != Outcome::fit || !s.loader_release || !s.loader_verdict) return false;
-  const std::string file = s.use.value_or(hit->path);
+  const std::string main_file = s.use.value_or(hit->path);
+  const std::optional<std::string> found =
+      routed.sub.empty()
+          ? main_file
+          : find_library_file(std::filesystem::path(main_file).parent_path().string(), routed,
+                              major);
+  if (!found) return false;
+  const std::string &file = *found;
   std::string reason = "the loader's own choice (from " + hit->from + ") is cuDNN " +
                        to_string(*s.loader_release) + ", which fits (" + s.loader_verdict->reason +
                        "): the shim keeps it";
@@ -219,9 +254,10 @@ int run(const Opts &o, const Globals &g) {
   map = places_their_libraries_confirm(*map, probe_options(), dropped);
   if (need->cuda_major)
     map = with_library_cuda(*map, wanted_major(*need, *requested), probe_options());
-  const Choice choice = choose(*map, *need, *requested);
-  if (print_loader_kept(o, g, *map, *need, choice)) return kYes;
-  Resolved found = resolve_file(*map, choice, *requested, o.name, find_library_file);
+  const LibraryName routed = routed_name(o, *requested, *need);
+  const Choice choice = choose(*map, *need, routed);
+  if (print_loader_kept(o, g, routed, *map, *need, choice)) return kYes;
+  Resolved found = resolve_file(*map, choice, routed, o.name, find_library_file);
   found.skipped.insert(found.skipped.begin(), dropped.begin(), dropped.end());
   if (found.entry) {
     print_found(o, g, *map, *need, choice, found);

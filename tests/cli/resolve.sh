@@ -42,7 +42,9 @@ cp -r "$FAKES/9.1.0" "$t/9.1.0-copy"
 sed "s|$FAKES/9.1.0/lib64|$t/9.1.0-copy/lib64|" "$t/map.toml" >"$t/map2.toml"
 printf '\n[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\n' "$FAKES/9.1.0/lib64" >>"$t/map2.toml"
 rm "$t/9.1.0-copy/lib64/libcudnn_ops."*
-expect_rc 0 cc resolve libcudnn_ops.so.9 --map "$t/map2.toml"
+# (A node whose driver runs CUDA 12.4: this machine's own cuDNN 9, if any, in ld.so.cache and
+# built for CUDA 13, would be kept by the shim otherwise, and resolve says so.)
+expect_rc 0 cc resolve libcudnn_ops.so.9 --map "$t/map2.toml" --driver 12.4
 has "skipped: $t/9.1.0-copy/lib64 (listed for cuDNN 9.1.0) holds no file for libcudnn_ops.so.9"
 has "cuDNN 9.0.0 is the next of 2 installed releases that fit, after 1 whose directory holds no libcudnn_ops.so.9"
 lacks "is the newest"  # the one skipped (an outside tester's finding)

@@ -9,10 +9,12 @@ unset CUDNN_COMPAT_MAP  # and none at <prefix>/etc or /etc: the build tree has n
 [[ ! -e /etc/cudnn-compat/map.toml ]] || skip "this host has /etc/cudnn-compat/map.toml"
 
 expect_rc 1 cc resolve libcudnn.so.9   # no map, no environment: nothing to answer from
-VIRTUAL_ENV=$t/venv expect_rc 0 cc resolve libcudnn.so.9
+# (A need the system's own cuDNN, if any, does not meet: where the loader's file fits, the shim
+# keeps it, and resolve says so.)
+VIRTUAL_ENV=$t/venv expect_rc 0 cc resolve libcudnn.so.9 --require 9.20
 has "-> $site/nvidia/cudnn/lib/libcudnn.so.9"
 has "source: wheel"
-CONDA_PREFIX=$t/conda expect_rc 0 cc resolve libcudnn.so.9 --json
+CONDA_PREFIX=$t/conda expect_rc 0 cc resolve libcudnn.so.9 --require 9.23 --json
 has "\"file\": \"$t/conda/lib/libcudnn.so.9\""
 has '"source": "conda"'
 # The program's own environment: the conda package's library.

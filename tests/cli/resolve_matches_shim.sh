@@ -1,0 +1,40 @@
+# resolve names the file a process gets with the shim on: for names with and without a major,
+# main and sub-libraries, needs and none, and each release first on LD_LIBRARY_PATH, the file
+# resolve names is the one the shim's process maps (an outside tester's finding: resolve answered
+# sub-libraries and names without a major by the map's ranking while the shim kept the loader's
+# family, or routed the name to the required major).
+source "$(dirname "$0")/common.sh"
+entries "5.0.5:$FAKES/5.0.5/lib64" "8.1.0:$FAKES/8.1.0/lib64" "8.9.7:$FAKES/8.9.7/lib64" \
+  "9.1.0:$FAKES/9.1.0/lib64" "9.20.0:$FAKES/9.20.0/lib64" "9.23.0:$FAKES/9.23.0/lib64" >"$t/map.toml"
+export CUDNN_COMPAT_MAP=$t/map.toml
+shim=$(cc shim-path)
+# The real path of every file of the name's stem the process maps after loading it.
+cat >"$t/maps.py" <<'PY'
+import ctypes, os, re, sys
+name = sys.argv[1]
+ctypes.CDLL(name)
+stem = re.match(r"(libcudnn(_[a-z_]+)?)\.so", name).group(1) + ".so"
+with open("/proc/self/maps") as maps:
+    files = {os.path.realpath(l.split(None, 5)[5].strip()) for l in maps if len(l.split(None, 5)) == 6}
+print("\n".join(sorted(f for f in files if os.path.basename(f).startswith(stem))))
+PY
+compared=0
+for first in 5.0.5 8.1.0 8.9.7 9.1.0 9.20.0; do
+  for need in "" 8.9 9.1; do
+    for name in libcudnn.so libcudnn.so.8 libcudnn_ops_infer.so.8 libcudnn_ops.so.9 libcudnn_ops.so; do
+      case=" (LD_LIBRARY_PATH=$FAKES/$first/lib64 CUDNN_COMPAT_REQUIRE=$need $name)"
+      rc=0
+      answer=$(LD_LIBRARY_PATH=$FAKES/$first/lib64 CUDNN_COMPAT_REQUIRE=$need \
+        "$CUDNN_COMPAT" --json resolve "$name" 2>/dev/null) || rc=$?
+      [[ $rc == 0 ]] || continue  # nothing fits: the ordinary load, which resolve does not name
+      file=$(sed -n 's/^  "file": "\(.*\)",$/\1/p' <<<"$answer")
+      [[ -n $file ]] || fail "no file in resolve's answer$case: $answer"
+      got=$(LD_LIBRARY_PATH=$FAKES/$first/lib64 CUDNN_COMPAT_REQUIRE=$need LD_AUDIT=$shim \
+        python3 "$t/maps.py" "$name" 2>/dev/null) || continue  # the process's load failed
+      [[ $got == "$(realpath "$file")" ]] || fail "resolve named $file, the shim's process mapped '$got'$case"
+      compared=$((compared + 1))
+    done
+  done
+done
+(( compared >= 30 )) || fail "only $compared cases compared"
+echo "compared $compared cases"
