@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "decision_inputs.h"
 #include "diagnostics.h"
-#include "doctor_facts.h"
 
 #include <filesystem>
 #include <iostream>
@@ -127,9 +126,15 @@ void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const N
   const std::string reason = choice.ranked.empty()
                                  ? choice.reason
                                  : "every fitting release lacks " + o.name + " in its directory";
+  // The shim leaves such a load as it was: what the process gets then.
+  const std::optional<LoaderHit> hit = loader_search(o.name, loader_context(o.program, "", env));
+  const std::string as_usual = hit ? "the process loads " + hit->path + " as usual (from " +
+                                         hit->from + "), which does not fit"
+                                   : "the loader finds no " + o.name + ": the load fails";
   if (g.json) {
     print_json({{"request", o.name},
                 {"file", nullptr},
+                {"loaded_as_usual", hit ? nlohmann::json(hit->path) : nlohmann::json(nullptr)},
                 {"reason", reason},
                 {"advice", advice},
                 {"skipped", f.skipped},
@@ -137,7 +142,7 @@ void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const N
                 {"map", map.path}});
     return;
   }
-  std::cout << o.name << ": " << reason << '\n';
+  std::cout << o.name << ": " << reason << "\n  " << as_usual << '\n';
   for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
   if (!choice.considered.empty()) print_considered(map, choice);
   if (!advice.empty()) std::cout << "  " << advice << '\n';
@@ -172,16 +177,30 @@ LibraryName routed_name(const Opts &o, const LibraryName &requested, const Need 
 // plugin's node check asks resolve). The engine's own decision says so, the node's GPUs and
 // driver included; a sub-library is decided by its family's main library, and comes from that
 // one's directory (shim/shim.c, decide_for_sub). Printed, and true, when it does.
-bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &routed, const Map &map,
-                       const Need &need, const Choice &choice) {
+// The engine's edges: a file the site map's decision table knows is judged, and handed over, where
+// the table probed it (the loader may reach the same file by another path: ld.so.cache's
+// /usr/local/cuda-13.0/lib for the map's /usr/local/cuda/lib64).
+Selection engine_selection(const std::string &main, const Map *site, const Map &map,
+                           const Need &need, const std::optional<LoaderHit> &hit) {
+  const TableRead table = site ? read_table(site->path, TableKind::decide) : TableRead{};
+  const std::vector<KnownLibrary> known =
+      table.text ? table_libraries(*table.text) : std::vector<KnownLibrary>{};
+  SelectIo io = engine_io(known, site, need.cuda_major.has_value(), [](const std::string &file) {
+    return check_library(file, probe_options());
+  });
+  if (need.node && need.node->problem.empty() && !need.node->gpus.empty()) io.code = family_code;
+  return select_library(select_inputs(main, *parse_library_name(main), need, hit, &map), io);
+}
+
+bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &routed, const Map *site,
+                       const Map &map, const Need &need, const Choice &choice) {
   // A name with more than the major (libcudnn_graph.so.9.1.0) is a file of that exact name.
   if (!routed.version || routed.version->minor || routed.windows) return false;
   const int major = routed.version->major;
   const std::string main = "libcudnn.so." + std::to_string(major);
   const std::optional<LoaderHit> hit = loader_search(main, loader_context(o.program, "", env));
   if (!hit) return false;
-  const Selection s = system_doctor_io(probe_options())
-                          .select(select_inputs(main, *parse_library_name(main), need, hit, &map));
+  const Selection s = engine_selection(main, site, map, need, hit);
   if (s.outcome != Outcome::fit || !s.loader_release || !s.loader_verdict) return false;
   const std::string main_file = s.use.value_or(hit->path);
   const std::optional<std::string> found =
@@ -256,7 +275,7 @@ int run(const Opts &o, const Globals &g) {
     map = with_library_cuda(*map, wanted_major(*need, *requested), probe_options());
   const LibraryName routed = routed_name(o, *requested, *need);
   const Choice choice = choose(*map, *need, routed);
-  if (print_loader_kept(o, g, routed, *map, *need, choice)) return kYes;
+  if (print_loader_kept(o, g, routed, m.map ? &*m.map : nullptr, *map, *need, choice)) return kYes;
   Resolved found = resolve_file(*map, choice, routed, o.name, find_library_file);
   found.skipped.insert(found.skipped.begin(), dropped.begin(), dropped.end());
   if (found.entry) {

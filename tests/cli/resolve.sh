@@ -68,6 +68,15 @@ has "libcudnn.so.9 -> $FAKES/9.1.0/lib64/libcudnn.so.9"
 has "the loader's own choice (from LD_LIBRARY_PATH) is cuDNN 9.1.0, which fits (same major, and runtime minor 1 >= built minor 1): the shim keeps it; of the map's places, no installed cuDNN fits"
 LD_LIBRARY_PATH=$FAKES/9.0.0/lib64 expect_rc 1 cc resolve libcudnn.so.9 --require 9.1 --map "$t/only9.0.toml"
 has "no installed cuDNN fits"
+# ... and what the process gets then (an outside tester's finding: no file was named).
+has "the process loads $FAKES/9.0.0/lib64/libcudnn.so.9 as usual (from LD_LIBRARY_PATH), which does not fit"
+LD_LIBRARY_PATH=$FAKES/9.0.0/lib64 expect_rc 1 cc --json resolve libcudnn.so.9 --require 9.1 --map "$t/only9.0.toml"
+has "\"loaded_as_usual\": \"$FAKES/9.0.0/lib64/libcudnn.so.9\""
+
+# A 100 kB requirement is named by its start and its length, on one short line.
+CUDNN_COMPAT_REQUIRE=$(head -c 100000 /dev/zero | tr '\0' 'x') expect_rc 2 cc resolve libcudnn.so.5
+has "...' (100000 bytes) is not a version"
+(( ${#out} < 400 )) || fail "a ${#out}-byte message"
 
 # The loader's own choice fits though the map prefers another fitting release: the shim keeps the
 # loader's, and resolve names that one too (a maintainer's finding: resolve named the map's newest

@@ -643,12 +643,13 @@ check_hidden() {
   expect_rc 0 env MODULES_CMD="$modulecmd" "$CUDNN_COMPAT" scan --modules "$system" --merge -o "$t/map.toml"
   out=$(cat "$t/map.toml"); count "hand_out = false" 2
 
-  expect_rc 0 cc resolve libcudnn.so.9 --require 9.0
+  # CUDA 12: the real cuDNN 9 of this machine, which ld.so.cache may hold, is built for CUDA 13 and
+  # does not fit, so the loader's pick is replaced by what the map hands out (the shim keeps a
+  # loader's file that fits, and resolve says so).
+  expect_rc 0 cc resolve libcudnn.so.9 --require 9.0 --cuda 12
   has "libcudnn.so.9 -> $FAKES/9.0.0/lib64/libcudnn.so.9"
   has "the map does not hand it out"
 
-  # CUDA 12: the real cuDNN 9 of this machine, which ld.so.cache may hold, is built for CUDA 13 and
-  # does not fit, so the loader's pick is replaced by what the map hands out.
   local shim; shim=$(cc shim-path)
   compile_family
   for debug in 0 1; do  # with CUDNN_COMPAT_DEBUG=1 the engine always decides

@@ -75,7 +75,11 @@ std::string printable(std::string_view text) {
 }
 
 std::string quoted(std::string_view text) {
-  return "'" + printable(text) + "'";
+  // A line that names a 100 kB variable whole fills the terminal and is cut where it lands.
+  constexpr std::size_t kShown = 120;
+  if (text.size() <= kShown) return "'" + printable(text) + "'";
+  return "'" + printable(text.substr(0, kShown)) + "...' (" + std::to_string(text.size()) +
+         " bytes)";
 }
 
 std::string shell_word(std::string_view text) {

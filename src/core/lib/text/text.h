@@ -31,7 +31,8 @@ bool all_digits(std::string_view s);
 // that shows what the user typed: a value holding a newline broke the line, an escape sequence
 // reached the terminal.
 std::string printable(std::string_view text);
-// 'text', printable, for messages that show what the user typed.
+// 'text', printable, for messages that show what the user typed; past 120 bytes, its start and
+// its length.
 std::string quoted(std::string_view text);
 // text as one word of a POSIX shell command a user pastes: as it is when it holds only letters,
 // digits and /._+@%,:=- (every module name seen), else in single quotes, so that `$(...)`, `;` or
