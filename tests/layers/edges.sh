@@ -18,7 +18,7 @@ declare -A uses=(
   [system]="lib/text lib/io model"
   [decide]="lib/text model map"
   [report]="lib/text model map decide"
-  [inputs]="model map system decide"
+  [inputs]="lib/text model map system decide"
   [facts]="lib/io lib/text model map system decide report inputs"
   [usage]="lib/text model map decide"
 )

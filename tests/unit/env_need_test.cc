@@ -84,6 +84,11 @@ TEST(EnvNeed, TheRecordAloneIsANeed) {
   EXPECT_FALSE(read({{"CUDNN_COMPAT_NEEDS", ":::"}}).require);
 }
 
+TEST(EnvNeed, TheModulesNameIsSaidOnOneLine) {
+  EXPECT_EQ(read({{"CUDNN_COMPAT_NEEDS", "app\rFORGED\x1b[2J/1=5.1"}}).require_source,
+            "CUDNN_COMPAT_NEEDS (app\\rFORGED\\x1b[2J/1)");
+}
+
 TEST(EnvNeed, AStackThatIsNoBase64OrAnotherValueIsNoModules) {
   for (const char *stack : {"NS4", "NS4x!", "", "Ni4w:NS4x"})
     EXPECT_EQ(read({{"CUDNN_COMPAT_REQUIRE", "5.1"},

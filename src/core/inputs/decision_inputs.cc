@@ -1,6 +1,7 @@
 #include "decision_inputs.h"
 #include "asked_need.h"
 #include "node_file.h"
+#include "text.h"
 
 #include <fnmatch.h>
 
@@ -21,8 +22,10 @@ std::optional<std::string> text(cudnn_compat_text t) {
 }
 
 std::string source_of(cudnn_compat_need_from from, const char *var, cudnn_compat_text module) {
+  // Every line that says where a need came from is one line: a carriage return or an escape in
+  // the module's name would rewrite the terminal's (an outside tester's finding).
   return from == CUDNN_COMPAT_NEED_MODULE
-             ? "CUDNN_COMPAT_NEEDS (" + std::string(module.s, module.n) + ")"
+             ? "CUDNN_COMPAT_NEEDS (" + printable(std::string_view(module.s, module.n)) + ")"
              : std::string(var);
 }
 
