@@ -42,9 +42,16 @@ std::vector<std::size_t> ranked(const Map &map, const Need &need, const LibraryN
     const Installed &e = map.cudnn[i];
     if (e.hand_out && entry_fits(e, need, major, Words::no).compatible) out.push_back(i);
   }
-  // Stable: between equal versions the admin's order in the map decides.
+  // Stable: between equal releases (x.y.z) the admin's order in the map decides, and the map's
+  // places come before the active Python environment's. A build number (a wheel's 9.20.0.48,
+  // EasyBuild's 8.9.7.29) is no newer release: ranked by it, a process in a virtualenv got the
+  // wheel from the engine and the module from the decision table, which knows the map alone.
+  auto release = [](Version v) {
+    v.build.reset();
+    return v;
+  };
   std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) {
-    const int order = compare(map.cudnn[a].version, map.cudnn[b].version);
+    const int order = compare(release(map.cudnn[a].version), release(map.cudnn[b].version));
     return map.policy.prefer == Prefer::newest ? order > 0 : order < 0;
   });
   return out;
