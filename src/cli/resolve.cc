@@ -107,8 +107,8 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
   print_considered(map, choice);
 }
 
-void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const Need &need,
-                        const Choice &choice, const Resolved &f) {
+void print_nothing_fits(const Opts &o, const Globals &g, const std::string &routed_as,
+                        const Map &map, const Need &need, const Choice &choice, const Resolved &f) {
   std::string advice;
   const LibraryName requested = *parse_library_name(o.name);
   const std::optional<int> asked =
@@ -126,11 +126,12 @@ void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const N
   const std::string reason = choice.ranked.empty()
                                  ? choice.reason
                                  : "every fitting release lacks " + o.name + " in its directory";
-  // The shim leaves such a load as it was: what the process gets then.
-  const std::optional<LoaderHit> hit = loader_search(o.name, loader_context(o.program, "", env));
+  // The shim leaves such a load as it was: what the process gets then, for the name it routed the
+  // request as (libcudnn.so as libcudnn.so.9: the loader's file for that).
+  const std::optional<LoaderHit> hit = loader_search(routed_as, loader_context(o.program, "", env));
   const std::string as_usual = hit ? "the process loads " + hit->path + " as usual (from " +
                                          hit->from + "), which does not fit"
-                                   : "the loader finds no " + o.name + ": the load fails";
+                                   : "the loader finds no " + routed_as + ": the load fails";
   if (g.json) {
     print_json({{"request", o.name},
                 {"file", nullptr},
@@ -151,8 +152,8 @@ void print_nothing_fits(const Opts &o, const Globals &g, const Map &map, const N
 // The name the shim decides a request as (shim/shim.c, route_without_major): a name without a
 // major as the name of one - the required one, else the one the loader's own file is of (the name
 // its links end at, else its SONAME); the name itself where none can be told.
-LibraryName routed_name(const Opts &o, const LibraryName &requested, const Need &need) {
-  if (requested.version || requested.windows) return requested;
+std::string routed_name(const Opts &o, const LibraryName &requested, const Need &need) {
+  if (requested.version || requested.windows) return o.name;
   std::optional<int> major = need.cudnn ? std::optional<int>(need.cudnn->major) : std::nullopt;
   const std::optional<LoaderHit> hit =
       major ? std::nullopt : loader_search(o.name, loader_context(o.program, "", env));
@@ -167,9 +168,9 @@ LibraryName routed_name(const Opts &o, const LibraryName &requested, const Need 
     major = ec ? std::nullopt : major_of(end.filename().string());
     if (!major && elf) major = major_of(elf->soname);
   }
-  if (!major) return requested;
+  if (!major) return o.name;
   const std::string stem = requested.sub.empty() ? "libcudnn" : "libcudnn_" + requested.sub;
-  return *parse_library_name(stem + ".so." + std::to_string(*major));
+  return stem + ".so." + std::to_string(*major);
 }
 
 // Where the loader's own choice fits, the shim keeps it (a user's own cuDNN, the system's, a
@@ -273,7 +274,8 @@ int run(const Opts &o, const Globals &g) {
   map = places_their_libraries_confirm(*map, probe_options(), dropped);
   if (need->cuda_major)
     map = with_library_cuda(*map, wanted_major(*need, *requested), probe_options());
-  const LibraryName routed = routed_name(o, *requested, *need);
+  const std::string routed_as = routed_name(o, *requested, *need);
+  const LibraryName routed = *parse_library_name(routed_as);
   const Choice choice = choose(*map, *need, routed);
   if (print_loader_kept(o, g, routed, m.map ? &*m.map : nullptr, *map, *need, choice)) return kYes;
   Resolved found = resolve_file(*map, choice, routed, o.name, find_library_file);
@@ -282,7 +284,7 @@ int run(const Opts &o, const Globals &g) {
     print_found(o, g, *map, *need, choice, found);
     return kYes;
   }
-  print_nothing_fits(o, g, *map, *need, choice, found);
+  print_nothing_fits(o, g, routed_as, *map, *need, choice, found);
   return kNo;
 }
 
