@@ -78,10 +78,9 @@ static int make_key(const struct memo_request *r) {
   ok = ok && add("\t") && add(m.pick ? m.pick : "-") && add("\n");
   // (CUDNN_COMPAT_MAP is in the "map" line: the map the contract found, named or not.)
   // The need as the environment asks it (the entry's env lines hold the variables it came from).
-  struct asked_need need;
-  read_asked_need(r->env, &need);
-  if (ok && need.require && *need.require) ok = add("need\t") && add(need.require) && add("\n");
-  if (ok && need.cuda && *need.cuda) ok = add("cuda\t") && add(need.cuda) && add("\n");
+  const struct asked_need *need = r->need;
+  if (ok && need->require && *need->require) ok = add("need\t") && add(need->require) && add("\n");
+  if (ok && need->cuda && *need->cuda) ok = add("cuda\t") && add(need->cuda) && add("\n");
   return ok;
 }
 

@@ -6,6 +6,8 @@
 
 #include "search_dirs.h"
 
+struct asked_need;
+
 #pragma GCC visibility push(hidden)
 
 struct memo_request {
@@ -18,6 +20,7 @@ struct memo_request {
   // installs of one build, each with its own map, never share an answer (helper 54).
   const char *map;
   char **env;
+  const struct asked_need *need;  // the need as the environment asks it (environment.h)
   // The other libraries of Python environments the process has loaded, as "peer\tPATH\n" lines:
   // their distributions' pins are needs the engine reads, so an answer holds for the same set.
   const char *peers;

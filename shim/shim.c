@@ -124,6 +124,7 @@ struct settings {
   char **env;  // none in secure execution
   int disabled, debug, report;
   long deadline_ms;
+  struct asked_need need;  // read once a decision: the table, the memo key and the routing ask it
 };
 
 static long parse_seconds(const char *s, long fallback) {
@@ -142,6 +143,7 @@ static struct settings read_settings(void) {
   s.debug = on && text_eq(on, "1");
   s.report = report_asked(s.env);
   s.deadline_ms = now_ms() + 1000 * parse_seconds(env_value(s.env, "CUDNN_COMPAT_TIMEOUT"), 10);
+  read_asked_need(s.env, &s.need);
   return s;
 }
 
@@ -487,9 +489,7 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   // The table is filed by major: a name with a fuller version (libcudnn.so.9.1.0) is a need of its
   // own, and a file of that exact name, which only the engine weighs.
   if (!s->debug && c->major >= 0 && !c->full_version && (dirs->complete || path) && !python) {
-    struct asked_need need;
-    read_asked_need(s->env, &need);
-    const struct fast_request r = {map,  c->major,   need.require, need.cuda,
+    const struct fast_request r = {map,  c->major,   s->need.require, s->need.cuda,
                                    pick, pick_known, s->env};
     const char *use = 0;
     switch (fast_decide(&r, &use)) {
@@ -506,8 +506,9 @@ static const char *decide(const char *name, const struct cudnn_name *c, const ch
   // the engine says why.
   const int recall = !s->debug && (dirs->complete || path);
   const struct memo_request m = {
-      name, executable(),      requester_name, dirs,
-      pick, recall ? map : "", s->env,         recall ? python_peers(who, requester_name) : ""};
+      name,   executable(), requester_name,
+      dirs,   pick,         recall ? map : "",
+      s->env, &s->need,     recall ? python_peers(who, requester_name) : ""};
   const char *known = 0;
   const char *use = 0;
   switch (memo_recall(recall && m.peers ? &m : 0, s->deadline_ms, &known)) {
@@ -1128,9 +1129,7 @@ static const char *route_name(const char *name, const struct cudnn_name *c,
 static const char *route_without_major(const char *name, const struct cudnn_name *c,
                                        const struct requester *q, const struct settings *s) {
   static char with_major[64];
-  struct asked_need asked;
-  read_asked_need(s->env, &asked);
-  const char *require = asked.require;
+  const char *require = s->need.require;
   struct cudnn_compat_version need;
   int major = require && cudnn_compat_parse_required(require, text_len(require), &need)
                   ? (int)need.part[0]

@@ -164,28 +164,24 @@ std::string routed_name(const Opts &o, const LibraryName &requested, const Need 
   if (hit) {
     std::error_code ec;
     const std::filesystem::path end = std::filesystem::canonical(hit->path, ec);
-    const Parsed<ElfDynamic> elf = read_elf_dynamic(hit->path);
     major = ec ? std::nullopt : major_of(end.filename().string());
-    if (!major && elf) major = major_of(elf->soname);
+    if (!major)
+      if (const Parsed<ElfDynamic> elf = read_elf_dynamic(hit->path)) major = major_of(elf->soname);
   }
   if (!major) return o.name;
   const std::string stem = requested.sub.empty() ? "libcudnn" : "libcudnn_" + requested.sub;
   return stem + ".so." + std::to_string(*major);
 }
 
-// Where the loader's own choice fits, the shim keeps it (a user's own cuDNN, the system's, a
-// module's older fitting release): the process gets it, and so this answer names it (the Slurm
-// plugin's node check asks resolve). The engine's own decision says so, the node's GPUs and
-// driver included; a sub-library is decided by its family's main library, and comes from that
-// one's directory (shim/shim.c, decide_for_sub). Printed, and true, when it does.
-// The engine's edges: a file the site map's decision table knows is judged, and handed over, where
-// the table probed it (the loader may reach the same file by another path: ld.so.cache's
-// /usr/local/cuda-13.0/lib for the map's /usr/local/cuda/lib64).
+// The engine's decision with the engine's edges: a file the site map's decision table knows is
+// judged, and handed over, where the table probed it (the loader may reach the same file by
+// another path: ld.so.cache's /usr/local/cuda-13.0/lib for the map's /usr/local/cuda/lib64).
 Selection engine_selection(const std::string &main, const Map *site, const Map &map,
                            const Need &need, const std::optional<LoaderHit> &hit) {
-  const TableRead table = site ? read_table(site->path, TableKind::decide) : TableRead{};
+  std::map<std::size_t, ReleaseCode> codes;
+  const std::optional<FileStamp> stamp = site ? stamp_file(site->path) : std::nullopt;
   const std::vector<KnownLibrary> known =
-      table.text ? table_libraries(*table.text) : std::vector<KnownLibrary>{};
+      stamp ? known_libraries(site->path, *stamp, codes) : std::vector<KnownLibrary>{};
   SelectIo io = engine_io(known, site, need.cuda_major.has_value(), [](const std::string &file) {
     return check_library(file, probe_options());
   });
@@ -193,6 +189,11 @@ Selection engine_selection(const std::string &main, const Map *site, const Map &
   return select_library(select_inputs(main, *parse_library_name(main), need, hit, &map), io);
 }
 
+// Where the loader's own choice fits, the shim keeps it (a user's own cuDNN, the system's, a
+// module's older fitting release): the process gets it, and so this answer names it (the Slurm
+// plugin's node check asks resolve). The engine's own decision says so, the node's GPUs and
+// driver included; a sub-library is decided by its family's main library, and comes from that
+// one's directory (shim/shim.c, decide_for_sub). Printed, and true, when it does.
 bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &routed, const Map *site,
                        const Map &map, const Need &need, const Choice &choice) {
   // A name with more than the major (libcudnn_graph.so.9.1.0) is a file of that exact name.
@@ -216,11 +217,10 @@ bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &route
                        "): the shim keeps it";
   if (choice.ranked.empty()) reason += "; of the map's places, " + choice.reason;
   if (g.json) {
-    const std::optional<Probe> p = probe_library(file, probe_options());
     print_json({{"request", o.name},
                 {"file", file},
                 {"version", to_string(*s.loader_release)},
-                {"cuda", p ? json_of(p->cuda) : nlohmann::json(nullptr)},
+                {"cuda", json_of(s.loader_cuda)},
                 {"source", hit->from},
                 {"need", need_json(need)},
                 {"reason", reason},

@@ -29,12 +29,11 @@ bool executable(const std::string &path) {
   return access(path.c_str(), R_OK) == 0;
 }
 
-}  // namespace
-
-namespace {
+// Where the Debian packages put each system, after what the environment names.
 constexpr const char *kLmodDir = "/usr/share/lmod/lmod/libexec";
 constexpr const char *kModulecmds[] = {"/usr/lib/x86_64-linux-gnu/modulecmd.tcl",
                                        "/usr/share/modules/libexec/modulecmd.tcl"};
+
 }  // namespace
 
 std::string module_system_places(ModuleSystemKind kind) {
@@ -54,8 +53,9 @@ std::optional<ModuleSystem> find_module_system(std::optional<ModuleSystemKind> w
     if (executable(dir + "/spider")) return ModuleSystem{ModuleSystemKind::lmod, dir + "/spider"};
   }
   if (!wanted || *wanted == ModuleSystemKind::envmodules) {
-    for (const std::string &cmd : {env("MODULES_CMD").value_or(""), std::string(kModulecmds[0]),
-                                   std::string(kModulecmds[1])})
+    std::vector<std::string> cmds{env("MODULES_CMD").value_or("")};
+    cmds.insert(cmds.end(), std::begin(kModulecmds), std::end(kModulecmds));
+    for (const std::string &cmd : cmds)
       if (!cmd.empty() && executable(cmd)) return ModuleSystem{ModuleSystemKind::envmodules, cmd};
   }
   return std::nullopt;

@@ -50,17 +50,6 @@ long left_ms(const Request &r) {
       std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now()).count());
 }
 
-// The libraries the map's decision table knows, as it knew them when the map had this stamp, and
-// the device code it recorded for their families.
-std::vector<KnownLibrary> known_libraries(const std::string &path, const FileStamp &stamp,
-                                          std::map<std::size_t, ReleaseCode> &codes) {
-  const TableRead table = read_table(path, TableKind::decide);
-  // The map must still be the one the table and the load saw: an edit since is not known.
-  if (!table.text || stamp_file(path) != stamp) return {};
-  codes = table_codes(*table.text);
-  return table_libraries(*table.text);
-}
-
 // The node the process runs on (within half of what is left of the deadline); its node file is a
 // ground of the decision (a new boot, or a node learnt anew, decides anew). Learnt only where there
 // is a candidate to judge on it (any_candidate): a process asking for a cuDNN the machine lacks

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "decision_inputs.h"
+#include "shared/asked_need.h"
 
 namespace cudnn_compat {
 namespace {
@@ -47,6 +48,7 @@ TEST(EnvNeed, TheFirstEntryIsTheApplicationLoadedLast) {
                           {"__LMOD_STACK_CUDNN_COMPAT_CUDA", "MTI="},
                           {"CUDNN_COMPAT_NEEDS", "pytorch/2.1=8.9,cuda=12:tensorflow/1.0=5.1"}});
   EXPECT_EQ(n.require, "8.9");
+  EXPECT_EQ(n.require_source, "CUDNN_COMPAT_NEEDS (pytorch/2.1)");
   EXPECT_EQ(n.cuda, "12");
   EXPECT_EQ(n.cuda_source, "CUDNN_COMPAT_NEEDS (pytorch/2.1)");
 }
@@ -116,6 +118,15 @@ TEST(EnvNeed, EnvironmentModulesPushedCudaOfAnotherApplicationIsNoNeed) {
                   {"CUDNN_COMPAT_NEEDS", "tensorflow/1.0=5.1"}})
                 .cuda,
             "11");
+}
+
+TEST(EnvNeed, TheDecoderStopsAtTheValuesEnd) {
+  // The bytes after the value's end are zero here: a decoder that read on would call it a match.
+  const char value[] = {'5', '.', '0', '\0', '\0', '\0'};
+  EXPECT_FALSE(cudnn_compat_stack_top_is("NS4wAA==", value));
+  EXPECT_TRUE(cudnn_compat_stack_top_is("NS4w:OC45", value));
+  EXPECT_FALSE(cudnn_compat_pushed_top_is("a/1&5.0x", value));
+  EXPECT_TRUE(cudnn_compat_pushed_top_is("a/1&5.0:b/1&8.9", value));
 }
 
 TEST(EnvNeed, AStackEntryLongerThanTheValueIsAnother) {

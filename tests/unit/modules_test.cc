@@ -109,6 +109,14 @@ TEST(Modules, MergeKeepsTheAdminsWork) {
   EXPECT_NE(r.dropped[0].find("/gone"), std::string::npos);
 }
 
+// Edges where every place is there, under the name it was written by.
+MergeIo every_place_there() {
+  return {[](const std::string &) { return true; },
+          [](const std::string &lib) { return lib; },
+          {},
+          false};
+}
+
 // A module's parents (load_first): an Lmod scan's word where it finds some; a scan that finds
 // none (Environment Modules prints none) keeps the admin's (an outside tester's finding: merge
 // dropped them).
@@ -121,10 +129,7 @@ TEST(Modules, MergeKeepsParentsTheScanCannotSee) {
   std::vector<Installed> scanned{{*parse_dotted("5.1.10"), "/a", std::nullopt, "cudnn/5.1", {}},
                                  {*parse_dotted("8.9.7"), "/b", std::nullopt, "cudnn/8.9", {}}};
   scanned[1].load_first = {"gcc/12.2.0"};
-  const MergeIo io{[](const std::string &) { return true; },
-                   [](const std::string &lib) { return lib; },
-                   {},
-                   false};
+  const MergeIo io = every_place_there();
   MergeReport r;
   const Map m = merge_scan(old, scanned, io, r);
   ASSERT_EQ(m.cudnn.size(), 2u);
@@ -146,10 +151,7 @@ TEST(Modules, MergeKeepsAPlaceWithheld) {
       {*parse_dotted("8.9.8"), "/a", std::nullopt, "cudnn/8.9.8", {}},
       {*parse_dotted("8.9.7"), "/b", std::nullopt, "cudnn/8.9.7", {}, false, false},
       {*parse_dotted("9.0.0"), "/c", std::nullopt, "cudnn/9.0", {}, false, false}};
-  const MergeIo io{[](const std::string &) { return true; },
-                   [](const std::string &lib) { return lib; },
-                   {},
-                   false};
+  const MergeIo io = every_place_there();
   MergeReport r;
   const Map m = merge_scan(old, scanned, io, r);
   ASSERT_EQ(m.cudnn.size(), 3u);

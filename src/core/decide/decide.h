@@ -305,6 +305,7 @@ struct Selection {
   std::vector<std::string> say;    // lines for stderr: at most one unless debugging
   Outcome outcome = Outcome::undecided;
   std::optional<Version> loader_release = {};  // what the loader's own library reports
+  std::optional<Version> loader_cuda = {};     // and the CUDA it was built for, where it says
   std::optional<Version> release = {};         // what `use` reports
   // fit()'s word on the loader's own library, when it was probed and judged: doctor's verdict on
   // the loader's choice is this one, the node's GPUs and driver included.

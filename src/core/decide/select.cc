@@ -249,7 +249,8 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   Selection out;
   const LibraryCheck loaded = in.loader ? io.probe(in.loader->path) : LibraryCheck{};
   // The loader's own choice could not be asked: nothing is known, the ordinary load stands.
-  if (loaded.probe) out.loader_release = loaded.probe->version;
+  if (loaded.probe)
+    out.loader_release = loaded.probe->version, out.loader_cuda = loaded.probe->cuda;
   if (in.loader && !loaded.probe && !loaded.not_run.empty())
     return {{},
             {kPrefix + in.name + ": " + need + ", but " + no_answer(in.loader->path, loaded) +

@@ -40,14 +40,20 @@ std::optional<std::string> flag_or(const std::string &flag, const char *flag_nam
 }  // namespace
 
 EnvNeed env_need(const EnvReader &read_env) {
+  // The module systems' records count only beside a CUDNN_COMPAT_NEEDS, and are read only then,
+  // as the shim reads them: every variable read is a line the memo's entry is checked against in
+  // each later process.
   const std::optional<std::string> require = read_env("CUDNN_COMPAT_REQUIRE"),
                                    cuda = read_env("CUDNN_COMPAT_CUDA"),
-                                   needs = read_env("CUDNN_COMPAT_NEEDS"),
-                                   require_stack = read_env("__LMOD_STACK_CUDNN_COMPAT_REQUIRE"),
-                                   cuda_stack = read_env("__LMOD_STACK_CUDNN_COMPAT_CUDA"),
+                                   needs = read_env("CUDNN_COMPAT_NEEDS");
+  auto beside_needs = [&](const char *name) { return needs ? read_env(name) : std::nullopt; };
+  const std::optional<std::string> require_stack =
+                                       beside_needs("__LMOD_STACK_CUDNN_COMPAT_REQUIRE"),
+                                   cuda_stack = beside_needs("__LMOD_STACK_CUDNN_COMPAT_CUDA"),
                                    require_pushed =
-                                       read_env("__MODULES_PUSHENV_CUDNN_COMPAT_REQUIRE"),
-                                   cuda_pushed = read_env("__MODULES_PUSHENV_CUDNN_COMPAT_CUDA");
+                                       beside_needs("__MODULES_PUSHENV_CUDNN_COMPAT_REQUIRE"),
+                                   cuda_pushed =
+                                       beside_needs("__MODULES_PUSHENV_CUDNN_COMPAT_CUDA");
   const cudnn_compat_need_env in{c_str(require),       c_str(cuda),       c_str(needs),
                                  c_str(require_stack), c_str(cuda_stack), c_str(require_pushed),
                                  c_str(cuda_pushed)};
@@ -158,6 +164,15 @@ SelectInputs select_inputs(const std::string &name, const LibraryName &requested
   in.map = map;
   if (loader) in.loader_source = source_of_hit(*loader, map);
   return in;
+}
+
+std::vector<KnownLibrary> known_libraries(const std::string &map_path, const FileStamp &stamp,
+                                          std::map<std::size_t, ReleaseCode> &codes) {
+  const TableRead table = read_table(map_path, TableKind::decide);
+  // The map must still be the one the table and the load saw: an edit since is not known.
+  if (!table.text || stamp_file(map_path) != stamp) return {};
+  codes = table_codes(*table.text);
+  return table_libraries(*table.text);
 }
 
 SelectIo engine_io(const std::vector<KnownLibrary> &known, const Map *map, bool cuda_needed,

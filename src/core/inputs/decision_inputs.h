@@ -8,6 +8,7 @@
 #include "system.h"
 
 #include <functional>
+#include <map>
 
 namespace cudnn_compat {
 
@@ -57,6 +58,10 @@ NodeSources node_sources(const EnvReader &read_env, const std::string &helper, i
 SelectInputs select_inputs(const std::string &name, const LibraryName &requested, const Need &need,
                            const std::optional<LoaderHit> &loader, const Map *map);
 
+// The libraries the map's decision table knows, as it knew them when the map had this stamp, and
+// the device code it recorded for their families: the engine's and resolve's view of the table.
+std::vector<KnownLibrary> known_libraries(const std::string &map_path, const FileStamp &stamp,
+                                          std::map<std::size_t, ReleaseCode> &codes);
 // The engine's edges for select_library. A file the map's decision table knows by its identity
 // is taken at the table's word (remembered_probe), so that the engine and the shim's fast path
 // answer alike, when this process can load both it and the path the table probed it at; any other
