@@ -2,6 +2,7 @@
 // table), written together from one stamp that git's racy-clean rule makes safe to trust.
 #include "atomic_write.h"
 #include "facts.h"
+#include "read_file.h"
 #include "site_files.h"
 
 #include <fcntl.h>
@@ -23,18 +24,6 @@ void wait_past_second_of(std::uint64_t mtime_ns) {
   if (system_clock::now() < past) std::this_thread::sleep_until(past + milliseconds(10));
 }
 
-std::optional<std::string> read_fd(int fd) {
-  std::string text;
-  char block[65536];
-  for (;;) {
-    const ssize_t n = read(fd, block, sizeof block);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return std::nullopt;
-    if (n == 0) return text;
-    text.append(block, std::size_t(n));
-  }
-}
-
 }  // namespace
 
 Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
@@ -45,8 +34,8 @@ Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
   if (fd < 0)
     return Parsed<FileStamp>::fail("cannot open " + parsed.path + ": " + std::strerror(errno));
   struct stat st {};
-  const bool ok = fstat(fd, &st) == 0;
-  const std::optional<std::string> text = read_fd(fd);
+  std::string text;
+  const bool ok = fstat(fd, &st) == 0 && read_to_end(fd, text) == ReadEnd::done;
   close(fd);
   const std::uint64_t mtime =
       std::uint64_t(st.st_mtim.tv_sec) * 1'000'000'000u + std::uint64_t(st.st_mtim.tv_nsec);
@@ -56,11 +45,11 @@ Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
                        std::uint64_t(st.st_size),
                        mtime,
                        std::uint64_t(st.st_uid),
-                       text ? std::uint32_t(site_crc32(0, text->data(), long(text->size()))) : 0,
+                       std::uint32_t(site_crc32(0, text.data(), long(text.size()))),
                        trusted_gid(parsed)};
-  if (!ok || !text || mtime / 1'000'000'000 != first->mtime_ns / 1'000'000'000)
+  if (!ok || mtime / 1'000'000'000 != first->mtime_ns / 1'000'000'000)
     return Parsed<FileStamp>::fail(parsed.path + " changed while it was read; validate it again");
-  const MapLoad again = parse_map(*text, parsed.path);
+  const MapLoad again = parse_map(text, parsed.path);
   if (!again.map || format_map(*again.map) != format_map(parsed))
     return Parsed<FileStamp>::fail(parsed.path + " changed while it was read; validate it again");
   return {read, {}};

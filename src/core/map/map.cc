@@ -1,5 +1,6 @@
 // The version map, schema 1: parse and check it with source positions, print it normalised.
 #include "map.h"
+#include "read_file.h"
 #include "site_contract.h"
 #include "text.h"
 
@@ -642,15 +643,15 @@ MapLoad read_map_text(const std::string &path) {
     why = "is " + std::to_string(st.st_size) + " bytes; a map is at most " +
           std::to_string(SITE_FILE_MAX) + " (16 MiB): is it the map?";
   std::string text;
-  char block[65536];
-  ssize_t n = 0;
-  while (why.empty() && (n = read(fd, block, sizeof block)) != 0)
-    if (n > 0 && text.size() + std::size_t(n) > SITE_FILE_MAX)
-      why = "grew past " + std::to_string(SITE_FILE_MAX) + " bytes (16 MiB) while it was read";
-    else if (n > 0)
-      text.append(block, std::size_t(n));
-    else if (errno != EINTR)
-      why = std::string("cannot read the map: ") + std::strerror(errno);
+  if (why.empty()) switch (read_to_end(fd, text, SITE_FILE_MAX)) {
+      case ReadEnd::done:
+        break;
+      case ReadEnd::failed:
+        why = std::string("cannot read the map: ") + std::strerror(errno);
+        break;
+      case ReadEnd::too_long:
+        why = "grew past " + std::to_string(SITE_FILE_MAX) + " bytes (16 MiB) while it was read";
+    }
   close(fd);
   if (!why.empty()) return refused(path, why);
   return parse_map(text, path);

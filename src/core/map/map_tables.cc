@@ -2,6 +2,7 @@
 // the one reader of the engine, which is the shim's own (shim/site_files.c) with the engine's words
 // for what it found.
 #include "map.h"
+#include "read_file.h"
 #include "site_files.h"
 
 #include <unistd.h>
@@ -124,14 +125,12 @@ TableRead read_table(const std::string &map_path, TableKind kind) {
   TableRead r;
   if (fd >= 0) {
     std::string text;
-    char block[65536];
-    ssize_t n = 0;
-    while ((n = read(int(fd), block, sizeof block)) > 0) text.append(block, std::size_t(n));
+    const ReadEnd end = read_to_end(int(fd), text);
     close(int(fd));
-    verdict =
-        n < 0 ? SITE_NO_TABLE
-              : site_judge_table(text.c_str(), long(text.size()),
-                                 std::string(table_format(kind)).c_str(), map_path.c_str(), &seen);
+    verdict = end != ReadEnd::done ? SITE_NO_TABLE
+                                   : site_judge_table(text.c_str(), long(text.size()),
+                                                      std::string(table_format(kind)).c_str(),
+                                                      map_path.c_str(), &seen);
     if (verdict == SITE_BELIEVED) r.text = std::move(text);
   }
   r.verdict = verdict;

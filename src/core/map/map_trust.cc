@@ -9,8 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <vector>
 
 namespace cudnn_compat {
 namespace {
@@ -27,6 +29,29 @@ std::optional<struct stat> stat_of(const std::string &path) {
   return st;
 }
 
+struct GroupEntry {
+  gid_t gid;
+  std::string name;
+};
+
+// A site's group can list thousands of members, more than any fixed buffer holds (ERANGE): the
+// buffer, on the heap, doubles until the entry fits.
+template <class Lookup>
+std::optional<GroupEntry> group_entry(Lookup lookup) {
+  std::vector<char> buf(16384);
+  for (;;) {
+    struct group g {
+    }, *found = nullptr;
+    const int error = lookup(&g, buf, &found);
+    if (error == ERANGE && buf.size() < (std::size_t(64) << 20)) {
+      buf.resize(buf.size() * 2);
+      continue;
+    }
+    if (error != 0 || !found) return std::nullopt;
+    return GroupEntry{found->gr_gid, found->gr_name};
+  }
+}
+
 std::string parent_of(const std::string &path) {
   const std::filesystem::path p = std::filesystem::absolute(path).parent_path();
   return p.empty() ? "/" : p.string();
@@ -35,12 +60,11 @@ std::string parent_of(const std::string &path) {
 }  // namespace
 
 std::optional<std::int64_t> group_id(const std::string &name) {
-  struct group g {
-  }, *found = nullptr;
-  char buf[16384];
-  if (name.empty() || getgrnam_r(name.c_str(), &g, buf, sizeof buf, &found) != 0 || !found)
-    return std::nullopt;
-  return std::int64_t(found->gr_gid);
+  if (name.empty()) return std::nullopt;
+  const auto gid = group_entry([&](group *g, std::vector<char> &buf, group **found) {
+    return getgrnam_r(name.c_str(), g, buf.data(), buf.size(), found);
+  });
+  return gid ? std::optional<std::int64_t>(gid->gid) : std::nullopt;
 }
 
 std::int64_t trusted_gid(const Map &map) {
@@ -49,12 +73,10 @@ std::int64_t trusted_gid(const Map &map) {
 
 std::string group_name(std::int64_t gid) {
   if (gid < 0) return "";
-  struct group g {
-  }, *found = nullptr;
-  char buf[16384];
-  if (getgrgid_r(gid_t(gid), &g, buf, sizeof buf, &found) != 0 || !found)
-    return "gid " + std::to_string(gid);
-  return found->gr_name;
+  const auto entry = group_entry([&](group *g, std::vector<char> &buf, group **found) {
+    return getgrgid_r(gid_t(gid), g, buf.data(), buf.size(), found);
+  });
+  return entry ? entry->name : "gid " + std::to_string(gid);
 }
 
 std::optional<std::string> untrusted_because(const FileOwner &o, std::uint64_t reader,

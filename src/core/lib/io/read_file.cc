@@ -21,6 +21,20 @@ std::string kind_of(mode_t mode) {
 
 }  // namespace
 
+ReadEnd read_to_end(int fd, std::string &text, std::size_t max) {
+  constexpr std::size_t kBlock = 65536;
+  for (;;) {
+    const std::size_t had = text.size();
+    text.resize(had + kBlock);
+    const ssize_t n = read(fd, text.data() + had, kBlock);
+    text.resize(had + std::size_t(n > 0 ? n : 0));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return ReadEnd::failed;
+    if (n == 0) return ReadEnd::done;
+    if (text.size() > max) return ReadEnd::too_long;
+  }
+}
+
 std::optional<std::string> read_regular_file(const std::string &path, std::size_t max,
                                              std::string *why) {
   std::string reason;
@@ -35,18 +49,12 @@ std::optional<std::string> read_regular_file(const std::string &path, std::size_
     reason = "is larger than " + std::to_string(max >> 20) + " MiB";
   } else {
     text.emplace();
-    char buffer[65536];
-    for (;;) {
-      const ssize_t n = read(fd, buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 || text->size() + std::size_t(n) > max) {
-        reason = n < 0 ? std::string("cannot be read (") + std::strerror(errno) + ")"
-                       : "grew past " + std::to_string(max >> 20) + " MiB while read";
-        text.reset();
-        break;
-      }
-      if (n == 0) break;
-      text->append(buffer, std::size_t(n));
+    const ReadEnd end = read_to_end(fd, *text, max);
+    if (end != ReadEnd::done) {
+      reason = end == ReadEnd::failed
+                   ? std::string("cannot be read (") + std::strerror(errno) + ")"
+                   : "grew past " + std::to_string(max >> 20) + " MiB while read";
+      text.reset();
     }
   }
   if (fd >= 0) close(fd);

@@ -14,4 +14,12 @@ namespace cudnn_compat {
 std::optional<std::string> read_regular_file(const std::string &path, std::size_t max,
                                              std::string *why = nullptr);
 
+enum class ReadEnd { done, failed, too_long };
+
+// Appends what fd holds up to its end to *text, straight into the string's heap storage: the
+// tool runs under whatever stack limit the user's shell set (`ulimit -s 64` is seen on sites), so
+// no block buffer sits on the stack. failed leaves errno as read(2) set it; too_long stops once
+// *text would pass max bytes.
+ReadEnd read_to_end(int fd, std::string &text, std::size_t max = std::string().max_size());
+
 }  // namespace cudnn_compat
