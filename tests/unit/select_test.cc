@@ -167,6 +167,19 @@ TEST(Select, ACheckThatCouldNotRunSaysSoAndAsksNothing) {
   EXPECT_EQ(s.say[0].find("Ask the admins"), std::string::npos) << s.say[0];
 }
 
+// No cuDNN on the loader's path, and the map's releases of the major here but none that fits: the
+// load fails, and the line says why and what to ask for (an outside tester's finding: silence).
+TEST(Select, NothingFitsAndNothingOnThePathIsSaid) {
+  World w = site();
+  SelectInputs in = request(w, "5.2");
+  in.loader.reset();
+  const Selection s = select_library(in, w.io());
+  EXPECT_FALSE(s.use);
+  ASSERT_EQ(s.say.size(), 1u);
+  EXPECT_NE(s.say[0].find("the loader finds no libcudnn.so.5"), std::string::npos) << s.say[0];
+  EXPECT_NE(s.say[0].find("Ask the admins for cuDNN 5.2.x"), std::string::npos) << s.say[0];
+}
+
 // No cuDNN on the loader's path and none of the map's here: the load fails on its own, unsaid.
 TEST(Select, NoCudnnAnywhereSaysNothing) {
   World w = site();

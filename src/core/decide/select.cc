@@ -114,6 +114,16 @@ std::optional<std::string> loader_misfit(const SelectInputs &in, const SelectIo 
   return std::nullopt;
 }
 
+// Whether the map lists a release of the major whose library is here: one that does not fit is
+// a failed load the process's user must hear of; a map's release whose directory this node lacks
+// is none.
+bool lists_major(const SelectInputs &in, const SelectIo &io, std::optional<int> major) {
+  if (!in.map || !major) return false;
+  return std::any_of(in.map->cudnn.begin(), in.map->cudnn.end(), [&](const Installed &e) {
+    return e.hand_out && e.version.major == *major && io.find_file(e.lib, in.requested, *major);
+  });
+}
+
 // What the search of the map's releases met besides the one it hands over.
 struct Search {
   std::vector<std::string> passed_over;     // releases that do not load, lie or do not fit
@@ -268,8 +278,10 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   out.outcome = out.use                 ? Outcome::redirected
                 : found.not_run.empty() ? Outcome::refused
                                         : Outcome::undecided;
-  // No cuDNN at all, on the loader's path or in the map: the ordinary load fails on its own.
-  if (!in.loader && !found.any_file) return out;
+  // No cuDNN of this major here, on the loader's path or in the map: the ordinary load fails on
+  // its own, unsaid (frameworks try several names in turn).
+  if (!in.loader && !found.any_file && !lists_major(in, io, wanted_major(in.need, in.requested)))
+    return out;
   if (!in.map) {
     if (in.quiet_without_map && !in.debug) return out;
     out.say.push_back(kPrefix + in.name + ": " + need + ", but " + *loader_note +

@@ -1,0 +1,29 @@
+# The loader finds no libcudnn.so.5 at all and the map lists cuDNN 5 releases, none of which fits
+# the need: the load fails as it would without the shim, with one line that says why and what to
+# ask for - in the first process (the engine) and in the next (the memo). An outside tester's
+# finding: only a request the loader could meet got a line; this one failed in silence. A major the
+# map lists no release of stays silent (frameworks try several names in turn).
+source "$(dirname "$0")/common.sh"
+family_client
+fake_map 5.0.5 5.1.10 >"$t/map.toml"
+"$CUDNN_COMPAT" map validate "$t/map.toml" >/dev/null
+memo_on
+settle
+mkdir -p "$t/empty"
+export LD_LIBRARY_PATH=$t/empty CUDNN_COMPAT_REQUIRE=5.2
+for mode in audit preload; do
+  for process in first memo; do
+    started $mode "$t/family" libcudnn.so.5
+    has "dlopen: libcudnn.so.5: cannot open shared object file"
+    count "cudnn-compat:" 1
+    has "cudnn-compat: libcudnn.so.5: needs 5.2 from CUDNN_COMPAT_REQUIRE, but the loader finds no libcudnn.so.5; no installed cuDNN fits (installed: 5.0.5 (cudnn/5.0.5), 5.1.10 (cudnn/5.1.10)); loading as usual"
+    has "Ask the admins for cuDNN 5.2.x"
+    if [[ $process == memo ]]; then
+      ((started == 0)) || fail "$mode: the memo did not answer:"$'\n'"$trace"
+    fi
+  done
+  rm -rf "$memo" && memo_on
+  CUDNN_COMPAT_REQUIRE=7.6 started $mode "$t/family" libcudnn.so.7
+  has "dlopen: libcudnn.so.7: cannot open"
+  lacks "cudnn-compat:"
+done
