@@ -278,7 +278,23 @@ INSTANTIATE_TEST_SUITE_P(
              "effort",
              "outdated - - 7.0 - - - - - build"},
         Case{"RuntimeError: cuDNN versions lower than 8.1 are not supported by this build",
-             "outdated - - 8.1 - - - - - run"}));
+             "outdated - - 8.1 - - - - - run"},
+        // The refusal before the version (PyTorch's cuDNN frontend, held-out-12).
+        Case{"RuntimeError: cuDNN Frontend error: this layout is not supported with cudnn version "
+             "below 8.9.5",
+             "outdated - - 8.9.5 - - - - - run"},
+        // cuDNN's own loader naming only the dependency it lacks, and a line that names cuDNN and
+        // only its dependency (held-out-11 and held-out-12).
+        Case{"Could not load library libcublasLt.so.11. Error: libcublasLt.so.11: cannot open "
+             "shared object file: No such file or directory",
+             "dependency-not-found - - - - libcublasLt.so.11 - - - run"},
+        Case{"initialising cuDNN failed: libnvrtc.so.12: cannot open shared object file",
+             "dependency-not-found - - - - libnvrtc.so.12 - - - run"},
+        // MSVC's LNK1104 and CMake's find_path (held-out-12).
+        Case{"LINK : fatal error LNK1104: cannot open file 'cudnn_adv.lib'",
+             "library-not-found - - - cudnn_adv.lib - - - - build"},
+        Case{"  Could not find CUDNN_HEADER using the following files: cudnn_version.h",
+             "library-not-found - - - cudnn_version.h - - - - build"}));
 
 // The GPU's architecture and the driver are read as what they are (issue 22), never as a cuDNN
 // version problem, whatever cuDNN release the line also names.

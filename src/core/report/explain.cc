@@ -48,14 +48,16 @@ std::vector<std::string_view> lines_of(std::string_view log, std::vector<std::st
 }
 
 // Every message the readers know says "dnn" in some case (cuDNN, libcudnn, CUDNN_STATUS, "DNN
-// library", Theano's "dnn version"), names cuDNN's zlib DLL, or is about the GPU's architecture or
-// the driver: a cheap test that spares the readers the noise that is most of a log.
+// library", Theano's "dnn version"), names cuDNN's zlib DLL, is cuDNN's own loader's ("Could not
+// load library libnvrtc.so.12. Error: ...", which names only the dependency), or is about the
+// GPU's architecture or the driver: a cheap test that spares the readers the noise that is most
+// of a log.
 bool worth_reading(std::string_view line) {
   for (std::size_t i = 0; i + 2 < line.size(); ++i)
     if ((line[i] | 0x20) == 'd' && (line[i + 1] | 0x20) == 'n' && (line[i + 2] | 0x20) == 'n')
       return true;
-  for (std::string_view w :
-       {"zlibwapi", "kernel image", "apability", "driver", "DRIVER", "providers_cuda"})
+  for (std::string_view w : {"zlibwapi", "kernel image", "apability", "driver", "DRIVER",
+                             "providers_cuda", "Could not load library "})
     if (line.find(w) != std::string_view::npos) return true;
   return false;
 }

@@ -52,7 +52,9 @@ std::string missing_header(std::string_view line) {
   std::size_t at = std::string::npos, end = 0;
   for (std::string_view words :
        {"no such file", "file not found", "cannot open", "could not open", "failed to open",
-        "could not find any ", "cannot find ", "can't find "})
+        "could not find any ", "cannot find ", "can't find ",
+        // CMake's find_path: "Could not find CUDNN_INCLUDE_DIR using the following files: cudnn.h"
+        "using the following files"})
     if (const std::size_t w = low.find(words); w < at) at = w, end = w + words.size();
   if (at == std::string::npos) return {};
   const NamedFile *before = nullptr, *next = nullptr;
@@ -195,14 +197,16 @@ std::optional<Finding> read_linker(std::string_view line) {
     f.note = "the linker's -lcudnn asks for libcudnn.so, the development link";
     return f;
   }
-  if (auto r = after(line, "cannot open input file '")) {
-    const std::string lib = library_at(*r);
-    if (lower(lib).starts_with("cudnn") && lib.ends_with(".lib")) {
-      Finding f = at_build(FindingKind::library_not_found);
-      f.library = lib;
-      return f;
+  // MSVC's link.exe: LNK1181 "cannot open input file 'cudnn.lib'", LNK1104 "cannot open file".
+  for (std::string_view words : {"cannot open input file '", "cannot open file '"})
+    if (auto r = after(line, words)) {
+      const std::string lib = library_at(*r);
+      if (lower(lib).starts_with("cudnn") && lib.ends_with(".lib")) {
+        Finding f = at_build(FindingKind::library_not_found);
+        f.library = lib;
+        return f;
+      }
     }
-  }
   const std::string low = folded(line);
   const std::string_view symbol = undefined_symbol(low);
   if (!symbol.starts_with("cudnn") && !after(low, "unresolved external symbol cudnn"))

@@ -399,15 +399,17 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
     else if (cudnn_dependency(name) && other.empty())
       other = name;
   }
-  // zlib's Windows DLL is cuDNN's whoever names it: cuDNN 8.3 and later on Windows are its one
-  // common user ("zlibwapi.dll not found", "提示zlibwapi.dll找不到").
-  const bool cudnns_zlib = cudnn_lib.empty() && has(folded(basename_of(other)), "zlibwapi");
-  if (!load_failed(low, !cudnn_lib.empty() || cudnns_zlib)) return std::nullopt;
+  // A dependency of cuDNN's is cuDNN's where the line names cuDNN ("Loading cuDNN returns `Error:
+  // libnvrtc.so: cannot open shared object file`"); zlib's Windows DLL whoever names it: cuDNN
+  // 8.3 and later on Windows are its one common user ("提示zlibwapi.dll找不到").
+  const bool dependency = cudnn_lib.empty() && !other.empty() &&
+                          (has(low, "cudnn") || has(folded(basename_of(other)), "zlibwapi"));
+  if (!load_failed(low, !cudnn_lib.empty() || dependency)) return std::nullopt;
   // A failed load of some other file that lives under a cuDNN directory is not cuDNN's.
-  if (any_file && cudnn_lib.empty() && !cudnns_zlib) return std::nullopt;
+  if (any_file && cudnn_lib.empty() && !dependency) return std::nullopt;
   Finding f = found(FindingKind::library_not_found);
   f.library = cudnn_lib;
-  if ((!cudnn_lib.empty() || cudnns_zlib) && !other.empty()) {
+  if ((!cudnn_lib.empty() || dependency) && !other.empty()) {
     f.kind = FindingKind::dependency_not_found;
     f.missing = other;
   }
@@ -519,20 +521,37 @@ std::optional<Version> refused_from(std::string_view low) {
   return std::nullopt;
 }
 
+// The version after one of the words of "below" at the start of text: "under 6.0", "lower than
+// v8.1".
+std::optional<Version> under_version(std::string_view text) {
+  for (std::string_view under : {"under ", "below ", "lower than ", "prior to "})
+    if (text.starts_with(under)) {
+      std::string_view rest = trim(text.substr(under.size()));
+      if (rest.starts_with("v")) rest.remove_prefix(1);
+      return version_of(token(rest));
+    }
+  return std::nullopt;
+}
+
 // "CUDNN version under 6.0 is supported at best effort" (Caffe2's header, as a compiler note),
-// "cuDNN below 7 is not supported": the releases under N are refused, the code needs N or newer.
+// "cuDNN below 7 is not supported", and PyTorch's cuDNN frontend: "... is not supported with cudnn
+// version below 8.9.6". The releases under N are refused: the code needs N or newer.
 std::optional<Version> refused_under(std::string_view low) {
   for (std::string_view refusal : {"best effort", "not supported", "unsupported", "deprecated"}) {
     const std::size_t no = low.find(refusal);
     if (no == std::string_view::npos) continue;
     const std::string_view before = low.substr(0, no);
-    for (std::string_view under : {" under ", " below ", " lower than ", " prior to "}) {
-      const std::size_t at = before.rfind(under);
-      if (at == std::string_view::npos) continue;
-      std::string_view rest = trim(before.substr(at + under.size()));
-      if (rest.starts_with("v")) rest.remove_prefix(1);
-      if (std::optional<Version> v = version_of(token(rest))) return v;
-    }
+    for (std::string_view under : {" under ", " below ", " lower than ", " prior to "})
+      if (const std::size_t at = before.rfind(under); at != std::string_view::npos)
+        if (std::optional<Version> v = under_version(before.substr(at + 1))) return v;
+    std::string_view after_it = trim(low.substr(no + refusal.size()));
+    for (std::string_view lead : {"with ", "for ", "on ", "in "})
+      if (after_it.starts_with(lead)) after_it.remove_prefix(lead.size());
+    if (!after_it.starts_with("cudnn")) continue;
+    after_it = trim(after_it.substr(std::string_view("cudnn").size()));
+    for (std::string_view word : {"versions ", "version "})
+      if (after_it.starts_with(word)) after_it.remove_prefix(word.size());
+    if (std::optional<Version> v = under_version(after_it)) return v;
   }
   return std::nullopt;
 }
