@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,26 +99,18 @@ static int nvml(void) {
   return 0;
 }
 
-int main(int argc, char **argv) {
-  if (argc == 2 && strcmp(argv[1], "--nvml") == 0) {
-    const int status = nvml();
-    fflush(stdout);
-    _exit(status);
-  }
-  if (argc != 2) {
-    fputs("usage: cudnn-compat-probe LIBRARY\n", stderr);
-    return 2;
-  }
+/* Loads the library and prints its answer; the exit status. */
+static int probe(const char *path) {
   /* ld.so opens without O_NONBLOCK: a FIFO planted where a library was would hold the probe until
    * the engine's deadline ends it, in every process, since no answer is remembered. */
   struct stat st;
-  if (stat(argv[1], &st) != 0 || !S_ISREG(st.st_mode)) {
-    printf("error %s is not a regular file\n", argv[1]);
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    printf("error %s is not a regular file\n", path);
     return 3;
   }
   struct timespec start, end;
   clock_gettime(CLOCK_MONOTONIC, &start);
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     printf("error %s\n", dlerror());
     return 3;
@@ -126,7 +119,7 @@ int main(int argc, char **argv) {
   /* cudnnGetCudartVersion appeared in cuDNN 6; its absence is an answer, not an error. */
   version_fn cudart = (version_fn)dlsym(lib, "cudnnGetCudartVersion");
   if (!version) {
-    printf("error %s exports no cudnnGetVersion\n", argv[1]);
+    printf("error %s exports no cudnnGetVersion\n", path);
     return 3;
   }
   for (size_t i = 0; i < sizeof checks / sizeof checks[0]; ++i) {
@@ -135,7 +128,7 @@ int main(int argc, char **argv) {
     if (status != 0) {
       printf("error its sub-libraries do not load as one release (%s returned %d)\n", checks[i],
              status);
-      dl_iterate_phdr(print_family, argv[1]); /* the answer holds while they are as they are */
+      dl_iterate_phdr(print_family, (void *)path); /* the answer holds while they are as they are */
       return 3;
     }
   }
@@ -143,14 +136,45 @@ int main(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &end);
   printf("version %zu\n", v);
   if (cudart) printf("cudart %zu\n", cuda);
-  dl_iterate_phdr(print_family, argv[1]);
+  dl_iterate_phdr(print_family, (void *)path);
   printf("load_us %ld\n",
          (long)((end.tv_sec - start.tv_sec) * 1000000 + (end.tv_nsec - start.tv_nsec) / 1000));
+  return 0;
+}
+
+struct job {
+  const char *path; /* 0: the node's GPUs and driver */
+  int status;
+};
+
+static void *run(void *arg) {
+  struct job *job = arg;
+  job->status = job->path ? probe(job->path) : nvml();
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fputs("usage: cudnn-compat-probe LIBRARY | --nvml\n", stderr);
+    return 2;
+  }
+  /* On a thread's stack of its own size: the probe inherits the job's `ulimit -s`, and the real
+   * cuDNN 9's constructors need more than a 64 KiB limit leaves (an outside tester's finding: the
+   * probe died of it, and the loader's fitting library was taken for one that does not load). A
+   * thread's stack is mapped, not bound by RLIMIT_STACK. Where no thread can be made, here. */
+  struct job job = {strcmp(argv[1], "--nvml") == 0 ? 0 : argv[1], 3};
+  pthread_attr_t attr;
+  pthread_t thread;
+  if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, 8u << 20) == 0 &&
+      pthread_create(&thread, &attr, run, &job) == 0)
+    pthread_join(thread, 0);
+  else
+    run(&job);
   fflush(stdout);
   /* The answer is out: its reader sees the end now, not once the kernel has unmapped the whole
    * family (exit tears the address space down before it closes the files). And a library whose
    * destructors misbehave must not turn the answer into a failure. */
   close(1);
   close(2);
-  _exit(0);
+  _exit(job.status);
 }
