@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <vector>
 
 namespace cudnn_compat::cli {
 namespace {
@@ -66,9 +67,9 @@ void print_finding(const Finding &f, const Advice &a) {
 // The whole of a stream up to kMaxInput; `cut` says so when there was more.
 std::string read_input(std::istream &in, std::vector<std::string> &cut) {
   std::string text;
-  char buf[1 << 16];
-  while (text.size() < kMaxInput && in.read(buf, sizeof buf).gcount() > 0)
-    text.append(buf, std::size_t(in.gcount()));
+  std::vector<char> buf(std::size_t(1) << 16);  // on the heap: `ulimit -s 64` is a whole stack
+  while (text.size() < kMaxInput && in.read(buf.data(), std::streamsize(buf.size())).gcount() > 0)
+    text.append(buf.data(), std::size_t(in.gcount()));
   if (text.size() >= kMaxInput && in.peek() != std::char_traits<char>::eof())
     cut.push_back("the input is longer than " + std::to_string(kMaxInput >> 20) +
                   " MiB; only its first " + std::to_string(text.size()) + " bytes were read");

@@ -483,5 +483,25 @@ TEST(Map, LibWithAControlCharacterIsAnError) {
   }
 }
 
+// Nesting past 16 is named at its bracket before toml++'s recursion runs off a small stack; the
+// brackets of strings (escaped quotes, multi-line, literal) and comments do not count.
+TEST(Map, NestingTooDeepIsNamedAtItsBracket) {
+  const std::string deep = "schema = 1\nx = " + std::string(17, '[') + std::string(17, ']') + "\n";
+  MapLoad m = parse_map(deep, "m.toml");
+  ASSERT_FALSE(m.map);
+  ASSERT_FALSE(m.diagnostics.empty());
+  EXPECT_EQ(to_string(m.diagnostics[0]),
+            "m.toml:2:21: error: arrays and inline tables nested more than 16 deep; a map nests "
+            "two or three");
+  const std::string brackets(40, '[');
+  const std::string quoted = "schema = 1\na = \"\\\"" + brackets + "\"\nb = '" + brackets +
+                             "'\nc = \"\"\"\n" + brackets + "\n\"\"\"\nd = '''" + brackets +
+                             "'''\n# " + brackets + "\ne = " + std::string(16, '[') +
+                             std::string(16, ']') + "\n";
+  m = parse_map(quoted, "m.toml");
+  for (const Diagnostic &d : m.diagnostics)
+    EXPECT_EQ(d.message.find("nested"), std::string::npos) << to_string(d);
+}
+
 }  // namespace
 }  // namespace cudnn_compat

@@ -28,6 +28,52 @@ SourcePos pos_of(const toml::source_region &r) {
   return {int(r.begin.line), int(r.begin.column)};
 }
 
+// Where a string that starts at text[i] (its quote) ends: the index of its last quote, or the
+// text's end. Basic strings ("...", """...""") know backslash escapes; literal ones do not.
+std::size_t string_end(std::string_view text, std::size_t i, SourcePos &at) {
+  const char quote = text[i];
+  const bool triple = text.substr(i, 3) == std::string(3, quote);
+  const std::string_view close = triple ? text.substr(i, 3) : text.substr(i, 1);
+  for (std::size_t j = i + close.size(); j < text.size(); ++j) {
+    if (text[j] == '\n') ++at.line, at.column = 0;
+    if (quote == '"' && text[j] == '\\') {
+      ++j;
+    } else if (text.substr(j, close.size()) == close) {
+      return j + close.size() - 1;
+    } else if (!triple && text[j] == '\n') {
+      return j;
+    }
+  }
+  return text.size();
+}
+
+// toml++ reads nested arrays and inline tables by recursion, a frame a level: a map nested a
+// thousand deep ran it off any stack (`ulimit -s 256`), fifty deep off a 64 KiB one (an outside
+// tester's finding). A map nests two or three deep; the first bracket past kMaxNesting is named.
+std::optional<SourcePos> nested_too_deep(std::string_view text) {
+  constexpr int kMaxNesting = 16;
+  int depth = 0;
+  SourcePos at{1, 0};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    ++at.column;
+    const char c = text[i];
+    if (c == '\n') {
+      ++at.line, at.column = 0;
+    } else if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      const std::size_t end = string_end(text, i, at);
+      at.column += int(end - i);
+      i = end;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting) return at;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 std::string_view type_name(const toml::node &n) {
   switch (n.type()) {
     case toml::node_type::string:
@@ -582,6 +628,10 @@ std::string to_string(const Diagnostic &d) {
 
 MapLoad parse_map(std::string_view text, const std::string &path) {
   Reader r{path, {}};
+  if (const std::optional<SourcePos> deep = nested_too_deep(text)) {
+    r.error(*deep, "arrays and inline tables nested more than 16 deep; a map nests two or three");
+    return {std::nullopt, r.out};
+  }
   toml::parse_result doc = toml::parse(text, path);
   if (!doc) {
     const toml::parse_error &e = doc.error();
