@@ -279,6 +279,10 @@ INSTANTIATE_TEST_SUITE_P(
              "outdated - - 7.0 - - - - - build"},
         Case{"RuntimeError: cuDNN versions lower than 8.1 are not supported by this build",
              "outdated - - 8.1 - - - - - run"},
+        // An upper bound, not a minimum (an outside tester's finding: read as "needs 9.0 or
+        // newer", the opposite of the message's advice).
+        Case{"This op is only supported with cudnn version below 9.0; please use cudnn 8.x",
+             "version-mismatch - - - - - - - - run"},
         // The refusal before the version (PyTorch's cuDNN frontend, held-out-12).
         Case{"RuntimeError: cuDNN Frontend error: this layout is not supported with cudnn version "
              "below 8.9.5",
@@ -339,6 +343,18 @@ TEST(ExplainNegatives, OtherTroubleIsNotAVersionMismatch) {
            "trying next",
            "Warning: cuDNN attention is missing support for dropout on sm_75",
            "ImportError: /opt/cudnn/8.9/lib64/libfoo.so: cannot open shared object file",
+           // An outside tester's near misses of this round's shapes: another product's version
+           // under a refusal, a failure word of another object, a reason that is no missing
+           // file, zlib's import library at link time.
+           "CUDA version under 11.0 is supported at best effort (cuDNN 8.9.7 loaded)",
+           "TensorRT version under 8.6 is supported at best effort; cuDNN 8.9.7 found",
+           "已找到 libcudnn.so.8，但找不到 GPU",
+           "libcudnn.so.8 已加载，但找不到 CUDA 驱动程序",
+           "CUDA ドライバが見つかりません",
+           "找不到 nvidia-smi; cuDNN 8.9.7",
+           "Could not load library libnvrtc.so.12. Error: out of memory",
+           "Could not load library libcudnn_cnn_infer.so.8. Error: out of memory",
+           "LINK : fatal error LNK1104: cannot open file 'zlibwapi.lib'",
        }) {
     for (const Finding &f : find_errors(in_noise(message)))
       EXPECT_NE(f.kind, FindingKind::version_mismatch) << message;

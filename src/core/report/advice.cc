@@ -247,11 +247,14 @@ void advise_dependency(const Finding &f, Advice &a) {
     return;
   }
   // The readers say " lacks " when the dependency was there, but of another CUDA release.
-  a.what = f.note.find(" lacks ") != std::string::npos
-               ? lib + " needs " + f.missing +
-                     " of the CUDA release it was built for; the one "
-                     "the loader found is of another release"
-               : lib + " was found but needs " + f.missing + ", which the loader cannot find";
+  a.what =
+      f.note.find(" lacks ") != std::string::npos
+          ? lib + " needs " + f.missing +
+                " of the CUDA release it was built for; the one "
+                "the loader found is of another release"
+      : !f.unloadable.empty()
+          ? lib + " needs " + f.missing + ", which was found but does not load: " + f.unloadable
+          : lib + " was found but needs " + f.missing + ", which the loader cannot find";
   if (f.missing == "zlibwapi.dll")
     a.fixes.push_back(
         "put zlibwapi.dll (zlib's Windows build, which cuDNN 8.3 and later on Windows "

@@ -331,6 +331,30 @@ bool any_of(std::string_view low, std::initializer_list<std::string_view> words)
   return false;
 }
 
+// The same words as users paste them in Chinese, Japanese or Korean, said of cuDNN: the clause
+// they stand in (up to a comma, a full stop or a colon, in either script) names cuDNN or its zlib
+// DLL. "提示zlibwapi.dll找不到" is cuDNN's; "已找到 libcudnn.so.8，但找不到 GPU" is the GPU's.
+bool failed_in_its_clause(std::string_view low) {
+  static constexpr std::array<std::string_view, 11> kWords{
+      "找不到",   "未找到",   "无法找到",       "無法找到",       "无法加载",  "无法载入",
+      "無法載入", "加载失败", "見つかりません", "読み込めません", "찾을 수 없"};
+  static constexpr std::array<std::string_view, 11> kEnds{"，", "。", "；", "：", "、", "！",
+                                                          "？", ", ", "; ", ": ", "\n"};
+  for (std::string_view word : kWords)
+    for (std::size_t at = low.find(word); at != std::string_view::npos;
+         at = low.find(word, at + word.size())) {
+      std::size_t from = 0, to = low.size();
+      for (std::string_view end : kEnds) {
+        if (const std::size_t b = low.rfind(end, at); b != std::string_view::npos)
+          from = std::max(from, b + end.size());
+        to = std::min(to, low.find(end, at + word.size()));
+      }
+      const std::string_view clause = low.substr(from, to - from);
+      if (has(clause, "cudnn") || has(clause, "zlibwapi")) return true;
+    }
+  return false;
+}
+
 // Words of a load that failed. "missing" and "not available" say so only of a file the line
 // names or of cuDNN itself ("cuDNN SDPA is not available on this GPU" is no failed load).
 bool load_failed(std::string_view low, bool names_a_file) {
@@ -342,12 +366,10 @@ bool load_failed(std::string_view low, bool names_a_file) {
       "couldn't find", "not configured correctly", "error 126", "failed to open",
       "unable to locate", "could not locate", "cannot load", "not be found", "can not find",
       "can not load", "-notfound", "check cudnn installation", "check your cudnn installation",
-      "not find", "n't find",
-      // The same in the words of users who paste them in Chinese, Japanese or Korean.
-      "找不到", "未找到", "无法找到", "無法找到", "无法加载", "无法载入", "無法載入", "加载失败",
-      "見つかりません", "読み込めません", "찾을 수 없"});
+      "not find", "n't find"});
   // clang-format on
-  return failed || (names_a_file && any_of(low, {"missing", "not available", "缺少", "缺失"})) ||
+  return failed || failed_in_its_clause(low) ||
+         (names_a_file && any_of(low, {"missing", "not available", "缺少", "缺失"})) ||
          any_of(low, {"cudnn is missing", "cudnn missing", "cudnn is not available",
                       "cudnn not available"});
 }
@@ -403,7 +425,7 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
   // libnvrtc.so: cannot open shared object file`"); zlib's Windows DLL whoever names it: cuDNN
   // 8.3 and later on Windows are its one common user ("提示zlibwapi.dll找不到").
   const bool dependency = cudnn_lib.empty() && !other.empty() &&
-                          (has(low, "cudnn") || has(folded(basename_of(other)), "zlibwapi"));
+                          (has(low, "cudnn") || folded(basename_of(other)) == "zlibwapi.dll");
   if (!load_failed(low, !cudnn_lib.empty() || dependency)) return std::nullopt;
   // A failed load of some other file that lives under a cuDNN directory is not cuDNN's.
   if (any_file && cudnn_lib.empty() && !dependency) return std::nullopt;
@@ -500,9 +522,28 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
   return f;
 }
 
+// The version after one of the words of "below" at the start of text: "under 6.0", "lower than
+// v8.1".
+std::optional<Version> under_version(std::string_view text) {
+  for (std::string_view under : {"under ", "below ", "lower than ", "prior to "})
+    if (text.starts_with(under)) {
+      std::string_view rest = trim(text.substr(under.size()));
+      if (rest.starts_with("v")) rest.remove_prefix(1);
+      return version_of(token(rest));
+    }
+  return std::nullopt;
+}
+
 // "cuDNN version >= 8 is not yet supported", "cuDNN 9 and above are not supported": the releases
 // from N on are refused, the code needs an older one.
 std::optional<Version> refused_from(std::string_view low) {
+  // "only supported with cudnn version below 9.0; please use cudnn 8.x": an upper bound.
+  if (const std::size_t only = low.find("only supported"); only != std::string_view::npos) {
+    const std::string_view rest = low.substr(only, 80);
+    for (std::string_view under : {" under ", " below ", " lower than ", " prior to "})
+      if (const std::size_t at = rest.find(under); at != std::string_view::npos)
+        if (std::optional<Version> v = under_version(rest.substr(at + 1))) return v;
+  }
   for (std::string_view refusal : {"not yet supported", "not supported", "unsupported"}) {
     const std::size_t no = low.find(refusal);
     if (no == std::string_view::npos) continue;
@@ -521,18 +562,6 @@ std::optional<Version> refused_from(std::string_view low) {
   return std::nullopt;
 }
 
-// The version after one of the words of "below" at the start of text: "under 6.0", "lower than
-// v8.1".
-std::optional<Version> under_version(std::string_view text) {
-  for (std::string_view under : {"under ", "below ", "lower than ", "prior to "})
-    if (text.starts_with(under)) {
-      std::string_view rest = trim(text.substr(under.size()));
-      if (rest.starts_with("v")) rest.remove_prefix(1);
-      return version_of(token(rest));
-    }
-  return std::nullopt;
-}
-
 // "CUDNN version under 6.0 is supported at best effort" (Caffe2's header, as a compiler note),
 // "cuDNN below 7 is not supported", and PyTorch's cuDNN frontend: "... is not supported with cudnn
 // version below 8.9.6". The releases under N are refused: the code needs N or newer.
@@ -541,8 +570,10 @@ std::optional<Version> refused_under(std::string_view low) {
     const std::size_t no = low.find(refusal);
     if (no == std::string_view::npos) continue;
     const std::string_view before = low.substr(0, no);
+    bool direct = false;  // "CUDA version under 11.0" is CUDA's
     for (std::string_view under : {" under ", " below ", " lower than ", " prior to "})
-      if (const std::size_t at = before.rfind(under); at != std::string_view::npos)
+      if (const std::size_t at = before.rfind(under);
+          at != std::string_view::npos && cudnn_is_subject(before.substr(0, at), direct))
         if (std::optional<Version> v = under_version(before.substr(at + 1))) return v;
     std::string_view after_it = trim(low.substr(no + refusal.size()));
     for (std::string_view lead : {"with ", "for ", "on ", "in "})

@@ -81,6 +81,8 @@ std::optional<Finding> read_could_not_load(std::string_view line) {
   Finding f = found(FindingKind::library_not_found);
   f.library = library_at(*r);
   if (auto e = after(*r, "Error")) {
+    // "Error: out of memory" is no file that is missing.
+    if (about_something_else(folded(*e))) return std::nullopt;
     const std::string dep = library_at(e->substr(std::min(e->size(), e->find_first_not_of(": "))));
     const bool a_library = mentions(dep, ".so") || mentions(dep, ".dll");
     if (dependency_symbol(*e) && a_library && !names_cudnn_library(dep)) {
@@ -93,6 +95,7 @@ std::optional<Finding> read_could_not_load(std::string_view line) {
     else if (a_library && !names_cudnn_library(dep)) {
       f.kind = FindingKind::dependency_not_found;
       f.missing = std::string(basename_of(dep));
+      f.unloadable = unloadable_reason(*e).value_or("");  // there, but refused
     } else if (const std::string named(basename_of(dep)); names_cudnn_library(named)) {
       if (std::optional<std::string> why = unloadable_reason(*e)) {
         f.library = named;  // the one asked for, or the sibling that failed it
@@ -113,6 +116,7 @@ std::optional<Finding> read_could_not_load(std::string_view line) {
   if (!cudnn_dependency(f.library)) return std::nullopt;
   Finding d = found(FindingKind::dependency_not_found);
   d.missing = std::string(basename_of(f.library));
+  if (auto e = after(*r, "Error")) d.unloadable = unloadable_reason(*e).value_or("");
   if (mentions(*r, "193"))
     d.note = d.missing + " is there but built for another architecture (32-bit against 64-bit)";
   return d;
