@@ -56,7 +56,8 @@ struct family {
   // libcudnn_graph.so.9.19.0 first: known without calling into a library that may be in its own
   // initialisation), else its cudnnGetVersion() once a library of dir has told; 0 until then.
   unsigned long release;
-  int spoke;  // its decision said a line: the sub-libraries it refuses say none
+  int spoke;         // its decision said a line: the sub-libraries it refuses say none
+  int told_unnamed;  // a member from the loader's own place, whose name says no release, was said
   // Its decision warned and kept the loader's choice (a family that does not load, a misfit):
   // its exact sub-library names are looked at too, as the shorter ones always are.
   int wary;
@@ -811,6 +812,28 @@ static const char *other_release_file(const char *path, unsigned long release) {
   return named && named != release ? end : 0;
 }
 
+// The line for a member taken from the loader's own place, once per family, none where the
+// family's own decision said one.
+static void unnamed_member(const char *name, const char *from, struct family *g) {
+  static char release[32];
+  if (g->spoke || g->told_unnamed) return;
+  g->told_unnamed = 1;
+  if (g->release) cudnn_number_text(g->release, release);
+  const char *parts[] = {"cudnn-compat: ",
+                         name,
+                         " is not in ",
+                         g->dir,
+                         ", where this process's cuDNN ",
+                         g->release ? release : "family",
+                         " comes from; the loader takes it from ",
+                         from,
+                         ", whose file names no release: should it be another release's, cuDNN "
+                         "refuses the family (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH). Install "
+                         "the whole family in one place, or see: cudnn-compat doctor\n",
+                         0};
+  say_parts(parts);
+}
+
 // Whether file is named as NVIDIA names the sub-library c's file of release: the same stem and
 // exactly x.y.z (libcudnn_heuristic_old.so.9.1.0 or .so.9.1.0.0 is some other file).
 static int is_release_file(const char *file, const struct cudnn_name *c, unsigned long release) {
@@ -850,6 +873,20 @@ static const char *loader_file_of_release(const struct cudnn_name *c, unsigned l
       return split_path(pick, dir, kPath);
   }
   return 0;
+}
+
+// Where the loader's own search finds the sub-library c under the name asked, when that file's
+// name says no release (NVIDIA's tarballs and wheels name it .so.9 alone): whether it is the
+// family's cannot be told without loading it. Its directory in dir[kPath] and its name, or 0.
+static const char *loader_file_unnamed(const struct cudnn_name *c, const struct requester *q,
+                                       char *dir) {
+  static struct search_dirs dirs;
+  static char end[kPath];
+  const char *pick = 0;
+  q->dirs(q->who, &dirs);
+  if (!loader_pick(c->base, &dirs, &pick) || !pick) return 0;
+  const char *file = link_end(pick, end);
+  return file && !named_release(file) ? split_path(pick, dir, kPath) : 0;
 }
 
 // A sub-library the family's directory lacks, holds where this process may not read it, or holds
@@ -941,6 +978,12 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
     static char loaders[kPath];
     if (!from && (base = loader_file_of_release(c, release, q, loaders)) && *loaders)
       from = loaders;
+    // Absent from D, and the loader's own file elsewhere names no release: refusing it made a
+    // host that runs without the shim abort in cuDNN's dispatcher (an outside tester's finding: a
+    // lone copy of the real 9.19's libcudnn.so.9, its family in ld.so.cache); cuDNN's own version
+    // check still refuses a family that mixes, with a status it returns.
+    if (!from && !there && !c->full_version && (base = loader_file_unnamed(c, q, loaders)))
+      from = loaders, unnamed_member(name, from, g);
     if (!from) return refuse(name, c, g, there ? UNREADABLE : ABSENT, foreign, s);
   }
   const char *kept = keep_path(from, base);
