@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -158,14 +159,20 @@ int main(int argc, char **argv) {
     fputs("usage: cudnn-compat-probe LIBRARY | --nvml\n", stderr);
     return 2;
   }
-  /* On a thread's stack of its own size: the probe inherits the job's `ulimit -s`, and the real
-   * cuDNN 9's constructors need more than a 64 KiB limit leaves (an outside tester's finding: the
-   * probe died of it, and the loader's fitting library was taken for one that does not load). A
-   * thread's stack is mapped, not bound by RLIMIT_STACK. Where no thread can be made, here. */
+  /* The probe inherits the job's `ulimit -s`, and the real cuDNN 9's constructors need more than
+   * a 64 KiB limit leaves (an outside tester's finding: the probe died of it, and the loader's
+   * fitting library was taken for one that does not load). Under a limit below 8 MiB, on a
+   * thread of 8 MiB (its stack is mapped, not bound by RLIMIT_STACK); else on this stack, which
+   * grows as far as the host's main thread may (a second tester's library needed 12 MiB under
+   * `ulimit -s unlimited`). Where no thread can be made, here. */
   struct job job = {strcmp(argv[1], "--nvml") == 0 ? 0 : argv[1], 3};
+  const rlim_t kStack = (rlim_t)8 << 20;
+  struct rlimit limit;
   pthread_attr_t attr;
   pthread_t thread;
-  if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, 8u << 20) == 0 &&
+  if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      limit.rlim_cur < kStack && pthread_attr_init(&attr) == 0 &&
+      pthread_attr_setstacksize(&attr, kStack) == 0 &&
       pthread_create(&thread, &attr, run, &job) == 0)
     pthread_join(thread, 0);
   else
