@@ -32,4 +32,4 @@ has "5.1.3"
 # stack (the same tester: every command that read it died).
 { echo "schema = 1"; printf 'x = %s%s\n' "$(printf '[%.0s' {1..50})" "$(printf ']%.0s' {1..50})"; } >"$t/deep.toml"
 expect_rc 1 small map validate "$t/deep.toml"
-has "deep.toml:2:21: error: arrays and inline tables nested more than 16 deep"
+has "deep.toml:2:21: error: nested more than 16 deep"

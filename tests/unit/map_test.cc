@@ -491,8 +491,19 @@ TEST(Map, NestingTooDeepIsNamedAtItsBracket) {
   ASSERT_FALSE(m.map);
   ASSERT_FALSE(m.diagnostics.empty());
   EXPECT_EQ(to_string(m.diagnostics[0]),
-            "m.toml:2:21: error: arrays and inline tables nested more than 16 deep; a map nests "
-            "two or three");
+            "m.toml:2:21: error: nested more than 16 deep (arrays, inline tables, dotted keys); "
+            "a map nests two or three");
+  // Dotted keys (another tester's finding), in a table header and in an inline table.
+  std::string dotted = "a";
+  for (int i = 0; i < 17; ++i) dotted += ".a";
+  for (const std::string &text :
+       {"schema = 1\n" + dotted + " = 1\n", "schema = 1\n[" + dotted + "]\n",
+        "schema = 1\nx = {" + dotted + " = 1}\n"}) {
+    m = parse_map(text, "m.toml");
+    ASSERT_FALSE(m.diagnostics.empty()) << text;
+    EXPECT_NE(m.diagnostics[0].message.find("nested more than 16 deep"), std::string::npos)
+        << to_string(m.diagnostics[0]);
+  }
   const std::string brackets(40, '[');
   const std::string quoted = "schema = 1\na = \"\\\"" + brackets + "\"\nb = '" + brackets +
                              "'\nc = \"\"\"\n" + brackets + "\n\"\"\"\nd = '''" + brackets +

@@ -47,25 +47,31 @@ std::size_t string_end(std::string_view text, std::size_t i, SourcePos &at) {
   return text.size();
 }
 
-// toml++ reads nested arrays and inline tables by recursion, a frame a level: a map nested a
-// thousand deep ran it off any stack (`ulimit -s 256`), fifty deep off a 64 KiB one (an outside
-// tester's finding). A map nests two or three deep; the first bracket past kMaxNesting is named.
+// toml++ reads nested arrays, inline tables and dotted keys by recursion, a frame a level: a map
+// nested a thousand deep ran it off any stack (`ulimit -s 256`), fifty deep off a 64 KiB one (an
+// outside tester's finding; then another's, with `a.a.a...` keys). A map nests two or three deep;
+// the first bracket or dot past kMaxNesting is named.
 std::optional<SourcePos> nested_too_deep(std::string_view text) {
   constexpr int kMaxNesting = 16;
-  int depth = 0;
+  int depth = 0, dots = 0;  // dots: of the key being read (reset where a value or a key starts)
   SourcePos at{1, 0};
   for (std::size_t i = 0; i < text.size(); ++i) {
     ++at.column;
     const char c = text[i];
     if (c == '\n') {
-      ++at.line, at.column = 0;
+      ++at.line, at.column = 0, dots = 0;
     } else if (c == '#') {
       while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
     } else if (c == '"' || c == '\'') {
       const std::size_t end = string_end(text, i, at);
       at.column += int(end - i);
       i = end;
+    } else if (c == '=' || c == ',') {
+      dots = 0;
+    } else if (c == '.') {
+      if (depth + ++dots > kMaxNesting) return at;
     } else if (c == '[' || c == '{') {
+      dots = 0;
       if (++depth > kMaxNesting) return at;
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
@@ -629,7 +635,9 @@ std::string to_string(const Diagnostic &d) {
 MapLoad parse_map(std::string_view text, const std::string &path) {
   Reader r{path, {}};
   if (const std::optional<SourcePos> deep = nested_too_deep(text)) {
-    r.error(*deep, "arrays and inline tables nested more than 16 deep; a map nests two or three");
+    r.error(
+        *deep,
+        "nested more than 16 deep (arrays, inline tables, dotted keys); a map nests two or three");
     return {std::nullopt, r.out};
   }
   toml::parse_result doc = toml::parse(text, path);
