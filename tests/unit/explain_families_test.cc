@@ -269,6 +269,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"错误：找不到cudnn_ops_infer64_8.dll，请检查路径",
              "library-not-found - - - cudnn_ops_infer64_8.dll - - - - run"},
         Case{"cudnn64_8.dll が見つかりません", "library-not-found - - - cudnn64_8.dll - - - - run"},
+        Case{"cudnn64_8.dll를 찾을 수 없습니다",
+             "library-not-found - - - cudnn64_8.dll - - - - run"},
         // zlib's Windows DLL is cuDNN's dependency whoever names it.
         Case{"Error: zlibwapi.dll was not found.",
              "dependency-not-found - - - - zlibwapi.dll - - - run"},
@@ -355,6 +357,15 @@ TEST(ExplainNegatives, OtherTroubleIsNotAVersionMismatch) {
            "Could not load library libnvrtc.so.12. Error: out of memory",
            "Could not load library libcudnn_cnn_infer.so.8. Error: out of memory",
            "LINK : fatal error LNK1104: cannot open file 'zlibwapi.lib'",
+           // A regression tester's: the product that is not supported named first, and a CJK
+           // failure word whose object is not cuDNN though cuDNN's version follows.
+           "CUDA version below 11.8 is not supported; cuDNN 8.9.7 loaded",
+           "CUDA 10.2 is not supported; cuDNN 8.9.7 loaded",
+           "PyTorch versions below 2.0 are not supported (cuDNN 8.9.7)",
+           "This build targets cuDNN 9.1.0 and drivers prior to 525 are unsupported",
+           "CUDA ドライバが見つかりません (cuDNN 8.9.7)",
+           "GPU를 찾을 수 없습니다 (cuDNN 8.9.7)",
+           "找不到 GPU (cuDNN 8.9.7)",
        }) {
     for (const Finding &f : find_errors(in_noise(message)))
       EXPECT_NE(f.kind, FindingKind::version_mismatch) << message;

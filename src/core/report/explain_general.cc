@@ -170,7 +170,8 @@ bool other_product(std::string_view w) {
       "batch",      "size"};
   for (std::string_view o : others)
     if (w == o) return true;
-  return false;
+  // "drivers prior to 525", "GPUs": the product's plural names it too.
+  return w.size() > 3 && w.back() == 's' && other_product(w.substr(0, w.size() - 1));
 }
 
 // The places a word occurs in low, in order.
@@ -331,27 +332,47 @@ bool any_of(std::string_view low, std::initializer_list<std::string_view> words)
   return false;
 }
 
-// The same words as users paste them in Chinese, Japanese or Korean, said of cuDNN: the clause
-// they stand in (up to a comma, a full stop or a colon, in either script) names cuDNN or its zlib
-// DLL. "提示zlibwapi.dll找不到" is cuDNN's; "已找到 libcudnn.so.8，但找不到 GPU" is the GPU's.
-bool failed_in_its_clause(std::string_view low) {
+// The same words as users paste them in Chinese, Japanese or Korean, said of cuDNN: the name
+// right before them (particles and blanks aside: "cudnn64_8.dll が見つかりません",
+// "提示zlibwapi.dll找不到") or right after them ("找不到cudnn64_8.dll") is cuDNN's or its zlib
+// DLL's. "已找到 libcudnn.so.8，但找不到 GPU" is the GPU's; "CUDA ドライバが見つかりません (cuDNN
+// 8.9.7)" the driver's (outside testers' findings).
+bool names_cudnn(std::string_view name) {
+  return has(name, "cudnn") || has(name, "zlibwapi");
+}
+
+std::string_view name_after(std::string_view low, std::size_t at) {
+  while (at < low.size() && low[at] == ' ') ++at;
+  std::size_t end = at;
+  while (end < low.size() && low[end] != ' ' && static_cast<unsigned char>(low[end]) < 0x80) ++end;
+  return low.substr(at, end - at);
+}
+
+std::string_view name_before(std::string_view low, std::size_t at) {
+  for (bool skipped = true; skipped;) {
+    skipped = false;
+    while (at > 0 && low[at - 1] == ' ') --at, skipped = true;
+    for (std::string_view particle : {"が", "を", "は", "를", "을", "이", "가"})
+      if (low.substr(0, at).ends_with(particle)) at -= particle.size(), skipped = true;
+  }
+  std::size_t begin = at;
+  while (begin > 0 && low[begin - 1] != ' ' && static_cast<unsigned char>(low[begin - 1]) < 0x80)
+    --begin;
+  return low.substr(begin, at - begin);
+}
+
+bool failed_in_its_words(std::string_view low) {
+  // Chinese puts the object on either side; Japanese and Korean before the verb.
   static constexpr std::array<std::string_view, 11> kWords{
       "找不到",   "未找到",   "无法找到",       "無法找到",       "无法加载",  "无法载入",
       "無法載入", "加载失败", "見つかりません", "読み込めません", "찾을 수 없"};
-  static constexpr std::array<std::string_view, 11> kEnds{"，", "。", "；", "：", "、", "！",
-                                                          "？", ", ", "; ", ": ", "\n"};
-  for (std::string_view word : kWords)
-    for (std::size_t at = low.find(word); at != std::string_view::npos;
-         at = low.find(word, at + word.size())) {
-      std::size_t from = 0, to = low.size();
-      for (std::string_view end : kEnds) {
-        if (const std::size_t b = low.rfind(end, at); b != std::string_view::npos)
-          from = std::max(from, b + end.size());
-        to = std::min(to, low.find(end, at + word.size()));
-      }
-      const std::string_view clause = low.substr(from, to - from);
-      if (has(clause, "cudnn") || has(clause, "zlibwapi")) return true;
-    }
+  constexpr std::size_t kChinese = 8;
+  for (std::size_t w = 0; w < kWords.size(); ++w)
+    for (std::size_t at = low.find(kWords[w]); at != std::string_view::npos;
+         at = low.find(kWords[w], at + kWords[w].size()))
+      if (names_cudnn(name_before(low, at)) ||
+          (w < kChinese && names_cudnn(name_after(low, at + kWords[w].size()))))
+        return true;
   return false;
 }
 
@@ -368,7 +389,7 @@ bool load_failed(std::string_view low, bool names_a_file) {
       "can not load", "-notfound", "check cudnn installation", "check your cudnn installation",
       "not find", "n't find"});
   // clang-format on
-  return failed || failed_in_its_clause(low) ||
+  return failed || failed_in_its_words(low) ||
          (names_a_file && any_of(low, {"missing", "not available", "缺少", "缺失"})) ||
          any_of(low, {"cudnn is missing", "cudnn missing", "cudnn is not available",
                       "cudnn not available"});
@@ -467,6 +488,18 @@ bool declares_mismatch(std::string_view low) {
                       "different cudnn version", "wrong cudnn version"});
 }
 
+// "not supported" said of cuDNN, not of another product the line names first ("CUDA version
+// below 11.8 is not supported; cuDNN 8.9.7 loaded": an outside tester's finding).
+bool cudnn_refused(std::string_view low) {
+  for (std::string_view refusal : {"unsupported", "not supported"})
+    for (std::size_t at = low.find(refusal); at != std::string_view::npos;
+         at = low.find(refusal, at + 1)) {
+      bool direct = false;
+      if (cudnn_is_subject(low.substr(0, at), direct)) return true;
+    }
+  return false;
+}
+
 std::optional<Finding> read_versions(std::string_view line, std::string_view low,
                                      std::vector<Mention> m) {
   const bool built_named = first(m, Role::build).has_value();
@@ -498,7 +531,7 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
   if (foreign && !runtime) return std::nullopt;
   const bool old = (runtime && required && compare(*runtime, *required) < 0) ||
                    any_of(low, {"too old", "outdated", "older than", "upgrade", "update to"});
-  const bool refused = says_mismatch || old || any_of(low, {"unsupported", "not supported"});
+  const bool refused = says_mismatch || old || cudnn_refused(low);
   // One version alone is a report unless the line refuses it; a requirement needs trouble.
   const bool enough = required ? trouble(low) || old : (runtime || built) && refused;
   if (!enough) {
