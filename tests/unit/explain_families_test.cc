@@ -366,6 +366,13 @@ TEST(ExplainNegatives, OtherTroubleIsNotAVersionMismatch) {
            "CUDA ドライバが見つかりません (cuDNN 8.9.7)",
            "GPU를 찾을 수 없습니다 (cuDNN 8.9.7)",
            "找不到 GPU (cuDNN 8.9.7)",
+           // A third tester's: the product after the refusal, an OS or a GPU generation as the
+           // subject, a bound of CUDA's, a parenthetical after a Chinese failure word.
+           "not supported with CUDA version below 11.8 (cuDNN 8.9.2 loaded)",
+           "only supported with CUDA version below 12.0 (cudnn 8.9.2)",
+           "Windows 7 is not supported by cudnn 9.0",
+           "cuDNN 8.9 is unsupported on Kepler",
+           "CUDA 驱动 找不到 (cudnn 8.6)",
        }) {
     for (const Finding &f : find_errors(in_noise(message)))
       EXPECT_NE(f.kind, FindingKind::version_mismatch) << message;

@@ -167,7 +167,8 @@ bool other_product(std::string_view w) {
       "linux",      "kernel",  "gpu",        "cpu",     "mib",     "gib",
       "mb",         "gb",      "capability", "sm",      "toolkit", "ctranslate2",
       "line",       "pid",     "port",       "epoch",   "step",    "iter",
-      "batch",      "size"};
+      "batch",      "size",    "windows",    "macos",   "kepler",  "maxwell",
+      "fermi",      "onnx"};
   for (std::string_view o : others)
     if (w == o) return true;
   // "drivers prior to 525", "GPUs": the product's plural names it too.
@@ -343,6 +344,7 @@ bool names_cudnn(std::string_view name) {
 
 std::string_view name_after(std::string_view low, std::size_t at) {
   while (at < low.size() && low[at] == ' ') ++at;
+  if (at < low.size() && (low[at] == '(' || low[at] == '[')) return {};  // an aside
   std::size_t end = at;
   while (end < low.size() && low[end] != ' ' && static_cast<unsigned char>(low[end]) < 0x80) ++end;
   return low.substr(at, end - at);
@@ -495,6 +497,12 @@ bool cudnn_refused(std::string_view low) {
     for (std::size_t at = low.find(refusal); at != std::string_view::npos;
          at = low.find(refusal, at + 1)) {
       bool direct = false;
+      // "not supported with CUDA version below 11.8": the product after it is the one refused.
+      std::string_view after_it = trim(low.substr(at + refusal.size()));
+      for (std::string_view lead : {"with ", "on ", "for ", "by ", "in "})
+        if (after_it.starts_with(lead)) after_it.remove_prefix(lead.size());
+      const std::string_view next = after_it.substr(0, after_it.find_first_of(" .,;:)"));
+      if (other_product(next)) continue;
       if (cudnn_is_subject(low.substr(0, at), direct)) return true;
     }
   return false;
@@ -574,7 +582,8 @@ std::optional<Version> refused_from(std::string_view low) {
   if (const std::size_t only = low.find("only supported"); only != std::string_view::npos) {
     const std::string_view rest = low.substr(only, 80);
     for (std::string_view under : {" under ", " below ", " lower than ", " prior to "})
-      if (const std::size_t at = rest.find(under); at != std::string_view::npos)
+      if (const std::size_t at = rest.find(under);
+          at != std::string_view::npos && has(rest.substr(0, at), "cudnn"))
         if (std::optional<Version> v = under_version(rest.substr(at + 1))) return v;
   }
   for (std::string_view refusal : {"not yet supported", "not supported", "unsupported"}) {
@@ -636,13 +645,14 @@ bool about_another_package(std::string_view low) {
 
 bool about_something_else(std::string_view low) {
   return any_of(
-      low, {"out of memory", "out_of_memory", "alloc_failed", "driver version is insufficient",
-            "insufficient for cuda runtime", "arch_mismatch", "execution_failed", "not_supported",
-            "internal_error", "bad_param", "mapping_error", "not_initialized",
-            "illegal memory access", "no kernel image", "device-side assert", "invalid_value",
-            "status_success", "compute capability", "no kernel image",
-            // TensorRT's Myelin names its own build's libraries "cuDNN 11.4.1.0" (cuBLAS's).
-            "myelin"});
+      low,
+      {"out of memory", "out_of_memory", "alloc_failed", "driver version is insufficient",
+       "insufficient for cuda runtime", "arch_mismatch", "execution_failed", "not_supported",
+       "internal_error", "bad_param", "mapping_error", "not_initialized", "illegal memory access",
+       "no kernel image", "device-side assert", "invalid_value", "status_success",
+       "compute capability", "no kernel image", "on kepler", "on maxwell", "on fermi",
+       // TensorRT's Myelin names its own build's libraries "cuDNN 11.4.1.0" (cuBLAS's).
+       "myelin"});
 }
 
 std::optional<Finding> read_general(std::string_view line, bool in_build) {
