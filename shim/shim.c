@@ -850,43 +850,37 @@ static int is_release_file(const char *file, const struct cudnn_name *c, unsigne
 // a file of the sub-library c named for exactly release, under its exact name
 // (libcudnn_ops.so.9.1.0: the dispatcher asks it first, and was handed the family's directory
 // instead) or the name asked: another place of the family's release that no map lists (NVIDIA's
-// packages in /usr/lib/x86_64-linux-gnu link .so.9 to .so.9.19.0). Its directory in dir[kPath] and
-// its name.
+// packages in /usr/lib/x86_64-linux-gnu link .so.9 to .so.9.19.0). With `unnamed_ok`, also a file
+// under the name asked whose name says no release (NVIDIA's tarballs and wheels name it .so.9
+// alone), which sets *unnamed: whether it is the family's cannot be told without loading it. Its
+// directory in dir[kPath] and its name; one search of the loader's places either way.
 static const char *loader_file_of_release(const struct cudnn_name *c, unsigned long release,
-                                          const struct requester *q, char *dir) {
+                                          int unnamed_ok, const struct requester *q, char *dir,
+                                          int *unnamed) {
   static struct search_dirs dirs;
   static char exact[kPath], end[kPath], number[32];
+  *unnamed = 0;
   const char *so = c->base;
   while (*so && !after_prefix(so, ".so")) ++so;
   const long stem = so - c->base + 3;
-  if (!release || !*so || stem >= kPath - 40) return 0;
+  if ((!release && !unnamed_ok) || !*so || stem >= kPath - 40) return 0;
   for (long i = 0; i < stem; ++i) exact[i] = c->base[i];
   exact[stem] = '.';
   cudnn_number_text(release, number);
   append_text(exact, kPath, stem + 1, number);
   q->dirs(q->who, &dirs);
-  const char *const names[] = {exact, c->base};
+  const char *const names[] = {release ? exact : 0, c->base};
   for (int i = 0; i < 2; ++i) {
     const char *pick = 0;
-    if (loader_pick(names[i], &dirs, &pick) && pick &&
-        is_release_file(link_end(pick, end), c, release))
+    if (!names[i] || !loader_pick(names[i], &dirs, &pick) || !pick) continue;
+    const char *file = link_end(pick, end);
+    if (release && is_release_file(file, c, release)) return split_path(pick, dir, kPath);
+    if (names[i] == c->base && unnamed_ok && file && !named_release(file)) {
+      *unnamed = 1;
       return split_path(pick, dir, kPath);
+    }
   }
   return 0;
-}
-
-// Where the loader's own search finds the sub-library c under the name asked, when that file's
-// name says no release (NVIDIA's tarballs and wheels name it .so.9 alone): whether it is the
-// family's cannot be told without loading it. Its directory in dir[kPath] and its name, or 0.
-static const char *loader_file_unnamed(const struct cudnn_name *c, const struct requester *q,
-                                       char *dir) {
-  static struct search_dirs dirs;
-  static char end[kPath];
-  const char *pick = 0;
-  q->dirs(q->who, &dirs);
-  if (!loader_pick(c->base, &dirs, &pick) || !pick) return 0;
-  const char *file = link_end(pick, end);
-  return file && !named_release(file) ? split_path(pick, dir, kPath) : 0;
 }
 
 // A sub-library the family's directory lacks, holds where this process may not read it, or holds
@@ -976,14 +970,17 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
     const unsigned long release = c->full_version ? 0 : family_release(g, q);
     from = release ? fast_same_release(map_path(s->env), release, c->base, g->dir) : 0;
     static char loaders[kPath];
-    if (!from && (base = loader_file_of_release(c, release, q, loaders)) && *loaders)
-      from = loaders;
     // Absent from D, and the loader's own file elsewhere names no release: refusing it made a
     // host that runs without the shim abort in cuDNN's dispatcher (an outside tester's finding: a
     // lone copy of the real 9.19's libcudnn.so.9, its family in ld.so.cache); cuDNN's own version
     // check still refuses a family that mixes, with a status it returns.
-    if (!from && !there && !c->full_version && (base = loader_file_unnamed(c, q, loaders)))
-      from = loaders, unnamed_member(name, from, g);
+    int unnamed = 0;
+    if (!from &&
+        (base = loader_file_of_release(c, release, !there && !c->full_version, q, loaders,
+                                       &unnamed)) &&
+        *loaders)
+      from = loaders;
+    if (from && unnamed) unnamed_member(name, from, g);
     if (!from) return refuse(name, c, g, there ? UNREADABLE : ABSENT, foreign, s);
   }
   const char *kept = keep_path(from, base);
