@@ -55,17 +55,32 @@ Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
   return {read, {}};
 }
 
+namespace {
+
+// The releases as their libraries report them (release_cuda, the shim's and resolve's rule): the
+// hooks' tables written from a map's `cuda` that its library contradicts advised a module the
+// process would not be handed (an outside tester's finding: Lua and Tcl against C and C++).
+Map as_reported(const Map &map, const TableFacts &facts) {
+  Map out = map;
+  for (std::size_t i = 0; i < out.cudnn.size() && i < facts.probes.size(); ++i)
+    out.cudnn[i].cuda = release_cuda(out.cudnn[i], facts.probes[i]);
+  return out;
+}
+
+}  // namespace
+
 std::string write_job_caches(const MapLoad &load, const TableFacts &facts, const std::string &dir) {
   if (!load.map) return "the map has errors";
   const Parsed<FileStamp> stamp = settle_map_stamp(*load.map);
   if (!stamp) return stamp.error;
   const Map &map = *load.map;
+  const Map reported = as_reported(map, facts);
   std::string why;
   for (TableKind kind : kAllTables) {
     const std::string text =
         kind == TableKind::cache     ? format_map_cache(map, load.diagnostics, *stamp)
-        : kind == TableKind::fits    ? format_fits_table(map, *stamp)
-        : kind == TableKind::misfits ? format_misfits_table(map, *stamp)
+        : kind == TableKind::fits    ? format_fits_table(reported, *stamp)
+        : kind == TableKind::misfits ? format_misfits_table(reported, *stamp)
                                      : format_decision_table(map, *stamp, facts);
     if (why.empty()) why = write_file_atomically(table_path(map.path, kind, dir), text, map.path);
   }
