@@ -16,7 +16,7 @@ set(SITE_DECIDE_SUFFIX ".decide")    # the decision table (the shim; the engine'
 set(SITE_CACHE_FORMAT "cudnn-compat-map-cache 8")
 set(SITE_FITS_FORMAT "cudnn-compat-fits 3")
 set(SITE_MISFITS_FORMAT "cudnn-compat-misfits 4")
-set(SITE_DECIDE_FORMAT "cudnn-compat-decide 4")
+set(SITE_DECIDE_FORMAT "cudnn-compat-decide 5")
 # Each table's last line: a table without it was cut short.
 set(SITE_END_LINE "end")
 # The stamp's group field when the map names no trusted group.

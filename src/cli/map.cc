@@ -45,8 +45,9 @@ Diagnostic probe_error(const Map &map, const TableFacts &facts, std::size_t i,
 }
 
 // What each entry's library says against the map, from the probes the decision table is written
-// with: a release the table leaves out is a warning (jobs that ask for it start the engine, which
-// probes it again), and with --probe a library that reports another release is an error.
+// with: a release the table leaves out, or holds as its library reports it, is a warning (jobs
+// that ask for it start the engine, which probes it again), and with --probe a library that
+// reports another release is an error.
 std::vector<Diagnostic> library_findings(const Map &map, const TableFacts &facts, bool do_probe) {
   std::vector<Diagnostic> out;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
@@ -58,6 +59,15 @@ std::vector<Diagnostic> library_findings(const Map &map, const TableFacts &facts
         find_library_file(e.lib, main_library(e.version.major), e.version.major).value_or(e.lib);
     if (do_probe && facts.probes[i]) {
       out.push_back(probe_error(map, facts, i, file));
+      continue;
+    }
+    if (stands_as_reported(e, facts.probes[i])) {
+      const Installed r = as_library_reports(e, facts.probes[i]);
+      out.push_back({Severity::warning, map.path, e.pos,
+                     release_of(e) + ": " + file + " " + why +
+                         "; jobs, resolve and the module "
+                         "hooks take it as the library reports it (" +
+                         release_of(r) + "); run map validate --probe and correct the entry"});
       continue;
     }
     out.push_back({Severity::warning, map.path, e.pos,
@@ -352,7 +362,9 @@ owned by neither root nor you, and with --probe a library that reports another v
 map says (or one directory listed under two releases). A relative lib is an error too, but only
 its entry is skipped: it would be read against each job's working directory.
 Warnings: unknown keys, a lib directory that is missing or holds no libcudnn.so.<major>, and each
-release left out of the decision table (its library did not load or reports another release).
+release left out of the decision table (its library did not load) or whose library reports
+another release or CUDA than the map: jobs, resolve and the hooks take such a release as its
+library reports it.
 
 The owner of the map (or a member of its [policy] trusted_group) gets its tables (map.toml.cache,
 .fits, .misfits, .decide) written beside it for a valid map, and removed for an invalid one; with

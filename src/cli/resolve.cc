@@ -41,7 +41,10 @@ std::string source_words(const Installed &e) {
   return std::string(to_string(source_of(e))) + (e.module.empty() ? "" : " " + e.module);
 }
 
-void print_considered(const Map &map, const Choice &c) {
+// The entries taken as their libraries report them, as the considered list shows them.
+void print_considered(const Map &map, const Choice &c, const MapCorrections &said) {
+  for (const std::string &s : said.corrected)
+    std::cout << "  as its library reports it: " << s << '\n';
   std::cout << "  considered:\n";
   for (const Considered &k : c.considered) {
     const Installed &e = map.cudnn[k.entry];
@@ -77,7 +80,7 @@ std::string module_fix(const Map &listed, const Need &need, const LibraryName &r
 }
 
 void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,
-                 const Choice &choice, const Resolved &f) {
+                 const Choice &choice, const Resolved &f, const MapCorrections &said) {
   const Installed &e = *f.entry;
   const std::string fix = module_fix(map, need, *parse_library_name(o.name), choice);
   std::error_code ec;
@@ -94,6 +97,7 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
                 {"reason", f.reason},
                 {"module_command", fix.empty() ? nlohmann::json(nullptr) : nlohmann::json(fix)},
                 {"skipped", f.skipped},
+                {"as_library_reports", said.corrected},
                 {"considered", considered_json(map, choice)},
                 {"map", map.path}});
     return;
@@ -104,11 +108,37 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
             << "  source: " << source_words(e) << '\n';
   for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
   if (!fix.empty()) std::cout << "  without the shim: " << fix << '\n';
-  print_considered(map, choice);
+  print_considered(map, choice, said);
+}
+
+// The shim leaves such a load as it was: what the process gets then, for the name it routed the
+// request as (libcudnn.so as libcudnn.so.9: the loader's file for that), else for the name asked,
+// which the ordinary load then takes (libcudnn.so, routed as libcudnn.so.5, may be the system's
+// cuDNN 9: "the load fails" was false, an outside tester found).
+struct AsUsual {
+  std::string words;
+  std::optional<std::string> file;  // what the ordinary load takes; nullopt: it fails
+};
+AsUsual load_as_usual(const Opts &o, const std::string &routed_as) {
+  const LoaderContext where = loader_context(o.program, "", env);
+  if (const std::optional<LoaderHit> hit = loader_search(routed_as, where))
+    return {
+        "the process loads " + hit->path + " as usual (from " + hit->from + "), which does not fit",
+        hit->path};
+  const std::optional<LoaderHit> asked =
+      routed_as == o.name ? std::nullopt : loader_search(o.name, where);
+  if (!asked) return {"the loader finds no " + routed_as + ": the load fails", std::nullopt};
+  const LibraryCheck c = check_library(asked->path, probe_options());
+  return {"the loader finds no " + routed_as + "; the process loads " + o.name +
+              " as usual: " + asked->path + " (from " + asked->from + ")" +
+              (c.probe ? ", a cuDNN " + to_string(c.probe->version) + ", which does not fit"
+                       : ", " + no_answer(asked->path, c)),
+          asked->path};
 }
 
 void print_nothing_fits(const Opts &o, const Globals &g, const std::string &routed_as,
-                        const Map &map, const Need &need, const Choice &choice, const Resolved &f) {
+                        const Map &map, const Need &need, const Choice &choice, const Resolved &f,
+                        const MapCorrections &said) {
   std::string advice;
   const LibraryName requested = *parse_library_name(o.name);
   const std::optional<int> asked =
@@ -126,26 +156,23 @@ void print_nothing_fits(const Opts &o, const Globals &g, const std::string &rout
   const std::string reason = choice.ranked.empty()
                                  ? choice.reason
                                  : "every fitting release lacks " + o.name + " in its directory";
-  // The shim leaves such a load as it was: what the process gets then, for the name it routed the
-  // request as (libcudnn.so as libcudnn.so.9: the loader's file for that).
-  const std::optional<LoaderHit> hit = loader_search(routed_as, loader_context(o.program, "", env));
-  const std::string as_usual = hit ? "the process loads " + hit->path + " as usual (from " +
-                                         hit->from + "), which does not fit"
-                                   : "the loader finds no " + routed_as + ": the load fails";
+  const AsUsual as_usual = load_as_usual(o, routed_as);
   if (g.json) {
     print_json({{"request", o.name},
                 {"file", nullptr},
-                {"loaded_as_usual", hit ? nlohmann::json(hit->path) : nlohmann::json(nullptr)},
+                {"loaded_as_usual",
+                 as_usual.file ? nlohmann::json(*as_usual.file) : nlohmann::json(nullptr)},
                 {"reason", reason},
                 {"advice", advice},
                 {"skipped", f.skipped},
+                {"as_library_reports", said.corrected},
                 {"considered", considered_json(map, choice)},
                 {"map", map.path}});
     return;
   }
-  std::cout << o.name << ": " << reason << "\n  " << as_usual << '\n';
+  std::cout << o.name << ": " << reason << "\n  " << as_usual.words << '\n';
   for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
-  if (!choice.considered.empty()) print_considered(map, choice);
+  if (!choice.considered.empty()) print_considered(map, choice, said);
   if (!advice.empty()) std::cout << "  " << advice << '\n';
 }
 
@@ -195,7 +222,8 @@ Selection engine_selection(const std::string &main, const Map *site, const Map &
 // driver included; a sub-library is decided by its family's main library, and comes from that
 // one's directory (shim/shim.c, decide_for_sub). Printed, and true, when it does.
 bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &routed, const Map *site,
-                       const Map &map, const Need &need, const Choice &choice) {
+                       const Map &map, const Need &need, const Choice &choice,
+                       const MapCorrections &said) {
   // A name with more than the major (libcudnn_graph.so.9.1.0) is a file of that exact name.
   if (!routed.version || routed.version->minor || routed.windows) return false;
   const int major = routed.version->major;
@@ -224,12 +252,13 @@ bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &route
                 {"source", hit->from},
                 {"need", need_json(need)},
                 {"reason", reason},
+                {"as_library_reports", said.corrected},
                 {"considered", considered_json(map, choice)},
                 {"map", map.path}});
     return true;
   }
   std::cout << o.name << " -> " << file << "\n  " << reason << '\n';
-  if (!choice.considered.empty()) print_considered(map, choice);
+  if (!choice.considered.empty()) print_considered(map, choice, said);
   return true;
 }
 
@@ -270,21 +299,20 @@ int run(const Opts &o, const Globals &g) {
     return kUsage;
   }
   decide_on_node(*node, *need.value, &*map);
-  std::vector<std::string> dropped;
-  map = places_their_libraries_confirm(*map, probe_options(), dropped);
-  if (need->cuda_major)
-    map = with_library_cuda(*map, wanted_major(*need, *requested), probe_options());
+  MapCorrections said;
+  map = as_their_libraries_report(*map, wanted_major(*need, *requested), probe_options(), said);
   const std::string routed_as = routed_name(o, *requested, *need);
   const LibraryName routed = *parse_library_name(routed_as);
   const Choice choice = choose(*map, *need, routed);
-  if (print_loader_kept(o, g, routed, m.map ? &*m.map : nullptr, *map, *need, choice)) return kYes;
+  if (print_loader_kept(o, g, routed, m.map ? &*m.map : nullptr, *map, *need, choice, said))
+    return kYes;
   Resolved found = resolve_file(*map, choice, routed, o.name, find_library_file);
-  found.skipped.insert(found.skipped.begin(), dropped.begin(), dropped.end());
+  found.skipped.insert(found.skipped.begin(), said.dropped.begin(), said.dropped.end());
   if (found.entry) {
-    print_found(o, g, *map, *need, choice, found);
+    print_found(o, g, *map, *need, choice, found, said);
     return kYes;
   }
-  print_nothing_fits(o, g, routed_as, *map, *need, choice, found);
+  print_nothing_fits(o, g, routed_as, *map, *need, choice, found, said);
   return kNo;
 }
 

@@ -40,7 +40,7 @@ has "built for CUDA 11"
 # A directory that lost its library is skipped for the next fitting release.
 cp -r "$FAKES/9.1.0" "$t/9.1.0-copy"
 sed "s|$FAKES/9.1.0/lib64|$t/9.1.0-copy/lib64|" "$t/map.toml" >"$t/map2.toml"
-printf '\n[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\n' "$FAKES/9.1.0/lib64" >>"$t/map2.toml"
+printf '\n[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\n' "$FAKES/9.0.0/lib64" >>"$t/map2.toml"
 rm "$t/9.1.0-copy/lib64/libcudnn_ops."*
 # (A node whose driver runs CUDA 12.4: this machine's own cuDNN 9, if any, in ld.so.cache and
 # built for CUDA 13, would be kept by the shim otherwise, and resolve says so.)

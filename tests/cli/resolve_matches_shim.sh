@@ -3,7 +3,7 @@
 # resolve names is the one the shim's process maps (an outside tester's finding: resolve answered
 # sub-libraries and names without a major by the map's ranking while the shim kept the loader's
 # family, or routed the name to the required major). Where nothing fits, the file resolve says the
-# process loads as usual is the one it maps.
+# process loads as usual is the one it maps, and where it says the load fails, it does.
 source "$(dirname "$0")/common.sh"
 entries "5.0.5:$FAKES/5.0.5/lib64" "8.1.0:$FAKES/8.1.0/lib64" "8.9.7:$FAKES/8.9.7/lib64" \
   "9.1.0:$FAKES/9.1.0/lib64" "9.20.0:$FAKES/9.20.0/lib64" "9.23.0:$FAKES/9.23.0/lib64" >"$t/map.toml"
@@ -21,7 +21,7 @@ print("\n".join(sorted(f for f in files if os.path.basename(f).startswith(stem))
 PY
 compared=0
 for first in 5.0.5 8.1.0 8.9.7 9.1.0 9.20.0; do
-  for need in "" 8.9 9.1 9.30; do
+  for need in "" 5.1 8.9 9.1 9.30; do
     for name in libcudnn.so libcudnn.so.8 libcudnn_ops_infer.so.8 libcudnn_ops.so.9 libcudnn_ops.so; do
       case=" (LD_LIBRARY_PATH=$FAKES/$first/lib64 CUDNN_COMPAT_REQUIRE=$need $name)"
       rc=0
@@ -31,9 +31,17 @@ for first in 5.0.5 8.1.0 8.9.7 9.1.0 9.20.0; do
       field=file
       [[ $rc == 0 ]] || field=loaded_as_usual  # nothing fits: the ordinary load
       file=$(sed -n "s/^  \"$field\": \"\(.*\)\",\$/\1/p" <<<"$answer")
-      [[ -n $file ]] || continue  # the loader finds none: the load fails
+      rc=0
       got=$(LD_LIBRARY_PATH=$FAKES/$first/lib64 CUDNN_COMPAT_REQUIRE=$need LD_AUDIT=$shim \
-        python3 "$t/maps.py" "$name" 2>/dev/null) || continue  # the process's load failed
+        python3 "$t/maps.py" "$name" 2>/dev/null) || rc=$?
+      # resolve says the load fails: the process's must (libcudnn.so routed as libcudnn.so.8 took
+      # the loader's libcudnn.so, a cuDNN 5, where resolve said it failed).
+      if [[ -z $file ]]; then
+        [[ $rc != 0 ]] || fail "resolve said the load fails, the shim's process mapped '$got'$case"
+        compared=$((compared + 1))
+        continue
+      fi
+      [[ $rc == 0 ]] || continue  # the process's load failed
       [[ $got == "$(realpath "$file")" ]] || fail "resolve named $file, the shim's process mapped '$got'$case"
       compared=$((compared + 1))
     done

@@ -13,9 +13,11 @@ for mode in audit preload; do
   lacks "map validate --probe"
 done
 
-# resolve believes the record only as far as its library agrees, as the shim does.
+# resolve takes the release as its library reports it, as the shim does, and says whose word
+# it set aside.
 CONDA_PREFIX=$t/conda expect_rc 1 env -u CUDNN_COMPAT_MAP "$CUDNN_COMPAT" resolve libcudnn.so.9
-has "skipped: its conda record (conda-meta) says 9.23.0.48 but $t/conda/lib/libcudnn.so.9 reports 9.20.0"
+has "no    9.20.0 (conda)"
+has "as its library reports it: its conda record (conda-meta) says 9.23.0.48 but $t/conda/lib/libcudnn.so.9 reports 9.20.0"
 lacks "-> $t/conda"
 
 # A record whose version is no release ("9.20": conda takes any string): the environment is not

@@ -1,5 +1,5 @@
-// map.toml.decide: the rows hold rank()'s answers, a release whose library disagrees with the map
-// is left out, and a CUDA need is settled only where every release's CUDA is known.
+// map.toml.decide: the rows hold rank()'s answers, a release as its library reports it, and a
+// CUDA need is settled only where every release's CUDA is known.
 #include "cudnn_compat.h"
 #include "decision_key.h"
 
@@ -74,13 +74,26 @@ TEST(DecisionTable, RowsAreRankAnswers) {
   EXPECT_EQ(row_for(t, "-", 0), "1,0");                                     // any 5: newest first
 }
 
-TEST(DecisionTable, LeavesOutALibraryThatDisagrees) {
+// A library that reports another release or CUDA than the map is held as it reports itself, as
+// the engine and resolve take it (as_library_reports); one of another major is no release of the
+// name it was found by, and is left out.
+TEST(DecisionTable, HoldsALibraryAsItReportsItself) {
   const Map map = two_releases();
   TableFacts f = facts_for(map);
   f.probes[1]->version = Version{5, 0, 5, {}};  // the map says 5.1.10
+  f.probes[1]->cuda = Version{8, 0, {}, {}};    // the map names none
   const std::string t = format_decision_table(map, FileStamp{1, 2, 3, 0}, f);
-  EXPECT_EQ(t.find("lib\t1\t"), std::string::npos) << t;
-  EXPECT_EQ(row_for(t, "-", cudnn_compat_decision_key(1, false, 0)), "");
+  EXPECT_NE(t.find("rel\t1\t5005\tsystem\t5.0.5\t-\t8.0\n"), std::string::npos) << t;
+  EXPECT_EQ(row_for(t, "-", cudnn_compat_decision_key(1, false, 0)), "");  // 5.1: none now
+  EXPECT_EQ(row_for(t, "-", cudnn_compat_decision_key(0, true, 5)), "0,1");
+  const std::vector<KnownLibrary> known = table_libraries(t);
+  ASSERT_EQ(known.size(), 2U) << t;
+  EXPECT_EQ(to_string(*known[1].version), "5.0.5");
+  EXPECT_EQ(to_string(*known[1].cuda), "8.0");
+  EXPECT_FALSE(known[0].cuda);
+  f.probes[1]->version = Version{6, 0, 21, {}};
+  const std::string other = format_decision_table(map, FileStamp{1, 2, 3, 0}, f);
+  EXPECT_EQ(other.find("lib\t1\t"), std::string::npos) << other;
 }
 
 TEST(DecisionTable, CudaRowsOnlyWhereEveryCudaIsKnown) {
@@ -156,7 +169,8 @@ TEST(DecisionTable, CutAfterAFitRowIsRefused) {
 
 TEST(DecisionTable, RememberedProbeOnlyForTheSameFile) {
   const Map map = two_releases();
-  const std::vector<KnownLibrary> known = {{11, 100, 1000, 1, "/b/libcudnn.so.5"}};
+  const std::vector<KnownLibrary> known = {
+      {11, 100, 1000, 1, "/b/libcudnn.so.5", Version{5, 1, 10, {}}, std::nullopt}};
   const std::optional<Probe> p =
       remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 100, 1000, 0}, false);
   ASSERT_TRUE(p);
@@ -173,7 +187,7 @@ TEST(DecisionTable, RememberedProbeOnlyForTheSameFile) {
   EXPECT_FALSE(remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 100, 1001, 0}, false))
       << "rewritten: another mtime";
   EXPECT_FALSE(remembered_probe(known, map, "/b/libcudnn.so.5", FileStamp{11, 100, 1000, 0}, true))
-      << "a CUDA need where the map names no CUDA: only the library can say";
+      << "a CUDA need where the table knows no CUDA: only the library can say";
 }
 
 }  // namespace

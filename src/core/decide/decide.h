@@ -130,6 +130,13 @@ std::vector<std::size_t> rank_asking_libraries(const Map &map, const Need &need,
 // The CUDA a release is built for: what its library reports where it tells (cuDNN 6 on), else the
 // map's word for it.
 std::optional<Version> release_cuda(const Installed &e, const std::optional<Probe> &p);
+// Whether entry e stands as its library p reports it: p loaded, and is of e's major (the file was
+// found by it: one of another major is no release of that name, and is left out).
+bool stands_as_reported(const Installed &e, const std::optional<Probe> &p);
+// An entry as its library reports it where it stands so: its release and CUDA are the library's
+// word over the map's (the shim asks the library; the map says where to look). Every reader of a
+// map decides on entries through this: the engine, resolve, the hooks' tables, the decision table.
+Installed as_library_reports(Installed e, const std::optional<Probe> &p);
 // Whose word an entry's release is, as a sentence's start: "the map says ", "its conda record
 // (conda-meta) says ", "its wheel's METADATA says ".
 std::string claimed_by(const Installed &e);
@@ -162,8 +169,9 @@ Resolved resolve_file(const Map &map, const Choice &choice, const LibraryName &r
 // ---------------------------------------------------------------------------------------------
 // decision_table.cc: `map.toml.decide`, the engine's own decisions compiled for the shim, which
 // looks them up without starting a process (shim/fast_path.c reads it). Only releases whose
-// library was probed and agrees with the map are in it; anything it does not settle goes to the
-// engine. Its last line is "end": both readers refuse a table without it (cut short).
+// library was probed and loaded are in it, as their libraries report them (as_library_reports);
+// anything it does not settle goes to the engine. Its last line is "end": both readers refuse a
+// table without it (cut short).
 
 // The file the loader takes from ld.so.cache and the default directories is not in the table: the
 // cache changes with every ldconfig and differs between the nodes that share a map, so the shim
@@ -178,20 +186,22 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
 // Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did
 // not load", "reports cuDNN 9.0.0, not 9.1.0", ...; "" when it says what the map says.
 std::string library_disagreement(const Installed &e, const std::optional<Probe> &p);
+
 // The libraries a decision table (as read_table believed it) knows: file identity -> map entry,
 // whose version the library reported when the table was written (pure; empty for a damaged one).
 struct KnownLibrary {
   std::uint64_t ino = 0, size = 0, mtime_ns = 0;
   std::size_t entry = 0;
   std::string path;  // where it was probed (its family: the sub-libraries beside it)
+  std::optional<Version> version = {}, cuda = {};  // as the library reported them (its rel row)
 };
 std::vector<KnownLibrary> table_libraries(std::string_view table);
 // The device code the table records per map entry ("code" rows; pure, empty for a damaged table).
 std::map<std::size_t, ReleaseCode> table_codes(std::string_view table);
 // The table's word for a file instead of a probe: the shim's fast path trusts the same identities,
-// so the engine's answer cannot differ from the table's. Only where the map names the CUDA when a
-// CUDA is needed (the probe would read the library's own). The probe's `file` is the path the
-// release was probed at: another path to the same file (a link in a directory of other
+// so the engine's answer cannot differ from the table's: the release and CUDA its library
+// reported, and none where a CUDA is needed and the table knows none. The probe's `file` is the
+// path the release was probed at: another path to the same file (a link in a directory of other
 // sub-libraries) is not where its family is, and select_library hands over that path instead.
 // Pure.
 std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, const Map &map,

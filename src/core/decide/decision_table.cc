@@ -142,7 +142,7 @@ std::string place_rows(std::size_t i, const Installed &e, const TableFacts &fact
   return "lib\t" + entry + "\t" + identity(*facts.files[i]) + "\t" + facts.probes[i]->file +
          "\nrel\t" + entry + "\t" + std::to_string(cudnn_number(e.version)) + "\t" +
          std::string(to_string(source_of(e))) + "\t" + to_string(e.version) + "\t" +
-         (e.module.empty() ? "-" : e.module) + "\n";
+         (e.module.empty() ? "-" : e.module) + "\t" + (e.cuda ? to_string(*e.cuda) : "-") + "\n";
 }
 
 }  // namespace
@@ -161,18 +161,17 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
   // Second, where the shim looks for it first (shim/record.c): with records off, nothing more.
   if (map.usage.given) out += usage_settings_text(map.usage, '\t') + "\n";
   out += "require\t" + std::to_string(map.require.size()) + "\n";
-  // The map as rank() sees it, but only the releases whose library says what the map says. A
+  // The map as rank() sees it, but only the releases whose library loaded, as it reports them. A
   // place the map does not hand out is left to the engine too: it is never handed over, and a
   // process whose loader finds it keeps it when it fits, which only the engine tells apart.
   Map known = map;
   known.cudnn.clear();
   std::vector<std::size_t> index;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
-    const Installed &e = map.cudnn[i];
-    if (!e.hand_out || !library_disagreement(e, facts.probes[i]).empty() || !facts.files[i])
-      continue;
-    known.cudnn.push_back(e);
-    known.cudnn.back().cuda = release_cuda(e, facts.probes[i]);
+    const std::optional<Probe> &p = facts.probes[i];
+    if (!map.cudnn[i].hand_out || !facts.files[i] || !stands_as_reported(map.cudnn[i], p)) continue;
+    known.cudnn.push_back(as_library_reports(map.cudnn[i], p));
+    const Installed &e = known.cudnn.back();
     if (i < facts.codes.size() && facts.codes[i]) known.cudnn.back().code = *facts.codes[i];
     index.push_back(i);
     // A release that retires is ranked, but handed over or kept only by the engine, which knows
@@ -215,6 +214,15 @@ std::vector<KnownLibrary> table_libraries(std::string_view table) {
     const std::size_t eol = rest.find('\n');
     std::string_view line = rest.substr(0, eol);
     rest.remove_prefix(eol + 1);
+    // The rel row after an entry's lib row: its release and CUDA as its library reported them.
+    if (line.starts_with("rel\t") && !out.empty()) {
+      const std::vector<std::string_view> f = split(line, '\t');
+      if (f.size() == 7 && f[1] == std::to_string(out.back().entry))
+        if (const Parsed<Version> v = parse_dotted(f[4])) {
+          out.back().version = *v;
+          if (const Parsed<Version> c = parse_cuda(f[6])) out.back().cuda = *c;
+        }
+    }
     if (!line.starts_with("lib\t")) continue;
     line.remove_prefix(4);
     std::uint64_t n[4] = {};
@@ -259,9 +267,8 @@ std::optional<Probe> remembered_probe(const std::vector<KnownLibrary> &known, co
     if (!found || k.path == file) found = &k;  // the row of this very path, if there is one
   }
   if (!found) return std::nullopt;
-  const Installed &e = map.cudnn[found->entry];
-  if (cuda_needed && !e.cuda) return std::nullopt;
-  return Probe{found->path, e.version, e.cuda, ProbeSource::library, ""};
+  if (!found->version || (cuda_needed && !found->cuda)) return std::nullopt;
+  return Probe{found->path, *found->version, found->cuda, ProbeSource::library, ""};
 }
 
 }  // namespace cudnn_compat

@@ -72,6 +72,18 @@ std::optional<Version> release_cuda(const Installed &e, const std::optional<Prob
   return p && p->source == ProbeSource::library && p->cuda ? p->cuda : e.cuda;
 }
 
+bool stands_as_reported(const Installed &e, const std::optional<Probe> &p) {
+  return p && p->source == ProbeSource::library && p->version.major == e.version.major;
+}
+
+Installed as_library_reports(Installed e, const std::optional<Probe> &p) {
+  if (!stands_as_reported(e, p)) return e;
+  e.cuda = release_cuda(e, p);
+  // The map's build number (EasyBuild's 8.9.7.29) stays where the release is the library's.
+  if (!same_release(p->version, e.version)) e.version = p->version;
+  return e;
+}
+
 std::vector<std::size_t> withheld_fits(const Map &map, const Need &need, std::optional<int> major) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i)

@@ -135,12 +135,45 @@ struct Search {
   std::map<std::size_t, Version> reported;  // entries whose library says otherwise: what it says
 };
 
+// On the way to "nothing fits": the releases of the major the map's word passed over, each as
+// its library reports it (as_library_reports, as the decision table holds them), and the best of
+// those that fit then. Only this path asks them: a map that names its releases right costs
+// nothing more, and with a fresh table their probes are its.
+std::optional<std::string> misnamed_release(const SelectInputs &in, const Need &need,
+                                            const SelectIo &io, std::optional<int> major,
+                                            const std::vector<std::size_t> &asked, Search &s) {
+  if (!major) return std::nullopt;
+  Map reported = *in.map;
+  std::map<std::size_t, std::string> files;
+  for (std::size_t i = 0; i < reported.cudnn.size(); ++i) {
+    Installed &e = reported.cudnn[i];
+    const bool ask = e.hand_out && e.version.major == *major &&
+                     std::find(asked.begin(), asked.end(), i) == asked.end();
+    const std::optional<std::string> file =
+        ask ? io.find_file(e.lib, in.requested, *major) : std::nullopt;
+    const std::optional<Probe> p = file ? io.probe(*file).probe : std::nullopt;
+    e.hand_out = stands_as_reported(e, p) && !same_release(p->version, e.version);
+    if (!e.hand_out) continue;
+    s.any_file = true;
+    s.reported.emplace(i, p->version);
+    e = as_library_reports(e, p);
+    files.emplace(i, *file);
+  }
+  for (std::size_t i : rank(reported, need, in.requested)) {
+    s.chosen = i;
+    s.reports = reported.cudnn[i].version;
+    return files.at(i);
+  }
+  return std::nullopt;
+}
+
 // The best fitting release for need that says so itself; a map that lies is passed over, and
 // said so.
 std::optional<std::string> best_release(const SelectInputs &in, const Need &need,
                                         const SelectIo &io, Search &s) {
   const std::optional<int> major = wanted_major(need, in.requested);
-  for (std::size_t i : rank_asking_libraries(*in.map, need, in.requested)) {
+  const std::vector<std::size_t> asked = rank_asking_libraries(*in.map, need, in.requested);
+  for (std::size_t i : asked) {
     const Installed &e = in.map->cudnn[i];
     std::optional<std::string> file =
         io.find_file(e.lib, in.requested, major.value_or(e.version.major));
@@ -168,7 +201,7 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
                                   : claimed_by(e) + to_string(e.version) + " but " + *file +
                                         " reports " + to_string(c.probe->version));
   }
-  return std::nullopt;
+  return misnamed_release(in, need, io, major, asked, s);
 }
 
 // No release serves every consumer in the process (one family per process): the one that asks
@@ -190,8 +223,9 @@ Selection serve_own(const SelectInputs &in, const SelectIo &io, Selection out) {
   return out;
 }
 
-// The file handed over, with its source and release: a warning when the map lied, else a note for
-// debugging.
+// The file handed over, with its source and release as its library reports it: a warning when a
+// release the map's word fitted lied, else a note for debugging (one the map misnames is handed
+// over without a word, as the decision table does; map validate warns of it).
 void handed_over(const SelectInputs &in, const std::string &need, const std::string &note,
                  const Search &found, Selection &out) {
   const Installed &e = in.map->cudnn[found.chosen];
@@ -200,11 +234,14 @@ void handed_over(const SelectInputs &in, const std::string &need, const std::str
   const std::string lies =
       found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
   if (!in.debug && lies.empty()) return;
+  const std::string release =
+      found.reported.contains(found.chosen)
+          ? to_string(*found.reports) + ", " + claimed_by(e) + to_string(e.version)
+          : to_string(e.version);
   (lies.empty() ? out.notes : out.say)
       .push_back(kPrefix + in.name + " -> " + *out.use + " (" +
-                 std::string(to_string(source_of(e))) + " " + to_string(e.version) + "; " + need +
-                 "; " + note + lies +
-                 (found.map_lied ? "; run `cudnn-compat map validate --probe`" : "") + ")");
+                 std::string(to_string(source_of(e))) + " " + release + "; " + need + "; " + note +
+                 lies + (found.map_lied ? "; run `cudnn-compat map validate --probe`" : "") + ")");
 }
 
 }  // namespace

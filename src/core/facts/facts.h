@@ -14,19 +14,20 @@ namespace cudnn_compat {
 // What only the file system can tell: lib directories that vanished or hold no libcudnn, and
 // (an error) a relative lib, which would be read against each job's working directory.
 std::vector<Diagnostic> check_map_libraries(const Map &map);
-// The map as this host holds it, for advice: without the places whose library is missing, does
-// not load or reports another release (the decision table's rule), so that a module advised
-// loads a release that is there; each with the CUDA its library reports (release_cuda).
+// The map as this host holds it, for advice: without the places whose library is missing or does
+// not load, each as its library reports it (as_library_reports), so that a module advised loads a
+// release that is there.
 Map places_that_load(const Map &map, const ProbeOptions &options);
-// The map with each entry of major (any, when unknown) given the CUDA its library reports, over
-// the map's word where the two differ (release_cuda): what the engine and the decision table go
-// by.
-Map with_library_cuda(const Map &map, std::optional<int> major, const ProbeOptions &options);
-// The map without the environments' places (a conda record's, a wheel's word for its release)
-// whose library reports another release or does not load; dropped says which and why, as the shim
-// says it when it passes one over.
-Map places_their_libraries_confirm(const Map &map, const ProbeOptions &options,
-                                   std::vector<std::string> &dropped);
+// What as_their_libraries_report said of the entries it did not take at the map's word.
+struct MapCorrections {
+  std::vector<std::string> dropped;    // an environment's place whose library does not load
+  std::vector<std::string> corrected;  // "the map says 5.2.0 but FILE reports 5.1.10"
+};
+// The map as the shim's engine decides on it: each entry of major (any, when unknown) as its
+// library reports it, and without the environments' places (a conda record's, a wheel's word) whose
+// library does not load; said in the words the shim uses when it passes one over.
+Map as_their_libraries_report(const Map &map, std::optional<int> major, const ProbeOptions &options,
+                              MapCorrections &said);
 
 // git's racy-clean rule for every file derived from the map (cache, fits table, decision table):
 // a reader trusts one only while the map's stamp matches and the map is older than it. The writer

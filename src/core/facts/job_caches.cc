@@ -57,13 +57,13 @@ Parsed<FileStamp> settle_map_stamp(const Map &parsed) {
 
 namespace {
 
-// The releases as their libraries report them (release_cuda, the shim's and resolve's rule): the
-// hooks' tables written from a map's `cuda` that its library contradicts advised a module the
+// The releases as their libraries report them (as_library_reports, the shim's and resolve's rule):
+// the hooks' tables written from a map's `cuda` that its library contradicts advised a module the
 // process would not be handed (an outside tester's finding: Lua and Tcl against C and C++).
 Map as_reported(const Map &map, const TableFacts &facts) {
   Map out = map;
   for (std::size_t i = 0; i < out.cudnn.size() && i < facts.probes.size(); ++i)
-    out.cudnn[i].cuda = release_cuda(out.cudnn[i], facts.probes[i]);
+    out.cudnn[i] = as_library_reports(out.cudnn[i], facts.probes[i]);
   return out;
 }
 

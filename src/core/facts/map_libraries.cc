@@ -37,44 +37,32 @@ Map places_that_load(const Map &map, const ProbeOptions &options) {
     const std::optional<std::string> file =
         find_library_file(e.lib, main_library(e.version.major), e.version.major);
     const std::optional<Probe> p = file ? probe_library(*file, options) : std::nullopt;
-    if (file && library_disagreement(e, p).empty()) {
-      out.cudnn.push_back(e);
-      out.cudnn.back().cuda = release_cuda(e, p);
-    }
+    if (stands_as_reported(e, p)) out.cudnn.push_back(as_library_reports(e, p));
   }
   group_releases(out.cudnn);  // a table whose first place is gone starts at its next
   return out;
 }
 
-Map with_library_cuda(const Map &map, std::optional<int> major, const ProbeOptions &options) {
-  Map out = map;
-  for (Installed &e : out.cudnn) {
-    if (!is_absolute_lib(e) || (major && e.version.major != *major)) continue;
-    if (const std::optional<std::string> file =
-            find_library_file(e.lib, main_library(e.version.major), e.version.major))
-      e.cuda = release_cuda(e, probe_library(*file, options));
-  }
-  return out;
-}
-
-Map places_their_libraries_confirm(const Map &map, const ProbeOptions &options,
-                                   std::vector<std::string> &dropped) {
+Map as_their_libraries_report(const Map &map, std::optional<int> major, const ProbeOptions &options,
+                              MapCorrections &said) {
   Map out = map;
   out.cudnn.clear();
   for (const Installed &e : map.cudnn) {
+    const bool asked = is_absolute_lib(e) && (!major || e.version.major == *major);
     const std::optional<std::string> file =
-        e.claimed_in.empty()
-            ? std::nullopt
-            : find_library_file(e.lib, main_library(e.version.major), e.version.major);
+        asked ? find_library_file(e.lib, main_library(e.version.major), e.version.major)
+              : std::nullopt;
     const LibraryCheck c = file ? check_library(*file, options) : LibraryCheck{};
     const std::optional<Probe> &p = c.probe;
-    if (file && !p)
-      dropped.push_back(no_answer(*file, c) + "; " + claimed_by(e) + to_string(e.version));
-    else if (p && !same_release(p->version, e.version))
-      dropped.push_back(claimed_by(e) + to_string(e.version) + " but " + *file + " reports " +
-                        to_string(p->version));
-    else
-      out.cudnn.push_back(e);
+    // An environment's place is the library's word or none: its record is no site's promise.
+    if (file && !p && !e.claimed_in.empty()) {
+      said.dropped.push_back(no_answer(*file, c) + "; " + claimed_by(e) + to_string(e.version));
+      continue;
+    }
+    if (file && stands_as_reported(e, p) && !same_release(p->version, e.version))
+      said.corrected.push_back(claimed_by(e) + to_string(e.version) + " but " + *file +
+                               " reports " + to_string(p->version));
+    out.cudnn.push_back(as_library_reports(e, p));
   }
   return out;
 }
