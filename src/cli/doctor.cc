@@ -73,6 +73,22 @@ std::vector<TableUse> table_use(const std::string &map_path) {
   return out;
 }
 
+// The libraries the decision table was written with that are no longer those files (reinstalled
+// since map validate): the shim asks them again, but the hooks' tables still judge the release as
+// it was (an outside tester's finding: a cuDNN 9.20 directory replaced by 9.0.0 still fitted a
+// need of 9.20 at `module load`). A stat per release.
+std::vector<std::string> libraries_changed(const std::string &map_path) {
+  std::vector<std::string> out;
+  const TableRead r = map_path.empty() ? TableRead{} : read_table(map_path, TableKind::decide);
+  if (!r.text) return out;
+  for (const KnownLibrary &k : table_libraries(*r.text)) {
+    const std::optional<FileStamp> now = stamp_file(k.path);
+    if (!now || now->ino != k.ino || now->size != k.size || now->mtime_ns != k.mtime_ns)
+      out.push_back(k.path);
+  }
+  return out;
+}
+
 // No map found at all: one line, where doctor looked and the command that writes one where this
 // installation looks first. Not a finding: the answer about the loaded cuDNN stands without a map,
 // and a node may be meant to have none; but the shim and the hooks do nothing there.
@@ -103,6 +119,7 @@ void print_json_report(const DoctorFacts &f, const std::string &map_path,
   print_json(
       {{"modules", f.modules},
        {"tables", tables},
+       {"libraries_changed", libraries_changed(map_path)},
        {"ld_library_path", path},
        {"shim", f.shim.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.shim)},
        {"node", json_of(f.node)},
@@ -119,6 +136,10 @@ void print_text_report(const DoctorFacts &f, const std::string &map_path,
   if (map_path.empty()) std::cout << "map: " << no_map_line() << '\n';
   for (const TableUse &t : table_use(map_path))
     std::cout << "table: " << t.file << ": " << (t.why.empty() ? "in use" : "not in use: " + t.why)
+              << '\n';
+  for (const std::string &file : libraries_changed(map_path))
+    std::cout << "table: " << file << " changed since map validate wrote the tables: the module "
+              << "hooks judge its release as it was; run cudnn-compat map validate " << map_path
               << '\n';
   for (const PathDir &d : f.path)
     for (const Probe &p : d.probes)
@@ -216,8 +237,7 @@ int doctor(const Options &o, const Globals &g) {
   std::error_code ec;
   const std::string program = o.program.empty() ? "" : fs::absolute(o.program, ec).string();
   // The active Python environment's cuDNN are places beside the map's.
-  std::optional<Map> seen = with_places(
-      m.map ? &*m.map : nullptr, active_python_places({program}));
+  std::optional<Map> seen = with_places(m.map ? &*m.map : nullptr, active_python_places({program}));
   Asked asked{o.require, o.cuda, std::nullopt, {}, std::nullopt};
   if (!program.empty()) asked.programs = {program};
   Parsed<Need> need = derive_need(need_inputs(asked, env), seen ? &*seen : nullptr);

@@ -35,6 +35,16 @@ Diagnostic probe_error(const Map &map, const TableFacts &facts, std::size_t i,
                   to_string(p.version) +
                   ": remove the entry of the release it does not hold, or point that entry at its "
                   "own directory"};
+  // One entry's list of places (lib = [...]) whose libraries hold different releases: no version
+  // written makes it true, and "set version" would break the other place.
+  for (std::size_t j = 0; j < map.cudnn.size(); ++j)
+    if (j != i && map.cudnn[j].pos.line == e.pos.line && facts.probes[j] &&
+        !same_release(facts.probes[j]->version, p.version))
+      return {Severity::error, map.path, e.pos,
+              "the places of this entry hold different releases: " + file + " reports " +
+                  to_string(p.version) + ", " + map.cudnn[j].lib + " " +
+                  to_string(facts.probes[j]->version) +
+                  "; give each release a [[cudnn]] entry of its own"};
   if (!same_release(p.version, e.version))
     return {Severity::error, map.path, e.pos,
             "the map says cuDNN " + to_string(e.version) + " but " + file + " reports " +
@@ -42,6 +52,21 @@ Diagnostic probe_error(const Map &map, const TableFacts &facts, std::size_t i,
   return {Severity::error, map.path, e.pos,
           "the map says CUDA " + to_string(*e.cuda) + " but " + file + " was built for CUDA " +
               to_string(*p.cuda) + "; set cuda = \"" + to_string(*p.cuda) + "\""};
+}
+
+// A CUDA of the same major but another minor than the library's (cuda = "12.4" over a build for
+// 12.9): no decision changes (a driver runs every minor of its major), so a warning, never an
+// error that would take the tables away; every reader takes the library's.
+std::optional<Diagnostic> cuda_minor_finding(const Map &map, const Installed &e,
+                                             const std::optional<Probe> &p) {
+  if (!p || p->source != ProbeSource::library || !e.cuda || !p->cuda || !e.cuda->minor ||
+      !p->cuda->minor || *e.cuda->minor == *p->cuda->minor)
+    return std::nullopt;
+  return Diagnostic{Severity::warning, map.path, e.pos,
+                    "the map says CUDA " + to_string(*e.cuda) + " but the library of cuDNN " +
+                        to_string(e.version) + " was built for CUDA " + to_string(*p->cuda) +
+                        "; jobs, resolve and the module hooks take " + to_string(*p->cuda) +
+                        "; set cuda = \"" + to_string(*p->cuda) + "\""};
 }
 
 // What each entry's library says against the map, from the probes the decision table is written
@@ -54,7 +79,11 @@ std::vector<Diagnostic> library_findings(const Map &map, const TableFacts &facts
     const Installed &e = map.cudnn[i];
     if (!facts.files[i]) continue;  // no library file: check_map_libraries says so
     const std::string why = library_disagreement(e, facts.probes[i]);
-    if (why.empty()) continue;
+    if (why.empty()) {
+      if (std::optional<Diagnostic> d = cuda_minor_finding(map, e, facts.probes[i]))
+        out.push_back(*d);
+      continue;
+    }
     const std::string file =
         find_library_file(e.lib, main_library(e.version.major), e.version.major).value_or(e.lib);
     if (do_probe && facts.probes[i]) {

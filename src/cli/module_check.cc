@@ -81,6 +81,23 @@ std::string unreadable_hint(std::optional<ModuleSystemKind> system) {
          " --requires 8.9` prints, which load without the site package too)";
 }
 
+// Each release judged or advised as its library reports it, as the shim hands it over and the
+// hooks' tables hold it: a map entry that misnames its release (which map validate warns of)
+// turned the advice around (an outside tester's finding). Asked: the loaded modules' releases and
+// those of the majors needed, a probe each, only where the hooks have no table to read.
+Map as_reported_for(const Map &map, const std::vector<AppNeed> &apps, const ModuleScene &scene) {
+  MapCorrections said;
+  return as_their_libraries_report(
+      map,
+      [&](const Installed &e) {
+        return std::any_of(apps.begin(), apps.end(),
+                           [&](const AppNeed &a) { return a.cudnn.major == e.version.major; }) ||
+               std::any_of(scene.loaded.begin(), scene.loaded.end(),
+                           [&](const LoadedModule &l) { return l.name == e.module; });
+      },
+      probe_options(), said);
+}
+
 int check(const Options &o, const Globals &g) {
   std::vector<AppNeed> apps;
   // A need the check cannot read (a modulefile's `cudnn-requires 9.x`) is said, and the others are
@@ -116,7 +133,7 @@ int check(const Options &o, const Globals &g) {
     return kYes;
   }
   const ModuleScene scene = scene_of(o);
-  Map map = *m.map;
+  Map map = as_reported_for(*m.map, apps, scene);
   add_unlisted_modules(map, scene);
   std::vector<ModuleFinding> findings = check_loaded_modules(map, apps, scene);
   findings.insert(findings.begin(), unreadable.begin(), unreadable.end());

@@ -103,9 +103,16 @@ void write_modulefiles(const Options &o, ModuleFormat format, Globals &g) {
     g.exit_code = kNo;
     return;
   }
+  // Each release written as its library reports it (a module's whatis and help name the release
+  // users get, as every other reader of the map does), said once where the map misnames it.
+  MapCorrections said;
+  const Map map = as_their_libraries_report(
+      *m.map, [](const Installed &) { return true; }, probe_options(), said);
+  for (const std::string &c : said.corrected)
+    std::cerr << "cudnn-compat: modulefiles: " << c << "; written as its library reports it\n";
   std::vector<Modulefile> files;
   std::error_code ec;
-  for (const Installed &e : m.map->cudnn) {
+  for (const Installed &e : map.cudnn) {
     Modulefile f = cudnn_modulefile(
         e, format, std::filesystem::is_directory(cudnn_root(e.lib) + "/include", ec),
         o.no_cuda_module ? "" : cuda_module_name(e, o.cuda_module));

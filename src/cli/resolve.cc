@@ -300,7 +300,10 @@ int run(const Opts &o, const Globals &g) {
   }
   decide_on_node(*node, *need.value, &*map);
   MapCorrections said;
-  map = as_their_libraries_report(*map, wanted_major(*need, *requested), probe_options(), said);
+  const std::optional<int> major = wanted_major(*need, *requested);
+  map = as_their_libraries_report(
+      *map, [&](const Installed &e) { return !major || e.version.major == *major; },
+      probe_options(), said);
   const std::string routed_as = routed_name(o, *requested, *need);
   const LibraryName routed = *parse_library_name(routed_as);
   const Choice choice = choose(*map, *need, routed);

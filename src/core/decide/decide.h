@@ -130,12 +130,14 @@ std::vector<std::size_t> rank_asking_libraries(const Map &map, const Need &need,
 // The CUDA a release is built for: what its library reports where it tells (cuDNN 6 on), else the
 // map's word for it.
 std::optional<Version> release_cuda(const Installed &e, const std::optional<Probe> &p);
-// Whether entry e stands as its library p reports it: p loaded, and is of e's major (the file was
-// found by it: one of another major is no release of that name, and is left out).
+// Whether the decision table holds entry e as its library p reports it: p loaded, and is of e's
+// major (the file was found by it: one of another major is no release of that name, and is left
+// to the engine, which passes it over).
 bool stands_as_reported(const Installed &e, const std::optional<Probe> &p);
-// An entry as its library reports it where it stands so: its release and CUDA are the library's
-// word over the map's (the shim asks the library; the map says where to look). Every reader of a
-// map decides on entries through this: the engine, resolve, the hooks' tables, the decision table.
+// An entry as its library reports it where it loaded: its release and CUDA are the library's word
+// over the map's (the shim asks the library; the map says where to look). Every reader of a map
+// decides on entries through this: the engine, resolve, module-check, the hooks' tables, the
+// decision table, the modulefiles written.
 Installed as_library_reports(Installed e, const std::optional<Probe> &p);
 // Whose word an entry's release is, as a sentence's start: "the map says ", "its conda record
 // (conda-meta) says ", "its wheel's METADATA says ".

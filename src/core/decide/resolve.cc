@@ -77,7 +77,7 @@ bool stands_as_reported(const Installed &e, const std::optional<Probe> &p) {
 }
 
 Installed as_library_reports(Installed e, const std::optional<Probe> &p) {
-  if (!stands_as_reported(e, p)) return e;
+  if (!p || p->source != ProbeSource::library) return e;
   e.cuda = release_cuda(e, p);
   // The map's build number (EasyBuild's 8.9.7.29) stays where the release is the library's.
   if (!same_release(p->version, e.version)) e.version = p->version;

@@ -39,6 +39,7 @@ std::string capped(const std::vector<std::string> &items, std::size_t most, cons
 // wheel's METADATA) says: the list names the release that is installed, not the claim.
 std::string installed_list(const Map &map, const std::map<std::size_t, Version> &reported) {
   std::vector<std::string> items;
+  std::string last;  // the release of the item before
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
     const Installed &e = map.cudnn[i];
     const auto said = reported.find(i);
@@ -46,10 +47,13 @@ std::string installed_list(const Map &map, const std::map<std::size_t, Version> 
     const std::string where = " (" +
                               (e.module.empty() ? std::string(to_string(source_of(e))) : e.module) +
                               (e.retired ? ", retired on " + e.retire_after : "") + ")";
-    if (e.joined && !items.empty())  // another place of the release before it
+    const std::string release = to_string(said != reported.end() ? said->second : e.version);
+    // Another place of the release before it, unless its library says another release.
+    if (e.joined && !items.empty() && release == last)
       items.back() += where;
     else
-      items.push_back(to_string(said != reported.end() ? said->second : e.version) + where);
+      items.push_back(release + where);
+    last = release;
   }
   return items.empty() ? "none" : capped(items, 8, ", ");
 }
@@ -127,6 +131,7 @@ bool lists_major(const SelectInputs &in, const SelectIo &io, std::optional<int> 
 // What the search of the map's releases met besides the one it hands over.
 struct Search {
   std::vector<std::string> passed_over;     // releases that do not load, lie or do not fit
+  bool unloadable = false;                  // one of them does not load or could not be checked
   std::string not_run;                      // why one of them could not be checked at all
   bool any_file = false;                    // a release of the map has its library here
   std::size_t chosen = 0;                   // the entry of the one handed over
@@ -183,6 +188,7 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
     if (!c.probe) {
       // The loader's own file is said once, as the loader's.
       if (!in.loader || *file != in.loader->path) s.passed_over.push_back(no_answer(*file, c));
+      s.unloadable = true;
       if (s.not_run.empty()) s.not_run = c.not_run;
       continue;
     }
@@ -224,8 +230,10 @@ Selection serve_own(const SelectInputs &in, const SelectIo &io, Selection out) {
 }
 
 // The file handed over, with its source and release as its library reports it: a warning when a
-// release the map's word fitted lied, else a note for debugging (one the map misnames is handed
-// over without a word, as the decision table does; map validate warns of it).
+// release before it does not load now, else a note for debugging. One the map misnames, or whose
+// library does not fit, is passed over without a word, as the decision table (which holds each as
+// its library reports it) does: the same decision says the same with and without the table (an
+// outside tester's finding); map validate warns of the map's words.
 void handed_over(const SelectInputs &in, const std::string &need, const std::string &note,
                  const Search &found, Selection &out) {
   const Installed &e = in.map->cudnn[found.chosen];
@@ -233,12 +241,12 @@ void handed_over(const SelectInputs &in, const std::string &need, const std::str
   out.how = how(in);
   const std::string lies =
       found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
-  if (!in.debug && lies.empty()) return;
+  if (!in.debug && !found.unloadable) return;
   const std::string release =
       found.reported.contains(found.chosen)
           ? to_string(*found.reports) + ", " + claimed_by(e) + to_string(e.version)
           : to_string(e.version);
-  (lies.empty() ? out.notes : out.say)
+  (found.unloadable ? out.say : out.notes)
       .push_back(kPrefix + in.name + " -> " + *out.use + " (" +
                  std::string(to_string(source_of(e))) + " " + release + "; " + need + "; " + note +
                  lies + (found.map_lied ? "; run `cudnn-compat map validate --probe`" : "") + ")");

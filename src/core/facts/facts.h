@@ -6,6 +6,7 @@
 #include "decide.h"
 #include "system.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,12 @@ struct MapCorrections {
   std::vector<std::string> dropped;    // an environment's place whose library does not load
   std::vector<std::string> corrected;  // "the map says 5.2.0 but FILE reports 5.1.10"
 };
-// The map as the shim's engine decides on it: each entry of major (any, when unknown) as its
-// library reports it, and without the environments' places (a conda record's, a wheel's word) whose
-// library does not load; said in the words the shim uses when it passes one over.
-Map as_their_libraries_report(const Map &map, std::optional<int> major, const ProbeOptions &options,
-                              MapCorrections &said);
+// The map as the shim's engine decides on it: each entry `ask` names as its library reports it
+// (those of the major asked for; the loaded modules' and the needed majors'), and without the
+// environments' places (a conda record's, a wheel's word) whose library does not load; said in
+// the words the shim uses when it passes one over. A probe per entry asked.
+Map as_their_libraries_report(const Map &map, const std::function<bool(const Installed &)> &ask,
+                              const ProbeOptions &options, MapCorrections &said);
 
 // git's racy-clean rule for every file derived from the map (cache, fits table, decision table):
 // a reader trusts one only while the map's stamp matches and the map is older than it. The writer

@@ -37,18 +37,18 @@ Map places_that_load(const Map &map, const ProbeOptions &options) {
     const std::optional<std::string> file =
         find_library_file(e.lib, main_library(e.version.major), e.version.major);
     const std::optional<Probe> p = file ? probe_library(*file, options) : std::nullopt;
-    if (stands_as_reported(e, p)) out.cudnn.push_back(as_library_reports(e, p));
+    if (p && p->source == ProbeSource::library) out.cudnn.push_back(as_library_reports(e, p));
   }
   group_releases(out.cudnn);  // a table whose first place is gone starts at its next
   return out;
 }
 
-Map as_their_libraries_report(const Map &map, std::optional<int> major, const ProbeOptions &options,
-                              MapCorrections &said) {
+Map as_their_libraries_report(const Map &map, const std::function<bool(const Installed &)> &ask,
+                              const ProbeOptions &options, MapCorrections &said) {
   Map out = map;
   out.cudnn.clear();
   for (const Installed &e : map.cudnn) {
-    const bool asked = is_absolute_lib(e) && (!major || e.version.major == *major);
+    const bool asked = is_absolute_lib(e) && ask(e);
     const std::optional<std::string> file =
         asked ? find_library_file(e.lib, main_library(e.version.major), e.version.major)
               : std::nullopt;
@@ -59,7 +59,7 @@ Map as_their_libraries_report(const Map &map, std::optional<int> major, const Pr
       said.dropped.push_back(no_answer(*file, c) + "; " + claimed_by(e) + to_string(e.version));
       continue;
     }
-    if (file && stands_as_reported(e, p) && !same_release(p->version, e.version))
+    if (file && p && p->source == ProbeSource::library && !same_release(p->version, e.version))
       said.corrected.push_back(claimed_by(e) + to_string(e.version) + " but " + *file +
                                " reports " + to_string(p->version));
     out.cudnn.push_back(as_library_reports(e, p));
