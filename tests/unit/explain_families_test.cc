@@ -300,7 +300,49 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"LINK : fatal error LNK1104: cannot open file 'cudnn_adv.lib'",
              "library-not-found - - - cudnn_adv.lib - - - - build"},
         Case{"  Could not find CUDNN_HEADER using the following files: cudnn_version.h",
-             "library-not-found - - - cudnn_version.h - - - - build"}));
+             "library-not-found - - - cudnn_version.h - - - - build"},
+        // GNU ld in Chinese (onnx/onnx-tensorrt#530): a versioned symbol names the file the
+        // library was linked against; an API cuDNN 9 removed, asked of libcudnn.so.8, is that
+        // file missing, not a cuDNN too new.
+        Case{
+            "/home/u/TensorRT-7.1.3.4/lib/libnvinfer.so：对‘cudnnSetTensorNdDescriptor@libcudnn.so."
+            "8’未定义的引用",
+            "library-not-found - - - libcudnn.so.8 - - - - build"},
+        Case{"/home/u/TensorRT-7.1.3.4/lib/"
+             "libnvinfer.so：对‘cudnnSetRNNMatrixMathType@libcudnn.so.8’"
+             "未定义的引用",
+             "library-not-found - - - libcudnn.so.8 - - - - build"},
+        // ld's other locales, in binutils' wordings as users paste them (German, French, Russian,
+        // Japanese and Spanish builds quoted in the corpus: "undefinierter Verweis auf »X«",
+        // "référence indéfinie vers « X »", "неопределённая ссылка на «X»", "`X' に対する定義さ
+        // れていない参照です", "referencia a `X' sin definir").
+        Case{"conv.c:(.text+0x1d): undefinierter Verweis auf »cudnnCreate«",
+             "library-not-found - - - - - - - - build"},
+        Case{"/usr/bin/ld : conv.c:9 : référence indéfinie vers « cudnnCreate »",
+             "library-not-found - - - - - - - - build"},
+        Case{"conv.c:(.text+0x1d): неопределённая ссылка на «cudnnCreate»",
+             "library-not-found - - - - - - - - build"},
+        Case{"conv.c:(.text+0x11): `cudnnCreate' に対する定義されていない参照です",
+             "library-not-found - - - - - - - - build"},
+        Case{"conv.c:21: referencia a `cudnnCreate' sin definir",
+             "library-not-found - - - - - - - - build"},
+        // A numbered form of an old release's API (autumnai/leaf#105; the _v3 forms went in 5).
+        Case{"cudnn.0.rs:(.text._ZN22convolution_descriptor3new+0x29c): undefined reference to "
+             "`cudnnSetConvolutionNdDescriptor_v3'",
+             "version-mismatch - - - - - - - - build"},
+        // Missing said of cuDNN (dotnet/machinelearning-modelbuilder#2910; mszhanyi/VSIXTorch#11,
+        // a project wizard's, so a build's).
+        Case{"cuDNN 7.6.4 is missing", "library-not-found - - 7.6.4 - - - - - run"},
+        Case{"you choose to create a torch project with cuda but cuDNN isn't installed.",
+             "library-not-found - - - - - - - - build"},
+        // TensorFlow's configure (mozilla/DeepSpeech#1522, tensorflow#8702 with the header's
+        // #define blanks kept): the header's cuDNN is the one there, TF_CUDNN_VERSION the build's.
+        Case{"Cuda Configuration Error: cuDNN version detected from /usr/lib/x86_64-linux-gnu/"
+             "include/cudnn.h (7.2.1) does not match TF_CUDNN_VERSION (7.1.1)",
+             "version-mismatch 7.2.1 7.1.1 - - - - - - build"},
+        Case{"Auto-Configuration Error: cuDNN version detected from /usr/local/cuda-8.0/include/"
+             "cudnn.h (      5.      1. 5) does not match TF_CUDNN_VERSION (5.1.5)",
+             "version-mismatch 5.1.5 5.1.5 - - - - - - build"}));
 
 // The GPU's architecture and the driver are read as what they are (issue 22), never as a cuDNN
 // version problem, whatever cuDNN release the line also names.

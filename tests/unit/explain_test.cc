@@ -387,12 +387,14 @@ TEST(Explain, MessagesOverSeveralLines) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].line, 1u);
   EXPECT_EQ(found[0].library, "libcudnn.so.8");
+  // A warning Python prints at import is the run's (chainer/chainer#8596), though its fix is a
+  // build.
   found = find_errors(
       "UserWarning: cuDNN is not enabled.\nPlease reinstall CuPy after you install "
       "cudnn\n(see https://docs-cupy.chainer.org/en/stable/install.html)\n");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].framework, "chainer");
-  EXPECT_TRUE(found[0].build_time);
+  EXPECT_FALSE(found[0].build_time);
   found = find_errors("W0000 op_kernel.cc:1830] UNIMPLEMENTED: DNN library is not found.\n");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].kind, FindingKind::library_not_found);
@@ -437,6 +439,75 @@ TEST(Explain, SplitsOnCarriageReturnsAndSaysWhatItCut) {
   ASSERT_EQ(scan.cut.size(), 1u);
   EXPECT_NE(scan.cut[0].find("line 2 is 100000 bytes long"), std::string::npos) << scan.cut[0];
   EXPECT_TRUE(scan_log("short\nlines\n").cut.empty());
+}
+
+// A cuDNN DLL that Windows found and could not load says why, and is not called missing: the
+// paging file (thu-ml/tianshou#297, babysor/MockingBird#689, lazydog28/mc_auto_boss#69), a bad
+// image (DeepLabCut/DeepLabCut#1947).
+TEST(Explain, AWindowsDllThatCouldNotLoadIsNotCalledMissing) {
+  for (const char *message :
+       {"OSError: [WinError 1455] The paging file is too small for this operation to complete. "
+        "Error loading \"E:\\Anaconda\\envs\\Python37\\lib\\site-packages\\torch\\lib\\cudnn_"
+        "cnn_train64_8.dll\" or one of its dependencies.",
+        "OSError: [WinError 1455] 页面文件太小，无法完成操作。 Error loading \"D:\\ProgramData\\"
+        "Anaconda3\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll\" or one of its "
+        "dependencies.",
+        "Could not load library cudnn_cnn_infer64_8.dll. Error code 1455",
+        "Could not load library cudnn_cnn_infer64_8.dll. Error code 193"}) {
+    const Finding f = first_in(message);
+    EXPECT_EQ(f.kind, FindingKind::library_not_found) << message;
+    EXPECT_FALSE(f.unloadable.empty()) << message;
+    const Advice a = advise(f, nullptr);
+    EXPECT_NE(a.what.find("found"), std::string::npos) << a.what;
+    EXPECT_EQ(a.what.find("found no"), std::string::npos) << a.what;
+    ASSERT_FALSE(a.fixes.empty());
+    EXPECT_EQ(a.fixes.front().find("install cuDNN"), std::string::npos) << a.fixes.front();
+    for (const std::string &fix : a.fixes)
+      EXPECT_EQ(fix.find("ask the admins"), std::string::npos) << fix;
+  }
+  // glibc's I/O error after cuDNN's own loader names the one asked for (an outside tester's).
+  EXPECT_EQ(first_in("Could not load library libcudnn_cnn_infer.so.8. Error: "
+                     "libcudnn_cnn_infer.so.8: cannot read file data: Input/output error")
+                .unloadable,
+            "Input/output error");
+}
+
+// The file that failed to load says whose the trouble is: ONNX Runtime's advice after its CUDA
+// provider could not load CUDA's libcublasLt (pykeio/ort#548, then the advice
+// onnxruntime#21825 prints) is no missing cuDNN. Its advice after a failure that names no file
+// still is one (onnxruntime#21825 itself, the tuning set's convention).
+TEST(Explain, AnotherProductsFailedLoadIsNotCudnns) {
+  const std::string advice =
+      "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 "
+      "onnxruntime::python::CreateExecutionProviderInstance] Failed to create "
+      "CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*, and the latest MSVC runtime.\n";
+  EXPECT_TRUE(find_errors("[E:onnxruntime:Default, provider_bridge_ort.cc:1952] FAIL : Failed to "
+                          "load library /home/meh/target/debug/libonnxruntime_providers_cuda.so "
+                          "with error: libcublasLt.so.12: cannot open shared object file: No "
+                          "such file or directory\n\n" +
+                          advice)
+                  .empty());
+  EXPECT_EQ(find_errors("[E:onnxruntime:Default, provider_bridge_ort.cc:1992] FAIL : LoadLibrary "
+                        "failed with error 126 \"\" when trying to load \"c:\\env\\Lib\\site-"
+                        "packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll\"\n\n" +
+                        advice)
+                .size(),
+            1u);
+  // A product's name before a role word makes the version that product's (an outside tester's).
+  for (const Finding &f : find_errors("ONNX Runtime 1.17 is unsupported; cuDNN 8.9.2 found"))
+    EXPECT_NE(f.runtime, (Version{1, 17, {}, {}}));
+}
+
+// cuDNN's release as a run's banner prints it ("cuDNN Version: 8.9.", PaddlePaddle#45112) goes
+// with a GPU the release has no code for.
+TEST(Explain, TheBannersCudnnGoesWithAnArchitectureMismatch) {
+  const std::vector<Finding> found = find_errors(
+      "W0814 15:01:53.080451 31504 gpu_resources.cc:91] device: 0, cuDNN Version: 8.3.\n"
+      "CUDA error 209 [/usr/local/cuda-11.8/include/cub/util_device.cuh, 375]: no kernel image is "
+      "available for execution on the device\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, FindingKind::arch_mismatch);
+  EXPECT_EQ(found[0].runtime, (Version{8, 3, {}, {}}));
 }
 
 }  // namespace

@@ -166,6 +166,24 @@ std::string mend_unloadable(const std::string &lib, std::string_view why) {
   if (why.starts_with("failed to map segment"))
     return "load cuDNN from a file system that allows programs: " + lib +
            " is on one mounted noexec (or it is cut short)";
+  if (why.find("paging file") != std::string_view::npos ||
+      why.find("页面文件") != std::string_view::npos)
+    return "raise Windows' paging file (System, Advanced system settings, Performance, Virtual "
+           "memory) or start fewer processes at once: " +
+           lib + " is there, Windows could not map it";
+  if (why.find("memory") != std::string_view::npos || why.find("内存") != std::string_view::npos)
+    return "free memory (fewer processes or data loader workers at once): " + lib +
+           " is there, the system had no memory to load it";
+  if (why.find("access is denied") != std::string_view::npos || why.starts_with("Access is denied"))
+    return "make " + lib + " readable by this user, or run where it is";
+  if (why.find("Input/output error") != std::string_view::npos)
+    return "copy cuDNN again onto a healthy disk: reading " + lib + " failed";
+  if (why.find("Win32") != std::string_view::npos)
+    return "install the 64-bit cuDNN again: " + lib + " is 32-bit or damaged";
+  if (why.find("initialisation") != std::string_view::npos)
+    return "check what " + lib +
+           " loads in turn (its CUDA release, the driver): it is there "
+           "but failed to start";
   return "install cuDNN again: " + lib +
          " is empty, cut short or no library (an unfinished copy, a Git LFS pointer)";
 }
@@ -176,7 +194,7 @@ void advise_missing(const Finding &f, Rule rule, const Map *map, const ModuleSce
   if (f.build_time)
     a.what = "the build found no " + (f.library.empty() ? "cuDNN library" : f.library) +
              (f.required ? " of cuDNN " + to_string(*f.required) : "");
-  else if (f.windows_error == 126)
+  else if (f.windows_error == 126 && f.unloadable.empty())
     a.what = "Windows could not load " + lib + " or one of its dependencies (error 126: not found)";
   else if (!f.unloadable.empty())
     a.what = "the loader found " + lib + " but could not load it: " + f.unloadable;
@@ -189,7 +207,8 @@ void advise_missing(const Finding &f, Rule rule, const Map *map, const ModuleSce
   if (major) {
     const Need need{f.required, std::nullopt, rule, ""};
     a.fixes = installed_fixes(map, need, *major, scene);
-    if (a.fixes.empty())
+    // A file that is there wants mending, not another install.
+    if (a.fixes.empty() && f.unloadable.empty())
       a.fixes.push_back("ask the admins for cuDNN " +
                         (f.required ? to_string(*f.required) : std::to_string(*major)) +
                         nowhere(map));

@@ -116,8 +116,7 @@ bool same(const Finding &a, const Finding &b) {
 // library could not be loaded." then its reason: the finding keeps the first line and takes the
 // file). True when f was folded.
 bool link_error(const Finding &f) {
-  return f.build_time && (f.text.find("undefined reference") != std::string::npos ||
-                          f.text.find("unresolved external") != std::string::npos);
+  return f.build_time && undefined_reference(f.text);
 }
 
 // A linker's block of undefined references is one message. Where it names functions every cuDNN
@@ -125,10 +124,12 @@ bool link_error(const Finding &f) {
 // releases.
 bool fold_link_errors(Finding &prev, Finding &f) {
   if (!link_error(prev) || !link_error(f)) return false;
-  const auto api = [](const Finding &x) { return x.older_than || x.required; };
+  // A link error is read as anything but a missing library only for the API it names.
+  const auto api = [](const Finding &x) { return x.kind != FindingKind::library_not_found; };
   if (api(prev) && !api(f)) {
     prev.kind = f.kind, prev.older_than.reset(), prev.required.reset(), prev.note = f.note;
   }
+  if (prev.library.empty()) prev.library = f.library;
   return true;
 }
 

@@ -115,6 +115,24 @@ std::optional<int> removed_in(std::string_view low) {
   return std::nullopt;
 }
 
+// A cuDNN function in the form an old release's API named with its number
+// ("cudnnSetConvolutionNdDescriptor_v3", "cudnnActivationForward_v4"): every _v3 to _v6 form went
+// in a later major (the last, _v6, in 9), while the _v7 and _v8 forms are still in cuDNN 9. The
+// release it names, or nothing.
+std::optional<int> old_form_in(std::string_view low) {
+  for (std::size_t at = low.find("cudnn"); at != std::string_view::npos;
+       at = low.find("cudnn", at + 1)) {
+    std::size_t end = at;
+    while (end < low.size() && word_char(low[end])) ++end;
+    const std::string_view name = low.substr(at, end - at);
+    const std::size_t v = name.rfind("_v");
+    if (v == std::string_view::npos || v + 3 != name.size()) continue;
+    const char n = name[v + 2];
+    if (n >= '3' && n <= '6') return n - '0';
+  }
+  return std::nullopt;
+}
+
 // Functions a cuDNN release added (the majors as NVIDIA's API change notes give them, a minor where
 // a later 9.x added it; every one is still in the cuDNN 9.19 headers, and none is among those
 // removed above): a link that lacks one took a release older than the headers the source was
@@ -133,16 +151,72 @@ constexpr ApiMajor kAdded[] = {
     {"cudnnbackendpopulatecudagraph", 9, 5}, {"cudnnbackendupdatecudagraph", 9, 5}};
 // clang-format on
 
-// The function a linker says is undefined ("undefined reference to `cudnnX'"), without GNU ld's
-// quote, its UTF-8 locales' curly one, or none (a page's Markdown took it); "" when there is none.
-std::string_view undefined_symbol(std::string_view line) {
-  std::optional<std::string_view> name = after(line, "undefined reference to ");
-  if (!name) return {};
-  for (std::string_view quote : {"`", "'", "\u2018"})
-    if (name->starts_with(quote)) name->remove_prefix(quote.size());
+// GNU ld's "undefined reference to `X'" as its locales print it (binutils' ld/po): the symbol
+// after the words in most ("undefinierter Verweis auf »X«", "référence indéfinie vers « X »",
+// "неопределённая ссылка на «X»", zh_TW's "未定義的參考到 X", Spanish "referencia a `X' sin
+// definir"), before them in zh_CN ("对‘X’未定义的引用") and Japanese ("`X' に対する定義されていない
+// 参照です").
+constexpr std::string_view kUndefinedBefore[] = {
+    "undefined reference to ",   "undefinierter verweis auf ",
+    "référence indéfinie vers ", "неопределённая ссылка на ",
+    "未定義的參考到 ",           "referencia a "};
+constexpr std::string_view kUndefinedAfter[] = {"未定义的引用", "に対する定義されていない参照"};
+
+// s from its first character of a word on, past the quotes and blanks any locale puts first.
+std::string_view past_quotes(std::string_view s) {
+  while (!s.empty() && !word_char(s[0])) {
+    const std::size_t skip = (static_cast<unsigned char>(s[0]) & 0x80) == 0      ? 1
+                             : (static_cast<unsigned char>(s[0]) & 0xE0) == 0xC0 ? 2
+                                                                                 : 3;
+    s.remove_prefix(std::min(skip, s.size()));
+  }
+  return s;
+}
+
+}  // namespace
+
+bool undefined_reference(std::string_view line) {
+  for (std::string_view words : kUndefinedBefore)
+    if (words != "referencia a " && after(line, words)) return true;
+  for (std::string_view words : kUndefinedAfter)
+    if (has(line, words)) return true;
+  return after(line, "unresolved external").has_value() ||
+         (after(line, "referencia a ") && has(line, "sin definir"));
+}
+
+namespace {
+
+// The function a linker says is undefined, with the library a versioned symbol names
+// ("cudnnCreate@libcudnn.so.7"); "" when the line says none is.
+struct Undefined {
+  std::string_view symbol;
+  std::string library;
+};
+Undefined undefined_symbol(std::string_view low) {
+  std::string_view name;
+  for (std::string_view words : kUndefinedBefore)
+    if (const std::optional<std::string_view> r = after(low, words);
+        r && (words != "referencia a " || has(*r, "sin definir")))
+      name = past_quotes(*r);
+  for (std::string_view words : kUndefinedAfter)
+    if (const std::size_t at = name.empty() ? low.find(words) : std::string_view::npos;
+        at != std::string_view::npos) {
+      // Back over the closing quote, then over the symbol and the library it names, to the
+      // opening quote.
+      std::size_t end = at;
+      while (end > 0 && !word_char(low[end - 1])) --end;
+      std::size_t start = end;
+      while (start > 0 &&
+             (word_char(low[start - 1]) || low[start - 1] == '@' || low[start - 1] == '.'))
+        --start;
+      name = low.substr(start, end - start);
+    }
   std::size_t n = 0;
-  while (n < name->size() && word_char((*name)[n])) ++n;
-  return name->substr(0, n);
+  while (n < name.size() && word_char(name[n])) ++n;
+  Undefined u{name.substr(0, n), {}};
+  if (n < name.size() && name[n] == '@') u.library = library_at(name.substr(n + 1).substr(0, 40));
+  if (!names_cudnn_library(u.library)) u.library = {};
+  return u;
 }
 
 // The major that added the function, when it is one of them (a block that also names a function
@@ -173,6 +247,15 @@ void older_api(Finding &f, int major, std::string_view against) {
            " removed: it was written for cuDNN " + std::to_string(major - 1) +
            " or older, and the " + std::string(against) + " against is " + std::to_string(major) +
            " or newer";
+}
+
+// A function in an old release's numbered form: the code was written for that release's API,
+// which the cuDNN it builds against no longer has.
+void old_form(Finding &f, int release, std::string_view against) {
+  f.kind = FindingKind::version_mismatch;
+  f.note = "the source calls a function in the form cuDNN " + std::to_string(release) +
+           "'s API named with its number, which later majors removed: it was written for an " +
+           "older cuDNN than the " + std::string(against);
 }
 
 // ld's "cannot find -lcudnn" in any language: "/usr/bin/ld : ne peut trouver -lcudnn", macOS's
@@ -208,15 +291,22 @@ std::optional<Finding> read_linker(std::string_view line) {
       }
     }
   const std::string low = folded(line);
-  const std::string_view symbol = undefined_symbol(low);
-  if (!symbol.starts_with("cudnn") && !after(low, "unresolved external symbol cudnn"))
+  const Undefined undefined = undefined_symbol(low);
+  if (!undefined.symbol.starts_with("cudnn") && !after(low, "unresolved external symbol cudnn"))
     return std::nullopt;
   Finding f = at_build(FindingKind::library_not_found,
                        "the link did not include cuDNN (-lcudnn and its directory), or took a "
                        "cuDNN release that lacks this function");
-  if (const std::optional<int> major = removed_in(low))
+  // A library's versioned symbol: the library that needs it was linked against that file.
+  f.library = undefined.library;
+  // A symbol versioned for a major before the one that removed it ("@libcudnn.so.8" of an API
+  // that went in 9) was asked of that major: its file is missing, not too new.
+  const std::optional<Version> asked = version_in_name(f.library);
+  if (const std::optional<int> major = removed_in(low); major && (!asked || asked->major >= *major))
     older_api(f, *major, "cuDNN it links");
-  else if (const std::optional<Version> added = added_in(symbol))
+  else if (const std::optional<int> release = old_form_in(undefined.symbol))
+    old_form(f, *release, "cuDNN it links");
+  else if (const std::optional<Version> added = added_in(undefined.symbol))
     newer_api(f, *added);
   return f;
 }
@@ -288,6 +378,8 @@ std::optional<Finding> read_api_change(std::string_view line) {
   if (!f) return f;
   if (const std::optional<int> major = removed_in(low))
     older_api(*f, *major, "cudnn.h it compiles");
+  else if (const std::optional<int> release = old_form_in(low))
+    old_form(*f, *release, "cudnn.h it compiles against");
   else
     reshaped_call(*f, low);
   return f;

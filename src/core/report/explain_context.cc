@@ -14,7 +14,8 @@
 namespace cudnn_compat::explain {
 namespace {
 
-constexpr std::size_t kBuildReach = 5;  // lines either side of a build tool's line
+constexpr std::size_t kBuildReach = 5;   // lines either side of a build tool's line
+constexpr std::size_t kAdviceReach = 8;  // lines a tool's advice follows the failure it is about
 
 // The version after marker, quoted or not, with or without a v: 7402, "7.6.5", v8.9.2.
 std::optional<Version> version_near(std::string_view low, std::string_view marker) {
@@ -25,6 +26,8 @@ std::optional<Version> version_near(std::string_view low, std::string_view marke
     t.remove_prefix(1);
   for (std::string_view word : {"version", "ver.", "v"})
     if (t.starts_with(word)) t = trim(t.substr(word.size()));
+  // "cuDNN Version: 8.9." (Paddle's banner): the separator after the word too.
+  while (!t.empty() && (t[0] == ':' || t[0] == '=' || t[0] == ' ')) t.remove_prefix(1);
   const std::optional<Version> v = version_of(token(t));
   if (!v || v->major < 2 || v->major > 30) return std::nullopt;
   return v;
@@ -114,6 +117,12 @@ void lend_banner(const Context &ctx, Finding &f) {
     f.runtime = ctx.banner;  // the cuDNN that needs it
     return;
   }
+  // A GPU the release has no code for: which cuDNN ran is part of the answer (cuDNN 9.11 left
+  // Maxwell and Pascal).
+  if (f.kind == FindingKind::arch_mismatch) {
+    f.runtime = ctx.banner;
+    return;
+  }
   if (!a_version_kind(f.kind)) return;
   const std::optional<Version> &named = f.built_with ? f.built_with : f.required;
   if (named && named->major != ctx.banner->major && f.kind != FindingKind::outdated) return;
@@ -146,7 +155,15 @@ void note_context(std::string_view line, std::size_t number, Context &ctx) {
     if (std::optional<Version> v = version_near(low, "cuda version:")) ctx.driver_cuda = v;
   if (!ctx.gpu && (has(low, "capability") || (has(low, "major: ") && has(low, "minor: "))))
     ctx.gpu = capability_in(low);
-  if (!has(low, "cudnn") || has(low, " but ")) return;
+  if (!has(low, "cudnn")) {
+    if (const std::string file = has(low, "open") || has(low, "not found") || has(low, "missing")
+                                     ? unopened_file(line)
+                                     : std::string();
+        !file.empty() && !names_cudnn_library(file))
+      ctx.foreign_failures.push_back(number);
+    return;
+  }
+  if (has(low, " but ")) return;
   ctx.cudnn_lines.push_back(number);
   if (has(low, "found cudnn: v?"))
     ctx.build_unreadable = true;  // "found X but built with Y" is an error
@@ -177,7 +194,21 @@ void sharpen(const std::optional<Version> &named, std::size_t line, Finding &f) 
             " exactly (line " + std::to_string(line) + ")";
 }
 
+// A load that failed for another product's file, a few lines before a failure that names no
+// cuDNN file: the advice a tool prints after any failed load ("Failed to create
+// CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*") is no evidence against cuDNN; the file
+// that failed says whose the trouble is.
+bool borrowed_advice(const Context &ctx, const Finding &f) {
+  if (f.kind != FindingKind::library_not_found || !f.library.empty() || !f.missing.empty() ||
+      f.build_time)
+    return false;
+  const auto it = std::lower_bound(ctx.foreign_failures.begin(), ctx.foreign_failures.end(),
+                                   f.line > kAdviceReach ? f.line - kAdviceReach : 0);
+  return it != ctx.foreign_failures.end() && *it < f.line;
+}
+
 void apply_context(const Context &ctx, std::vector<Finding> &findings) {
+  std::erase_if(findings, [&](const Finding &f) { return borrowed_advice(ctx, f); });
   for (Finding &f : findings) {
     lend_banner(ctx, f);
     if (f.build_time || !ctx.banner)

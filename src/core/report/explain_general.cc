@@ -140,6 +140,10 @@ Role role_of(std::string_view before, std::string_view after) {
   if (b.role != Role::none) return b.role;
   for (std::string_view weak : {"your ", "library ", "lib "})
     if (before.find(weak) != std::string_view::npos) return Role::runtime;
+  // "A does not match B (5.1.5)" with nothing more said of B: what the found release is held
+  // against is what the program was built or configured for (TensorFlow's configure: "... does
+  // not match TF_CUDNN_VERSION (7.1.1)").
+  if (before.find("match ") != std::string_view::npos) return Role::build;
   return Role::none;
 }
 
@@ -206,6 +210,14 @@ bool other_products_mismatch(std::string_view low, std::size_t m) {
   return false;
 }
 
+// The word of s that ends before `end`, past the blanks and punctuation between.
+std::string_view word_before_at(std::string_view s, std::size_t end) {
+  while (end > 0 && !word_char(s[end - 1])) --end;
+  std::size_t a = end;
+  while (a > 0 && word_char(s[a - 1])) --a;
+  return s.substr(a, end - a);
+}
+
 // Whether the nearest product named before a token (back to a word that gives it a role) is
 // cuDNN, or none is; "direct" when cuDNN's name stands right before it ("cudnn 9.*").
 bool cudnn_is_subject(std::string_view before, bool &direct) {
@@ -226,12 +238,35 @@ bool cudnn_is_subject(std::string_view before, bool &direct) {
         w == "the" || w == "to" || w == "number" || is_digit(w[0]))
       continue;
     if (w.find("cudnn") != std::string_view::npos) return direct = first, true;
+    // A role word right before the version that is part of another product's name ("ONNX
+    // Runtime 1.17", "CUDA runtime 11.8"): the version is that product's.
+    if (first && role_word(w)) return !other_product(word_before_at(before, a));
     first = false;
     if (role_word(w)) return true;
     if (other_product(w)) return false;
   }
   direct = false;
   return true;
+}
+
+// A version in parentheses whose parts a script padded with blanks, as it read them from a
+// header's #define lines ("(      5.      1. 5)"); i moves past it.
+std::optional<Version> padded_version(std::string_view low, std::size_t &i) {
+  if (low[i] != '(') return std::nullopt;
+  // Within a few dozen characters: a hostile line's every '(' is offered here.
+  const std::size_t found_at = low.substr(i, 40).find(')');
+  if (found_at == std::string_view::npos) return std::nullopt;
+  const std::size_t close = i + found_at;
+  std::string joined;
+  for (const char c : low.substr(i + 1, close - i - 1))
+    if (is_digit(c) || c == '.')
+      joined += c;
+    else if (c != ' ')
+      return std::nullopt;
+  if (joined.find('.') == std::string::npos || !has(low.substr(i, close - i), ". "))
+    return std::nullopt;
+  i = close + 1;
+  return version_of(joined);
 }
 
 // One version-like token at i (a digit, "(" or a v/r prefix), or nothing; i moves past it.
@@ -247,8 +282,10 @@ std::optional<Version> token_at(std::string_view low, std::size_t &i, bool &pref
     if (close == std::string_view::npos) return ++i, std::nullopt;
     i = close + 1;
     return version_of(low.substr(s, close + 1 - s));
-  } else if (!is_digit(low[s]) ||
-             (s > 0 && (word_char(low[s - 1]) || has(".-/\\:+#", low.substr(s - 1, 1)))))
+  } else if (std::optional<Version> v = padded_version(low, i))
+    return v;
+  else if (!is_digit(low[s]) ||
+           (s > 0 && (word_char(low[s - 1]) || has(".-/\\:+#", low.substr(s - 1, 1)))))
     return ++i, std::nullopt;
   std::size_t n = s;
   while (n < low.size() && (is_digit(low[n]) || low[n] == '.')) ++n;
@@ -378,6 +415,21 @@ bool failed_in_its_words(std::string_view low) {
   return false;
 }
 
+// "cuDNN is missing", "cuDNN 7.6.4 is missing": cuDNN itself, with its release, is what is
+// missing - not something of it ("cuDNN attention is missing support for dropout").
+bool missing_cudnn(std::string_view low) {
+  for (std::size_t at = low.find(" is missing"); at != std::string_view::npos;
+       at = low.find(" is missing", at + 1)) {
+    std::string_view subject = low.substr(0, at);
+    while (!subject.empty() &&
+           (is_digit(subject.back()) || subject.back() == '.' || subject.back() == ' '))
+      subject.remove_suffix(1);
+    if (subject.ends_with(" v")) subject.remove_suffix(2);
+    if (subject.ends_with("cudnn")) return true;
+  }
+  return false;
+}
+
 // Words of a load that failed. "missing" and "not available" say so only of a file the line
 // names or of cuDNN itself ("cuDNN SDPA is not available on this GPU" is no failed load).
 bool load_failed(std::string_view low, bool names_a_file) {
@@ -389,12 +441,12 @@ bool load_failed(std::string_view low, bool names_a_file) {
       "couldn't find", "not configured correctly", "error 126", "failed to open",
       "unable to locate", "could not locate", "cannot load", "not be found", "can not find",
       "can not load", "-notfound", "check cudnn installation", "check your cudnn installation",
-      "not find", "n't find"});
+      "not find", "n't find", "n't installed", "not present", "n't present"});
   // clang-format on
   return failed || failed_in_its_words(low) ||
          (names_a_file && any_of(low, {"missing", "not available", "缺少", "缺失"})) ||
-         any_of(low, {"cudnn is missing", "cudnn missing", "cudnn is not available",
-                      "cudnn not available"});
+         any_of(low, {"cudnn missing", "cudnn is not available", "cudnn not available"}) ||
+         missing_cudnn(low);
 }
 
 bool trouble(std::string_view low) {
@@ -641,6 +693,15 @@ bool about_another_package(std::string_view low) {
   return !has(name, "cudnn") && !has(name, " ");
 }
 
+// Configure steps, build tools, and a wizard that creates a project to build ("you choose to
+// create a torch project with cuda but cuDNN isn't installed").
+bool sets_up_a_build(std::string_view low) {
+  return any_of(low,
+                {"cmake", "configure", "configuration error", "#error", "#pragma", "pkg-config",
+                 "ld: ", "bazel", "setup.py", "package configuration file", "-rpath"}) ||
+         (has(low, " project") && any_of(low, {"create", "new project", "template"}));
+}
+
 }  // namespace
 
 bool about_something_else(std::string_view low) {
@@ -674,10 +735,7 @@ std::optional<Finding> read_general(std::string_view line, bool in_build) {
     f->required = under;
   }
   if (!f) f = read_versions(line, low, m);
-  if (f)
-    f->build_time = in_build || any_of(low, {"cmake", "configure", "#error", "#pragma",
-                                             "pkg-config", "ld: ", "bazel", "setup.py",
-                                             "package configuration file", "-rpath"});
+  if (f) f->build_time = in_build || sets_up_a_build(low);
   return f;
 }
 

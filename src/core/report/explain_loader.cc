@@ -7,6 +7,10 @@
 namespace cudnn_compat::explain {
 namespace {
 
+// The loader's words after a file it could not open.
+constexpr std::string_view kUnopened[] = {": cannot open shared object file", "'; dlerror",
+                                          " => not found", ": No such file or directory"};
+
 bool mentions(std::string_view s, std::string_view what) {
   return s.find(what) != std::string_view::npos;
 }
@@ -60,10 +64,34 @@ bool sibling_missing(std::string_view error) {
 // The loader's words when the file is there and it could not load it: glibc's reasons after the
 // file's name ("libx.so: wrong ELF class: ELFCLASS32"), or after "cannot open shared object file:"
 // for an open that failed on a file that exists (EACCES).
+// Windows says the same by its error's number (126, not found, and 127 are not among them).
+std::optional<std::string> windows_reason(std::string_view error) {
+  struct Code {
+    std::string_view number, reason;
+  };
+  for (const Code &c :
+       {Code{"1455", "Windows error 1455: the paging file is too small to map it"},
+        Code{"193", "Windows error 193: not a valid Win32 application (a 32-bit or damaged DLL)"},
+        Code{"1114", "Windows error 1114: its initialisation routine failed"},
+        Code{"5", "Windows error 5: access is denied"},
+        Code{"8", "Windows error 8: not enough memory"},
+        Code{"14", "Windows error 14: not enough memory"}})
+    for (std::string_view form : {"WinError ", "Error code ", "error code ", "Error code: "})
+      if (const std::size_t at = error.find(std::string(form) + std::string(c.number));
+          at != std::string_view::npos) {
+        const std::size_t end = at + form.size() + c.number.size();
+        if (end == error.size() || !is_digit(error[end])) return std::string(c.reason);
+      }
+  return std::nullopt;
+}
+
 std::optional<std::string> unloadable_reason(std::string_view error) {
+  if (std::optional<std::string> why = windows_reason(error)) return why;
   for (std::string_view reason :
        {"Permission denied", "wrong ELF class", "invalid ELF header", "file too short",
-        "failed to map segment from shared object", "ELF file's phentsize not the expected size"})
+        "failed to map segment from shared object", "ELF file's phentsize not the expected size",
+        "Input/output error", "paging file is too small", "not a valid Win32 application",
+        "Access is denied", "页面文件太小", "内存不足", "内存资源不足"})
     if (const std::size_t at = error.find(reason); at != std::string_view::npos) {
       std::string_view said = error.substr(at);
       said = said.substr(0, said.find_first_of("\"'\n"));
@@ -110,6 +138,10 @@ std::optional<Finding> read_could_not_load(std::string_view line) {
     }
     if (mentions(*e, "126")) f.windows_error = 126;
     if (mentions(*e, "127")) f.windows_error = 127, f.kind = FindingKind::sublibrary_mismatch;
+    // The one asked for is there and the loader gave its reason ("Error code 1455", "Error code
+    // 193"): found, not missing.
+    if (f.kind == FindingKind::library_not_found && f.missing.empty() && f.unloadable.empty())
+      f.unloadable = unloadable_reason(*r).value_or("");
   }
   if (names_cudnn_library(f.library)) return f;
   // cuDNN names its own dependency: "Could not load library zlibwapi.dll. Error code 193".
@@ -311,8 +343,7 @@ std::optional<Finding> read_dynamic_loader(std::string_view line) {
       return f;
     }
   }
-  for (std::string_view marker : {": cannot open shared object file", "'; dlerror", " => not found",
-                                  ": No such file or directory"})
+  for (std::string_view marker : kUnopened)
     if (const std::size_t at = line.find(marker); at != std::string_view::npos)
       if (std::optional<Finding> f = not_found(word_before(line, at))) return f;
   for (std::string_view marker : {"Could not load dynamic library '", "Couldn't open CUDA library ",
@@ -327,6 +358,8 @@ std::optional<Finding> read_dynamic_loader(std::string_view line) {
       w = w.substr(0, w.find('"'));
       if (std::optional<Finding> f = not_found(library_at(basename_of(w)))) {
         if (mentions(line, "126")) f->windows_error = 126;
+        // "[WinError 1455] The paging file is too small ... Error loading "...cudnn64_8.dll"".
+        f->unloadable = unloadable_reason(line).value_or("");
         return f;
       }
     }
@@ -335,6 +368,18 @@ std::optional<Finding> read_dynamic_loader(std::string_view line) {
 }
 
 }  // namespace
+
+std::string unopened_file(std::string_view line) {
+  for (std::string_view marker : kUnopened)
+    if (const std::size_t at = line.find(marker); at != std::string_view::npos) {
+      const std::string word = word_before(line, at);
+      if (file_names(word).size() == 1) return std::string(basename_of(word));
+    }
+  // ONNX Runtime on Windows: '... which depends on "cudart64_12.dll" which is missing.'
+  if (auto r = after(line, "which depends on "); r && after(*r, "which is missing"))
+    return library_at(r->substr(std::min(r->size(), r->find_first_not_of("\" '"))));
+  return {};
+}
 
 std::optional<Finding> bare_windows_error(std::string_view line) {
   const bool load_failed = mentions(line, "DLL load failed") || mentions(line, "dll load failed");

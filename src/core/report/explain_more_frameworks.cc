@@ -113,13 +113,11 @@ std::optional<Finding> read_tensorflow_loading(std::string_view line) {
 // next line.
 std::optional<Finding> read_cupy(std::string_view line, std::string_view next) {
   // Chainer, when CuPy was built without cuDNN: "cuDNN is not enabled.\nPlease reinstall CuPy
-  // after you install cudnn" (chainer/backends/cuda.py).
-  if (after(line, "reinstall CuPy after you install cudnn")) {
-    Finding f = found(FindingKind::library_not_found, "chainer",
-                      "CuPy was built without cuDNN: install cuDNN, then reinstall CuPy");
-    f.build_time = true;
-    return f;
-  }
+  // after you install cudnn" (chainer/backends/cuda.py). A warning Python prints at import: the
+  // run's, though the fix is a build.
+  if (after(line, "reinstall CuPy after you install cudnn"))
+    return found(FindingKind::library_not_found, "chainer",
+                 "CuPy was built without cuDNN: install cuDNN, then reinstall CuPy");
   auto r = after(line, "Unsupported cuDNN version: ");
   if (!r) return std::nullopt;
   Finding f = found(FindingKind::version_mismatch);

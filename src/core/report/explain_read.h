@@ -126,7 +126,10 @@ struct Context {
   std::vector<std::size_t> build_lines;  // lines of compilers, linkers and CMake
   std::vector<TraceHit> trace;
   std::vector<std::size_t> cudnn_lines;  // lines that name cuDNN
-  bool build_unreadable = false;         // CMake's "Found cuDNN: v?"
+  // Lines where a loader could not open another product's file (libcudart, libcublasLt, a
+  // provider's own DLL) and that name no cuDNN.
+  std::vector<std::size_t> foreign_failures;
+  bool build_unreadable = false;  // CMake's "Found cuDNN: v?"
 };
 // Takes what line `number` tells about the log into ctx.
 void note_context(std::string_view line, std::size_t number, Context &ctx);
@@ -151,8 +154,14 @@ std::optional<Finding> read_other_framework(std::string_view line, std::string_v
 // cuDNN's own loader and status codes, the dynamic loader, Windows' loader, ldd, symbol
 // versions (explain_loader.cc).
 std::optional<Finding> read_loader(std::string_view line);
+// The file a loader says it could not open ("libcudart.so.12: cannot open shared object file",
+// "=> not found", Windows' "which depends on X which is missing"); "" when the line names none.
+std::string unopened_file(std::string_view line);
 // "OSError: [WinError 126] ..." naming no file: a DLL failed to load, the log says which before.
 std::optional<Finding> bare_windows_error(std::string_view line);
+// A linker's "undefined reference", in the languages GNU ld speaks, or MSVC's "unresolved
+// external" (explain_build.cc).
+bool undefined_reference(std::string_view line);
 // Configure and CMake steps, compilers and linkers (explain_build.cc).
 std::optional<Finding> read_build(std::string_view line);
 // Any other line that names cuDNN or a cuDNN library (explain_general.cc).
