@@ -32,6 +32,8 @@ static struct {
   // LD_AUDIT and LD_PRELOAD are read only where /proc is missing (a title there: see docs).
   const char *execfn, *audit, *preload;
   const void *vdso;        // AT_SYSINFO_EHDR: the kernel's vDSO image
+  long uid, euid;          // AT_UID, AT_EUID: the ids the program was started with
+  unsigned long phdr;      // AT_PHDR: an address in the program's first mapping
   const char *loader_run;  // the program run through the loader, absolute (copied); or 0
 } start;
 
@@ -94,11 +96,15 @@ static const char *loader_run_program_at_start(const char *execfn) {
 static void capture_auxv(char **after_envp) {
   char **p = after_envp;
   unsigned long interpreter = 1;  // AT_BASE; a kernel that did not say: not run by the loader
+  start.uid = start.euid = -1;
   for (int extra = 0; !*p && extra < 4096; ++extra) ++p;  // the NULLs unsetenv left
   for (const Elf64_auxv_t *a = (const Elf64_auxv_t *)p; a->a_type != AT_NULL; ++a) {
     if (a->a_type == AT_SECURE) start.secure = a->a_un.a_val != 0;
     if (a->a_type == AT_EXECFN) start.execfn = (const char *)a->a_un.a_val;
     if (a->a_type == AT_SYSINFO_EHDR) start.vdso = (const void *)a->a_un.a_val;
+    if (a->a_type == AT_UID) start.uid = (long)a->a_un.a_val;
+    if (a->a_type == AT_EUID) start.euid = (long)a->a_un.a_val;
+    if (a->a_type == AT_PHDR) start.phdr = a->a_un.a_val;
     if (a->a_type == AT_BASE) interpreter = a->a_un.a_val;
   }
   if (interpreter == 0 && !start.secure)
@@ -189,6 +195,14 @@ const char *start_library_path(void) {
 
 const char *start_shim_dir(int audit) {
   return shim_entry_dir(audit ? start.audit : start.preload);
+}
+
+long start_uid(int effective) {
+  return !start.captured ? -1 : effective ? start.euid : start.uid;
+}
+
+unsigned long start_program_header(void) {
+  return start.captured ? start.phdr : 0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,11 @@ const char *start_library_path(void);
 // The directory of this library as LD_AUDIT (audit != 0) or LD_PRELOAD named it at the start, when
 // one absolute entry there names libcudnn-compat.so; else 0. For hosts without /proc.
 const char *start_shim_dir(int audit);
+// The real (effective != 0: the effective) uid the kernel started the program with (AT_UID,
+// AT_EUID), or -1 when the start was not seen (a shim loaded later, by a dlopen of its own).
+long start_uid(int effective);
+// AT_PHDR: the address of the program's headers, in its first mapping; 0 when not seen.
+unsigned long start_program_header(void);
 
 // clock_gettime(clock, ts) through the vDSO where the process has one (no system call), else
 // the system call; ts is {long sec, nsec}.

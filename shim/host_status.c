@@ -1,5 +1,6 @@
 #include "host_status.h"
 
+#include <fcntl.h>
 #include <linux/prctl.h>
 #include <signal.h>
 
@@ -37,6 +38,55 @@ int seccomp_filtered(void) {
   long m = proc_seccomp_mode();
   if (m < 0) m = sys(SYS_prctl, PR_GET_SECCOMP, 0, 0);
   return m != 0 && m != -EINVAL;  // -EINVAL: a kernel without seccomp; another error: refused
+}
+
+// ---------------------------------------------------------------------------------------------
+// What /proc says through the loader's own calls (openat, read, close): no filter that lets the
+// process load a library can kill it for them.
+
+// /proc/sys/kernel/hostname is the reader's own UTS namespace's nodename and a line break, all of
+// it in one read (at most 64 bytes and the break).
+int proc_host_name(char out[65]) {
+  char text[72];
+  const long fd =
+      sys_retry(SYS_openat, AT_FDCWD, "/proc/sys/kernel/hostname", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  const long n = sys_retry(SYS_read, fd, text, sizeof text);
+  sys(SYS_close, fd, 0, 0);
+  if (n < 1 || n > 65 || text[n - 1] != '\n') return 0;
+  for (long i = 0; i < n - 1; ++i) out[i] = text[i];
+  out[n - 1] = 0;
+  return 1;
+}
+
+// /proc/self/maps read in small pieces, its whole lines searched after each: the kernel formats
+// only as many lines as a read asks for (measured: 20 us for 256 bytes, 54 us for 4096), and the
+// program's headers are in its first mapping, usually the first line. Its path there is the
+// kernel's d_path of the file, as readlink of /proc/self/exe gives it (" (deleted)" included),
+// except that a line break in it is written "\012", which a name could also hold as it is: a
+// path with a backslash is not taken.
+const char *proc_mapped_path(unsigned long at, char *out, long size) {
+  const long fd =
+      at ? sys_retry(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC) : -1;
+  const char *found = 0;
+  long got = 0, n = 1;
+  while (fd >= 0 && !found && n > 0 && got < size - 1) {
+    n = sys_retry(SYS_read, fd, out + got, size - 1 - got < 256 ? size - 1 - got : 256);
+    got += n > 0 ? n : 0;
+    long whole = got;
+    while (whole > 0 && out[whole - 1] != '\n') --whole;
+    const char after = out[whole];
+    out[whole] = 0;
+    found = mapping_path(out, at);
+    out[whole] = after;
+  }
+  if (fd >= 0) sys(SYS_close, fd, 0, 0);
+  for (const char *c = found; c && *c; ++c)
+    if (*c == '\\') return 0;
+  long k = 0;
+  for (; found && found[k]; ++k) out[k] = found[k];
+  out[k] = 0;
+  return found ? out : 0;
 }
 
 static unsigned long hex(const char *s) {

@@ -1,4 +1,5 @@
-// What the kernel says about the host that decides how the engine may be started (run_engine.c).
+// What the kernel says about the host that decides how the engine may be started (run_engine.c),
+// and what a usage record asks of /proc (record.c).
 #pragma once
 
 #pragma GCC visibility push(hidden)
@@ -9,5 +10,11 @@ int seccomp_filtered(void);
 // An orphan of the host's would be reaped: the host does not adopt orphans itself (a subreaper,
 // PID 1), and PID 1 of its namespace can learn of its children's ends.
 int orphans_reaped(void);
+
+// With only the calls the dynamic loader itself makes (openat, read, close): the nodename uname
+// would give (out: 65 bytes), 1 when /proc says it; and the absolute path of the file mapped at
+// address `at` (the program's headers: its path as /proc/self/exe gives it) in out, or 0.
+int proc_host_name(char out[65]);
+const char *proc_mapped_path(unsigned long at, char *out, long size);
 
 #pragma GCC visibility pop

@@ -302,16 +302,21 @@ static const char *slurm_job(char **env) {
 
 // The program: /proc/self/exe, unless the program was run through the loader (`ld.so PROG`),
 // which /proc/self/exe then names: PROG as the shim found it at the start (environment.h).
-static const char *program(char *out, long size) {
+// `quiet`: without readlink, from the line of /proc/self/maps that maps the program's headers;
+// 0 when that line cannot be had.
+static const char *program(char *out, long size, int quiet) {
   const char *run = loader_run_program();
   if (run) return run;
+  if (quiet) return proc_mapped_path(start_program_header(), out, size);
   const long n = sys4(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", out, size - 1);
   out[n > 0 ? n : 0] = 0;
   return *out ? out : exec_path();
 }
 
-// The fields the shim alone knows, then the decision's, then mode, drops, ns and the sum.
-static long compose(char *line, long size, const char *name, const char *requester, int mode) {
+// The fields the shim alone knows, then the decision's, then mode, drops, ns and the sum; -1 when
+// `quiet` (program) cannot say the program.
+static long compose(char *line, long size, const char *name, const char *requester, int mode,
+                    int quiet) {
   char *number = work.number;
   static const char hex[] = "0123456789abcdef";
   struct {
@@ -327,7 +332,9 @@ static long compose(char *line, long size, const char *name, const char *request
   at = put_value(line, room, at, "pid",
                  format_decimal((unsigned long)sys(SYS_getpid, 0, 0, 0), number));
   // The path is read into the line's room past where its encoded copy can reach.
-  at = put_value(line, room, at, "exe", program(line + at + kExeSlack, kPath));
+  const char *exe = program(line + at + kExeSlack, kPath, quiet);
+  if (quiet && !exe) return -1;
+  at = put_value(line, room, at, "exe", exe);
   at = put_value(line, room, at, "by", requester);
   at = put_value(line, room, at, "asked", name);
   at = append_text(line, room, at, work.text);
@@ -362,19 +369,48 @@ static void undecided_fields(void) {
   note.fields = put(at, "verdict", "undecided");
 }
 
+// Under a seccomp filter the record may cost the host its life: none is sent, and the drop is
+// counted with the loader's own kind of calls (open, write) where the user is known without asking.
+static int filtered(void) {
+  if (!seccomp_filtered()) return 0;
+  if (decision_euid_known()) euid = decision_euid(), count_drop();
+  return 1;
+}
+
+// The host and the user for a spool record without a call the program itself may never make
+// (uname, getuid), which a filter may kill it for: the nodename from /proc, and the real uid the
+// kernel started the program with while the effective one is still what it was then, the same.
+// A process can change its real uid alone only with CAP_SETUID (root's; a setuid or
+// file-capability program runs in secure execution, which records nothing), and such a record
+// was never read: its uid is not its spool file's owner (the effective uid), which ingest refuses
+// as forged.
+static int quiet_host_and_user(void) {
+  const long started = start_uid(0);
+  if (!decision_euid_known() || started < 0 || started != start_uid(1) ||
+      (unsigned long)started != decision_euid() || !proc_host_name(work.host.nodename))
+    return 0;
+  uid = (unsigned long)started, euid = decision_euid();
+  return 1;
+}
+
+// A record to a spool directory gathers its fields with the loader's own calls (open, read,
+// close, stat, write) where it can, and then needs no look at the filter (/proc/thread-self/status,
+// the dearest part of a record); the syslog's socket, and every other way, is asked only of an
+// unfiltered process: a filter may kill it for the socket, uname, readlink, getuid or prctl.
 static void send_record(const char *name, const char *requester, enum mode mode) {
-  // A seccomp filter may kill the host for the record's socket, uname, readlink or getuid, which
-  // the process itself may never make (systemd's ~@network-io): no record there, a drop counted
-  // with the loader's own kind of calls (open, write) where the user is known without asking.
-  if (seccomp_filtered()) {
-    if (decision_euid_known()) euid = decision_euid(), count_drop();
-    return;
+  const int quiet = note.to[0] == '/' && quiet_host_and_user();
+  if (!quiet) {
+    if (filtered()) return;
+    uid = (unsigned long)sys(SYS_getuid, 0, 0, 0), euid = decision_euid();
+    sys(SYS_uname, &work.host, 0, 0);
   }
-  uid = (unsigned long)sys(SYS_getuid, 0, 0, 0), euid = decision_euid();
-  sys(SYS_uname, &work.host, 0, 0);
   if (!note.fields) undecided_fields();
   char *line = work.text + note.fields + 1;
-  long n = compose(line, CUDNN_COMPAT_USAGE_MAX + 1, name, requester, mode);
+  long n = compose(line, CUDNN_COMPAT_USAGE_MAX + 1, name, requester, mode, quiet);
+  if (n < 0) {  // /proc/self/maps did not say the program: readlink, asked of no filtered process
+    if (filtered()) return;
+    n = compose(line, CUDNN_COMPAT_USAGE_MAX + 1, name, requester, mode, 0);
+  }
   int sent;
   if (text_eq(note.to, "syslog")) {
     sent = syslog_send(CUDNN_COMPAT_USAGE_PRIORITY, CUDNN_COMPAT_USAGE_TAG, line, n) == 0;
