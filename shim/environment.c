@@ -201,6 +201,14 @@ long start_uid(int effective) {
   return !start.captured ? -1 : effective ? start.euid : start.uid;
 }
 
+long quiet_real_uid(void) {
+  const long started = start_uid(0);
+  if (!decision_euid_known() || started < 0 || started != start_uid(1) ||
+      (unsigned long)started != decision_euid())
+    return -1;
+  return started;
+}
+
 unsigned long start_program_header(void) {
   return start.captured ? start.phdr : 0;
 }

@@ -378,17 +378,12 @@ static int filtered(void) {
 }
 
 // The host and the user for a spool record without a call the program itself may never make
-// (uname, getuid), which a filter may kill it for: the nodename from /proc, and the real uid the
-// kernel started the program with while the effective one is still what it was then, the same.
-// A process can change its real uid alone only with CAP_SETUID (root's; a setuid or
-// file-capability program runs in secure execution, which records nothing), and such a record
-// was never read: its uid is not its spool file's owner (the effective uid), which ingest refuses
-// as forged.
+// (uname, getuid), which a filter may kill it for: the nodename from /proc, and the real uid as
+// quiet_real_uid tells it (a record of a process that changed its real uid alone was never read:
+// its uid is not its spool file's owner, which ingest refuses as forged).
 static int quiet_host_and_user(void) {
-  const long started = start_uid(0);
-  if (!decision_euid_known() || started < 0 || started != start_uid(1) ||
-      (unsigned long)started != decision_euid() || !proc_host_name(work.host.nodename))
-    return 0;
+  const long started = quiet_real_uid();
+  if (started < 0 || !proc_host_name(work.host.nodename)) return 0;
   uid = (unsigned long)started, euid = decision_euid();
   return 1;
 }
