@@ -89,6 +89,10 @@ const char *proc_mapped_path(unsigned long at, char *out, long size) {
   return found ? out : 0;
 }
 
+int seccomp_maybe_filtered(void) {
+  return proc_seccomp_mode() != 0;  // -1: /proc says nothing (not mounted), a filter assumed
+}
+
 static unsigned long hex(const char *s) {
   unsigned long n = 0;
   for (;; ++s) {

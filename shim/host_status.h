@@ -7,6 +7,10 @@
 // A seccomp filter is installed in this thread: it may kill the host for making a process or a
 // socket (systemd's default action, some container profiles), and what it allows cannot be read.
 int seccomp_filtered(void);
+// The same asked of /proc alone, never with prctl: where /proc says nothing (not mounted, an
+// outside tester's host), a filter is assumed. For what may be left undone (a usage record): a
+// filter may kill the host for prctl.
+int seccomp_maybe_filtered(void);
 // An orphan of the host's would be reaped: the host does not adopt orphans itself (a subreaper,
 // PID 1), and PID 1 of its namespace can learn of its children's ends.
 int orphans_reaped(void);

@@ -18,6 +18,28 @@ std::string release_of(const Installed &e) {
   return "cuDNN " + to_string(e.version) + (e.cuda ? " for CUDA " + to_string(*e.cuda) : "");
 }
 
+// One entry's list of places (lib = [...]) whose libraries are different builds (another
+// release, or the same for another CUDA): no version or cuda written makes it true, and "set
+// version" or "set cuda" would break the other place (an outside tester followed the advice round
+// in a circle).
+std::optional<Diagnostic> places_differ(const Map &map, const TableFacts &facts, std::size_t i,
+                                        Severity severity) {
+  const Installed &e = map.cudnn[i];
+  if (!facts.probes[i] || facts.probes[i]->source != ProbeSource::library) return std::nullopt;
+  auto build = [](const Probe &q) {
+    return to_string(q.version) + (q.cuda ? " for CUDA " + to_string(*q.cuda) : "");
+  };
+  for (std::size_t j = 0; j < map.cudnn.size(); ++j)
+    if (j != i && map.cudnn[j].pos.line == e.pos.line && facts.probes[j] &&
+        facts.probes[j]->source == ProbeSource::library &&
+        build(*facts.probes[j]) != build(*facts.probes[i]))
+      return Diagnostic{severity, map.path, e.pos,
+                        "the places of this entry hold different builds: " + e.lib + " " +
+                            build(*facts.probes[i]) + ", " + map.cudnn[j].lib + " " +
+                            build(*facts.probes[j]) + "; give each a [[cudnn]] entry of its own"};
+  return std::nullopt;
+}
+
 // --probe: the map must not lie about what a library is. Entry i's library loaded and says
 // something else than the map.
 Diagnostic probe_error(const Map &map, const TableFacts &facts, std::size_t i,
@@ -37,14 +59,6 @@ Diagnostic probe_error(const Map &map, const TableFacts &facts, std::size_t i,
                   "own directory"};
   // One entry's list of places (lib = [...]) whose libraries hold different releases: no version
   // written makes it true, and "set version" would break the other place.
-  for (std::size_t j = 0; j < map.cudnn.size(); ++j)
-    if (j != i && map.cudnn[j].pos.line == e.pos.line && facts.probes[j] &&
-        !same_release(facts.probes[j]->version, p.version))
-      return {Severity::error, map.path, e.pos,
-              "the places of this entry hold different releases: " + file + " reports " +
-                  to_string(p.version) + ", " + map.cudnn[j].lib + " " +
-                  to_string(facts.probes[j]->version) +
-                  "; give each release a [[cudnn]] entry of its own"};
   if (!same_release(p.version, e.version))
     return {Severity::error, map.path, e.pos,
             "the map says cuDNN " + to_string(e.version) + " but " + file + " reports " +
@@ -78,6 +92,15 @@ std::vector<Diagnostic> library_findings(const Map &map, const TableFacts &facts
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
     const Installed &e = map.cudnn[i];
     if (!facts.files[i]) continue;  // no library file: check_map_libraries says so
+    if (std::optional<Diagnostic> d =
+            places_differ(map, facts, i, do_probe ? Severity::error : Severity::warning)) {
+      // Said once, at the entry's first place; no place of it gets advice of its own.
+      if (std::none_of(out.begin(), out.end(), [&](const Diagnostic &o) {
+            return o.pos.line == d->pos.line && o.message.starts_with("the places of this entry");
+          }))
+        out.push_back(*d);
+      continue;
+    }
     const std::string why = library_disagreement(e, facts.probes[i]);
     if (why.empty()) {
       if (std::optional<Diagnostic> d = cuda_minor_finding(map, e, facts.probes[i]))

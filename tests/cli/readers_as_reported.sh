@@ -40,8 +40,9 @@ done
 printf 'schema = 1\n[[cudnn]]\nversion = "9.1.0"\nlib = ["%s", "%s"]\n' "$FAKES/9.1.0/lib64" \
   "$FAKES/9.20.0/lib64" >"$t/map.toml"
 expect_rc 1 cc map validate --probe "$t/map.toml"
-has "the places of this entry hold different releases"
-has "give each release a [[cudnn]] entry of its own"
+has "the places of this entry hold different builds"
+has "give each a [[cudnn]] entry of its own"
+count "hold different builds" 1
 lacks "set version"
 
 # A library replaced after map validate: doctor says the tables judge it as it was.

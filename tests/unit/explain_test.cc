@@ -465,11 +465,42 @@ TEST(Explain, AWindowsDllThatCouldNotLoadIsNotCalledMissing) {
     for (const std::string &fix : a.fixes)
       EXPECT_EQ(fix.find("ask the admins"), std::string::npos) << fix;
   }
-  // glibc's I/O error after cuDNN's own loader names the one asked for (an outside tester's).
+  // glibc's I/O error after cuDNN's own loader names the one asked for (an outside tester's),
+  // in glibc's whole words.
   EXPECT_EQ(first_in("Could not load library libcudnn_cnn_infer.so.8. Error: "
                      "libcudnn_cnn_infer.so.8: cannot read file data: Input/output error")
                 .unloadable,
-            "Input/output error");
+            "cannot read file data: Input/output error");
+}
+
+// A found library that the loader could not load for any other reason glibc or Windows gives is
+// not called missing, and its fix is no reinstall (an outside tester's near misses: open(2)'s
+// errors, glibc's own "cannot ..." reasons, Windows' other error numbers).
+TEST(Explain, EveryOtherLoaderReasonIsAFoundLibrary) {
+  for (const char *reason :
+       {"Too many open files", "Cannot allocate memory", "Stale file handle",
+        "cannot allocate memory in static TLS block",
+        "cannot enable executable stack as shared object requires: Invalid argument",
+        "cannot restore segment prot after reloc: Permission denied",
+        "Too many levels of symbolic links"}) {
+    const std::string m =
+        "Could not load dynamic library 'libcudnn.so.8'; dlerror: "
+        "/opt/cudnn/8.9.7/lib/libcudnn.so.8: " +
+        std::string(reason);
+    const Finding f = first_in(m);
+    EXPECT_EQ(f.unloadable, reason) << m;
+    const Advice a = advise(f, nullptr);
+    EXPECT_EQ(a.what.find("found no"), std::string::npos) << a.what;
+    for (const std::string &fix : a.fixes)
+      EXPECT_EQ(fix.find("ask the admins"), std::string::npos) << fix;
+  }
+  for (const char *m : {"Could not load library cudnn_cnn_infer64_8.dll. Error code 998",
+                        "OSError: [WinError 1450] Insufficient system resources exist to complete "
+                        "the requested service. Error loading \"C:\\torch\\lib\\cudnn64_8.dll\" "
+                        "or one of its dependencies."})
+    EXPECT_NE(first_in(m).unloadable.find("Windows error"), std::string::npos) << m;
+  EXPECT_TRUE(first_in("Could not load library cudnn_cnn_infer64_8.dll. Error code 126")
+                  .unloadable.empty());
 }
 
 // The file that failed to load says whose the trouble is: ONNX Runtime's advice after its CUDA

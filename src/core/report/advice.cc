@@ -171,6 +171,20 @@ std::string mend_unloadable(const std::string &lib, std::string_view why) {
     return "raise Windows' paging file (System, Advanced system settings, Performance, Virtual "
            "memory) or start fewer processes at once: " +
            lib + " is there, Windows could not map it";
+  if (why.find("static TLS") != std::string_view::npos)
+    return "load " + lib +
+           " before the process's other libraries (import it first, or LD_PRELOAD it), or give "
+           "glibc more room: GLIBC_TUNABLES=glibc.rtld.optional_static_tls=2048";
+  if (why.find("executable stack") != std::string_view::npos)
+    return "clear the executable-stack flag of " + lib +
+           " (patchelf --clear-execstack, or execstack -c): the system refuses it (SELinux, a "
+           "hardened kernel)";
+  if (why.find("Too many open files") != std::string_view::npos)
+    return "raise the open-file limit (ulimit -n) or open fewer files at once: " + lib +
+           " is there";
+  if (why.find("Stale file handle") != std::string_view::npos ||
+      why.find("Transport endpoint") != std::string_view::npos)
+    return "remount the file system that holds " + lib + " (NFS or FUSE lost it), then retry";
   if (why.find("memory") != std::string_view::npos || why.find("内存") != std::string_view::npos)
     return "free memory (fewer processes or data loader workers at once): " + lib +
            " is there, the system had no memory to load it";
@@ -184,8 +198,12 @@ std::string mend_unloadable(const std::string &lib, std::string_view why) {
     return "check what " + lib +
            " loads in turn (its CUDA release, the driver): it is there "
            "but failed to start";
-  return "install cuDNN again: " + lib +
-         " is empty, cut short or no library (an unfinished copy, a Git LFS pointer)";
+  if (why.starts_with("file too short") || why.starts_with("invalid ELF header"))
+    return "install cuDNN again: " + lib +
+           " is empty, cut short or no library (an unfinished copy, a Git LFS pointer)";
+  // Any other reason: the file is there, and what to mend is what the loader said.
+  return "mend what the loader said (" + std::string(why) + "): " + lib +
+         " is there, so installing cuDNN again will not help";
 }
 
 void advise_missing(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,

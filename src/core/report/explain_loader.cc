@@ -82,16 +82,56 @@ std::optional<std::string> windows_reason(std::string_view error) {
         const std::size_t end = at + form.size() + c.number.size();
         if (end == error.size() || !is_digit(error[end])) return std::string(c.reason);
       }
+  // Any other number but 126 (not found) and 127 (a function missing: mixed releases) is a file
+  // the loader found and could not load (998, 87, 1450, 206: an outside tester's near misses).
+  for (std::string_view form : {"WinError ", "Error code ", "error code ", "Error code: "})
+    if (const std::size_t at = error.find(form); at != std::string_view::npos) {
+      std::string_view n = error.substr(at + form.size());
+      n = n.substr(0, std::min(n.size(), n.find_first_not_of("0123456789")));
+      if (!n.empty() && n.size() <= 5 && n != "126" && n != "127")
+        return "Windows error " + std::string(n);
+    }
+  return std::nullopt;
+}
+
+// The reason glibc gives after a file's name that is not "No such file or directory": after
+// "cannot open shared object file:" (EMFILE, ENOMEM, ESTALE, ELOOP, EPERM: found, not opened), or
+// a "cannot ..." of its own ("cannot allocate memory in static TLS block", "cannot enable
+// executable stack ..."): the file is there (an outside tester's near misses).
+std::optional<std::string> glibc_reason(std::string_view error) {
+  auto cut = [](std::string_view said) {
+    said = said.substr(0, said.find_first_of("\"'\n"));
+    while (!said.empty() && (said.back() == '.' || said.back() == ' ')) said.remove_suffix(1);
+    return said.empty() ? std::nullopt : std::optional<std::string>(said);
+  };
+  if (const std::optional<std::string_view> why = after(error, "cannot open shared object file")) {
+    const std::string_view rest = trim(*why).substr(trim(*why).starts_with(":") ? 1 : 0);
+    return rest.empty() || after(rest, "No such file or directory") ? std::nullopt
+                                                                    : cut(trim(rest));
+  }
+  for (std::size_t at = error.find(": cannot "); at != std::string_view::npos;
+       at = error.find(": cannot ", at + 1)) {
+    const std::string word = word_before(error, at);
+    const std::string_view file = basename_of(word);
+    if (mentions(file, ".so") || mentions(file, ".dll")) return cut(error.substr(at + 2));
+  }
   return std::nullopt;
 }
 
 std::optional<std::string> unloadable_reason(std::string_view error) {
   if (std::optional<std::string> why = windows_reason(error)) return why;
+  if (std::optional<std::string> why = glibc_reason(error)) return why;
   for (std::string_view reason :
        {"Permission denied", "wrong ELF class", "invalid ELF header", "file too short",
         "failed to map segment from shared object", "ELF file's phentsize not the expected size",
         "Input/output error", "paging file is too small", "not a valid Win32 application",
-        "Access is denied", "页面文件太小", "内存不足", "内存资源不足"})
+        "Access is denied", "页面文件太小", "内存不足", "内存资源不足",
+        // open(2)'s errors other than ENOENT, as strerror says them: the file is there.
+        "Too many open files", "Cannot allocate memory", "Stale file handle",
+        "Operation not permitted", "Too many levels of symbolic links",
+        "Resource temporarily unavailable", "Text file busy",
+        "Value too large for defined data type", "No such device",
+        "Transport endpoint is not connected", "Bad address"})
     if (const std::size_t at = error.find(reason); at != std::string_view::npos) {
       std::string_view said = error.substr(at);
       said = said.substr(0, said.find_first_of("\"'\n"));
