@@ -201,12 +201,9 @@ long start_uid(int effective) {
   return !start.captured ? -1 : effective ? start.euid : start.uid;
 }
 
-long quiet_real_uid(void) {
+long quiet_real_uid(unsigned long euid) {
   const long started = start_uid(0);
-  if (!decision_euid_known() || started < 0 || started != start_uid(1) ||
-      (unsigned long)started != decision_euid())
-    return -1;
-  return started;
+  return started >= 0 && started == start_uid(1) && (unsigned long)started == euid ? started : -1;
 }
 
 unsigned long start_program_header(void) {

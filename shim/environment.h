@@ -23,11 +23,11 @@ const char *start_shim_dir(int audit);
 // AT_EUID), or -1 when the start was not seen (a shim loaded later, by a dlopen of its own).
 long start_uid(int effective);
 // The real uid without a call a seccomp filter may kill the host for (getuid): the one the program
-// was started with while the effective uid is still what it was then, the same; -1 where that
-// cannot be told so (ids that differ or changed, a start not seen, an effective uid not yet asked).
+// was started with while the effective uid (euid, now) is still what it was then, the same; -1
+// where that cannot be told so (ids that differ or changed, a start not seen).
 // A process can change its real uid alone only with CAP_SETUID (root's; a setuid or
 // file-capability program runs in secure execution, which the shim leaves alone).
-long quiet_real_uid(void);
+long quiet_real_uid(unsigned long euid);
 // AT_PHDR: the address of the program's headers, in its first mapping; 0 when not seen.
 unsigned long start_program_header(void);
 

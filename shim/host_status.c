@@ -60,8 +60,9 @@ int proc_host_name(char out[65]) {
 }
 
 // /proc/self/maps read in small pieces, its whole lines searched after each: the kernel formats
-// only as many lines as a read asks for (measured: 20 us for 256 bytes, 54 us for 4096), and the
-// program's headers are in its first mapping, usually the first line. Its path there is the
+// only as many lines as a read asks for (here, the least of 200 reads in a process that maps
+// cuDNN 9: 7 us for 256 bytes, 29 us for 4096), and the program's headers are in its first
+// mapping, usually the first line. Its path there is the
 // kernel's d_path of the file, as readlink of /proc/self/exe gives it (" (deleted)" included),
 // except that a line break in it is written "\012", which a name could also hold as it is: a
 // path with a backslash is not taken.

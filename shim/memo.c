@@ -283,8 +283,7 @@ enum memo_result memo_recall(const struct memo_request *r, long deadline_ms, con
   m.entry.data = 0, m.entry.size = m.entry.capacity = 0;
   // getuid only where the start's ids cannot tell: a filter may kill the host for it (an
   // outside tester's finding, with a filter that lets the loader's own calls through).
-  (void)decision_euid();  // asked below anyway: then the start's ids may tell the real uid
-  const long quiet = quiet_real_uid();
+  const long quiet = quiet_real_uid(decision_euid());
   m.uid = quiet >= 0 ? (unsigned long)quiet : (unsigned long)sys(SYS_getuid, 0, 0, 0);
   // The memo is the real user's: a process whose ids differ (setuid, or one that changed them)
   // neither reads nor writes one.

@@ -382,7 +382,7 @@ static int filtered(void) {
 // quiet_real_uid tells it (a record of a process that changed its real uid alone was never read:
 // its uid is not its spool file's owner, which ingest refuses as forged).
 static int quiet_host_and_user(void) {
-  const long started = quiet_real_uid();
+  const long started = decision_euid_known() ? quiet_real_uid(decision_euid()) : -1;
   if (started < 0 || !proc_host_name(work.host.nodename)) return 0;
   uid = (unsigned long)started, euid = decision_euid();
   return 1;
@@ -393,14 +393,15 @@ static int quiet_host_and_user(void) {
 // the dearest part of a record); the syslog's socket, and every other way, is asked only of an
 // unfiltered process: a filter may kill it for the socket, uname, readlink, getuid or prctl.
 static void send_record(const char *name, const char *requester, enum mode mode) {
-  const int quiet = note.to[0] == '/' && quiet_host_and_user();
+  const int spool = note.to[0] == '/';
+  const int quiet = spool && quiet_host_and_user();
   if (!quiet) {
     if (filtered()) return;
     uid = (unsigned long)sys(SYS_getuid, 0, 0, 0), euid = decision_euid();
     // A process whose real and effective ids differ (root's seteuid) would make the real user's
     // spool file owned by another (an outside tester's finding: root's file squatted by nobody,
     // and ingest refused it): no record, a drop counted, as under a filter.
-    if (note.to[0] == '/' && uid != euid) {
+    if (spool && uid != euid) {
       count_drop();
       return;
     }
@@ -418,7 +419,7 @@ static void send_record(const char *name, const char *requester, enum mode mode)
     sent = syslog_send(CUDNN_COMPAT_USAGE_PRIORITY, CUDNN_COMPAT_USAGE_TAG, line, n) == 0;
   } else {
     line[n++] = '\n';
-    sent = note.to[0] == '/' && to_spool(line, n, format_decimal(uid, work.digits));
+    sent = spool && to_spool(line, n, format_decimal(uid, work.digits));
   }
   if (!sent) count_drop();
 }

@@ -22,16 +22,19 @@ std::string release_of(const Installed &e) {
 // release, or the same for another CUDA): no version or cuda written makes it true, and "set
 // version" or "set cuda" would break the other place (an outside tester followed the advice round
 // in a circle).
+bool same_entry(const Installed &a, const Installed &b) {
+  return a.pos.line == b.pos.line && a.pos.column == b.pos.column;
+}
+
 std::optional<Diagnostic> places_differ(const Map &map, const TableFacts &facts, std::size_t i,
                                         Severity severity) {
   const Installed &e = map.cudnn[i];
-  if (!facts.probes[i] || facts.probes[i]->source != ProbeSource::library) return std::nullopt;
+  if (!library_spoke(facts.probes[i])) return std::nullopt;
   auto build = [](const Probe &q) {
     return to_string(q.version) + (q.cuda ? " for CUDA " + to_string(*q.cuda) : "");
   };
   for (std::size_t j = 0; j < map.cudnn.size(); ++j)
-    if (j != i && map.cudnn[j].pos.line == e.pos.line && facts.probes[j] &&
-        facts.probes[j]->source == ProbeSource::library &&
+    if (j != i && same_entry(map.cudnn[j], e) && library_spoke(facts.probes[j]) &&
         build(*facts.probes[j]) != build(*facts.probes[i]))
       return Diagnostic{severity, map.path, e.pos,
                         "the places of this entry hold different builds: " + e.lib + " " +
@@ -57,8 +60,6 @@ Diagnostic probe_error(const Map &map, const TableFacts &facts, std::size_t i,
                   to_string(p.version) +
                   ": remove the entry of the release it does not hold, or point that entry at its "
                   "own directory"};
-  // One entry's list of places (lib = [...]) whose libraries hold different releases: no version
-  // written makes it true, and "set version" would break the other place.
   if (!same_release(p.version, e.version))
     return {Severity::error, map.path, e.pos,
             "the map says cuDNN " + to_string(e.version) + " but " + file + " reports " +
@@ -73,8 +74,8 @@ Diagnostic probe_error(const Map &map, const TableFacts &facts, std::size_t i,
 // error that would take the tables away; every reader takes the library's.
 std::optional<Diagnostic> cuda_minor_finding(const Map &map, const Installed &e,
                                              const std::optional<Probe> &p) {
-  if (!p || p->source != ProbeSource::library || !e.cuda || !p->cuda || !e.cuda->minor ||
-      !p->cuda->minor || *e.cuda->minor == *p->cuda->minor)
+  if (!library_spoke(p) || !e.cuda || !p->cuda || !e.cuda->minor || !p->cuda->minor ||
+      *e.cuda->minor == *p->cuda->minor)
     return std::nullopt;
   return Diagnostic{Severity::warning, map.path, e.pos,
                     "the map says CUDA " + to_string(*e.cuda) + " but the library of cuDNN " +
@@ -95,9 +96,8 @@ std::vector<Diagnostic> library_findings(const Map &map, const TableFacts &facts
     if (std::optional<Diagnostic> d =
             places_differ(map, facts, i, do_probe ? Severity::error : Severity::warning)) {
       // Said once, at the entry's first place; no place of it gets advice of its own.
-      if (std::none_of(out.begin(), out.end(), [&](const Diagnostic &o) {
-            return o.pos.line == d->pos.line && o.message.starts_with("the places of this entry");
-          }))
+      if (std::none_of(map.cudnn.begin(), map.cudnn.begin() + std::ptrdiff_t(i),
+                       [&](const Installed &o) { return same_entry(o, e); }))
         out.push_back(*d);
       continue;
     }

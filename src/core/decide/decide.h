@@ -130,6 +130,9 @@ std::vector<std::size_t> rank_asking_libraries(const Map &map, const Need &need,
 // The CUDA a release is built for: what its library reports where it tells (cuDNN 6 on), else the
 // map's word for it.
 std::optional<Version> release_cuda(const Installed &e, const std::optional<Probe> &p);
+// Whether probe p is the library's own word (it loaded and said its version), not a header's or a
+// file name's guess.
+bool library_spoke(const std::optional<Probe> &p);
 // Whether the decision table holds entry e as its library p reports it: p loaded, and is of e's
 // major (the file was found by it: one of another major is no release of that name, and is left
 // to the engine, which passes it over).

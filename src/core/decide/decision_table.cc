@@ -148,7 +148,7 @@ std::string place_rows(std::size_t i, const Installed &e, const TableFacts &fact
 }  // namespace
 
 std::string library_disagreement(const Installed &e, const std::optional<Probe> &p) {
-  if (!p || p->source != ProbeSource::library) return "did not load";
+  if (!library_spoke(p)) return "did not load";
   if (!same_release(p->version, e.version))
     return "reports cuDNN " + to_string(p->version) + ", not " + to_string(e.version);
   if (e.cuda && p->cuda && e.cuda->major != p->cuda->major)
@@ -170,9 +170,8 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
     const std::optional<Probe> &p = facts.probes[i];
     if (!map.cudnn[i].hand_out || !facts.files[i] || !stands_as_reported(map.cudnn[i], p)) continue;
-    known.cudnn.push_back(as_library_reports(map.cudnn[i], p));
-    const Installed &e = known.cudnn.back();
-    if (i < facts.codes.size() && facts.codes[i]) known.cudnn.back().code = *facts.codes[i];
+    Installed &e = known.cudnn.emplace_back(as_library_reports(map.cudnn[i], p));
+    if (i < facts.codes.size() && facts.codes[i]) e.code = *facts.codes[i];
     index.push_back(i);
     // A release that retires is ranked, but handed over or kept only by the engine, which knows
     // the day: the shim finds no file of it here and asks.

@@ -68,16 +68,20 @@ std::vector<std::size_t> rank_asking_libraries(const Map &map, const Need &need,
   return ranked(map, without_cuda(need), requested);
 }
 
+bool library_spoke(const std::optional<Probe> &p) {
+  return p && p->source == ProbeSource::library;
+}
+
 std::optional<Version> release_cuda(const Installed &e, const std::optional<Probe> &p) {
-  return p && p->source == ProbeSource::library && p->cuda ? p->cuda : e.cuda;
+  return library_spoke(p) && p->cuda ? p->cuda : e.cuda;
 }
 
 bool stands_as_reported(const Installed &e, const std::optional<Probe> &p) {
-  return p && p->source == ProbeSource::library && p->version.major == e.version.major;
+  return library_spoke(p) && p->version.major == e.version.major;
 }
 
 Installed as_library_reports(Installed e, const std::optional<Probe> &p) {
-  if (!p || p->source != ProbeSource::library) return e;
+  if (!library_spoke(p)) return e;
   e.cuda = release_cuda(e, p);
   // The map's build number (EasyBuild's 8.9.7.29) stays where the release is the library's.
   if (!same_release(p->version, e.version)) e.version = p->version;

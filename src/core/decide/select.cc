@@ -157,6 +157,8 @@ std::optional<std::string> misnamed_release(const SelectInputs &in, const Need &
     const std::optional<std::string> file =
         ask ? io.find_file(e.lib, in.requested, *major) : std::nullopt;
     const std::optional<Probe> p = file ? io.probe(*file).probe : std::nullopt;
+    // Only a release the map misnames is ranked again: the rest were asked already, or fit by no
+    // word (hand_out is what rank() goes by).
     e.hand_out = stands_as_reported(e, p) && !same_release(p->version, e.version);
     if (!e.hand_out) continue;
     s.any_file = true;

@@ -37,7 +37,7 @@ Map places_that_load(const Map &map, const ProbeOptions &options) {
     const std::optional<std::string> file =
         find_library_file(e.lib, main_library(e.version.major), e.version.major);
     const std::optional<Probe> p = file ? probe_library(*file, options) : std::nullopt;
-    if (p && p->source == ProbeSource::library) out.cudnn.push_back(as_library_reports(e, p));
+    if (library_spoke(p)) out.cudnn.push_back(as_library_reports(e, p));
   }
   group_releases(out.cudnn);  // a table whose first place is gone starts at its next
   return out;
@@ -59,7 +59,7 @@ Map as_their_libraries_report(const Map &map, const std::function<bool(const Ins
       said.dropped.push_back(no_answer(*file, c) + "; " + claimed_by(e) + to_string(e.version));
       continue;
     }
-    if (file && p && p->source == ProbeSource::library && !same_release(p->version, e.version))
+    if (library_spoke(p) && !same_release(p->version, e.version))
       said.corrected.push_back(claimed_by(e) + to_string(e.version) + " but " + *file +
                                " reports " + to_string(p->version));
     out.cudnn.push_back(as_library_reports(e, p));

@@ -4,6 +4,7 @@
 #include "explain_read.h"
 #include "reports.h"
 
+#include <array>
 #include <set>
 
 namespace cudnn_compat {
@@ -154,53 +155,69 @@ std::vector<std::string> every_module(const Map *map, const ModuleScene &scene) 
   return out;
 }
 
-// What mends a library the loader found and could not load, by the loader's reason.
+// What mends a library the loader found and could not load, by the loader's reason: the first row
+// whose words the reason holds (at its start, where `leads`); `fix` names the library where {}
+// stands.
+struct Mend {
+  std::array<std::string_view, 2> said;
+  bool leads;
+  std::string_view fix;
+};
+constexpr Mend kMends[] = {
+    {{"Permission denied"},
+     true,
+     "make {} and each directory above it readable by this user (`ls -l` shows whose they are; "
+     "ask the admins if they are the site's)"},
+    {{"wrong ELF class", "ELF file's phentsize"},
+     true,
+     "install the cuDNN built for this machine's architecture: {} is for another (32-bit, or "
+     "another CPU)"},
+    {{"failed to map segment"},
+     true,
+     "load cuDNN from a file system that allows programs: {} is on one mounted noexec (or it is "
+     "cut short)"},
+    {{"paging file", "页面文件"},
+     false,
+     "raise Windows' paging file (System, Advanced system settings, Performance, Virtual memory) "
+     "or start fewer processes at once: {} is there, Windows could not map it"},
+    {{"static TLS"},
+     false,
+     "load {} before the process's other libraries (import it first, or LD_PRELOAD it), or give "
+     "glibc more room: GLIBC_TUNABLES=glibc.rtld.optional_static_tls=2048"},
+    {{"executable stack"},
+     false,
+     "clear the executable-stack flag of {} (patchelf --clear-execstack, or execstack -c): the "
+     "system refuses it (SELinux, a hardened kernel)"},
+    {{"Too many open files"},
+     false,
+     "raise the open-file limit (ulimit -n) or open fewer files at once: {} is there"},
+    {{"Stale file handle", "Transport endpoint"},
+     false,
+     "remount the file system that holds {} (NFS or FUSE lost it), then retry"},
+    {{"memory", "内存"},
+     false,
+     "free memory (fewer processes or data loader workers at once): {} is there, the system had "
+     "no memory to load it"},
+    {{"access is denied"}, false, "make {} readable by this user, or run where it is"},
+    {{"Access is denied"}, true, "make {} readable by this user, or run where it is"},
+    {{"Input/output error"}, false, "copy cuDNN again onto a healthy disk: reading {} failed"},
+    {{"Win32"}, false, "install the 64-bit cuDNN again: {} is 32-bit or damaged"},
+    {{"initialisation"},
+     false,
+     "check what {} loads in turn (its CUDA release, the driver): it is there but failed to start"},
+    {{"file too short", "invalid ELF header"},
+     true,
+     "install cuDNN again: {} is empty, cut short or no library (an unfinished copy, a Git LFS "
+     "pointer)"},
+};
+
 std::string mend_unloadable(const std::string &lib, std::string_view why) {
-  if (why.starts_with("Permission denied"))
-    return "make " + lib +
-           " and each directory above it readable by this user (`ls -l` shows "
-           "whose they are; ask the admins if they are the site's)";
-  if (why.starts_with("wrong ELF class") || why.starts_with("ELF file's phentsize"))
-    return "install the cuDNN built for this machine's architecture: " + lib +
-           " is for another (32-bit, or another CPU)";
-  if (why.starts_with("failed to map segment"))
-    return "load cuDNN from a file system that allows programs: " + lib +
-           " is on one mounted noexec (or it is cut short)";
-  if (why.find("paging file") != std::string_view::npos ||
-      why.find("页面文件") != std::string_view::npos)
-    return "raise Windows' paging file (System, Advanced system settings, Performance, Virtual "
-           "memory) or start fewer processes at once: " +
-           lib + " is there, Windows could not map it";
-  if (why.find("static TLS") != std::string_view::npos)
-    return "load " + lib +
-           " before the process's other libraries (import it first, or LD_PRELOAD it), or give "
-           "glibc more room: GLIBC_TUNABLES=glibc.rtld.optional_static_tls=2048";
-  if (why.find("executable stack") != std::string_view::npos)
-    return "clear the executable-stack flag of " + lib +
-           " (patchelf --clear-execstack, or execstack -c): the system refuses it (SELinux, a "
-           "hardened kernel)";
-  if (why.find("Too many open files") != std::string_view::npos)
-    return "raise the open-file limit (ulimit -n) or open fewer files at once: " + lib +
-           " is there";
-  if (why.find("Stale file handle") != std::string_view::npos ||
-      why.find("Transport endpoint") != std::string_view::npos)
-    return "remount the file system that holds " + lib + " (NFS or FUSE lost it), then retry";
-  if (why.find("memory") != std::string_view::npos || why.find("内存") != std::string_view::npos)
-    return "free memory (fewer processes or data loader workers at once): " + lib +
-           " is there, the system had no memory to load it";
-  if (why.find("access is denied") != std::string_view::npos || why.starts_with("Access is denied"))
-    return "make " + lib + " readable by this user, or run where it is";
-  if (why.find("Input/output error") != std::string_view::npos)
-    return "copy cuDNN again onto a healthy disk: reading " + lib + " failed";
-  if (why.find("Win32") != std::string_view::npos)
-    return "install the 64-bit cuDNN again: " + lib + " is 32-bit or damaged";
-  if (why.find("initialisation") != std::string_view::npos)
-    return "check what " + lib +
-           " loads in turn (its CUDA release, the driver): it is there "
-           "but failed to start";
-  if (why.starts_with("file too short") || why.starts_with("invalid ELF header"))
-    return "install cuDNN again: " + lib +
-           " is empty, cut short or no library (an unfinished copy, a Git LFS pointer)";
+  for (const Mend &m : kMends)
+    for (std::string_view words : m.said)
+      if (!words.empty() && (m.leads ? why.starts_with(words) : why.find(words) != why.npos)) {
+        std::string fix(m.fix);
+        return fix.replace(fix.find("{}"), 2, lib);
+      }
   // Any other reason: the file is there, and what to mend is what the loader said.
   return "mend what the loader said (" + std::string(why) + "): " + lib +
          " is there, so installing cuDNN again will not help";

@@ -173,15 +173,22 @@ std::string_view past_quotes(std::string_view s) {
   return s;
 }
 
+// What follows a locale's words put before the symbol; Spanish's "referencia a" says it only
+// with "sin definir" after the symbol.
+std::optional<std::string_view> after_undefined_words(std::string_view s) {
+  for (std::string_view words : kUndefinedBefore)
+    if (const std::optional<std::string_view> r = after(s, words);
+        r && (words != "referencia a " || has(*r, "sin definir")))
+      return r;
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool undefined_reference(std::string_view line) {
-  for (std::string_view words : kUndefinedBefore)
-    if (words != "referencia a " && after(line, words)) return true;
   for (std::string_view words : kUndefinedAfter)
     if (has(line, words)) return true;
-  return after(line, "unresolved external").has_value() ||
-         (after(line, "referencia a ") && has(line, "sin definir"));
+  return after_undefined_words(line) || after(line, "unresolved external");
 }
 
 namespace {
@@ -194,10 +201,7 @@ struct Undefined {
 };
 Undefined undefined_symbol(std::string_view low) {
   std::string_view name;
-  for (std::string_view words : kUndefinedBefore)
-    if (const std::optional<std::string_view> r = after(low, words);
-        r && (words != "referencia a " || has(*r, "sin definir")))
-      name = past_quotes(*r);
+  if (const std::optional<std::string_view> r = after_undefined_words(low)) name = past_quotes(*r);
   for (std::string_view words : kUndefinedAfter)
     if (const std::size_t at = name.empty() ? low.find(words) : std::string_view::npos;
         at != std::string_view::npos) {

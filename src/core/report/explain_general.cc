@@ -227,11 +227,8 @@ bool cudnn_is_subject(std::string_view before, bool &direct) {
   // and an unbounded walk per token would cost the square of a hostile line.
   int words = 0;
   for (std::size_t end = before.size(); end > 0 && ++words < 40;) {
-    std::size_t b = end;
-    while (b > 0 && !word_char(before[b - 1])) --b;
-    std::size_t a = b;
-    while (a > 0 && word_char(before[a - 1])) --a;
-    const std::string_view w = before.substr(a, b - a);
+    const std::string_view w = word_before_at(before, end);
+    const std::size_t a = std::size_t(w.data() - before.data());
     end = a;
     if (w.empty()) break;
     if (w == "version" || w == "v" || w == "library" || w == "lib" || w == "is" || w == "of" ||
