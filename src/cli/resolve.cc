@@ -11,7 +11,71 @@ namespace {
 
 struct Opts {
   std::string name, require, cuda, rule, map, program, gpu, driver;
+  // The library that asks in --for's process when it is not --for itself (a framework's), and
+  // the line that says so.
+  std::string requester, asked_by;
 };
+
+// Where the loader searches for this request: --for's, and the asking library's RUNPATH.
+LoaderContext search_context(const Opts &o) {
+  return loader_context(o.program, o.requester, env);
+}
+
+// --for a Python interpreter, which links no cuDNN: in its environment the process gets the cuDNN
+// a framework's library loads (torch's libtorch_cuda.so, through its RUNPATH: the wheel's), and
+// with the shim every later load from that family. Answering for the interpreter's own search
+// named the system's copy while the process mapped the wheel's (an outside tester found). The
+// frameworks of that environment whose library loads the major asked for, in its order.
+std::vector<CudnnConsumer> asking_frameworks(const Opts &o, const LibraryName &requested) {
+  if (o.program.empty() ||
+      !std::filesystem::path(o.program).filename().string().starts_with("python"))
+    return {};
+  const Parsed<ElfDynamic> elf = read_elf_dynamic(o.program);
+  if (elf && !cudnn_needed(elf->needed).empty()) return {};
+  std::vector<CudnnConsumer> out;
+  for (CudnnConsumer &c : active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {o.program}))
+    if (!c.library.empty() &&
+        (!requested.version || !c.major || *c.major == requested.version->major))
+      out.push_back(std::move(c));
+  return out;
+}
+
+// Who asks for the answer given, and how to ask for each other framework of the environment.
+std::string asked_by_words(const Opts &o, const std::vector<CudnnConsumer> &frameworks) {
+  auto who = [](const CudnnConsumer &c) {
+    return c.name + (c.version.empty() ? "" : " " + c.version);
+  };
+  std::string words = who(frameworks.front()) + "'s " + frameworks.front().library + ": " +
+                      std::filesystem::path(o.program).filename().string() +
+                      " links no cuDNN itself; a process that loads that library gets this file, "
+                      "and with the shim every later cuDNN load in it from the same directory";
+  for (std::size_t i = 1; i < frameworks.size(); ++i)
+    words +=
+        "; for " + who(frameworks[i]) + ": resolve " + o.name + " --for " + frameworks[i].library;
+  return words;
+}
+
+// With --for an interpreter, the framework library that asks in its process (see above).
+void ask_as_framework(Opts &o, const LibraryName &requested) {
+  const std::vector<CudnnConsumer> frameworks = asking_frameworks(o, requested);
+  if (frameworks.empty()) return;
+  o.requester = frameworks.front().library;
+  o.asked_by = asked_by_words(o, frameworks);
+}
+
+// What the request is asked with: --for, matched against the map's [[require]] rules, and what
+// the distribution of the file that asks pins (an explicit requirement still wins).
+Asked asked_of(const Opts &o, const LibraryName &requested, std::optional<Rule> rule) {
+  Asked asked{o.require, o.cuda, rule, {}, requested, {}};
+  auto absolute = [](const std::string &file) {
+    return std::filesystem::absolute(file).lexically_normal().string();
+  };
+  if (!o.program.empty()) asked.programs.push_back(absolute(o.program));
+  const std::string asking = o.requester.empty() ? o.program : o.requester;
+  if (!asking.empty() && o.require.empty() && !env_need(env).require)
+    asked.pins = pins_of_file(absolute(asking));
+  return asked;
+}
 
 // The node resolved for: --gpu/--driver (another node), else this one as the shim learns it.
 Parsed<std::optional<NodeFacts>> node_for(const Opts &o, const Map *map) {
@@ -54,6 +118,14 @@ void print_considered(const Map &map, const Choice &c, const MapCorrections &sai
   }
 }
 
+void print_asked_by(const Opts &o) {
+  if (!o.asked_by.empty()) std::cout << "  asked by " << o.asked_by << '\n';
+}
+
+nlohmann::json requester_json(const Opts &o) {
+  return o.requester.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.requester);
+}
+
 nlohmann::json need_json(const Need &need) {
   return {{"cudnn", json_of(need.cudnn)},
           {"cuda", need.cuda_major ? nlohmann::json(*need.cuda_major) : nlohmann::json(nullptr)},
@@ -87,6 +159,7 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
   const std::string real = std::filesystem::canonical(f.file, ec).string();
   if (g.json) {
     print_json({{"request", o.name},
+                {"requester", requester_json(o)},
                 {"file", f.file},
                 {"realpath", ec ? nlohmann::json(nullptr) : nlohmann::json(real)},
                 {"version", to_string(e.version)},
@@ -103,9 +176,9 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
     return;
   }
   std::cout << o.name << " -> " << f.file << (ec || real == f.file ? "" : "  (" + real + ")")
-            << '\n'
-            << "  " << f.reason << '\n'
-            << "  source: " << source_words(e) << '\n';
+            << '\n';
+  print_asked_by(o);
+  std::cout << "  " << f.reason << '\n' << "  source: " << source_words(e) << '\n';
   for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
   if (!fix.empty()) std::cout << "  without the shim: " << fix << '\n';
   print_considered(map, choice, said);
@@ -120,7 +193,7 @@ struct AsUsual {
   std::optional<std::string> file;  // what the ordinary load takes; nullopt: it fails
 };
 AsUsual load_as_usual(const Opts &o, const std::string &routed_as) {
-  const LoaderContext where = loader_context(o.program, "", env);
+  const LoaderContext where = search_context(o);
   if (const std::optional<LoaderHit> hit = loader_search(routed_as, where))
     return {
         "the process loads " + hit->path + " as usual (from " + hit->from + "), which does not fit",
@@ -159,6 +232,7 @@ void print_nothing_fits(const Opts &o, const Globals &g, const std::string &rout
   const AsUsual as_usual = load_as_usual(o, routed_as);
   if (g.json) {
     print_json({{"request", o.name},
+                {"requester", requester_json(o)},
                 {"file", nullptr},
                 {"loaded_as_usual",
                  as_usual.file ? nlohmann::json(*as_usual.file) : nlohmann::json(nullptr)},
@@ -170,7 +244,9 @@ void print_nothing_fits(const Opts &o, const Globals &g, const std::string &rout
                 {"map", map.path}});
     return;
   }
-  std::cout << o.name << ": " << reason << "\n  " << as_usual.words << '\n';
+  std::cout << o.name << ": " << reason << '\n';
+  print_asked_by(o);
+  std::cout << "  " << as_usual.words << '\n';
   for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
   if (!choice.considered.empty()) print_considered(map, choice, said);
   if (!advice.empty()) std::cout << "  " << advice << '\n';
@@ -183,7 +259,7 @@ std::string routed_name(const Opts &o, const LibraryName &requested, const Need 
   if (requested.version || requested.windows) return o.name;
   std::optional<int> major = need.cudnn ? std::optional<int>(need.cudnn->major) : std::nullopt;
   const std::optional<LoaderHit> hit =
-      major ? std::nullopt : loader_search(o.name, loader_context(o.program, "", env));
+      major ? std::nullopt : loader_search(o.name, search_context(o));
   auto major_of = [](const std::string &name) -> std::optional<int> {
     const Parsed<LibraryName> n = parse_library_name(name);
     return n && n->version ? std::optional<int>(n->version->major) : std::nullopt;
@@ -228,7 +304,7 @@ bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &route
   if (!routed.version || routed.version->minor || routed.windows) return false;
   const int major = routed.version->major;
   const std::string main = "libcudnn.so." + std::to_string(major);
-  const std::optional<LoaderHit> hit = loader_search(main, loader_context(o.program, "", env));
+  const std::optional<LoaderHit> hit = loader_search(main, search_context(o));
   if (!hit) return false;
   const Selection s = engine_selection(main, site, map, need, hit);
   if (s.outcome != Outcome::fit || !s.loader_release || !s.loader_verdict) return false;
@@ -246,6 +322,7 @@ bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &route
   if (choice.ranked.empty()) reason += "; of the map's places, " + choice.reason;
   if (g.json) {
     print_json({{"request", o.name},
+                {"requester", requester_json(o)},
                 {"file", file},
                 {"version", to_string(*s.loader_release)},
                 {"cuda", json_of(s.loader_cuda)},
@@ -257,32 +334,31 @@ bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &route
                 {"map", map.path}});
     return true;
   }
-  std::cout << o.name << " -> " << file << "\n  " << reason << '\n';
+  std::cout << o.name << " -> " << file << '\n';
+  print_asked_by(o);
+  std::cout << "  " << reason << '\n';
   if (!choice.considered.empty()) print_considered(map, choice, said);
   return true;
 }
 
-int run(const Opts &o, const Globals &g) {
+int run(Opts o, const Globals &g) {
   const Parsed<LibraryName> requested = parse_library_name(o.name);
   if (!requested) {
     Error() << requested.error;
     return kUsage;
   }
+  ask_as_framework(o, *requested);
   std::optional<Rule> rule;
   if (!o.rule.empty() && !(rule = parse_rule(o.rule))) {
     Error() << "unknown rule '" + o.rule + "'; expected one of:\n" + rule_list();
     return kUsage;
   }
-  Asked asked{o.require, o.cuda, rule, {}, *requested, {}};
-  if (!o.program.empty())
-    asked.programs.push_back(std::filesystem::absolute(o.program).lexically_normal().string());
-  // The active Python environment's cuDNN count, and with --for, the program's own environment
-  // and what its distribution pins (an explicit requirement still wins).
-  if (!o.program.empty() && o.require.empty() && !env_need(env).require)
-    asked.pins = pins_of_file(asked.programs.front());
+  const Asked asked = asked_of(o, *requested, rule);
+  std::vector<std::string> files = asked.programs;
+  if (!o.requester.empty()) files.push_back(o.requester);
   const LoadedMap m = load_site_map(o.map);
   const std::vector<PythonPlace> places =
-      m.map || m.path.empty() ? active_python_places(asked.programs) : std::vector<PythonPlace>{};
+      m.map || m.path.empty() ? active_python_places(files) : std::vector<PythonPlace>{};
   std::optional<Map> map = with_places(m.map ? &*m.map : nullptr, places);
   if (!map) {
     report_unusable_map(m);
@@ -354,7 +430,9 @@ METADATA, a conda package's depends; under that framework's rule), from the firs
 rule of the map whose glob matches --for, and from the version in NAME itself. Besides the map's
 places, the cuDNN of the active environment count: the wheel of $VIRTUAL_ENV, the conda env of
 $CONDA_PREFIX, and those of --for's own environment; every place says its source (module, wheel,
-conda, system, user). Among
+conda, system, user). --for a Python interpreter (a name starting with python) that links no
+cuDNN is answered for its environment's framework library that loads that major (torch's
+libtorch_cuda.so, through its RUNPATH), which the answer names. Among
 the installed releases that satisfy it under the rule, the map's [policy] prefer picks one. When
 no fitting release's module is loaded, "without the shim:" names the module command that would
 load one in your module system (module swap/switch or load; the same advice as explain, doctor

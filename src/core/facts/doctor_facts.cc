@@ -23,15 +23,6 @@ std::vector<PathDir> probe_path(std::string_view ld_library_path, const DoctorIo
   return out;
 }
 
-// The main cuDNN libraries among a program's DT_NEEDED entries.
-std::vector<std::string> cudnn_needed(const std::vector<std::string> &needed) {
-  std::vector<std::string> out;
-  for (const std::string &n : needed)
-    if (const Parsed<LibraryName> ln = parse_library_name(n); ln && ln->sub.empty() && ln->version)
-      out.push_back(n);
-  return out;
-}
-
 // The sub-libraries a dispatcher of major asks for: those FACTS.md knows, and the others its own
 // directory and the directories it searches after it hold (a newer release's, which a family of
 // that release lacks: pytorch#188892) when its family names them (the dispatcher or its graph
@@ -157,6 +148,10 @@ std::vector<int> majors_to_follow(const DoctorFacts &f) {
     for (const Probe &p : d.probes) majors.push_back(p.version.major);
   for (const std::string &n : f.program_needs)
     majors.push_back(parse_library_name(n)->version->major);
+  // A framework's library says which (a warning that no libcudnn.so.8 is found beside torch's 9
+  // answered a question nobody asked).
+  for (const FrameworkView &v : f.frameworks)
+    if (!v.library.empty()) majors.push_back(v.resolved.major);
   if (majors.empty()) majors = {8, 9};  // nothing says which: the two current majors
   std::sort(majors.begin(), majors.end());
   majors.erase(std::unique(majors.begin(), majors.end()), majors.end());
@@ -192,6 +187,7 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
   f.program = program;
   f.path = probe_path(io.env("LD_LIBRARY_PATH").value_or(""), io);
   if (!program.empty()) f.program_needs = cudnn_needed(io.needed(program));
+  gather_frameworks(f, map, io);
   const LoaderContext lc = loader_context(program, program, io.env);
   for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io, map));
   if (io.scene) f.scene = io.scene();
@@ -206,7 +202,6 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
   else if (map && map->usage.mode == UsageMode::report_only)
     f.report_only = "the map's [usage] mode";
   shim_choice(f, need, map, io);
-  gather_frameworks(f, map, io);
   return f;
 }
 

@@ -100,6 +100,14 @@ Parsed<LibraryName> parse_library_name(std::string_view name) {
   return {parsed, {}};
 }
 
+std::vector<std::string> cudnn_needed(const std::vector<std::string> &needed) {
+  std::vector<std::string> out;
+  for (const std::string &n : needed)
+    if (const Parsed<LibraryName> ln = parse_library_name(n); ln && ln->sub.empty() && ln->version)
+      out.push_back(n);
+  return out;
+}
+
 LibraryName main_library(int major) {
   return LibraryName{"", Version{major, {}, {}, {}}, false};
 }
