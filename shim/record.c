@@ -146,17 +146,18 @@ static long put_file(long at, const char *table, const char *path, long entry,
 
 // Whether CUDNN_COMPAT_USAGE asks for report-only. Any other value set is a slip of the one it
 // takes ("report_only", "REPORT-ONLY"): a phased rollout's switch misspelt must not turn on real
-// redirects unseen, so it counts as report-only, said once.
+// redirects unseen, so it counts as report-only, said once, in the line of the decision that
+// asked first (shim.c, route).
 static int env_report_only(void) {
   static int said;
   const char *word = env_value(current_environment(), CUDNN_COMPAT_USAGE_ENV);
   if (!cudnn_compat_usage_env_report_only(word)) return 0;
   if (!text_eq(word, CUDNN_COMPAT_USAGE_REPORT_ONLY) && !said) {
     said = 1;
-    say("cudnn-compat: " CUDNN_COMPAT_USAGE_ENV
-        " holds a value other than " CUDNN_COMPAT_USAGE_REPORT_ONLY
-        ", the one it takes; taken as " CUDNN_COMPAT_USAGE_REPORT_ONLY
-        ": every cuDNN load is the loader's own choice\n");
+    say_with_next("cudnn-compat: " CUDNN_COMPAT_USAGE_ENV
+                  " holds a value other than " CUDNN_COMPAT_USAGE_REPORT_ONLY
+                  ", the one it takes; taken as " CUDNN_COMPAT_USAGE_REPORT_ONLY
+                  ": every cuDNN load is the loader's own choice\n");
   }
   return 1;
 }

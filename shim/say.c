@@ -86,7 +86,29 @@ static void to_syslog(const char *line) {
   syslog_send(12, "cudnn-compat", text, length);
 }
 
+static const char *lead;  // say_with_next()'s text, while a decision may still speak
+
+void say_with_next(const char *text) {
+  lead = text;
+}
+
+void say_held(void) {
+  const char *text = lead;
+  lead = 0;
+  if (text) say(text);
+}
+
 void say(const char *line) {
+  if (lead) {
+    // One line for the load: the slip, then what the decision says (its own prefix dropped).
+    static char both[kLine + 1];
+    long n = append_text(both, sizeof both, 0, lead);
+    if (n && both[n - 1] == '\n') both[--n] = 0;
+    const char *rest = after_prefix(line, "cudnn-compat: ");
+    n = append_text(both, sizeof both, append_text(both, sizeof both, n, "; "), rest ? rest : line);
+    lead = 0;
+    line = both;
+  }
   // Read as the line is said: CUDNN_COMPAT_* count as they are when the load happens.
   const char *to = env_value(current_environment(), "CUDNN_COMPAT_LOG");
   const int syslog = to && text_eq(to, "syslog"), file = to && *to == '/';

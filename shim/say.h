@@ -8,6 +8,11 @@
 // the host's expense: a reader that has gone raises no SIGPIPE, a full pipe or FIFO is not waited
 // for (the line is dropped), a closed fd 2 costs nothing.
 void say(const char *line);
+// A slip of the settings (a misspelt CUDNN_COMPAT_USAGE) is said with the line of the decision
+// under way, as one line: say_with_next(text) joins it to the next say(); say_held(), when the
+// decision has ended, says it alone if nothing was said. text must outlive the decision.
+void say_with_next(const char *text);
+void say_held(void);
 // say() of the concatenation of parts (0-terminated list), cut at 4 KiB.
 void say_parts(const char *const *parts);
 

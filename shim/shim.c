@@ -1247,7 +1247,10 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
   const struct settings s = read_settings();
   lock_deadline(s.deadline_ms + ENGINE_GRACE_MS);
   if (s.report) report_wanted(map_path(s.env));  // also of a pass-through: what the loader did
+  // Asked before the decision speaks, so that a misspelt switch and the decision share one line.
+  if (!s.disabled) record_report_only();
   const char *result = s.disabled ? name : route_name(name, c, q, &s);
+  say_held();
   look_end();
   unlock();
   return result;

@@ -2,7 +2,9 @@
 # the need: the load fails as it would without the shim, with one line that says why and what to
 # ask for - in the first process (the engine) and in the next (the memo). An outside tester's
 # finding: only a request the loader could meet got a line; this one failed in silence. A major the
-# map lists no release of stays silent (frameworks try several names in turn).
+# map lists no release of stays silent (frameworks try several names in turn), unless the
+# requirement is of that major: CUDNN_COMPAT_REQUIRE=7.6 and a load of libcudnn.so.7 failed with no
+# word that no cuDNN 7 is installed.
 source "$(dirname "$0")/common.sh"
 family_client
 fake_map 5.0.5 5.1.10 >"$t/map.toml"
@@ -24,6 +26,10 @@ for mode in audit preload; do
   done
   rm -rf "$memo" && memo_on
   CUDNN_COMPAT_REQUIRE=7.6 started $mode "$t/family" libcudnn.so.7
+  has "dlopen: libcudnn.so.7: cannot open"
+  count "cudnn-compat:" 1
+  has "cudnn-compat: libcudnn.so.7: needs 7.6 from CUDNN_COMPAT_REQUIRE, but the loader finds no libcudnn.so.7; no installed cuDNN fits (installed: 5.0.5 (cudnn/5.0.5), 5.1.10 (cudnn/5.1.10)); loading as usual. Ask the admins for cuDNN 7.6 or a newer 7.x"
+  expect_rc 1 env -u CUDNN_COMPAT_REQUIRE "LD_${mode^^}=$SHIM" "$t/family" libcudnn.so.7
   has "dlopen: libcudnn.so.7: cannot open"
   lacks "cudnn-compat:"
 done

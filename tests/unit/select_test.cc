@@ -200,10 +200,12 @@ TEST(Select, NothingFitsAndNothingOnThePathIsSaid) {
   EXPECT_NE(s.say[0].find("Ask the admins for cuDNN 5.2.x"), std::string::npos) << s.say[0];
 }
 
-// No cuDNN on the loader's path and none of the map's here: the load fails on its own, unsaid.
-TEST(Select, NoCudnnAnywhereSaysNothing) {
+// No cuDNN on the loader's path and none of the map's here: the load fails on its own, unsaid
+// (frameworks try several names in turn) - unless the map is there and the requirement is of that
+// major: the process needs it, and this line alone says none is installed.
+TEST(Select, NoCudnnAnywhereSaysNothingUnlessRequired) {
   World w = site();
-  SelectInputs in = request(w, "5.1");
+  SelectInputs in = request(w, nullptr);
   in.loader.reset();
   SelectIo io = w.io();
   io.find_file = [](const std::string &, const LibraryName &, int) {
@@ -212,7 +214,20 @@ TEST(Select, NoCudnnAnywhereSaysNothing) {
   Selection s = select_library(in, io);
   EXPECT_FALSE(s.use);
   EXPECT_TRUE(s.say.empty()) << s.say[0];
-  in.map = nullptr;
+  in.need = Need{*parse_dotted("6.0"), std::nullopt, Rule::nvidia, "the test"};
+  s = select_library(in, io);  // another major's requirement: its own line, not this one's
+  ASSERT_EQ(s.say.size(), 1U);
+  EXPECT_NE(s.say[0].find("only a cuDNN 5 can serve"), std::string::npos) << s.say[0];
+  in = request(w, "5.1");
+  in.loader.reset();
+  s = select_library(in, io);
+  EXPECT_FALSE(s.use);
+  ASSERT_EQ(s.say.size(), 1U);
+  EXPECT_NE(s.say[0].find("needs 5.1 from the test, but the loader finds no libcudnn.so.5; no "
+                          "installed cuDNN fits"),
+            std::string::npos)
+      << s.say[0];
+  in.map = nullptr;  // no map: nothing installed is known, and the loader's error is the word
   s = select_library(in, io);
   EXPECT_TRUE(s.say.empty()) << s.say[0];
 }

@@ -101,8 +101,8 @@ Verdict fit(const Need &need, std::optional<int> major, const Version &release,
             const std::optional<Version> &cuda, Words words = Words::yes,
             const ReleaseCode &code = {});
 // Why no release can serve a request whose name carries `major` when the requirement is of
-// another major ("the program asks for cuDNN 8 by name, which only a cuDNN 8 can serve, but the
-// requirement is 5.0"); nullopt when they agree. fit() refuses every release then.
+// another major ("the program asks for cuDNN 8 by name, which only a cuDNN 8 can serve, not the
+// 5.0 required"); nullopt when they agree. fit() refuses every release then.
 std::optional<std::string> major_conflict(const Need &need, std::optional<int> major);
 // One library's code runs on a GPU of compute capability gpu: a cubin of the same major and an
 // equal or lower minor, or PTX of an equal or older architecture (the driver compiles it).

@@ -10,7 +10,7 @@ std::optional<std::string> major_conflict(const Need &need, std::optional<int> m
   if (!need.cudnn || !major || need.cudnn->major == *major) return std::nullopt;
   const std::string asked = std::to_string(*major);
   return "the program asks for cuDNN " + asked + " by name, which only a cuDNN " + asked +
-         " can serve, but the requirement is " + to_string(*need.cudnn);
+         " can serve, not the " + to_string(*need.cudnn) + " required";
 }
 
 bool code_runs_on(const DeviceCode &code, int gpu) {

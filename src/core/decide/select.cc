@@ -254,6 +254,16 @@ void handed_over(const SelectInputs &in, const std::string &need, const std::str
                  lies + (found.map_lied ? "; run `cudnn-compat map validate --probe`" : "") + ")");
 }
 
+// No cuDNN of this major here, on the loader's path or in the map: the ordinary load fails on its
+// own, unsaid (frameworks try several names in turn) - unless a map is there and the requirement
+// is of this very major: the process needs it then, and only this line says none is installed
+// (a requirement of 6.0 failed its load of libcudnn.so.6 in silence).
+bool unsaid_absence(const SelectInputs &in, const SelectIo &io, const Search &found) {
+  const std::optional<int> major = wanted_major(in.need, in.requested);
+  const bool required = in.map && in.need.cudnn && major && in.need.cudnn->major == *major;
+  return !in.loader && !found.any_file && !required && !lists_major(in, io, major);
+}
+
 }  // namespace
 
 std::string no_answer(const std::string &file, const LibraryCheck &c) {
@@ -325,10 +335,7 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   out.outcome = out.use                 ? Outcome::redirected
                 : found.not_run.empty() ? Outcome::refused
                                         : Outcome::undecided;
-  // No cuDNN of this major here, on the loader's path or in the map: the ordinary load fails on
-  // its own, unsaid (frameworks try several names in turn).
-  if (!in.loader && !found.any_file && !lists_major(in, io, wanted_major(in.need, in.requested)))
-    return out;
+  if (unsaid_absence(in, io, found)) return out;
   if (!in.map) {
     if (in.quiet_without_map && !in.debug) return out;
     out.say.push_back(kPrefix + in.name + ": " + need + ", but " + *loader_note +
