@@ -310,6 +310,25 @@ TEST(Explain, BuildErrorsSayWhichModuleToLoadBeforeBuilding) {
   EXPECT_EQ(two[1].framework, "onnxruntime");
 }
 
+// A compiler in another locale says strerror(ENOENT) in its words (held-out-15: a zh_CN build's
+// "cudnn.h: 没有那个文件或目录" was read as nothing).
+TEST(Explain, AMissingHeaderInAnyLocaleIsAMissingCudnn) {
+  for (const char *line :
+       {"include/darknet.h:16:14: fatal error: cudnn.h: 没有那个文件或目录",
+        "src/conv.cu:3:10: 致命错误： cudnn.h：没有那个文件或目录",
+        "conv.cu:3:10: Schwerwiegender Fehler: cudnn.h: Datei oder Verzeichnis nicht gefunden",
+        "conv.cu:3:10: erreur fatale : cudnn.h : Aucun fichier ou dossier de ce type",
+        "conv.cu:3:10: фатальная ошибка: cudnn.h: Нет такого файла или каталога"}) {
+    const std::vector<Finding> found = find_errors(line);
+    ASSERT_EQ(found.size(), 1u) << line;
+    EXPECT_EQ(found[0].kind, FindingKind::library_not_found) << line;
+    EXPECT_EQ(found[0].library, "cudnn.h") << line;
+    EXPECT_TRUE(found[0].build_time) << line;
+  }
+  // Another header missing, in the same words: not cuDNN's.
+  EXPECT_TRUE(find_errors("conv.cu:3:10: fatal error: cuda_runtime.h: 没有那个文件或目录").empty());
+}
+
 // A link that lacks only functions a later cuDNN added took an older cuDNN than the headers: a
 // version mismatch that needs that major. One function every cuDNN has in the same block means no
 // cuDNN was linked at all; and backticks a page dropped change neither reading.

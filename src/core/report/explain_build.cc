@@ -50,12 +50,16 @@ std::optional<Version> quoted_version_after(std::string_view s, std::string_view
 std::string missing_header(std::string_view line) {
   const std::string low = folded(line);
   std::size_t at = std::string::npos, end = 0;
+  auto nearest = [&](std::string_view words) {
+    if (const std::size_t w = low.find(words); w < at) at = w, end = w + words.size();
+  };
   for (std::string_view words :
-       {"no such file", "file not found", "cannot open", "could not open", "failed to open",
-        "could not find any ", "cannot find ", "can't find ",
+       {"file not found", "cannot open", "could not open", "failed to open", "could not find any ",
+        "cannot find ", "can't find ",
         // CMake's find_path: "Could not find CUDNN_INCLUDE_DIR using the following files: cudnn.h"
         "using the following files"})
-    if (const std::size_t w = low.find(words); w < at) at = w, end = w + words.size();
+    nearest(words);
+  for (std::string_view words : kNoSuchFile) nearest(words);
   if (at == std::string::npos) return {};
   const NamedFile *before = nullptr, *next = nullptr;
   const std::vector<NamedFile> files = named_files(line);

@@ -433,7 +433,7 @@ bool load_failed(std::string_view low, bool names_a_file) {
   // clang-format off
   const bool failed = any_of(low, {
       "not found", "cannot open", "could not load", "couldn't load", "failed to load",
-      "unable to load", "unable to dynamically load", "no such file", "not installed",
+      "unable to load", "unable to dynamically load", "not installed",
       "cannot be loaded", "could not be loaded", "can't find", "cannot find", "could not find",
       "couldn't find", "not configured correctly", "error 126", "failed to open",
       "unable to locate", "could not locate", "cannot load", "not be found", "can not find",
@@ -441,6 +441,8 @@ bool load_failed(std::string_view low, bool names_a_file) {
       "not find", "n't find", "n't installed", "not present", "n't present"});
   // clang-format on
   return failed || failed_in_its_words(low) ||
+         std::any_of(kNoSuchFile.begin(), kNoSuchFile.end(),
+                     [&](std::string_view w) { return has(low, w); }) ||
          (names_a_file && any_of(low, {"missing", "not available", "缺少", "缺失"})) ||
          any_of(low, {"cudnn missing", "cudnn is not available", "cudnn not available"}) ||
          missing_cudnn(low);

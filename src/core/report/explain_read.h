@@ -6,6 +6,7 @@
 
 #include "reports.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +56,10 @@ std::vector<NamedFile> named_files(std::string_view line);
 bool extension_start(std::string_view s);
 // The ASCII-lowercased line, same length, for wordings whose capitals vary.
 std::string folded(std::string_view line);
+// strerror(ENOENT), "No such file or directory", as glibc's locales say it after a file's name
+// (a compiler's "fatal error: cudnn.h: 没有那个文件或目录"), folded; a capital that is not ASCII
+// is left out ("ет такого файла").
+extern const std::array<std::string_view, 15> kNoSuchFile;
 // what occurs in s, as written (the readers pass folded text and lowercase words).
 bool has(std::string_view s, std::string_view what);
 // The newest release a range takes ("cuDNN v4<= and <=v6 is required": 6), from folded text.

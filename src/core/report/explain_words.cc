@@ -215,6 +215,23 @@ std::vector<std::string> file_names(std::string_view line) {
   return out;
 }
 
+// From glibc's po files; the English first.
+const std::array<std::string_view, 15> kNoSuchFile{"no such file",
+                                                   "没有那个文件或目录",
+                                                   "沒有此一檔案或目錄",
+                                                   "そのようなファイルやディレクトリはありません",
+                                                   "그런 파일이나 디렉터리가 없습니다",
+                                                   "datei oder verzeichnis nicht gefunden",
+                                                   "aucun fichier ou dossier de ce type",
+                                                   "no existe el archivo o el directorio",
+                                                   "file o directory non esistente",
+                                                   "arquivo ou diretório inexistente",
+                                                   "ет такого файла или каталога",
+                                                   "емає такого файла або каталогу",
+                                                   "nie ma takiego pliku ani katalogu",
+                                                   "böyle bir dosya ya da dizin yok",
+                                                   "adresář nebo soubor neexistuje"};
+
 std::string folded(std::string_view line) {
   std::string s(line);
   for (char &c : s) c = fold(c);
