@@ -57,3 +57,18 @@ rm -rf "$t/rel" && cp -a "$FAKES/9.0.0" "$t/rel"
 (cd "$t/rel/lib64" && for f in *9.0.0*; do mv "$f" "${f/9.0.0/9.20.0}"; done)
 expect_rc_any cc doctor
 has "$t/rel/lib64/libcudnn.so.9 changed since map validate wrote the tables"
+
+# An entry whose directory holds only another major's library (5.1.10 over cuDNN 6.0.21's): the
+# hooks' tables and module-check called its module a fit for 5.1 (helper 89), though it gives a
+# program no libcudnn.so.5; as its library reports it, it is a cuDNN 6.
+entries "5.1.10:$FAKES/6.0.21/lib64:cudnn/5.1-six" "5.0.5:$FAKES/5.0.5/lib64:cudnn/5.0" >"$t/map.toml"
+expect_rc 0 cc map validate
+grep -qP '^F\tcudnn/5.1-six\t5' "$t/map.toml.fits" && fail "fits table: $(grep 5.1-six "$t/map.toml.fits")"
+grep -qP '^F\tcudnn/5.1-six\t6.0.21$' "$t/map.toml.fits" || fail "fits table: $(cat "$t/map.toml.fits")"
+for tables in kept removed; do
+  [[ $tables == removed ]] && rm "$t/map.toml."*
+  expect_rc 1 cc module-check --system lmod --need app/51=5.1 --loaded cudnn/5.1-six --loaded app/51
+  has "cudnn/5.1-six provides 6.0.21; it is cuDNN 6.0.21, not a cuDNN 5"
+done
+expect_rc 1 cc resolve libcudnn.so.5 --require 5.1
+has "as its library reports it: the map says 5.1.10 but $FAKES/6.0.21/lib64/libcudnn.so.6 reports 6.0.21"

@@ -186,6 +186,9 @@ struct TableFacts {  // what only the file system and the libraries say, gathere
   std::vector<std::optional<FileStamp>> files;  // that file's identity when it was probed
   std::vector<Parsed<ReleaseCode>> codes =
       {};  // per map entry: its family's device code, or why not
+  // Per map entry whose directory holds no libcudnn.so.<major>: the main library of another major
+  // it holds, probed (entry_main_library), for the hooks' tables; nullopt otherwise.
+  std::vector<std::optional<Probe>> other_major = {};
 };
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
 // Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did

@@ -19,6 +19,10 @@ std::vector<Diagnostic> check_map_libraries(const Map &map);
 // not load, each as its library reports it (as_library_reports), so that a module advised loads a
 // release that is there.
 Map places_that_load(const Map &map, const ProbeOptions &options);
+// The main library an entry's directory holds: of the map's major, else of another major, the
+// lowest (a directory listed as 5.1.10 that holds only cuDNN 6.0.21's libcudnn.so.6 is, as its
+// library reports, a cuDNN 6: a module of it gives a program no libcudnn.so.5).
+std::optional<std::string> entry_main_library(const Installed &e);
 // What as_their_libraries_report said of the entries it did not take at the map's word.
 struct MapCorrections {
   std::vector<std::string> dropped;    // an environment's place whose library does not load

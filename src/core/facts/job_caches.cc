@@ -60,10 +60,14 @@ namespace {
 // The releases as their libraries report them (as_library_reports, the shim's and resolve's rule):
 // the hooks' tables written from a map's `cuda` that its library contradicts advised a module the
 // process would not be handed (an outside tester's finding: Lua and Tcl against C and C++).
+// An entry whose directory holds only another major's library is that release: a module of it
+// fits no need of the map's major (an outside tester's "5.1.10" over cuDNN 6.0.21 was advised).
 Map as_reported(const Map &map, const TableFacts &facts) {
   Map out = map;
-  for (std::size_t i = 0; i < out.cudnn.size() && i < facts.probes.size(); ++i)
-    out.cudnn[i] = as_library_reports(out.cudnn[i], facts.probes[i]);
+  for (std::size_t i = 0; i < out.cudnn.size() && i < facts.probes.size(); ++i) {
+    const bool other = !facts.probes[i] && i < facts.other_major.size();
+    out.cudnn[i] = as_library_reports(out.cudnn[i], other ? facts.other_major[i] : facts.probes[i]);
+  }
   return out;
 }
 

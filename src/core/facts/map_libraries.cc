@@ -29,13 +29,25 @@ std::vector<Diagnostic> check_map_libraries(const Map &map) {
   return out;
 }
 
+std::optional<std::string> entry_main_library(const Installed &e) {
+  if (std::optional<std::string> file =
+          find_library_file(e.lib, main_library(e.version.major), e.version.major))
+    return file;
+  std::optional<int> other;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(e.lib, ec), end; !ec && it != end; it.increment(ec))
+    if (const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
+        n && n->sub.empty() && !n->windows && n->version && (!other || n->version->major < *other))
+      other = n->version->major;
+  return other ? find_library_file(e.lib, main_library(*other), *other) : std::nullopt;
+}
+
 Map places_that_load(const Map &map, const ProbeOptions &options) {
   Map out = map;
   out.cudnn.clear();
   for (const Installed &e : map.cudnn) {
     if (!is_absolute_lib(e)) continue;
-    const std::optional<std::string> file =
-        find_library_file(e.lib, main_library(e.version.major), e.version.major);
+    const std::optional<std::string> file = entry_main_library(e);
     const std::optional<Probe> p = file ? probe_library(*file, options) : std::nullopt;
     if (library_spoke(p)) out.cudnn.push_back(as_library_reports(e, p));
   }
@@ -49,9 +61,7 @@ Map as_their_libraries_report(const Map &map, const std::function<bool(const Ins
   out.cudnn.clear();
   for (const Installed &e : map.cudnn) {
     const bool asked = is_absolute_lib(e) && ask(e);
-    const std::optional<std::string> file =
-        asked ? find_library_file(e.lib, main_library(e.version.major), e.version.major)
-              : std::nullopt;
+    const std::optional<std::string> file = asked ? entry_main_library(e) : std::nullopt;
     const LibraryCheck c = file ? check_library(*file, options) : LibraryCheck{};
     const std::optional<Probe> &p = c.probe;
     // An environment's place is the library's word or none: its record is no site's promise.

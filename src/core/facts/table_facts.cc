@@ -17,6 +17,9 @@ TableFacts gather_table_facts(const Map &map, const ProbeOptions &asked) {
     facts.files.push_back(file ? stamp_file(*file) : std::nullopt);
     facts.codes.push_back(file ? read_release_code(e.lib, e.version.major)
                                : Parsed<ReleaseCode>{ReleaseCode{}, {}});
+    const std::optional<std::string> other =
+        file || !is_absolute_lib(e) ? std::nullopt : entry_main_library(e);
+    facts.other_major.push_back(other ? probe_library(*other, options) : std::nullopt);
   }
   return facts;
 }
