@@ -236,6 +236,10 @@ int doctor(const Options &o, const Globals &g) {
   const LoadedMap m = load_site_map(o.map);
   std::error_code ec;
   const std::string program = o.program.empty() ? "" : fs::absolute(o.program, ec).string();
+  if (!program.empty() && !fs::exists(program, ec)) {
+    Error() << "--for " + o.program + ": no such file (the program to check)";
+    return kUsage;
+  }
   // The active Python environment's cuDNN are places beside the map's.
   std::optional<Map> seen = with_places(m.map ? &*m.map : nullptr, active_python_places({program}));
   Asked asked{o.require, o.cuda, std::nullopt, {}, std::nullopt};

@@ -16,9 +16,23 @@ struct Opts {
   std::string requester, asked_by;
 };
 
-// Where the loader searches for this request: --for's, and the asking library's RUNPATH.
+// Where the loader searches for this request: as the object that asks - the framework's library
+// (its RUNPATH), else --for itself (a program's or a library's own RUNPATH: helper 92 found a
+// RUNPATH of --for's passed over for ld.so.cache while the process took the RUNPATH's copy).
 LoaderContext search_context(const Opts &o) {
-  return loader_context(o.program, o.requester, env);
+  return loader_context(o.program, o.requester.empty() ? o.program : o.requester, env);
+}
+
+// The frameworks of the environment an interpreter belongs to (<env>/bin/python, with pyvenv.cfg
+// or conda-meta/ in <env>): its own, whatever VIRTUAL_ENV names (helper 92: --for venvA's python
+// answered for venvB's torch); else the active environment's.
+std::vector<CudnnConsumer> interpreter_consumers(const std::string &program) {
+  const std::filesystem::path prefix = std::filesystem::path(program).parent_path().parent_path();
+  std::error_code ec;
+  const bool own = std::filesystem::exists(prefix / "pyvenv.cfg", ec) ||
+                   std::filesystem::is_directory(prefix / "conda-meta", ec);
+  return own ? active_consumers(std::nullopt, std::nullopt, {program})
+             : active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program});
 }
 
 // --for a Python interpreter, which links no cuDNN: in its environment the process gets the cuDNN
@@ -33,7 +47,7 @@ std::vector<CudnnConsumer> asking_frameworks(const Opts &o, const LibraryName &r
   const Parsed<ElfDynamic> elf = read_elf_dynamic(o.program);
   if (elf && !cudnn_needed(elf->needed).empty()) return {};
   std::vector<CudnnConsumer> out;
-  for (CudnnConsumer &c : active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {o.program}))
+  for (CudnnConsumer &c : interpreter_consumers(o.program))
     if (!c.library.empty() &&
         (!requested.version || !c.major || *c.major == requested.version->major))
       out.push_back(std::move(c));
@@ -234,6 +248,7 @@ void print_nothing_fits(const Opts &o, const Globals &g, const std::string &rout
     print_json({{"request", o.name},
                 {"requester", requester_json(o)},
                 {"file", nullptr},
+                {"need", need_json(need)},
                 {"loaded_as_usual",
                  as_usual.file ? nlohmann::json(*as_usual.file) : nlohmann::json(nullptr)},
                 {"reason", reason},
@@ -336,7 +351,9 @@ bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &route
   }
   std::cout << o.name << " -> " << file << '\n';
   print_asked_by(o);
-  std::cout << "  " << reason << '\n';
+  std::cout << "  " << reason << '\n'
+            << "  source: " << to_string(source_of_hit(*hit, site)) << '\n';
+  if (need.cudnn) std::cout << "  need: " << describe(need, major) << '\n';
   if (!choice.considered.empty()) print_considered(map, choice, said);
   return true;
 }

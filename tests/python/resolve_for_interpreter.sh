@@ -1,6 +1,7 @@
 # resolve --for an environment's interpreter answers for the library that asks in that process:
 # the framework's, whose RUNPATH finds the wheel. Answering for python's own search named another
-# release (the system's) while the process mapped the wheel's family.
+# release (the system's) while the process mapped the wheel's family. The interpreter's own
+# environment counts, whatever VIRTUAL_ENV names (helper 92), and --for's own RUNPATH does too.
 source "$(dirname "$0")/common.sh"
 make_venv "$t/venv"
 wheel_cudnn "$site" 9.20.0
@@ -35,3 +36,31 @@ done
 expect_rc 0 in_system_dir "$t/system" "$CUDNN_COMPAT" doctor --for "$python"
 has "$lib loads libcudnn.so.9 from"
 lacks "libcudnn.so.8"
+
+# The interpreter's own environment, with VIRTUAL_ENV unset or naming another one.
+make_venv "$t/other"
+wheel_cudnn "$site" 9.0.0
+framework "$site" torch 2.2.0 "nvidia-cudnn-cu12==9.0.0.48"
+site=$t/venv/lib/python3*/site-packages
+for other in "" "$t/other"; do
+  expect_rc 0 env VIRTUAL_ENV=$other "$CUDNN_COMPAT" resolve libcudnn.so.9 --for "$python"
+  has "asked by torch 2.6.0's $lib"
+  lacks "torch 2.2.0"
+  expect_rc 0 env VIRTUAL_ENV=$other "$CUDNN_COMPAT" doctor --for "$python"
+  has "torch 2.6.0 (nvidia-cudnn-cu12==9.20.0.48"
+done
+unset VIRTUAL_ENV
+
+# A program's own RUNPATH: the copy it leads to, as the process takes it.
+mkdir -p "$t/rp/lib"
+cp -P "$FAKES/9.20.0/lib64/"libcudnn* "$t/rp/lib/"
+"$CC" -o "$t/rp/prog" -x c - -ldl -Wl,--enable-new-dtags -Wl,-rpath,"$t/rp/lib" <<'C'
+int main(void) { return 0; }
+C
+expect_rc 0 "$CUDNN_COMPAT" resolve libcudnn.so.9 --for "$t/rp/prog"
+has "-> $t/rp/lib/libcudnn.so.9"
+has "from RUNPATH of $t/rp/prog"
+
+# doctor reads --for's file; resolve also answers for a path to be (the map's [[require]] globs).
+expect_rc 2 "$CUDNN_COMPAT" doctor --for "$t/no/such/python"
+has "no such file"

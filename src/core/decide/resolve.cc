@@ -106,12 +106,19 @@ std::vector<std::size_t> relative_fits(const Map &map, const Need &need, std::op
   return out;
 }
 
-// "2 releases in 3 places are in MAP": releases as map validate counts them.
+// "2 releases in 3 places are in MAP": releases as map validate counts them; the active Python
+// environment's places (a wheel's, a conda env's) are said apart, as no entry of the map.
 std::string held_text(const Map &map) {
-  const std::size_t releases = release_count(map), places = map.cudnn.size();
+  Map own = map;
+  std::erase_if(own.cudnn, [](const Installed &e) { return !e.claimed_in.empty(); });
+  const std::size_t releases = release_count(own), places = own.cudnn.size();
+  const std::size_t active = map.cudnn.size() - places;
   return std::to_string(releases) + " release" + (releases == 1 ? "" : "s") +
          (places == releases ? "" : " in " + std::to_string(places) + " places") +
-         (releases == 1 ? " is" : " are") + " in " + map.path;
+         (releases == 1 ? " is" : " are") + " in " + map.path +
+         (active ? ", and " + std::to_string(active) + " place" + (active == 1 ? "" : "s") +
+                       " of the active Python environment"
+                 : "");
 }
 
 Choice choose(const Map &map, const Need &need, const LibraryName &requested) {

@@ -403,6 +403,10 @@ Environments active_environments(const std::optional<std::string> &virtual_env,
   }
   for (const std::string &f : files) {
     if (f.empty()) continue;
+    // A virtualenv's interpreter (<env>/bin/python beside <env>/pyvenv.cfg) is of that env.
+    const fs::path prefix = fs::path(f).parent_path().parent_path();
+    if (std::error_code ec; fs::exists(prefix / "pyvenv.cfg", ec))
+      for (const std::string &s : site_packages_of(prefix.string())) e.sites.push_back(s);
     const FileEnvironment env = environment_of(f);
     if (!env.site_packages.empty()) e.sites.push_back(env.site_packages);
     if (!env.conda_prefix.empty()) e.prefixes.push_back(env.conda_prefix);
