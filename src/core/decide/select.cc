@@ -66,12 +66,17 @@ std::optional<Selection> settled_early(const SelectInputs &in, const std::string
   // A name that carries a major is only served by that major (fit() refuses every release).
   const std::optional<int> asked =
       in.requested.version ? std::optional<int>(in.requested.version->major) : std::nullopt;
-  if (const std::optional<std::string> conflict = major_conflict(in.need, asked))
-    return Selection{{},
-                     {kPrefix + in.name + ": " + need + ", but " + *conflict +
-                      "; loading as usual (the requirement should be the cuDNN " +
-                      std::to_string(*asked) + " release the program was built with)"},
-                     Outcome::refused};
+  // Said only where the loader finds that name: a process that tries several names in turn
+  // (libcudnn.so.10, then .9) fails the others as it would, unsaid (helper 92: a probe of .10
+  // under a requirement of 9.1 was told to require cuDNN 10).
+  if (const std::optional<std::string> conflict = major_conflict(in.need, asked)) {
+    Selection refused{{}, {}, Outcome::refused};
+    if (in.loader)
+      refused.say.push_back(kPrefix + in.name + ": " + need + ", but " + *conflict +
+                            "; loading as usual (the requirement should be the cuDNN " +
+                            std::to_string(*asked) + " release the program was built with)");
+    return refused;
+  }
   // A node whose GPUs could not be learnt: any choice would be a guess.
   if (in.need.node && !in.need.node->problem.empty())
     return Selection{{},
