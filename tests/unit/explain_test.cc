@@ -310,6 +310,29 @@ TEST(Explain, BuildErrorsSayWhichModuleToLoadBeforeBuilding) {
   EXPECT_EQ(two[1].framework, "onnxruntime");
 }
 
+// Lines are not joined across a task's label or a time stamp (helper 92): `srun --label`'s "1: "
+// after "compiled with: 8.1.0." was read as cuDNN 8.1.0.1, and two nodes' TensorFlow lines of one
+// width as one line, the second pair lost.
+TEST(Explain, LabelledAndStampedLinesAreEachTheirOwn) {
+  std::vector<Finding> found = find_errors(
+      "0: Loaded runtime CuDNN library: 8.0.4 but source was compiled with: 8.1.0.\n"
+      "1: Loaded runtime CuDNN library: 8.0.4 but source was compiled with: 8.1.0.\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(to_string(*found[0].built_with), "8.1.0");
+  const std::string tf =
+      "E tensorflow/stream_executor/cuda/cuda_dnn.cc:362] Loaded runtime CuDNN "
+      "library: 8.0.4 but source was compiled with: 8.1.0.  CuDNN library needs "
+      "to have matching major version and equal or higher minor version.";
+  std::string other = tf;
+  other.replace(other.find("8.0.4"), 5, "7.5.0");
+  other.replace(other.find("8.1.0"), 5, "7.6.5");
+  found = find_errors("2021-10-13 17:19:29.385716: " + tf +
+                      "\n2021-10-13 17:19:29.390987: " + other + "\n");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(to_string(*found[1].runtime), "7.5.0");
+  EXPECT_EQ(to_string(*found[1].built_with), "7.6.5");
+}
+
 // A compiler in another locale says strerror(ENOENT) in its words (held-out-15: a zh_CN build's
 // "cudnn.h: 没有那个文件或目录" was read as nothing).
 TEST(Explain, AMissingHeaderInAnyLocaleIsAMissingCudnn) {

@@ -35,6 +35,15 @@ bool alpha(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) != 0;
 }
 
+// A date or a time of day first (2021-10-13, 17:19:29, 06/11/2024), not a process id's "5580:"
+// nor the rest of a cut name ("8: cannot open"): no cut continues there.
+bool dated(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && is_digit(s[n])) ++n;
+  return n > 0 && n + 1 < s.size() && (s[n] == '-' || s[n] == '/' || s[n] == ':') &&
+         is_digit(s[n + 1]);
+}
+
 // Digits, then '-', '/' or ':' and more digits: 2019-12-24, 15:29:16, 06/11/2024; or a process id
 // and a colon (LD_DEBUG's "5580:").
 bool timestamp_start(std::string_view s) {
@@ -42,7 +51,7 @@ bool timestamp_start(std::string_view s) {
   while (n < s.size() && is_digit(s[n])) ++n;
   if (n == 0 || n >= s.size()) return false;
   if (s[n] == ':' && (n + 1 == s.size() || s[n + 1] == ' ' || s[n + 1] == '\t')) return true;
-  return (s[n] == '-' || s[n] == '/' || s[n] == ':') && n + 1 < s.size() && is_digit(s[n + 1]);
+  return dated(s);
 }
 
 // A line a logger stamped: a timestamp, a bracketed tag, a prompt, glog's and absl's "E0605
@@ -245,13 +254,26 @@ bool cut_line(std::string_view prev, const Wrap &wrap) {
   return wrap.cut && raw_columns(prev, wrap.log) == wrap.cut;
 }
 
+// `srun --label`'s "12: " before each line a task prints: a line of a task's output, whole.
+bool labeled(std::string_view s) {
+  std::size_t digits = 0;
+  while (digits < s.size() && digits < 7 && is_digit(s[digits])) ++digits;
+  return digits > 0 && digits < 7 && s.substr(digits).starts_with(": ") && s.size() > digits + 2 &&
+         s[digits + 2] != ' ';
+}
+
 // so_far: the message up to prev, whose length says whether it is a line or a wrapped piece.
 Seam seam(std::string_view prev, std::string_view so_far, std::string_view next, const Wrap &wrap) {
   if (prev.empty() || next.empty()) return Seam::none;
+  // Two labelled lines are two lines (a cut would leave the rest unlabelled): "...with: 8.1.0."
+  // and "1: Loaded ..." joined read as cuDNN 8.1.0.1 (helper 92).
+  if (labeled(so_far) && labeled(next)) return Seam::none;
   // A terminal's cut: every character kept, so the pieces join with nothing between them.
-  // A cut right after punctuation, before what starts a record, is more likely a line's end.
+  // A cut right after punctuation, before what starts a record, is more likely a line's end; a
+  // time stamp starts one always (two TensorFlow lines of one width were one "line").
   const bool ends_clause = !word_char(prev.back()) && starts_record(trim(next));
-  if (cut_line(prev, wrap) && (goes_on(prev, next) || (!stamped(trim(next)) && !ends_clause)))
+  if (cut_line(prev, wrap) && !dated(trim(next)) &&
+      (goes_on(prev, next) || (!stamped(trim(next)) && !ends_clause)))
     return cut_seam(prev, next);
   if (open_path(prev) && next[0] != ' ' && next[0] != '\t') return Seam::tight;
   // CMake indents the text of a message(): "CMake Error at x.cmake:31 (message):" then "  Can
