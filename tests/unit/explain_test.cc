@@ -310,6 +310,28 @@ TEST(Explain, BuildErrorsSayWhichModuleToLoadBeforeBuilding) {
   EXPECT_EQ(two[1].framework, "onnxruntime");
 }
 
+// The shim's own line, pasted back, is read by what it says (helper 92): the first release of its
+// "installed:" list is no release found, and the need is the release the program was built with.
+TEST(Explain, TheShimsOwnLineIsReadAsItSaysIt) {
+  std::vector<Finding> found = find_errors(
+      "cudnn-compat: libcudnn.so.6: needs 6.0 from CUDNN_COMPAT_REQUIRE, but the loader finds no "
+      "libcudnn.so.6; no installed cuDNN fits (installed: 5.0.5 (cudnn/5.0.5), 5.1.10 "
+      "(cudnn/5.1.10)); loading as usual. Ask the admins for cuDNN 6.0.x");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, FindingKind::library_not_found);
+  EXPECT_EQ(found[0].library, "libcudnn.so.6");
+  EXPECT_FALSE(found[0].runtime.has_value());
+  found = find_errors(
+      "cudnn-compat: libcudnn.so.9: needs 9.30 from CUDNN_COMPAT_REQUIRE, but 9.19.0 on "
+      "ld.so.cache does not fit: from cuDNN 7 on, the runtime minor version must be at least the "
+      "one built with (9.19 < 9.30); no installed cuDNN fits (installed: 9.1.0 (cudnn/9.1)); "
+      "loading as usual. Ask the admins for cuDNN 9.30 or a newer 9.x");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, FindingKind::version_mismatch);
+  EXPECT_EQ(to_string(*found[0].runtime), "9.19.0");
+  EXPECT_EQ(to_string(*found[0].built_with), "9.30");
+}
+
 // Lines are not joined across a task's label or a time stamp (helper 92): `srun --label`'s "1: "
 // after "compiled with: 8.1.0." was read as cuDNN 8.1.0.1, and two nodes' TensorFlow lines of one
 // width as one line, the second pair lost.

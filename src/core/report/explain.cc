@@ -17,6 +17,7 @@ constexpr std::size_t kReach = 8;  // a traceback's last line is this close to t
 using namespace explain;
 
 std::optional<Finding> read_line(std::string_view line, std::string_view next, bool in_build) {
+  if (std::optional<Finding> f = read_shim_line(line)) return f;
   if (std::optional<Finding> f = read_gpu(line)) return f;
   if (std::optional<Finding> f = read_framework(line, next)) return f;
   if (std::optional<Finding> f = read_loader(line)) return f;

@@ -153,6 +153,10 @@ std::optional<Finding> read_gpu(std::string_view line);
 
 // --- the readers, tried in this order.
 
+// The shim's own line pasted back: its need, the file it names, and the release the load found
+// (explain_shim_line.cc).
+std::optional<Finding> read_shim_line(std::string_view line);
+
 // Frameworks' own version checks and loaders (explain_frameworks.cc, explain_more_frameworks.cc).
 std::optional<Finding> read_framework(std::string_view line, std::string_view next);
 std::optional<Finding> read_other_framework(std::string_view line, std::string_view next);
