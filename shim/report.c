@@ -66,6 +66,15 @@ void report_warned(const char *line) {
   if (!warned) warned = arena_strdup(line);
 }
 
+static const char *withheld;
+static int disabled;
+void report_withheld(const char *would) {
+  if (!withheld) withheld = arena_strdup(would);
+}
+void report_disabled(void) {
+  disabled = 1;
+}
+
 void report_refused(const char *dir, const char *base, const char *release, const char *foreign,
                     int unreadable) {
   struct refusal *r = arena_alloc(sizeof *r);
@@ -341,6 +350,13 @@ static void say_next_run(const char **foreign, long n, const struct lib *within,
         whole_family_fix(within->base, cudnn_number_text(within->version, release), within->dir);
   } else if (refusals) {
     command = whole_family_fix(refusals->base, refusals->release, refusals->dir);
+  } else if (withheld) {
+    static char over[kPath + 64];
+    append_text(over, sizeof over,
+                append_text(over, sizeof over, 0, "   # the shim then hands over "), withheld);
+    command = "leave report-only (CUDNN_COMPAT_USAGE, the map's [usage] mode)", rest = over;
+  } else if (disabled) {
+    command = "unset CUDNN_COMPAT_DISABLE", rest = "   # the shim judged no load of this run";
   } else if (late) {
     command = late;
   } else if (warned) {

@@ -20,6 +20,11 @@ void report_choice(const char *path, const char *how, const char *source);
 void report_kept(int major, const char *how, const char *source);
 // A decision that kept the loader's choice with a warning (its line, as said at the load).
 void report_warned(const char *line);
+// Report-only (CUDNN_COMPAT_USAGE, the map's [usage] mode) kept the loader's choice where the shim
+// would have handed `would` over; or CUDNN_COMPAT_DISABLE=1 left every load unjudged. The next
+// run's advice says so: "nothing to change" was false for both (helper 92).
+void report_withheld(const char *would);
+void report_disabled(void);
 // A sub-library the shim refused: dir, its family's directory, lacks base, or holds it as a link
 // to another release's file (foreign), or one this user cannot read.
 void report_refused(const char *dir, const char *base, const char *release, const char *foreign,

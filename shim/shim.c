@@ -1071,6 +1071,7 @@ static const char *decide_family(const char *name, const char *asked, const stru
   }
   const char *chosen = record_decision(asked, c->major, q->name, decided);
   // The engine's debug line named the hand-over; report-only keeps the loader's choice instead.
+  if (decided && !chosen && s->report) report_withheld(decided);
   if (decided && !chosen && s->debug)
     say_parts((const char *const[]){"cudnn-compat: ", name, ": report-only: ", decided,
                                     " is not handed over; the loader's own choice loads\n", 0});
@@ -1247,6 +1248,7 @@ static const char *route(const char *name, const struct cudnn_name *c, const str
   const struct settings s = read_settings();
   lock_deadline(s.deadline_ms + ENGINE_GRACE_MS);
   if (s.report) report_wanted(map_path(s.env));  // also of a pass-through: what the loader did
+  if (s.report && s.disabled) report_disabled();
   // Asked before the decision speaks, so that a misspelt switch and the decision share one line.
   if (!s.disabled) record_report_only();
   const char *result = s.disabled ? name : route_name(name, c, q, &s);
