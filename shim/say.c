@@ -109,6 +109,13 @@ void say(const char *line) {
     lead = 0;
     line = both;
   }
+  // The line said last, said again (a retried dlopen under LD_AUDIT, which decides each failed
+  // load anew; 16 threads asking at once): once is enough (helper 92).
+  static unsigned long said_last;
+  unsigned long hash = 1469598103934665603ul;  // FNV-1a
+  for (const char *c = line; *c; ++c) hash = (hash ^ (unsigned char)*c) * 1099511628211ul;
+  if (hash == said_last) return;
+  said_last = hash;
   // Read as the line is said: CUDNN_COMPAT_* count as they are when the load happens.
   const char *to = env_value(current_environment(), "CUDNN_COMPAT_LOG");
   const int syslog = to && text_eq(to, "syslog"), file = to && *to == '/';
