@@ -64,3 +64,12 @@ has "from RUNPATH of $t/rp/prog"
 # doctor reads --for's file; resolve also answers for a path to be (the map's [[require]] globs).
 expect_rc 2 "$CUDNN_COMPAT" doctor --for "$t/no/such/python"
 has "no such file"
+
+# A framework whose distribution pins no cuDNN still decides what its process loads (helper 92).
+make_venv "$t/nopin"
+wheel_cudnn "$site" 9.20.0
+framework "$site" torch 2.6.0 "numpy>=1"
+expect_rc 0 "$CUDNN_COMPAT" resolve libcudnn.so.9 --for "$t/nopin/bin/python"
+has "asked by torch 2.6.0's $site/torch/lib/libtorch_cuda.so"
+expect_rc 0 "$CUDNN_COMPAT" doctor --for "$t/nopin/bin/python"
+has "ok: torch 2.6.0 (pins no cuDNN): $site/torch/lib/libtorch_cuda.so loads libcudnn.so.9 from"

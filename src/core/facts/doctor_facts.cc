@@ -114,10 +114,11 @@ void gather_frameworks(DoctorFacts &f, const Map *map, const DoctorIo &io) {
   for (const CudnnConsumer &c : io.consumers(f.program)) {
     FrameworkView v;
     v.name = c.name + (c.version.empty() ? "" : " " + c.version);
-    v.pin = c.pins.front().text;
+    v.pin = c.pins.empty() ? "pins no cuDNN" : c.pins.front().text;
     v.library = c.library;
     v.runpath = c.wheel_runpath;
-    v.need = need_of_pin(c.pins.front(), map ? map->policy.rule : Rule::nvidia);
+    if (!c.pins.empty())
+      v.need = need_of_pin(c.pins.front(), map ? map->policy.rule : Rule::nvidia);
     if (!c.library.empty()) {
       const int major = c.major ? *c.major : v.need && v.need->cudnn ? v.need->cudnn->major : 9;
       v.resolved = follow(major, loader_context(f.program, c.library, io.env), io, map);

@@ -350,9 +350,11 @@ std::vector<CudnnConsumer> cudnn_consumers(const std::string &site_packages,
         pin->file = (p / "METADATA").string();
         c.pins.push_back(std::move(*pin));
       }
-    if (c.pins.empty()) continue;
+    // One that pins none is a consumer too where a library of it links cuDNN or finds a wheel's
+    // through its RUNPATH (a torch built against the system's cuDNN): it still decides what
+    // the process loads (helper 92). Its every shared object is read, once per answer.
     find_cudnn_library(site_packages, parse_record(read_text(p / "RECORD").value_or("")), c);
-    out.push_back(std::move(c));
+    if (!c.pins.empty() || !c.library.empty()) out.push_back(std::move(c));
   }
   for (const fs::path &p : conda_prefix.empty() ? std::vector<fs::path>{}
                                                 : entries(fs::path(conda_prefix) / "conda-meta")) {

@@ -237,13 +237,14 @@ std::vector<CudnnPin> pins_of_files(const std::vector<std::string> &files);
 // (libtorch_cuda.so: $ORIGIN/../../nvidia/cudnn/lib).
 struct CudnnConsumer {
   std::string name, version;   // "torch", "2.6.0"; a conda package's name and version
-  std::vector<CudnnPin> pins;  // what it requires of cuDNN
+  std::vector<CudnnPin> pins;  // what it requires of cuDNN; none for one whose library loads it
   std::string library;         // its library that loads cuDNN
   std::optional<int> major;    // the cuDNN major that library links, when it says
   bool wheel_runpath = false;  // its RUNPATH (or RPATH) leads to a wheel's nvidia/cudnn/lib
 };
 // The consumers among the distributions of a site-packages directory and the packages of a
-// conda prefix (either may be ""): those that pin cuDNN, with their libraries read from
+// conda prefix (either may be ""): those that pin cuDNN, and the distributions that pin none but
+// whose library links cuDNN or finds a wheel's, with their libraries read from
 // RECORD and the conda record.
 std::vector<CudnnConsumer> cudnn_consumers(const std::string &site_packages,
                                            const std::string &conda_prefix);
