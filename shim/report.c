@@ -356,7 +356,9 @@ static void say_next_run(const char **foreign, long n, const struct lib *within,
                 append_text(over, sizeof over, 0, "   # the shim then hands over "), withheld);
     command = "leave report-only (CUDNN_COMPAT_USAGE, the map's [usage] mode)", rest = over;
   } else if (disabled) {
-    command = "unset CUDNN_COMPAT_DISABLE", rest = "   # the shim judged no load of this run";
+    // Nothing was judged, so nothing is known to change: doctor judges (helper 93: "unset" was
+    // advised where the load fitted and where nothing installed did).
+    command = "cudnn-compat doctor", rest = "   # CUDNN_COMPAT_DISABLE=1: the shim judged no load";
   } else if (late) {
     command = late;
   } else if (warned) {

@@ -22,7 +22,7 @@ void report_kept(int major, const char *how, const char *source);
 void report_warned(const char *line);
 // Report-only (CUDNN_COMPAT_USAGE, the map's [usage] mode) kept the loader's choice where the shim
 // would have handed `would` over; or CUDNN_COMPAT_DISABLE=1 left every load unjudged. The next
-// run's advice says so: "nothing to change" was false for both (helper 92).
+// run's advice says so: "nothing to change" was not known for either (helper 92).
 void report_withheld(const char *would);
 void report_disabled(void);
 // A sub-library the shim refused: dir, its family's directory, lacks base, or holds it as a link

@@ -87,14 +87,19 @@ static void to_syslog(const char *line) {
 }
 
 static const char *lead;  // say_with_next()'s text, while a decision may still speak
+static const char *tail;  // say_ending_with()'s
 
 void say_with_next(const char *text) {
   lead = text;
 }
 
+void say_ending_with(const char *text) {
+  tail = text;
+}
+
 void say_held(void) {
   const char *text = lead;
-  lead = 0;
+  lead = 0, tail = 0;
   if (text) say(text);
 }
 
@@ -108,6 +113,16 @@ void say(const char *line) {
     n = append_text(both, sizeof both, append_text(both, sizeof both, n, "; "), rest ? rest : line);
     lead = 0;
     line = both;
+  }
+  if (tail) {
+    // What the decision's line is about, where the process asked under another name.
+    static char ended[kLine + 1];
+    long n = append_text(ended, sizeof ended, 0, line);
+    if (n && ended[n - 1] == '\n') ended[--n] = 0;
+    n = append_text(ended, sizeof ended, append_text(ended, sizeof ended, n, " ("), tail);
+    append_text(ended, sizeof ended, n, ")\n");
+    tail = 0;
+    line = ended;
   }
   // The line said last, said again (a retried dlopen under LD_AUDIT, which decides each failed
   // load anew; 16 threads asking at once): once is enough (helper 92).

@@ -12,6 +12,9 @@ void say(const char *line);
 // under way, as one line: say_with_next(text) joins it to the next say(); say_held(), when the
 // decision has ended, says it alone if nothing was said. text must outlive the decision.
 void say_with_next(const char *text);
+// What the next line is about where the process asked under another name ("asked for
+// libcudnn.so, which loads ..."), put at its end; cleared by say_held().
+void say_ending_with(const char *text);
 void say_held(void);
 // say() of the concatenation of parts (0-terminated list), cut at 4 KiB.
 void say_parts(const char *const *parts);

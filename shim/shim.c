@@ -1182,13 +1182,24 @@ static const char *route_without_major(const char *name, const struct cudnn_name
   }
   struct cudnn_name m;
   if (!name_of_major(c->base, major, with_major, sizeof with_major, &m)) return name;
+  static struct search_dirs dirs;
+  q->dirs(q->who, &dirs);
+  // A line about the name with the major ends with what the ordinary load of the name asked
+  // takes (helper 92: "the loader finds no libcudnn.so.6 ... loading as usual" while
+  // libcudnn.so loaded the system's cuDNN 9.19, unsaid).
+  static char asked[kPath + 64];
+  const char *as_asked = 0;
+  const int known = loader_pick(name, &dirs, &as_asked) && as_asked;
+  const char *parts[] = {"asked for ", name, known ? ", which loads " : "", known ? as_asked : "",
+                         0};
+  long at = 0;
+  for (const char *const *p = parts; *p; ++p) at = append_text(asked, sizeof asked, at, *p);
+  say_ending_with(asked);
   const char *got = route_name(with_major, &m, q, s);
   if (got != with_major) return got;
   // Kept: the file the loader takes for the name with its major, not where the development link
   // leads (another release's file, whose directory is not its family); none: the name as asked.
-  static struct search_dirs dirs;
   const char *pick = 0;
-  q->dirs(q->who, &dirs);
   return loader_pick(with_major, &dirs, &pick) && pick && *pick == '/' ? pick : name;
 }
 

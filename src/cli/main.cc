@@ -2,7 +2,10 @@
 #include "cli.h"
 #include "diagnostics.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <iostream>
 #include <string_view>
 
 namespace {
@@ -46,7 +49,13 @@ int run(int argc, char **argv) {
     Error() << std::string("internal error: ") + e.what();
     return failed_as_json(kUsage, json);
   }
-  return failed_as_json(g.exit_code, json);
+  const int rc = failed_as_json(g.exit_code, json);
+  // An answer that could not be written is no answer: `resolve > /dev/full` said 0 (helper 92).
+  if (std::fflush(stdout) != 0 || !std::cout.flush()) {
+    Error() << std::string("cannot write the output: ") + std::strerror(errno);
+    return kUsage;
+  }
+  return rc;
 }
 
 }  // namespace

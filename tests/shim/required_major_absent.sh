@@ -20,3 +20,20 @@ for table in engine table; do
     count "cudnn-compat:" 0
   done
 done
+
+# A bare libcudnn.so decided as libcudnn.so.6: the line says what was asked and what that loads
+# (helper 93: the two loads said one identical line, the bare one's cuDNN 9 unsaid). Under
+# LD_PRELOAD the family decided for libcudnn.so.6 answers the second request without a decision.
+compile two <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(void) {
+  printf("%s\n", dlopen("libcudnn.so", RTLD_NOW) ? "bare loaded" : "bare not found");
+  printf("%s\n", dlopen("libcudnn.so.6", RTLD_NOW) ? "six loaded" : "six not found");
+  return 0;
+}
+C
+CUDNN_COMPAT_REQUIRE=6.0 expect_rc 0 audit "$t/two"
+has "six not found"
+has "loading as usual. Ask the admins for cuDNN 6.0.x (asked for libcudnn.so"
+count "cudnn-compat:" 2
