@@ -53,14 +53,16 @@ head -n "$line" "$t/misfits.saved" >"$t/map.toml.misfits"
 touch -r "$t/misfits.saved" "$t/map.toml.misfits"
 not_believed "cut short"
 cp -p "$t/misfits.saved" "$t/map.toml.misfits"
-# Another map of the same size and mtime: "5.0.5" became "9.0.0" (the tables are for the former;
-# the directory holds no cuDNN 9, so the map's word is all there is to read).
+# Another map of the same size and mtime: module "cudnn/5.1" became "cudnn/5.9" (the tables are
+# for the former; a release is what its library reports, so the new map shows in the module its
+# advice names, not in a version).
 cp -p "$t/map.toml" "$t/map.saved"
-sed 's/"5\.0\.5"/"9.0.0"/' "$t/map.toml" >"$t/map.new" && touch -r "$t/map.toml" "$t/map.new"
+sed 's|"cudnn/5\.1"|"cudnn/5.9"|' "$t/map.toml" >"$t/map.new" && touch -r "$t/map.toml" "$t/map.new"
 mv "$t/map.new" "$t/map.toml"
 rm -f "$t/started"
 module load cudnn/5.0 tensorflow/1.0 || true; msg
-has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 9.0.0"
+has "tensorflow/1.0 was built with cuDNN 5.1 but cudnn/5.0 provides 5.0.5"
+has "module switch cudnn/5.0 cudnn/5.9"
 [[ -s $t/started ]] || fail "another map: the misfits table was believed"
 module purge
 mv "$t/map.saved" "$t/map.toml"

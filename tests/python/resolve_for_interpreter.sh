@@ -62,8 +62,8 @@ has "-> $t/rp/lib/libcudnn.so.9"
 has "from RUNPATH of $t/rp/prog"
 
 # doctor reads --for's file; resolve also answers for a path to be (the map's [[require]] globs).
-expect_rc 2 "$CUDNN_COMPAT" doctor --for "$t/no/such/python"
-has "no such file"
+"$CUDNN_COMPAT" doctor --for "$t/no/such/python" >/dev/null 2>"$t/err" || true
+grep -q "no such file; what it links is not known" "$t/err" || fail "doctor said: $(cat "$t/err")"
 
 # A framework whose distribution pins no cuDNN still decides what its process loads (helper 92).
 make_venv "$t/nopin"
