@@ -86,14 +86,14 @@ static void to_syslog(const char *line) {
   syslog_send(12, "cudnn-compat", text, length);
 }
 
-static const char *lead;  // say_with_next()'s text, while a decision may still speak
-static const char *tail;  // say_ending_with()'s
+static const char *lead;               // say_with_next()'s text, while a decision may still speak
+static const char *(*tail)(void) = 0;  // say_ending_with()'s
 
 void say_with_next(const char *text) {
   lead = text;
 }
 
-void say_ending_with(const char *text) {
+void say_ending_with(const char *(*text)(void)) {
   tail = text;
 }
 
@@ -103,27 +103,30 @@ void say_held(void) {
   if (text) say(text);
 }
 
-void say(const char *line) {
+// One line for the load: the slip first, then what the decision says (its own prefix dropped),
+// then what it is about where the process asked under another name.
+static const char *composed(const char *line) {
+  static char out[kLine + 1];
+  long n = 0;
   if (lead) {
-    // One line for the load: the slip, then what the decision says (its own prefix dropped).
-    static char both[kLine + 1];
-    long n = append_text(both, sizeof both, 0, lead);
-    if (n && both[n - 1] == '\n') both[--n] = 0;
+    n = append_text(out, sizeof out, 0, lead);
+    if (n && out[n - 1] == '\n') --n;
+    n = append_text(out, sizeof out, n, "; ");
     const char *rest = after_prefix(line, "cudnn-compat: ");
-    n = append_text(both, sizeof both, append_text(both, sizeof both, n, "; "), rest ? rest : line);
-    lead = 0;
-    line = both;
+    line = rest ? rest : line;
   }
+  n = append_text(out, sizeof out, n, line);
   if (tail) {
-    // What the decision's line is about, where the process asked under another name.
-    static char ended[kLine + 1];
-    long n = append_text(ended, sizeof ended, 0, line);
-    if (n && ended[n - 1] == '\n') ended[--n] = 0;
-    n = append_text(ended, sizeof ended, append_text(ended, sizeof ended, n, " ("), tail);
-    append_text(ended, sizeof ended, n, ")\n");
-    tail = 0;
-    line = ended;
+    if (n && out[n - 1] == '\n') --n;
+    n = append_text(out, sizeof out, append_text(out, sizeof out, n, " ("), tail());
+    append_text(out, sizeof out, n, ")\n");
   }
+  lead = 0, tail = 0;
+  return out;
+}
+
+void say(const char *line) {
+  if (lead || tail) line = composed(line);
   // The line said last, said again (a retried dlopen under LD_AUDIT, which decides each failed
   // load anew; 16 threads asking at once): once is enough (helper 92).
   static unsigned long said_last;

@@ -13,8 +13,9 @@ void say(const char *line);
 // decision has ended, says it alone if nothing was said. text must outlive the decision.
 void say_with_next(const char *text);
 // What the next line is about where the process asked under another name ("asked for
-// libcudnn.so, which loads ..."), put at its end; cleared by say_held().
-void say_ending_with(const char *text);
+// libcudnn.so, which loads ..."), put at its end, made only if a line is said; cleared by
+// say_held().
+void say_ending_with(const char *(*text)(void));
 void say_held(void);
 // say() of the concatenation of parts (0-terminated list), cut at 4 KiB.
 void say_parts(const char *const *parts);

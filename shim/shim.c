@@ -1160,6 +1160,22 @@ static const char *decide_for_sub(const char *name, const struct cudnn_name *c, 
 static const char *route_name(const char *name, const struct cudnn_name *c,
                               const struct requester *q, const struct settings *s);
 
+// A line about a name decided with its major ends with what the ordinary load of the name asked
+// takes (helper 92: "the loader finds no libcudnn.so.6 ... loading as usual" while libcudnn.so
+// loaded the system's cuDNN 9.19, unsaid); searched only when a line is said.
+static struct search_dirs asked_dirs;
+static const char *asked_name;
+static const char *asked_words(void) {
+  static char words[kPath + 64];
+  const char *pick = 0;
+  const int known = loader_pick(asked_name, &asked_dirs, &pick) && pick;
+  const char *parts[] = {"asked for ", asked_name, known ? ", which loads " : "", known ? pick : "",
+                         0};
+  long at = 0;
+  for (const char *const *p = parts; *p; ++p) at = append_text(words, sizeof words, at, *p);
+  return words;
+}
+
 // A name without a major (libcudnn.so, libcudnn_ops.so: development links, which wheels do not
 // ship, and which may lead to another major's file) is routed as the name of one major: the
 // required one (CUDNN_COMPAT_REQUIRE=8.9, or a module's need: libcudnn.so.8), else the one its file
@@ -1182,25 +1198,15 @@ static const char *route_without_major(const char *name, const struct cudnn_name
   }
   struct cudnn_name m;
   if (!name_of_major(c->base, major, with_major, sizeof with_major, &m)) return name;
-  static struct search_dirs dirs;
-  q->dirs(q->who, &dirs);
-  // A line about the name with the major ends with what the ordinary load of the name asked
-  // takes (helper 92: "the loader finds no libcudnn.so.6 ... loading as usual" while
-  // libcudnn.so loaded the system's cuDNN 9.19, unsaid).
-  static char asked[kPath + 64];
-  const char *as_asked = 0;
-  const int known = loader_pick(name, &dirs, &as_asked) && as_asked;
-  const char *parts[] = {"asked for ", name, known ? ", which loads " : "", known ? as_asked : "",
-                         0};
-  long at = 0;
-  for (const char *const *p = parts; *p; ++p) at = append_text(asked, sizeof asked, at, *p);
-  say_ending_with(asked);
+  q->dirs(q->who, &asked_dirs);
+  asked_name = name;
+  say_ending_with(asked_words);
   const char *got = route_name(with_major, &m, q, s);
   if (got != with_major) return got;
   // Kept: the file the loader takes for the name with its major, not where the development link
   // leads (another release's file, whose directory is not its family); none: the name as asked.
   const char *pick = 0;
-  return loader_pick(with_major, &dirs, &pick) && pick && *pick == '/' ? pick : name;
+  return loader_pick(with_major, &asked_dirs, &pick) && pick && *pick == '/' ? pick : name;
 }
 
 // A path named without a major (/opt/cudnn/lib/libcudnn.so, a development link) is decided as a

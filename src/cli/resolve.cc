@@ -27,12 +27,9 @@ LoaderContext search_context(const Opts &o) {
 // or conda-meta/ in <env>): its own, whatever VIRTUAL_ENV names (helper 92: --for venvA's python
 // answered for venvB's torch); else the active environment's.
 std::vector<CudnnConsumer> interpreter_consumers(const std::string &program) {
-  const std::filesystem::path prefix = std::filesystem::path(program).parent_path().parent_path();
-  std::error_code ec;
-  const bool own = std::filesystem::exists(prefix / "pyvenv.cfg", ec) ||
-                   std::filesystem::is_directory(prefix / "conda-meta", ec);
-  return own ? active_consumers(std::nullopt, std::nullopt, {program})
-             : active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program});
+  return interpreter_environment(program).empty()
+             ? active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program})
+             : active_consumers(std::nullopt, std::nullopt, {program});
 }
 
 // --for a Python interpreter, which links no cuDNN: in its environment the process gets the cuDNN

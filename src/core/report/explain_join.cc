@@ -35,11 +35,16 @@ bool alpha(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) != 0;
 }
 
+std::size_t leading_digits(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && is_digit(s[n])) ++n;
+  return n;
+}
+
 // A date or a time of day first (2021-10-13, 17:19:29, 06/11/2024), not a process id's "5580:"
 // nor the rest of a cut name ("8: cannot open"): no cut continues there.
 bool dated(std::string_view s) {
-  std::size_t n = 0;
-  while (n < s.size() && is_digit(s[n])) ++n;
+  const std::size_t n = leading_digits(s);
   return n > 0 && n + 1 < s.size() && (s[n] == '-' || s[n] == '/' || s[n] == ':') &&
          is_digit(s[n + 1]);
 }
@@ -47,8 +52,7 @@ bool dated(std::string_view s) {
 // Digits, then '-', '/' or ':' and more digits: 2019-12-24, 15:29:16, 06/11/2024; or a process id
 // and a colon (LD_DEBUG's "5580:").
 bool timestamp_start(std::string_view s) {
-  std::size_t n = 0;
-  while (n < s.size() && is_digit(s[n])) ++n;
+  const std::size_t n = leading_digits(s);
   if (n == 0 || n >= s.size()) return false;
   if (s[n] == ':' && (n + 1 == s.size() || s[n + 1] == ' ' || s[n + 1] == '\t')) return true;
   return dated(s);
@@ -256,8 +260,7 @@ bool cut_line(std::string_view prev, const Wrap &wrap) {
 
 // `srun --label`'s "12: " before each line a task prints: a line of a task's output, whole.
 bool labeled(std::string_view s) {
-  std::size_t digits = 0;
-  while (digits < s.size() && digits < 7 && is_digit(s[digits])) ++digits;
+  const std::size_t digits = leading_digits(s);
   return digits > 0 && digits < 7 && s.substr(digits).starts_with(": ") && s.size() > digits + 2 &&
          s[digits + 2] != ' ';
 }

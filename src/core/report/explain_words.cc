@@ -215,7 +215,8 @@ std::vector<std::string> file_names(std::string_view line) {
   return out;
 }
 
-// From glibc's po files; the English first.
+// The English first; each other form as glibc's translations print it, every one of them seen in
+// public logs and sources (zh_CN, zh_TW, ja, ko, de, fr, es, it, pt_BR, ru, uk, pl, tr, cs).
 const std::array<std::string_view, 15> kNoSuchFile{"no such file",
                                                    "没有那个文件或目录",
                                                    "沒有此一檔案或目錄",

@@ -405,10 +405,9 @@ Environments active_environments(const std::optional<std::string> &virtual_env,
   }
   for (const std::string &f : files) {
     if (f.empty()) continue;
-    // A virtualenv's interpreter (<env>/bin/python beside <env>/pyvenv.cfg) is of that env.
-    const fs::path prefix = fs::path(f).parent_path().parent_path();
-    if (std::error_code ec; fs::exists(prefix / "pyvenv.cfg", ec))
-      for (const std::string &s : site_packages_of(prefix.string())) e.sites.push_back(s);
+    // A virtualenv's interpreter is of that env (a conda env's: environment_of finds it).
+    if (const std::string prefix = interpreter_environment(f); !prefix.empty())
+      for (const std::string &s : site_packages_of(prefix)) e.sites.push_back(s);
     const FileEnvironment env = environment_of(f);
     if (!env.site_packages.empty()) e.sites.push_back(env.site_packages);
     if (!env.conda_prefix.empty()) e.prefixes.push_back(env.conda_prefix);
@@ -424,6 +423,14 @@ Environments active_environments(const std::optional<std::string> &virtual_env,
 }
 
 }  // namespace
+
+std::string interpreter_environment(const std::string &program) {
+  const fs::path prefix = fs::path(program).parent_path().parent_path();
+  std::error_code ec;
+  const bool env =
+      fs::exists(prefix / "pyvenv.cfg", ec) || fs::is_directory(prefix / "conda-meta", ec);
+  return env && !prefix.empty() ? prefix.string() : "";
+}
 
 std::vector<CudnnConsumer> active_consumers(const std::optional<std::string> &virtual_env,
                                             const std::optional<std::string> &conda_prefix,

@@ -255,6 +255,9 @@ std::vector<CudnnConsumer> active_consumers(const std::optional<std::string> &vi
                                             const std::vector<std::string> &files);
 // The files a process has mapped, from its /proc/<pid>/maps (the libraries loaded in it).
 std::vector<std::string> mapped_files(const std::string &maps);
+// The environment a Python interpreter is the program of: <env> for <env>/bin/python beside
+// <env>/pyvenv.cfg (a virtualenv) or <env>/conda-meta/ (a conda env); "" for any other file.
+std::string interpreter_environment(const std::string &program);
 // The places of the active environment: $VIRTUAL_ENV, $CONDA_PREFIX and the environments of the
 // given files (the program, the library asking for cuDNN), each once.
 std::vector<PythonPlace> active_places(const std::optional<std::string> &virtual_env,
