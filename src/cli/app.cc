@@ -3,6 +3,7 @@
 // (docgen.cc) renders the same application as the man page and the shell completions, so the
 // three cannot drift apart.
 #include "cli.h"
+#include "text.h"
 
 #include <algorithm>
 #include <iterator>
@@ -71,28 +72,42 @@ namespace {
 // The module hooks run `module-check` on every misfit, where building the other subcommands'
 // options was 60% of the process's instructions (callgrind): a subcommand named on the command
 // line is registered alone; otherwise (--help, a typo, the documentation) all are.
+using Subcommand = std::pair<std::string_view, void (*)(CLI::App &, Globals &)>;
+constexpr Subcommand kSubcommands[] = {{"decode", add_decode},
+                                       {"check", add_check},
+                                       {"map", add_map},
+                                       {"probe", add_probe},
+                                       {"resolve", add_resolve},
+                                       {"shim-path", add_shim_path},
+                                       {"container-env", add_container_env},
+                                       {"module-check", add_module_check},
+                                       {"modulefiles", add_modulefiles},
+                                       {"scan", add_scan},
+                                       {"explain", add_explain},
+                                       {"doctor", add_doctor},
+                                       {"usage", add_usage},
+                                       {"retire", add_retire}};
+
+// The word on the command line in the subcommand's place: the first that is not an option (the
+// global options take no value).
+std::string_view named_subcommand(int argc, char **argv) {
+  for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i)
+    if (argv[i][0] != '-') return argv[i];
+  return {};
+}
+
+bool known_subcommand(std::string_view name) {
+  return std::any_of(std::begin(kSubcommands), std::end(kSubcommands),
+                     [&](const Subcommand &c) { return c.first == name; });
+}
+
+// The module hooks run `module-check` on every misfit, where building the other subcommands'
+// options was 60% of the process's instructions (callgrind): a subcommand named on the command
+// line is registered alone; otherwise (--help, a typo, the documentation) all are.
 void add_subcommands(CLI::App &app, Globals &g, int argc, char **argv) {
-  const std::pair<std::string_view, void (*)(CLI::App &, Globals &)> subcommands[] = {
-      {"decode", add_decode},
-      {"check", add_check},
-      {"map", add_map},
-      {"probe", add_probe},
-      {"resolve", add_resolve},
-      {"shim-path", add_shim_path},
-      {"container-env", add_container_env},
-      {"module-check", add_module_check},
-      {"modulefiles", add_modulefiles},
-      {"scan", add_scan},
-      {"explain", add_explain},
-      {"doctor", add_doctor},
-      {"usage", add_usage},
-      {"retire", add_retire}};
-  std::string_view named;
-  for (int i = 1; i < argc && named.empty(); ++i)
-    if (argv[i][0] != '-') named = argv[i];
-  const bool known = std::any_of(std::begin(subcommands), std::end(subcommands),
-                                 [&](const auto &c) { return c.first == named; });
-  for (const auto &[name, add] : subcommands)
+  const std::string_view named = named_subcommand(argc, argv);
+  const bool known = known_subcommand(named);
+  for (const auto &[name, add] : kSubcommands)
     if (!known || name == named) add(app, g);
 }
 
@@ -126,6 +141,18 @@ std::string help_footer() {
 }
 
 }  // namespace
+
+std::string unknown_subcommand(int argc, char **argv) {
+  const std::string_view named = named_subcommand(argc, argv);
+  if (named.empty() || known_subcommand(named)) return {};
+  std::vector<std::string_view> names;
+  for (const auto &c : kSubcommands) names.push_back(c.first);
+  const std::string_view meant = nearest_word(named, names);
+  std::vector<std::string> listed(names.begin(), names.end());
+  return cudnn_compat::quoted(named) + " is not a cudnn-compat subcommand" +
+         (meant.empty() ? "; the subcommands are " + join(listed, ", ")
+                        : "; did you mean '" + std::string(meant) + "'?");
+}
 
 void build_app(CLI::App &app, Globals &g, int argc, char **argv) {
   app.set_version_flag(

@@ -36,6 +36,9 @@ std::vector<HelpSection> top_help(const std::optional<std::string> &prefix);
 // Registers the global options and the subcommands (only the one named in argv, when it names
 // one; all of them otherwise).
 void build_app(CLI::App &app, Globals &g, int argc, char **argv);
+// What to say when the word in the subcommand's place names none ("" when it does, or is absent):
+// the one it was likely meant for, or the list.
+std::string unknown_subcommand(int argc, char **argv);
 
 // Each subcommand registers itself on the application; its callback sets Globals::exit_code.
 void add_decode(CLI::App &app, Globals &g);

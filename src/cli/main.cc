@@ -41,6 +41,12 @@ int run(int argc, char **argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
+    // CLI11 says "A subcommand is required" of `resolv`: the word typed is the news.
+    if (const std::string typo = unknown_subcommand(argc, argv); !typo.empty()) {
+      Error() << typo;
+      std::cerr << "Run with --help for more information.\n";
+      return failed_as_json(kUsage, json);
+    }
     const int rc = app.exit(e);
     if (rc == 0) return kYes;  // --help, --version
     return failed_as_json(kUsage, json, e.what());

@@ -44,6 +44,21 @@ TEST(Text, JoinPutsTheSeparatorBetweenItemsOnly) {
   EXPECT_EQ(join({"a", "", "c"}, ", "), "a, , c");
 }
 
+TEST(Text, NearestWordIsATyposMeaningOrNothing) {
+  const std::vector<std::string_view> words = {"decode", "map",  "resolve",   "doctor",
+                                               "usage",  "scan", "shim-path", "module-check"};
+  EXPECT_EQ(nearest_word("resolv", words), "resolve");   // a letter left out
+  EXPECT_EQ(nearest_word("docotr", words), "doctor");    // two swapped
+  EXPECT_EQ(nearest_word("RESOLVE", words), "resolve");  // the shift key
+  EXPECT_EQ(nearest_word("mpa", words), "map");
+  EXPECT_EQ(nearest_word("shim_path", words), "shim-path");
+  EXPECT_EQ(nearest_word("modulecheck", words), "module-check");
+  EXPECT_EQ(nearest_word("frobnicate", words), "");  // nothing close
+  EXPECT_EQ(nearest_word("sc", words), "");          // two edits make "sc" anything
+  EXPECT_EQ(nearest_word("", words), "");
+  EXPECT_EQ(nearest_word("cap", {"map", "cat"}), "");  // as close to two: no guess
+}
+
 TEST(Version, CudnnNumbersInBothEncodings) {
   for (const Number &n : {Number{"5005", "5.0.5", 5000}, Number{"5103", "5.1.3", 5100},
                           Number{"5110", "5.1.10", 5100}, Number{"7605", "7.6.5", 7600},

@@ -92,4 +92,42 @@ std::string shell_word(std::string_view text) {
   return out + "'";
 }
 
+namespace {
+
+// Edits from a to b, a swap of two neighbours counting as one (optimal string alignment).
+std::size_t edits(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+std::string_view nearest_word(std::string_view typed, const std::vector<std::string_view> &words) {
+  constexpr std::size_t kMostEdits = 2;
+  const std::string folded = lower(typed);
+  std::string_view best;
+  std::size_t best_edits = kMostEdits + 1;
+  bool tied = false;
+  for (std::string_view w : words) {
+    const std::size_t e = edits(folded, w);
+    if (e < best_edits)
+      best = w, best_edits = e, tied = false;
+    else if (e == best_edits)
+      tied = true;
+  }
+  // Two edits turn a short word into almost any other: "map" and "scan" are not typos of "usage".
+  if (tied || best_edits > kMostEdits || best_edits * 2 >= std::max(folded.size(), best.size()))
+    return {};
+  return best;
+}
+
 }  // namespace cudnn_compat

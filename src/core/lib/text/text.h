@@ -38,5 +38,8 @@ std::string quoted(std::string_view text);
 // digits and /._+@%,:=- (every module name seen), else in single quotes, so that `$(...)`, `;` or
 // a space in a module name is a name and never a command.
 std::string shell_word(std::string_view text);
+// The one of `words` a typo of `typed` most likely meant: at most two edits away (a letter left
+// out, added, changed or two swapped), or "" when none is that close or two are equally close.
+std::string_view nearest_word(std::string_view typed, const std::vector<std::string_view> &words);
 
 }  // namespace cudnn_compat
