@@ -60,6 +60,12 @@ std::optional<NodeFacts> this_node(const Map *map) {
   return learn_node_facts(node_sources(env, probe_options().helper, 10000, map));
 }
 
+void say_if_program_missing(const std::string &program) {
+  std::error_code ec;
+  if (!program.empty() && !std::filesystem::exists(program, ec))
+    Warn() << "--for " + program + ": no such file; what it links and pins is not known";
+}
+
 std::vector<PythonPlace> active_python_places(const std::vector<std::string> &programs) {
   std::vector<PythonPlace> places =
       active_places(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), programs);

@@ -236,10 +236,7 @@ int doctor(const Options &o, const Globals &g) {
   const LoadedMap m = load_site_map(o.map);
   std::error_code ec;
   const std::string program = o.program.empty() ? "" : fs::absolute(o.program, ec).string();
-  // Said, not refused: a site's documented commands name programs of a tree to be (helper 92:
-  // it was judged as a program that links no cuDNN, unsaid).
-  if (!program.empty() && !fs::exists(program, ec))
-    Warn() << "--for " + o.program + ": no such file; what it links is not known";
+  say_if_program_missing(o.program);
   // The active Python environment's cuDNN are places beside the map's.
   std::optional<Map> seen = with_places(m.map ? &*m.map : nullptr, active_python_places({program}));
   Asked asked{o.require, o.cuda, std::nullopt, {}, std::nullopt};

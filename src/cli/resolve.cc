@@ -361,6 +361,7 @@ int run(Opts o, const Globals &g) {
     Error() << requested.error;
     return kUsage;
   }
+  say_if_program_missing(o.program);
   ask_as_framework(o, *requested);
   std::optional<Rule> rule;
   if (!o.rule.empty() && !(rule = parse_rule(o.rule))) {
