@@ -85,11 +85,6 @@ void report_refused(const char *dir, const char *base, const char *release, cons
   refusals = r;
 }
 
-static const char *(*recheck)(const struct link_map *head);
-void report_recheck_with(const char *(*f)(const struct link_map *head)) {
-  recheck = f;
-}
-
 void report_main_program(const struct link_map *map) {
   base_head = map;
 }
@@ -341,8 +336,7 @@ static void say_next_run(const char **foreign, long n, const struct lib *within,
   if (n && path_without(foreign, n, path, sizeof path)) {
     command = *path ? "export LD_LIBRARY_PATH=" : "unset LD_LIBRARY_PATH", rest = path;
   } else if (n && !base_head) {
-    command = "export LD_AUDIT=$(cudnn-compat shim-path); unset LD_PRELOAD",
-    rest = "   # the shim then sees the libraries a program links, too";
+    command = REPORT_USE_AUDIT;
   } else if (n) {
     command = "cudnn-compat doctor", rest = "   # names where each foreign library comes from";
   } else if (within) {
@@ -373,7 +367,7 @@ __attribute__((destructor)) static void report_at_exit(void) {
   // nothing: the environment alone says whether it wants the report (read here, at exit, only).
   // A process without cuDNN says nothing (a shell's every command would).
   const int linked_only = !wanted && !is_audit_front() && report_asked(current_environment());
-  if (linked_only) wanted = 1, wanted_by = sys(SYS_getpid, 0, 0, 0);
+  if (linked_only) report_wanted(shim_map_path());
   if (!wanted || wanted_by != sys(SYS_getpid, 0, 0, 0) || another_copy_decides()) return;
   long n = 0;
   struct lib *libs = collect(&n);
@@ -402,5 +396,5 @@ __attribute__((destructor)) static void report_at_exit(void) {
   }
   const long mixed = say_mixed(libs, n, foreign, 16);
   const struct lib *within = say_mixed_within(libs, n);
-  say_next_run(foreign, mixed, within, recheck ? recheck(first_object()) : 0);
+  say_next_run(foreign, mixed, within, recheck_at_exit(first_object()));
 }

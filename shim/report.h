@@ -29,9 +29,15 @@ void report_disabled(void);
 // to another release's file (foreign), or one this user cannot read.
 void report_refused(const char *dir, const char *base, const char *release, const char *foreign,
                     int unreadable);
-// At exit, before the next run's advice: `recheck` says its own lines about the process as it is
-// then, and returns advice for the next run, or 0.
-void report_recheck_with(const char *(*recheck)(const struct link_map *head));
+// The shim's own look at exit (shim.c), before the next run's advice: its lines about the process
+// as it is then, and advice for the next run, or 0.
+const char *recheck_at_exit(const struct link_map *head);
+// The map the shim reads in this process (shim.c).
+const char *shim_map_path(void);
+// The next run's advice where the loader linked a cuDNN the LD_PRELOAD front never saw.
+#define REPORT_USE_AUDIT                                        \
+  "export LD_AUDIT=$(cudnn-compat shim-path); unset LD_PRELOAD" \
+  "   # the shim then sees the libraries a program links, too"
 // Under LD_AUDIT: the first object of the base namespace, where the report starts its walk.
 void report_main_program(const struct link_map *map);
 

@@ -657,10 +657,9 @@ static int decided_otherwise(const struct family *g, const struct settings *s, s
 // Each family whose decision the later libraries change gets a line; returns the next run's
 // advice for the last of them, or 0.
 static int enter(void);
-static const char *late_consumers(const struct link_map *head) {
+static const char *late_consumers(const struct link_map *head, const struct settings *s) {
   static char late[kPath];
   const char *advice = 0;
-  const struct settings s = read_settings();
   for (struct family *g = families; g; g = g->next) {
     // A family whose first load was a path (ctypes.CDLL of the wheel's file, as torch's own
     // preloading does) was decided too; a forked child's exit leaves it to the process that
@@ -678,7 +677,7 @@ static const char *late_consumers(const struct link_map *head) {
       late[n] = 0;
     }
     struct recheck r;
-    const int otherwise = decided_otherwise(g, &s, &r);
+    const int otherwise = decided_otherwise(g, s, &r);
     unlock();
     if (otherwise > 0) advice = say_late(g, late, &r, 0);
     // Unweighed, and no engine to weigh them now: not "nothing to change".
@@ -688,6 +687,77 @@ static const char *late_consumers(const struct link_map *head) {
           "weighed at exit (no process could be started for the engine)";
   }
   return advice;
+}
+
+// The loaded main library of a major, from the loader's list; 0 when none is.
+static const struct link_map *loaded_main(const struct link_map *head, int major) {
+  for (const struct link_map *m = head; m; m = m->l_next) {
+    struct cudnn_name c;
+    if (m->l_name && parse_cudnn_name(base_name(m->l_name), &c) && !c.sub && c.major == major)
+      return m;
+  }
+  return 0;
+}
+
+static int family_decided(int major) {
+  for (const struct family *g = families; g; g = g->next)
+    if (g->major == major && g->decided) return 1;
+  return 0;
+}
+
+// Under LD_PRELOAD the loader links a program's or a library's DT_NEEDED cuDNN without asking the
+// shim (helper 92: torch's libtorch_cuda.so got 9.1.0 from LD_LIBRARY_PATH against its pin 9.20,
+// and the report said "nothing to change"). At exit the engine is asked, for the first object
+// that links each such major, what it would have decided; where that is not what was loaded, one
+// line, and the front end that sees links is the advice.
+static const char *unseen_links(const struct link_map *head, const struct settings *s) {
+  static const struct search_dirs unread = {0, 0, 0};  // the engine reads the requester's own
+  static char main_name[64];
+  unsigned long asked = 0;  // the majors asked about (below 64)
+  const char *advice = 0;
+  for (const struct link_map *m = head; m && !is_audit_front(); m = m->l_next) {
+    struct cudnn_name c, n;
+    const int major =
+        m->l_name && !parse_cudnn_name(base_name(m->l_name), &c) ? needed_cudnn_major(m) : -1;
+    const struct link_map *loaded = major >= 0 && major < 64 ? loaded_main(head, major) : 0;
+    if (!loaded || (asked >> major & 1) || family_decided(major) ||
+        !name_of_major("libcudnn.so", major, main_name, sizeof main_name, &n) || !enter())
+      continue;
+    asked |= 1UL << major;
+    char *answer = engine_answer(main_name, m->l_name, 0, &unread, s, "-", "-", 1);
+    unlock();
+    const struct recheck r = read_recheck(answer);
+    if (!answer) {
+      advice =
+          "cudnn-compat doctor   # a cuDNN the loader linked could not be judged at exit (no "
+          "process could be started for the engine)";
+      continue;
+    }
+    static char dir[kPath];
+    if (!r.said &&
+        (!r.use || (split_path(loaded->l_name, dir, sizeof dir) && same_directory(r.use, dir))))
+      continue;
+    const char *after = r.said ? after_prefix(r.said, "cudnn-compat: ") : 0;
+    say_parts((const char *const[]){
+        "cudnn-compat: report: ", loaded->l_name, " was linked by ",
+        *m->l_name ? m->l_name : "the program",
+        ", which the shim does not see under LD_PRELOAD; judged now: ",
+        r.said ? (after ? after : r.said) : "the shim would have handed over ", r.said ? "" : r.use,
+        !r.said && r.how ? " (" : "", !r.said && r.how ? r.how : "", !r.said && r.how ? ")" : "",
+        "\n", 0});
+    advice = REPORT_USE_AUDIT;
+  }
+  return advice;
+}
+
+const char *recheck_at_exit(const struct link_map *head) {
+  const struct settings s = read_settings();
+  const char *late = late_consumers(head, &s), *unseen = unseen_links(head, &s);
+  return unseen ? unseen : late;
+}
+
+const char *shim_map_path(void) {
+  return map_path(current_environment());
 }
 
 // Under LD_AUDIT, as each object is opened: a library of a Python environment that links cuDNN
@@ -1067,7 +1137,6 @@ static const char *decide_family(const char *name, const char *asked, const stru
     f->pid = sys(SYS_getpid, 0, 0, 0);
     const char *weighed = s->report ? python_peers(q->who, q->name) : 0;
     f->weighed = weighed ? arena_strdup(weighed) : 0;
-    if (s->report) report_recheck_with(late_consumers);
   }
   const char *chosen = record_decision(asked, c->major, q->name, decided);
   // The engine's debug line named the hand-over; report-only keeps the loader's choice instead.
