@@ -25,6 +25,7 @@ packages=(
   libsqlite3-dev        # cudnn-compat usage: the records' database (linked statically, libsqlite3.a)
   sqlite3               # tests/cli/usage_*.sh look into that database as an admin would
   bubblewrap            # tests/shim/container.sh: a container of its own, as Apptainer makes one
+  locales libc-l10n     # tests/cli/explain_translated_loader.sh: glibc's loader reasons in other locales
 )
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)

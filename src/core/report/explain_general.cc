@@ -440,9 +440,7 @@ bool load_failed(std::string_view low, bool names_a_file) {
       "can not load", "-notfound", "check cudnn installation", "check your cudnn installation",
       "not find", "n't find", "n't installed", "not present", "n't present"});
   // clang-format on
-  return failed || failed_in_its_words(low) ||
-         std::any_of(kNoSuchFile.begin(), kNoSuchFile.end(),
-                     [&](std::string_view w) { return has(low, w); }) ||
+  return failed || failed_in_its_words(low) || says_no_such_file(low) ||
          (names_a_file && any_of(low, {"missing", "not available", "缺少", "缺失"})) ||
          any_of(low, {"cudnn missing", "cudnn is not available", "cudnn not available"}) ||
          missing_cudnn(low);

@@ -58,7 +58,7 @@ bool sibling_missing(std::string_view error) {
   const std::optional<std::string_view> why = after(error, "cannot open shared object file");
   if (!why) return false;
   const std::string_view rest = trim(*why);
-  return rest.empty() || after(rest, "No such file or directory").has_value();
+  return rest.empty() || says_no_such_file(folded(rest));
 }
 
 // The loader's words when the file is there and it could not load it: glibc's reasons after the
@@ -106,8 +106,7 @@ std::optional<std::string> glibc_reason(std::string_view error) {
   };
   if (const std::optional<std::string_view> why = after(error, "cannot open shared object file")) {
     const std::string_view rest = trim(*why).substr(trim(*why).starts_with(":") ? 1 : 0);
-    return rest.empty() || after(rest, "No such file or directory") ? std::nullopt
-                                                                    : cut(trim(rest));
+    return rest.empty() || says_no_such_file(folded(rest)) ? std::nullopt : cut(trim(rest));
   }
   for (std::size_t at = error.find(": cannot "); at != std::string_view::npos;
        at = error.find(": cannot ", at + 1)) {
@@ -367,7 +366,9 @@ std::optional<Finding> read_squeezed(std::string_view line) {
 }
 
 // The dynamic loader and Windows' loader naming a cuDNN file they could not open.
-std::optional<Finding> read_dynamic_loader(std::string_view line) {
+std::optional<Finding> read_dynamic_loader(std::string_view said) {
+  const std::string english = loader_words_in_english(said);
+  const std::string_view line = english;
   if (std::optional<Finding> f = read_squeezed(line)) return f;
   // A file that is there but cannot be loaded (unreadable, an empty or truncated copy, another
   // architecture, a noexec mount): the loader's reason comes after the file's name.

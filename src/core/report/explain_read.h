@@ -60,6 +60,16 @@ std::string folded(std::string_view line);
 // (a compiler's "fatal error: cudnn.h: 没有那个文件或目录"), folded; a capital that is not ASCII
 // is left out ("ет такого файла").
 extern const std::array<std::string_view, 15> kNoSuchFile;
+// low (folded text) says strerror(ENOENT) in one of kNoSuchFile's locales.
+bool says_no_such_file(std::string_view low);
+// The loader's words a program that called setlocale() gets from dlerror() in its locale, each
+// with the English explain reads ("Keine Berechtigung": "Permission denied").
+struct LoaderWords {
+  std::string_view english;
+  std::array<std::string_view, 14> translated;
+};
+// line with glibc's translated loader words in English.
+std::string loader_words_in_english(std::string_view line);
 // what occurs in s, as written (the readers pass folded text and lowercase words).
 bool has(std::string_view s, std::string_view what);
 // The newest release a range takes ("cuDNN v4<= and <=v6 is required": 6), from folded text.

@@ -233,6 +233,46 @@ const std::array<std::string_view, 15> kNoSuchFile{"no such file",
                                                    "böyle bir dosya ya da dizin yok",
                                                    "adresář nebo soubor neexistuje"};
 
+bool says_no_such_file(std::string_view low) {
+  return std::any_of(kNoSuchFile.begin(), kNoSuchFile.end(),
+                     [&](std::string_view w) { return has(low, w); });
+}
+
+// glibc 2.36's own translations (its libc.mo, the locales kNoSuchFile lists) of the loader's words
+// that explain reads in English; the zh_CN "cannot open shared object file" is common in public
+// issues (HIT-SCIR/ltp#170, wangfenjin/simple#153).
+constexpr LoaderWords kLoaderWords[] = {
+    {"cannot open shared object file",
+     {"无法打开共享对象文件", "無法開啟共用物件", "共有オブジェクトファイルを開けません",
+      "동적 오브젝트 파일을 열 수 없습니다", "Kann die Shared-Object-Datei nicht öffnen",
+      "Ne peut ouvrir le fichier d'objet partagé",
+      "no se puede abrir el fichero del objeto compartido",
+      "impossibile aprire il file oggetto condiviso", "não é possível abrir arquivo compartilhado",
+      "невозможно открыть разделяемый объектный файл",
+      "не вдалося відкрити файл об’єктів спільного використання",
+      "nie można otworzyć pliku obiektu dzielonego", "paylaşımlı nesne dosyası açılamıyor",
+      "sdílený objektový soubor nelze otevřít"}},
+    {"file too short",
+     {"文件过短", "檔案太小", "ファイルが小さすぎます", "파일이 너무 짧습니다",
+      "Die Datei ist zu kurz", "fichier trop court", "fichero demasiado corto", "file troppo corto",
+      "arquivo pequeno demais", "файл слишком мал", "файл є надто коротким", "plik za krótki",
+      "dosya çok küçük", "soubor je příliš krátký"}},
+    {"Permission denied",
+     {"权限不够", "拒絕不符權限的操作", "許可がありません", "허가 거부", "Keine Berechtigung",
+      "Permission non accordée", "Permiso denegado", "Permesso negato", "Permissão negada",
+      "Отказано в доступе", "Відмовлено у доступі", "Brak dostępu", "Erişim engellendi",
+      "Operace zamítnuta"}},
+};
+
+std::string loader_words_in_english(std::string_view line) {
+  std::string out(line);
+  for (const LoaderWords &w : kLoaderWords)
+    for (std::string_view form : w.translated)
+      for (std::size_t at = out.find(form); at != std::string::npos; at = out.find(form, at))
+        out.replace(at, form.size(), w.english), at += w.english.size();
+  return out;
+}
+
 std::string folded(std::string_view line) {
   std::string s(line);
   for (char &c : s) c = fold(c);
