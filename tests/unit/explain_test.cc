@@ -84,6 +84,9 @@ INSTANTIATE_TEST_SUITE_P(
              "version-mismatch 8.9.7 9.1.0   pytorch"},
         Case{"cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7605",
              "version-mismatch 7.6.5 7.1.2   pytorch-2017"},
+        // As an issue's title retypes it (xingyizhou/CenterNet#119).
+        Case{"cuDNN version mismatch:Pytorch was compiled against 7102 but link against 7301",
+             "version-mismatch 7.3.1 7.1.2   pytorch-2017"},
         Case{"cuDNN compiled (7102) and runtime (7005) versions mismatch",
              "version-mismatch 7.0.5 7.1.2   caffe2"},
         Case{"The installed Paddle is compiled with CUDNN 8.2, but CUDNN version in your machine "

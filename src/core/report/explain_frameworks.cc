@@ -57,6 +57,17 @@ std::optional<Finding> read_pytorch(std::string_view line) {
     return mismatch_in(line, "pytorch", Rule::pytorch_2017,
                        version_after(line, "but linked against "),
                        version_after(line, "PyTorch was compiled against "));
+  // The same as users retype it in an issue's title ("cuDNN version mismatch:Pytorch was compiled
+  // against 7102 but link against 7301", xingyizhou/CenterNet#119): read without its capitals,
+  // its blank, or its "-ed", the runtime was lost and the advice was NVIDIA's rule, which that
+  // PyTorch refuses. The folded line keeps the original's offsets.
+  const std::string low = folded(line);
+  if (has(low, "version mismatch") && has(low, "pytorch was compiled against "))
+    for (std::string_view linked : {"but linked against ", "but link against "})
+      if (const std::size_t at = low.find(linked); at != std::string::npos)
+        return mismatch_in(line, "pytorch", Rule::pytorch_2017,
+                           version_of(token(line.substr(at + linked.size()))),
+                           version_after(low, "pytorch was compiled against "));
   return std::nullopt;
 }
 
