@@ -356,7 +356,7 @@ static void say_next_run(const char **foreign, long n, const struct lib *within,
   } else if (late) {
     command = late;
   } else if (warned) {
-    command = "cudnn-compat doctor", rest = "   # the shim had no fitting release to hand over";
+    command = REPORT_NOTHING_FITS;
   }
   const char *parts[] = {"cudnn-compat: report: next run: ", command, rest, "\n", 0};
   say_parts(parts);

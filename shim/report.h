@@ -34,6 +34,8 @@ void report_refused(const char *dir, const char *base, const char *release, cons
 const char *recheck_at_exit(const struct link_map *head);
 // The map the shim reads in this process (shim.c).
 const char *shim_map_path(void);
+// The next run's advice where no installed release fits.
+#define REPORT_NOTHING_FITS "cudnn-compat doctor   # the shim had no fitting release to hand over"
 // The next run's advice where the loader linked a cuDNN the LD_PRELOAD front never saw.
 #define REPORT_USE_AUDIT                                        \
   "export LD_AUDIT=$(cudnn-compat shim-path); unset LD_PRELOAD" \

@@ -709,7 +709,7 @@ static int family_decided(int major) {
 // shim (helper 92: torch's libtorch_cuda.so got 9.1.0 from LD_LIBRARY_PATH against its pin 9.20,
 // and the report said "nothing to change"). At exit the engine is asked, for the first object
 // that links each such major, what it would have decided; where that is not what was loaded, one
-// line, and the front end that sees links is the advice.
+// line, and the front end that sees links is the advice (doctor where nothing fits).
 static const char *unseen_links(const struct link_map *head, const struct settings *s) {
   static const struct search_dirs unread = {0, 0, 0};  // the engine reads the requester's own
   static char main_name[64];
@@ -745,7 +745,8 @@ static const char *unseen_links(const struct link_map *head, const struct settin
         r.said ? (after ? after : r.said) : "the shim would have handed over ", r.said ? "" : r.use,
         !r.said && r.how ? " (" : "", !r.said && r.how ? r.how : "", !r.said && r.how ? ")" : "",
         "\n", 0});
-    advice = REPORT_USE_AUDIT;
+    // Where nothing fits, LD_AUDIT would warn and keep the same load (helper 94).
+    advice = r.said ? REPORT_NOTHING_FITS : REPORT_USE_AUDIT;
   }
   return advice;
 }

@@ -41,6 +41,13 @@ has "cuDNN 5005"
 has "libcudnn.so.5 was linked by $t/libframework.so, $would"
 has "$advice"
 
+# Nothing installed fits: LD_AUDIT would warn and keep the same load, so doctor is the advice
+# (helper 94: the LD_AUDIT advice changed nothing).
+CUDNN_COMPAT_REQUIRE=5.2 expect_rc 0 preload "$t/linked"
+has "libcudnn.so.5 was linked by the program, which the shim does not see under LD_PRELOAD; judged now: libcudnn.so.5: needs 5.2 from CUDNN_COMPAT_REQUIRE"
+has "next run: cudnn-compat doctor   # the shim had no fitting release to hand over"
+lacks "export LD_AUDIT"
+
 # What the loader linked fits: nothing to say, nothing to change.
 CUDNN_COMPAT_REQUIRE=5.0 expect_rc 0 preload "$t/linked"
 lacks "was linked by"
