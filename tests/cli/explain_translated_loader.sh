@@ -22,17 +22,27 @@ int main(int argc, char **argv) {
 C
 chmod 755 "$t"
 printf x >"$t/libcudnn_ops.so.9"
+head -c 200 /dev/zero | tr '\0' x >"$t/libcudnn_adv.so.9"  # a Git LFS pointer's kind: no ELF
+mkdir "$t/libcudnn_graph.so.9"
 cp "$FAKES/9.1.0/lib64/libcudnn_cnn.so.9.1.0" "$t/libcudnn_cnn.so.9"
 chmod 600 "$t/libcudnn_cnn.so.9"
 # Root reads any file: the unreadable one is opened as nobody.
 unreadable() { if [[ $(id -u) == 0 ]]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi; }
 for l in de_DE zh_CN ru_RU; do
   short=$(env LOCPATH="$t/loc" LC_ALL=$l.UTF-8 "$t/dle" "$t/libcudnn_ops.so.9")
+  noelf=$(env LOCPATH="$t/loc" LC_ALL=$l.UTF-8 "$t/dle" "$t/libcudnn_adv.so.9")
+  dir=$(env LOCPATH="$t/loc" LC_ALL=$l.UTF-8 "$t/dle" "$t/libcudnn_graph.so.9")
   denied=$(unreadable env LOCPATH="$t/loc" LC_ALL=$l.UTF-8 "$t/dle" "$t/libcudnn_cnn.so.9")
-  [[ $short != *"file too short"* && $denied != *"Permission denied"* ]] || fail "not translated: $short / $denied"
+  for english in "file too short" "invalid ELF header" "Is a directory" "Permission denied"; do
+    [[ $short$noelf$dir$denied != *"$english"* ]] || fail "not translated: $short / $noelf / $dir / $denied"
+  done
   expect_rc 0 cc explain "$short"
   has "the loader found libcudnn_ops.so.9 but could not load it: file too short"
   has "fix: install cuDNN again"
+  expect_rc 0 cc explain "$noelf"
+  has "the loader found libcudnn_adv.so.9 but could not load it: invalid ELF header"
+  expect_rc 0 cc explain "$dir"
+  has "the loader found libcudnn_graph.so.9 but could not load it: cannot read file data: Is a directory"
   expect_rc 0 cc explain "$denied"
   has "the loader found libcudnn_cnn.so.9 but could not load it: Permission denied"
   has "readable by this user"

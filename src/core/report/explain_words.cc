@@ -238,9 +238,9 @@ bool says_no_such_file(std::string_view low) {
                      [&](std::string_view w) { return has(low, w); });
 }
 
-// glibc 2.36's own translations (its libc.mo, the locales kNoSuchFile lists) of the loader's words
-// that explain reads in English; the zh_CN "cannot open shared object file" is common in public
-// issues (HIT-SCIR/ltp#170, wangfenjin/simple#153).
+// glibc 2.36's own translations (its libc.mo, the locales kNoSuchFile lists; generated from it) of
+// the loader's words that explain reads in English; the zh_CN "cannot open shared object file" is
+// common in public issues (HIT-SCIR/ltp#170, wangfenjin/simple#153).
 constexpr LoaderWords kLoaderWords[] = {
     {"cannot open shared object file",
      {"无法打开共享对象文件", "無法開啟共用物件", "共有オブジェクトファイルを開けません",
@@ -262,6 +262,40 @@ constexpr LoaderWords kLoaderWords[] = {
       "Permission non accordée", "Permiso denegado", "Permesso negato", "Permissão negada",
       "Отказано в доступе", "Відмовлено у доступі", "Brak dostępu", "Erişim engellendi",
       "Operace zamítnuta"}},
+    {"invalid ELF header",
+     {"无效的 ELF 头", "無效的 ELF 標頭", "無効な ELF ヘッダーです", "ELF 헤더가 잘못됨",
+      "Ungültiger ELF-Header", "en-tête ELF invalide", "cabecera ELF inválida",
+      "intestazione ELF non valida", "cabeçalho de ELF inválido", "неверный заголовок ELF",
+      "некоректний заголовок ELF", "nieprawidłowy nagłówek ELF", "geçersiz ELF başlığı",
+      "neplatný hlavička ELF"}},
+    {"wrong ELF class: ELFCLASS32",
+     {"错误的 ELF 类：ELFCLASS32", "錯誤 ELF 類別：ELFCLASS32",
+      "間違った ELF クラスです: ELFCLASS32", "ELF 클래스가 틀렸습니다: ELFCLASS32",
+      "falsche ELF-Klasse: ELFCLASS32", "mauvaise classe ELF : ELFCLASS32",
+      "clase ELF errónea: ELFCLASS32", "classe ELF errata: ELFCLASS32",
+      "classe ELF errada: ELFCLASS32", "неправильный класс ELF: ELFCLASS32",
+      "помилковий клас ELF: ELFCLASS32", "niewłaściwa klasa ELF: ELFCLASS32",
+      "yanlış ELF sınıfı: ELFCLASS32", "chybná třída ELF: ELFCLASS32"}},
+    {"wrong ELF class: ELFCLASS64",
+     {"错误的 ELF 类：ELFCLASS64", "錯誤 ELF 類別：ELFCLASS64",
+      "間違った ELF クラスです: ELFCLASS64", "ELF 클래스가 틀렸습니다: ELFCLASS64",
+      "falsche ELF-Klasse: ELFCLASS64", "mauvaise classe ELF : ELFCLASS64",
+      "clase ELF errónea: ELFCLASS64", "classe ELF errata: ELFCLASS64",
+      "classe ELF errada: ELFCLASS64", "неправильный класс ELF: ELFCLASS64",
+      "помилковий клас ELF: ELFCLASS64", "niewłaściwa klasa ELF: ELFCLASS64",
+      "yanlış ELF sınıfı: ELFCLASS64", "chybná třída ELF: ELFCLASS64"}},
+    {"cannot read file data",
+     {"无法读入文件数据", "無法讀取檔案資料", "ファイルデータを読み込めません",
+      "파일 데이터를 읽을 수 없습니다", "Kann die Datei-Daten nicht lesen",
+      "ne peut lire les données du fichier", "no se pueden leer los datos del fichero",
+      "impossibile leggere il file di dati", "não foi possível carregar dados do arquivo",
+      "невозможно прочитать данные файла", "не вдалося прочитати дані файла",
+      "nie można odczytać danych z pliku", "dosya verisi okunamıyor",
+      "data ze souboru nelze načíst"}},
+    {"Is a directory",
+     {"是一个目录", "是個目錄", "ディレクトリです", "디렉터리입니다", "Ist ein Verzeichnis",
+      "est un dossier", "Es un directorio", "È una directory", "É um diretório", "Это каталог",
+      "Є каталогом", "Jest katalogiem", "Bir dizin", "je adresářem"}},
 };
 
 std::string loader_words_in_english(std::string_view line) {
