@@ -99,9 +99,13 @@ ProbeOptions probe_options();  // finds cudnn-compat-probe there
 // This node's facts as the shim learns them (node_sources: the overrides, the map's [[node]]
 // entry, the node file, NVML), for resolve and doctor alike.
 std::optional<NodeFacts> this_node(const Map *map);
-// --for a file that is not there is said, not refused (a site's documented commands name programs
-// of a tree to be); the answer then rests on the map's [[require]] globs alone.
-void say_if_program_missing(const std::string &program);
+// --for as a shell would run it: a name without a slash that is not in the working directory is
+// the first executable of that name on PATH (`--for python3`); else as given.
+std::string program_named(const std::string &given);
+// --for a file that is not there (or not a file) is said, not refused (a site's documented
+// commands name programs of a tree to be); the answer then rests on the map's [[require]] globs
+// alone. True when said.
+bool say_if_program_missing(const std::string &program);
 // The active Python environment's cuDNN places (VIRTUAL_ENV, CONDA_PREFIX, the programs' own);
 // a place whose package gives no release is said once and left out of the answer.
 std::vector<PythonPlace> active_python_places(const std::vector<std::string> &programs);

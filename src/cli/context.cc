@@ -2,6 +2,7 @@
 #include "decision_inputs.h"
 #include "diagnostics.h"
 #include "site_contract.h"
+#include "text.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -60,10 +61,26 @@ std::optional<NodeFacts> this_node(const Map *map) {
   return learn_node_facts(node_sources(env, probe_options().helper, 10000, map));
 }
 
-void say_if_program_missing(const std::string &program) {
+std::string program_named(const std::string &given) {
   std::error_code ec;
-  if (!program.empty() && !std::filesystem::exists(program, ec))
-    Warn() << "--for " + program + ": no such file; what it links and pins is not known";
+  if (given.empty() || given.find('/') != std::string::npos || std::filesystem::exists(given, ec))
+    return given;
+  const std::string path = env("PATH").value_or("");
+  for (std::string_view dir : split(path, ':')) {
+    const std::filesystem::path file = std::filesystem::path(dir.empty() ? "." : dir) / given;
+    if (std::filesystem::is_regular_file(file, ec) && ::access(file.c_str(), X_OK) == 0)
+      return file.string();
+  }
+  return given;
+}
+
+bool say_if_program_missing(const std::string &program) {
+  std::error_code ec;
+  if (program.empty() || std::filesystem::is_regular_file(program, ec)) return false;
+  Warn() << "--for " + program +
+                (std::filesystem::exists(program, ec) ? ": not a file" : ": no such file") +
+                "; what it links and pins is not known";
+  return true;
 }
 
 std::vector<PythonPlace> active_python_places(const std::vector<std::string> &programs) {

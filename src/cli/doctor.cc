@@ -235,8 +235,10 @@ std::vector<DoctorFinding> container_findings() {
 int doctor(const Options &o, const Globals &g) {
   const LoadedMap m = load_site_map(o.map);
   std::error_code ec;
-  const std::string program = o.program.empty() ? "" : fs::absolute(o.program, ec).string();
-  say_if_program_missing(o.program);
+  const std::string given = program_named(o.program);
+  const std::string program = given.empty() ? "" : fs::absolute(given, ec).string();
+  // What a file that is not there links is not "no cuDNN" (helper 94).
+  const bool missing = say_if_program_missing(given);
   // The active Python environment's cuDNN are places beside the map's.
   std::optional<Map> seen = with_places(m.map ? &*m.map : nullptr, active_python_places({program}));
   Asked asked{o.require, o.cuda, std::nullopt, {}, std::nullopt};
@@ -252,7 +254,7 @@ int doctor(const Options &o, const Globals &g) {
   const Map *map = seen ? &*seen : nullptr;
   DoctorIo io = system_doctor_io(probe_options());
   io.cuda_major_of_home = cuda_major_of_home;
-  const DoctorFacts f = gather_doctor_facts(program, *need.value, map, io);
+  const DoctorFacts f = gather_doctor_facts(missing ? "" : program, *need.value, map, io);
   // Advice names only modules whose place is there and loads.
   const std::optional<Map> present =
       map ? std::optional(places_that_load(*map, probe_options())) : std::nullopt;

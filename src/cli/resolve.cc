@@ -361,6 +361,7 @@ int run(Opts o, const Globals &g) {
     Error() << requested.error;
     return kUsage;
   }
+  o.program = program_named(o.program);
   say_if_program_missing(o.program);
   ask_as_framework(o, *requested);
   std::optional<Rule> rule;

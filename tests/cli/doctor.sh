@@ -37,6 +37,18 @@ has "$t/linked links libcudnn.so.5"
 has "does not fit it"
 has "[[require]] match"
 
+# --for as a shell runs it: a bare name from PATH (helper 94: it named $PWD/NAME); a path that is
+# not there, or a directory, is said once, not judged as a program that links no cuDNN.
+mkdir -p "$t/bin" && cp "$t/linked" "$t/bin/linked-on-path"
+(cd / && PATH=$t/bin:$PATH LD_LIBRARY_PATH=$FAKES/5.0.5/lib64 expect_rc 0 cc doctor --for linked-on-path &&
+  has "$t/bin/linked-on-path links libcudnn.so.5") || exit 1
+for missing in "$t/no/such/prog" "$t"; do
+  out=$(cc doctor --for "$missing" 2>&1) || true
+  has "--for $missing: "
+  has "what it links and pins is not known"
+  lacks "links no cuDNN library"
+done
+
 expect_rc 1 cc --json doctor --require 9.1 --for "$t/linked"
 has '"severity": "problem"'
 has "links libcudnn.so.5, which the loader finds nowhere: it will not start"
