@@ -142,16 +142,33 @@ std::string help_footer() {
 
 }  // namespace
 
-std::string unknown_subcommand(int argc, char **argv) {
-  const std::string_view named = named_subcommand(argc, argv);
-  if (named.empty() || known_subcommand(named)) return {};
-  std::vector<std::string_view> names;
-  for (const auto &c : kSubcommands) names.push_back(c.first);
-  const std::string_view meant = nearest_word(named, names);
-  std::vector<std::string> listed(names.begin(), names.end());
-  return cudnn_compat::quoted(named) + " is not a cudnn-compat subcommand" +
-         (meant.empty() ? "; the subcommands are " + join(listed, ", ")
-                        : "; did you mean '" + std::string(meant) + "'?");
+std::string unknown_subcommand(const CLI::App &app, int argc, char **argv) {
+  const CLI::App *at = &app;
+  std::string command = "cudnn-compat";
+  int i = 1;
+  for (;; ++i) {
+    const std::vector<const CLI::App *> subs =
+        at->get_subcommands([](const CLI::App *) { return true; });
+    if (subs.empty()) return {};  // a leaf: its words are its own arguments
+    // No command with subcommands takes an option with a value (--json is a flag): a word that
+    // is not an option is in a subcommand's place.
+    while (i < argc && argv[i][0] == '-' && std::string_view(argv[i]) != "--") ++i;
+    std::vector<std::string_view> names;
+    for (const CLI::App *sub : subs) names.push_back(sub->get_name());
+    std::vector<std::string> listed(names.begin(), names.end());
+    if (i >= argc || std::string_view(argv[i]) == "--")
+      return command + " needs a subcommand: " + join(listed, ", ");
+    const auto next = std::find_if(subs.begin(), subs.end(),
+                                   [&](const CLI::App *sub) { return sub->get_name() == argv[i]; });
+    if (next == subs.end()) {
+      const std::string_view meant = nearest_word(argv[i], names);
+      return cudnn_compat::quoted(argv[i]) + " is not a " + command + " subcommand" +
+             (meant.empty() ? "; the subcommands are " + join(listed, ", ")
+                            : "; did you mean '" + std::string(meant) + "'?");
+    }
+    at = *next;
+    command += " " + at->get_name();
+  }
 }
 
 void build_app(CLI::App &app, Globals &g, int argc, char **argv) {

@@ -36,9 +36,9 @@ std::vector<HelpSection> top_help(const std::optional<std::string> &prefix);
 // Registers the global options and the subcommands (only the one named in argv, when it names
 // one; all of them otherwise).
 void build_app(CLI::App &app, Globals &g, int argc, char **argv);
-// What to say when the word in the subcommand's place names none ("" when it does, or is absent):
-// the one it was likely meant for, or the list.
-std::string unknown_subcommand(int argc, char **argv);
+// What to say when a word in a subcommand's place (`map valdate`) names none, or none is given
+// where one is needed: the one it was likely meant for, or the list; "" when every word is known.
+std::string unknown_subcommand(const CLI::App &app, int argc, char **argv);
 
 // Each subcommand registers itself on the application; its callback sets Globals::exit_code.
 void add_decode(CLI::App &app, Globals &g);

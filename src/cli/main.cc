@@ -41,8 +41,10 @@ int run(int argc, char **argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
-    // CLI11 says "A subcommand is required" of `resolv`: the word typed is the news.
-    if (const std::string typo = unknown_subcommand(argc, argv); !typo.empty()) {
+    // CLI11 says "A subcommand is required" of `resolv` and `map valdate`: the word typed is
+    // the news. (--help and --version are answered as asked.)
+    if (const std::string typo = unknown_subcommand(app, argc, argv);
+        !typo.empty() && dynamic_cast<const CLI::Success *>(&e) == nullptr) {
       Error() << typo;
       std::cerr << "Run with --help for more information.\n";
       return failed_as_json(kUsage, json);

@@ -11,3 +11,15 @@ has "\"error\": \"'mpa' is not a cudnn-compat subcommand; did you mean 'map'?\""
 # Subcommands themselves are untouched.
 expect_rc 0 cc decode 5103
 has "5.1.3"
+# One level down too (helper 94: `map valdate` said "A subcommand is required"), and a missing
+# subcommand lists the ones there are.
+expect_rc 2 cc map valdate
+has "'valdate' is not a cudnn-compat map subcommand; did you mean 'validate'?"
+expect_rc 2 cc usage ingset x
+has "did you mean 'ingest'?"
+expect_rc 2 cc map
+has "cudnn-compat map needs a subcommand: validate, show"
+expect_rc 2 cc
+has "cudnn-compat needs a subcommand: decode, check, map"
+expect_rc 0 cc map validate --help
+has "Usage: cudnn-compat map validate"
