@@ -154,6 +154,7 @@ std::string unknown_subcommand(const CLI::App &app, int argc, char **argv) {
     // is not an option is in a subcommand's place.
     while (i < argc && argv[i][0] == '-' && std::string_view(argv[i]) != "--") ++i;
     std::vector<std::string_view> names;
+    names.reserve(subs.size());
     for (const CLI::App *sub : subs) names.push_back(sub->get_name());
     std::vector<std::string> listed(names.begin(), names.end());
     if (i >= argc || std::string_view(argv[i]) == "--")
