@@ -234,6 +234,8 @@ void print_nothing_fits(const Opts &o, const Globals &g, const std::string &rout
     advice = "Write that lib in " + map.path +
              " as an absolute path (a relative one would be read from each job's working "
              "directory); cudnn-compat map validate names each.";
+  else if (!choice.ranked.empty())  // releases that fit are listed, their files gone
+    advice = "The map is out of date: ask the admins to run cudnn-compat map validate.";
   else if (need.cudnn)
     advice = "Ask the admins for " + release_to_ask_for(need, need.cudnn->major) +
              ", or rebuild the program against an installed release.";

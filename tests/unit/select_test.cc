@@ -230,8 +230,11 @@ TEST(Select, NoCudnnAnywhereSaysNothingUnlessRequired) {
   s = select_library(in, io);
   EXPECT_FALSE(s.use);
   ASSERT_EQ(s.say.size(), 1U);
-  EXPECT_NE(s.say[0].find("needs 5.1 from the test, but the loader finds no libcudnn.so.5; no "
-                          "installed cuDNN fits"),
+  // The map lists a release that fits and whose file is gone: the map is out of date, and the
+  // line says so rather than "nothing installed fits" (helper 94).
+  EXPECT_NE(s.say[0].find("needs 5.1 from the test, but the loader finds no libcudnn.so.5; "
+                          "5.1.10 (cudnn/5.1.10) would fit, but /opt/5.1.10 holds no "
+                          "libcudnn.so.5; loading as usual. The map is out of date"),
             std::string::npos)
       << s.say[0];
   in.map = nullptr;  // no map: nothing installed is known, and the loader's error is the word

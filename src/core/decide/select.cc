@@ -143,6 +143,7 @@ struct Search {
   std::optional<Version> reports;           // what its library reports
   bool map_lied = false;                    // an entry of the map's own is not what it says
   std::map<std::size_t, Version> reported;  // entries whose library says otherwise: what it says
+  std::vector<std::size_t> missing;         // entries that fit by the map's word, file gone
 };
 
 // On the way to "nothing fits": the releases of the major the map's word passed over, each as
@@ -189,7 +190,10 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
     const Installed &e = in.map->cudnn[i];
     std::optional<std::string> file =
         io.find_file(e.lib, in.requested, major.value_or(e.version.major));
-    if (!file) continue;
+    if (!file) {
+      s.missing.push_back(i);
+      continue;
+    }
     s.any_file = true;
     const LibraryCheck c = io.probe(*file);
     if (!c.probe) {
@@ -360,6 +364,18 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies;
   if (!found.not_run.empty()) {
     out.say.push_back(line + "; loading as usual");
+    return out;
+  }
+  // A release that would fit by the map's word and whose directory no longer holds the library
+  // (a module removed after the map was checked): "nothing fits" would send the user to ask for
+  // what the map lists (helper 94). The admins' map is what is out of date.
+  if (!found.missing.empty()) {
+    const Installed &e = in.map->cudnn[found.missing.front()];
+    out.say.push_back(line + "; " + to_string(e.version) +
+                      (e.module.empty() ? "" : " (" + e.module + ")") + " would fit, but " + e.lib +
+                      " holds no " + in.name +
+                      "; loading as usual. The map is out of date: ask the admins to run "
+                      "cudnn-compat map validate");
     return out;
   }
   std::string held;
