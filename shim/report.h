@@ -8,6 +8,8 @@
 
 #include <link.h>
 
+#include "shared/advice.h"
+
 #pragma GCC visibility push(hidden)
 
 // The environment asks for the report: CUDNN_COMPAT_REPORT=1.
@@ -37,9 +39,8 @@ const char *shim_map_path(void);
 // The next run's advice where no installed release fits.
 #define REPORT_NOTHING_FITS "cudnn-compat doctor   # the shim had no fitting release to hand over"
 // The next run's advice where the loader linked a cuDNN the LD_PRELOAD front never saw.
-#define REPORT_USE_AUDIT                                        \
-  "export LD_AUDIT=$(cudnn-compat shim-path); unset LD_PRELOAD" \
-  "   # the shim then sees the libraries a program links, too"
+#define REPORT_USE_AUDIT \
+  CUDNN_COMPAT_USE_AUDIT "   # the shim then sees the libraries a program links, too"
 // Under LD_AUDIT: the first object of the base namespace, where the report starts its walk.
 void report_main_program(const struct link_map *map);
 

@@ -117,6 +117,7 @@ void gather_frameworks(DoctorFacts &f, const Map *map, const DoctorIo &io) {
     v.pin = c.pins.empty() ? "pins no cuDNN" : c.pins.front().text;
     v.library = c.library;
     v.runpath = c.wheel_runpath;
+    v.links = c.major.has_value();
     if (!c.pins.empty())
       v.need = need_of_pin(c.pins.front(), map ? map->policy.rule : Rule::nvidia);
     if (!c.library.empty()) {

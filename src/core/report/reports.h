@@ -140,6 +140,7 @@ struct FrameworkView {
   std::optional<Need> need;  // the pin as a need, under the framework's rule
   Resolution resolved;       // what libcudnn.so.<major> becomes for that library
   bool runpath = false;      // the library's RUNPATH leads to a wheel's cuDNN
+  bool links = false;        // the library links cuDNN (DT_NEEDED), which LD_PRELOAD never sees
 };
 struct DoctorFacts {
   std::vector<std::string> modules;  // loaded, in order

@@ -1,0 +1,34 @@
+# A framework whose library links cuDNN (DT_NEEDED, as libtorch_cuda.so does) against its pin:
+# under LD_PRELOAD the shim never sees that link, and doctor said "ok: the shim is on
+# (LD_PRELOAD)" beside the pin it does not meet (helper 94). It now advises the front end that
+# sees links, and the process proves why: LD_PRELOAD keeps the wheel's, LD_AUDIT hands over 9.23.0.
+source "$(dirname "$0")/common.sh"
+make_venv "$t/venv"
+wheel_cudnn "$site" 9.20.0
+mkdir -p "$site/torch/lib"
+lib=$site/torch/lib/libtorch_cuda.so
+"$CC" -shared -fPIC -o "$lib" -x c - -L"$site/nvidia/cudnn/lib" -l:libcudnn.so.9 \
+  -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/../../nvidia/cudnn/lib' <<'C'
+#include <stddef.h>
+size_t cudnnGetVersion(void);
+size_t torch_cudnn(void) { return cudnnGetVersion(); }
+C
+: >"$site/torch/__init__.py"
+python3 "$here/dist_info.py" "$site" torch 2.6.0 --requires "nvidia-cudnn-cu12==9.23.0.12" \
+  --top torch torch/__init__.py torch/lib/libtorch_cuda.so
+printf 'schema = 1\n[[cudnn]]\nversion = "9.23.0"\nlib = "%s"\nmodule = "cudnn/9.23"\n' \
+  "$FAKES/9.23.0/lib64" >"$t/map.toml"
+export VIRTUAL_ENV=$t/venv
+
+LD_PRELOAD=$SHIM expect_rc 1 cc doctor
+has "cuDNN 9.20.0, which does not fit its pin"
+has "fix: export LD_AUDIT=\$(cudnn-compat shim-path); unset LD_PRELOAD   # under LD_PRELOAD the shim does not see $lib's link of libcudnn.so.9"
+load='import ctypes, sys; print("cuDNN", ctypes.CDLL(sys.argv[1]).torch_cudnn())'
+expect_rc 0 preload "$t/venv/bin/python" -c "$load" "$lib"
+has "cuDNN 92000"
+expect_rc 0 audit "$t/venv/bin/python" -c "$load" "$lib"
+has "cuDNN 92300"
+# The shim off: the same pin, and LD_AUDIT is the advice as before.
+expect_rc 1 cc doctor
+has "fix: export LD_AUDIT=\$(cudnn-compat shim-path)"
+lacks "unset LD_PRELOAD"
