@@ -172,6 +172,37 @@ std::string unknown_subcommand(const CLI::App &app, int argc, char **argv) {
   }
 }
 
+std::string unknown_option(const CLI::App &app, int argc, char **argv) {
+  // The subcommands named, as far as they are known: the options of the last and the global ones.
+  std::vector<const CLI::App *> chain = {&app};
+  for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
+    if (argv[i][0] == '-') continue;
+    const std::vector<const CLI::App *> subs =
+        chain.back()->get_subcommands([](const CLI::App *) { return true; });
+    const auto next = std::find_if(subs.begin(), subs.end(),
+                                   [&](const CLI::App *sub) { return sub->get_name() == argv[i]; });
+    if (next == subs.end()) break;
+    chain.push_back(*next);
+  }
+  std::vector<std::string> known;
+  for (const CLI::App *a : {chain.front(), chain.back()})
+    for (const CLI::Option *o : a->get_options())
+      for (const std::string &name : o->get_lnames()) known.push_back("--" + name);
+  const std::vector<std::string_view> words(known.begin(), known.end());
+  for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
+    const std::string_view typed =
+        std::string_view(argv[i]).substr(0, std::string_view(argv[i]).find('='));
+    if (!typed.starts_with("--") || std::find(words.begin(), words.end(), typed) != words.end())
+      continue;
+    const std::string_view meant = nearest_word(typed, words);
+    std::string command = "cudnn-compat";
+    for (std::size_t k = 1; k < chain.size(); ++k) command += " " + chain[k]->get_name();
+    return cudnn_compat::quoted(typed) + " is not an option of " + command +
+           (meant.empty() ? "" : "; did you mean '" + std::string(meant) + "'?");
+  }
+  return {};
+}
+
 void build_app(CLI::App &app, Globals &g, int argc, char **argv) {
   app.set_version_flag(
       "--version", std::string("cudnn-compat ") + version() + "\nLicensed under the MIT licence.");

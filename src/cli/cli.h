@@ -39,6 +39,9 @@ void build_app(CLI::App &app, Globals &g, int argc, char **argv);
 // What to say when a word in a subcommand's place (`map valdate`) names none, or none is given
 // where one is needed: the one it was likely meant for, or the list; "" when every word is known.
 std::string unknown_subcommand(const CLI::App &app, int argc, char **argv);
+// What to say of a word like an option that the command does not take (`--requre`): the option
+// it was likely meant for; "" when every option is known.
+std::string unknown_option(const CLI::App &app, int argc, char **argv);
 
 // Each subcommand registers itself on the application; its callback sets Globals::exit_code.
 void add_decode(CLI::App &app, Globals &g);

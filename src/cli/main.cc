@@ -43,8 +43,12 @@ int run(int argc, char **argv) {
   } catch (const CLI::ParseError &e) {
     // CLI11 says "A subcommand is required" of `resolv` and `map valdate`: the word typed is
     // the news. (--help and --version are answered as asked.)
-    if (const std::string typo = unknown_subcommand(app, argc, argv);
-        !typo.empty() && dynamic_cast<const CLI::Success *>(&e) == nullptr) {
+    std::string typo = dynamic_cast<const CLI::Success *>(&e) == nullptr
+                           ? unknown_subcommand(app, argc, argv)
+                           : std::string();
+    if (typo.empty() && dynamic_cast<const CLI::ExtrasError *>(&e) != nullptr)
+      typo = unknown_option(app, argc, argv);
+    if (!typo.empty()) {
       Error() << typo;
       std::cerr << "Run with --help for more information.\n";
       return failed_as_json(kUsage, json);

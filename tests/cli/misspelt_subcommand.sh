@@ -23,3 +23,13 @@ expect_rc 2 cc
 has "cudnn-compat needs a subcommand: decode, check, map"
 expect_rc 0 cc map validate --help
 has "Usage: cudnn-compat map validate"
+# A misspelt option is named with the one meant (helper 94: CLI11 said "The following arguments
+# were not expected: 9.1 --requre"), at any depth, global options included.
+expect_rc 2 cc resolve libcudnn.so.9 --requre 9.1
+has "'--requre' is not an option of cudnn-compat resolve; did you mean '--require'?"
+expect_rc 2 cc map validate --mpa x.toml
+has "did you mean '--map'?"
+expect_rc 2 cc doctor --jsn
+has "did you mean '--json'?"
+expect_rc 2 cc resolve libcudnn.so.9 --frobnicate
+has "'--frobnicate' is not an option of cudnn-compat resolve"
