@@ -333,6 +333,7 @@ INSTANTIATE_TEST_SUITE_P(
         // Missing said of cuDNN (dotnet/machinelearning-modelbuilder#2910; mszhanyi/VSIXTorch#11,
         // a project wizard's, so a build's).
         Case{"cuDNN 7.6.4 is missing", "library-not-found - - 7.6.4 - - - - - run"},
+        Case{"cudnn 9 missing", "library-not-found - - 9 - - - - - run"},  // as users write it
         Case{"you choose to create a torch project with cuda but cuDNN isn't installed.",
              "library-not-found - - - - - - - - build"},
         // TensorFlow's configure (mozilla/DeepSpeech#1522, tensorflow#8702 with the header's

@@ -415,9 +415,11 @@ bool failed_in_its_words(std::string_view low) {
 // "cuDNN is missing", "cuDNN 7.6.4 is missing": cuDNN itself, with its release, is what is
 // missing - not something of it ("cuDNN attention is missing support for dropout").
 bool missing_cudnn(std::string_view low) {
-  for (std::size_t at = low.find(" is missing"); at != std::string_view::npos;
-       at = low.find(" is missing", at + 1)) {
+  // "cuDNN 7.6.4 is missing", and as a user writes it, "cudnn 9 missing" (helper 94).
+  for (std::size_t at = low.find(" missing"); at != std::string_view::npos;
+       at = low.find(" missing", at + 1)) {
     std::string_view subject = low.substr(0, at);
+    if (subject.ends_with(" is")) subject.remove_suffix(3);
     while (!subject.empty() &&
            (is_digit(subject.back()) || subject.back() == '.' || subject.back() == ' '))
       subject.remove_suffix(1);
