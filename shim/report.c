@@ -214,8 +214,10 @@ static void say_library(const struct lib *l, const struct lib *libs, long n) {
   const unsigned long v = l->version ? l->version : dir_release(libs, n, l->dir);
   if (v) cudnn_number_text(v, number);
   copy_text(extra, sizeof extra, l->version ? l->version_from : "as its directory's family");
+  // As the loader named it, a RUNPATH's $ORIGIN/../.. included: shown without the dots.
+  static char shown[kPath];
   const char *parts[] = {"cudnn-compat: report: ",
-                         l->path,
+                         lexically_normal(l->path, shown, sizeof shown) ? shown : l->path,
                          ": cuDNN ",
                          v ? number : "unknown",
                          v ? " (" : "",

@@ -10,7 +10,7 @@ rc = ctypes.CDLL(sys.argv[1]).framework_load(b"")
 sys.exit(rc or ctypes.CDLL(sys.argv[2]).framework_load(b""))'
 for mode in audit preload; do
   CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode python3 -c "$late" "$torch" "$jax"
-  has "report: $site/torch/lib/../../nvidia/cudnn/lib/libcudnn.so.9: cuDNN 9.20.0 (reported by the library), wheel, chosen by the loader, kept by the shim (rule pytorch"
+  has "report: $site/nvidia/cudnn/lib/libcudnn.so.9: cuDNN 9.20.0 (reported by the library), wheel, chosen by the loader, kept by the shim (rule pytorch"
   has "report: $jax came after cuDNN 9.20.0 was chosen for $torch, and its pins were not weighed: with them, cuDNN would come from $FAKES/9.23.0/lib64/libcudnn.so.9"
   has "report: next run: import jax_cuda12_plugin before torch   # its pins are then weighed by the first cuDNN load"
   lacks "nothing to change"

@@ -44,9 +44,11 @@ for mode in audit preload; do
   count ", wheel, chosen by " 9
   has "cudnn-compat: report: next run: nothing to change (one whole family per cuDNN major)"
   # With no decision to name the source, the directory as the loader names it (torch's RUNPATH,
-  # torch/lib/../../nvidia/cudnn/lib) says it is the wheel's.
+  # torch/lib/../../nvidia/cudnn/lib) says it is the wheel's; the report shows it without the
+  # dots (helper 94).
   CUDNN_COMPAT_DISABLE=1 CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode py_client "$lib"
   count ", wheel, chosen by the loader" 9
+  lacks "/../"
   # Debugging too: the line that says the load fits is a note, no warning to repeat at exit (an
   # outside tester's finding: "warned at the load: ... fits", and the next run sent to doctor).
   CUDNN_COMPAT_DEBUG=1 CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode py_client "$lib"
@@ -83,7 +85,7 @@ rm -rf "$mix"
 metadata=$(echo "$site"/nvidia_cudnn_cu12-*.dist-info/METADATA)
 rm "$metadata" && mkfifo "$metadata"
 CUDNN_COMPAT_REPORT=1 expect_rc 0 audit py_client "$lib"
-has "report: $site/torch/lib/../../nvidia/cudnn/lib/libcudnn.so.9: cuDNN 9.20.0 (reported by the library), wheel, chosen by the loader, kept by the shim"
+has "report: $site/nvidia/cudnn/lib/libcudnn.so.9: cuDNN 9.20.0 (reported by the library), wheel, chosen by the loader, kept by the shim"
 
 # A program that links cuDNN and never dlopens it: under LD_PRELOAD it asks the shim nothing, and
 # the report is made all the same (the environment is read at exit).
