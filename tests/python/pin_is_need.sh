@@ -20,3 +20,10 @@ has "9.0.0 on LD_LIBRARY_PATH does not fit"
 # CUDNN_COMPAT_REQUIRE still wins over the pin.
 CUDNN_COMPAT_REQUIRE=9.0 expect_rc 0 audit c_client "$lib"
 has "version 90000"
+
+# A pin nothing installed meets is met in the environment itself: the line says how before it
+# sends the user to the admins (helper 94: only "Ask the admins for cuDNN 9.30").
+sed -i 's/==9.20.0.48/==9.30.0.1/' "$site"/torch-2.6.0.dist-info/METADATA
+expect_rc 0 audit py_client "$lib"
+has "no installed cuDNN fits"
+has "In its environment: pip install 'nvidia-cudnn-cu12==9.30.0.1'; or ask the admins for cuDNN 9.30"

@@ -34,6 +34,9 @@ struct Need {
   std::vector<Need> also = {};  // the other consumers in the process: a release fits them too
   std::optional<NodeFacts> node = {};  // the node it runs on, when known: its GPUs and driver
   std::string cuda_source = {};        // where cuda_major came from: "--cuda", "CUDNN_COMPAT_CUDA"
+  // A pin's: what installs the cuDNN it asks for in its own environment, where no installed
+  // release fits ("pip install 'nvidia-cudnn-cu12==9.30.0.1'"); "" for any other need.
+  std::string install = {};
 };
 
 struct NeedInputs {

@@ -3,6 +3,7 @@
 // a conda package a match spec (cudnn >=8.9.2.26,<9.0a0): the lower bound is the cuDNN the
 // framework was built with, judged by that framework's own rule (FACTS.md section 3).
 #include "decide.h"
+#include "text.h"
 
 #include <algorithm>
 #include <array>
@@ -70,6 +71,9 @@ std::optional<Need> need_of_pin(const CudnnPin &pin, Rule fallback) {
   need.rule = framework_rule(pin.consumer).value_or(fallback);
   need.cuda_major = pin.cuda_major;
   need.source = pin_source(pin);
+  // The requirement as written, less a wheel's environment markers ("; platform_system == ...").
+  const std::string_view spec = trim(std::string_view(pin.text).substr(0, pin.text.find(';')));
+  need.install = (pin.conda ? "conda install '" : "pip install '") + std::string(spec) + "'";
   std::optional<Version> upper;
   for (const VersionClause &c : pin.clauses) take_clause(c, need, upper);
   if (!need.cudnn && !upper) return std::nullopt;

@@ -384,7 +384,11 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
   line += "; no " + std::string(held.empty() ? "installed cuDNN" : "cuDNN the map hands out") +
           " fits (installed: " + installed_list(*in.map, found.reported) + held +
           (held.empty() ? "" : ", which would") + "); loading as usual";
-  if (in.need.cudnn)
+  // A pin's need is met in the user's own environment, without the admins (helper 94).
+  if (in.need.cudnn && !in.need.install.empty())
+    line += ". In its environment: " + in.need.install + "; or ask the admins for " +
+            release_to_ask_for(in.need, in.need.cudnn->major);
+  else if (in.need.cudnn)
     line += ". Ask the admins for " + release_to_ask_for(in.need, in.need.cudnn->major);
   out.say.push_back(line);
   return out;
