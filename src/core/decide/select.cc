@@ -319,6 +319,41 @@ Verdict serves(const Need &need, std::optional<int> major, const Probe &p) {
   return fit(need, major, p.version, p.cuda);
 }
 
+// Where a map was read and nothing is handed over: the ordinary load, and what to do about it.
+std::string nothing_handed_over(const SelectInputs &in, const std::string &need,
+                                const std::string &loader_note, const Search &found) {
+  const std::string lies =
+      found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
+  // A release that may fit and could not be checked is no reason to ask the admins for anything.
+  // A place the map withholds that would fit is named: "nothing installed fits" would not be the
+  // truth.
+  std::string line = kPrefix + in.name + ": " + need + ", but " + loader_note + lies;
+  if (!found.not_run.empty()) return line + "; loading as usual";
+  // A release that would fit by the map's word and whose directory no longer holds the library
+  // (a module removed after the map was checked): "nothing fits" would send the user to ask for
+  // what the map lists (helper 94). The admins' map is what is out of date.
+  if (!found.missing.empty()) {
+    const Installed &e = in.map->cudnn[found.missing.front()];
+    return line + "; " + to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")") +
+           " would fit, but " + e.lib + " holds no " + in.name +
+           "; loading as usual. The map is out of date: ask the admins to run cudnn-compat map "
+           "validate";
+  }
+  std::string held;
+  for (std::size_t i : withheld_fits(*in.map, in.need, wanted_major(in.need, in.requested)))
+    held += (held.empty() ? "; the map withholds " : ", ") + to_string(in.map->cudnn[i].version);
+  line += "; no " + std::string(held.empty() ? "installed cuDNN" : "cuDNN the map hands out") +
+          " fits (installed: " + installed_list(*in.map, found.reported) + held +
+          (held.empty() ? "" : ", which would") + "); loading as usual";
+  // A pin's need is met in the user's own environment, without the admins (helper 94).
+  if (in.need.cudnn && !in.need.install.empty())
+    line += ". In its environment: " + in.need.install + "; or ask the admins for " +
+            release_to_ask_for(in.need, in.need.cudnn->major);
+  else if (in.need.cudnn)
+    line += ". Ask the admins for " + release_to_ask_for(in.need, in.need.cudnn->major);
+  return line;
+}
+
 Selection select_library(const SelectInputs &in, const SelectIo &io) {
   const std::string need = describe_need(in);
   if (std::optional<Selection> early = settled_early(in, need)) return *early;
@@ -356,41 +391,7 @@ Selection select_library(const SelectInputs &in, const SelectIo &io) {
     handed_over(in, need, *loader_note, found, out);
     return out;
   }
-  const std::string lies =
-      found.passed_over.empty() ? "" : "; " + capped(found.passed_over, 3, "; ");
-  // Nothing fits: the ordinary load, and what to do about it - unless a release that may fit
-  // could not be checked, which is no reason to ask the admins for anything. A place the map
-  // withholds that would fit is named: "nothing installed fits" would not be the truth.
-  std::string line = kPrefix + in.name + ": " + need + ", but " + *loader_note + lies;
-  if (!found.not_run.empty()) {
-    out.say.push_back(line + "; loading as usual");
-    return out;
-  }
-  // A release that would fit by the map's word and whose directory no longer holds the library
-  // (a module removed after the map was checked): "nothing fits" would send the user to ask for
-  // what the map lists (helper 94). The admins' map is what is out of date.
-  if (!found.missing.empty()) {
-    const Installed &e = in.map->cudnn[found.missing.front()];
-    out.say.push_back(line + "; " + to_string(e.version) +
-                      (e.module.empty() ? "" : " (" + e.module + ")") + " would fit, but " + e.lib +
-                      " holds no " + in.name +
-                      "; loading as usual. The map is out of date: ask the admins to run "
-                      "cudnn-compat map validate");
-    return out;
-  }
-  std::string held;
-  for (std::size_t i : withheld_fits(*in.map, in.need, wanted_major(in.need, in.requested)))
-    held += (held.empty() ? "; the map withholds " : ", ") + to_string(in.map->cudnn[i].version);
-  line += "; no " + std::string(held.empty() ? "installed cuDNN" : "cuDNN the map hands out") +
-          " fits (installed: " + installed_list(*in.map, found.reported) + held +
-          (held.empty() ? "" : ", which would") + "); loading as usual";
-  // A pin's need is met in the user's own environment, without the admins (helper 94).
-  if (in.need.cudnn && !in.need.install.empty())
-    line += ". In its environment: " + in.need.install + "; or ask the admins for " +
-            release_to_ask_for(in.need, in.need.cudnn->major);
-  else if (in.need.cudnn)
-    line += ". Ask the admins for " + release_to_ask_for(in.need, in.need.cudnn->major);
-  out.say.push_back(line);
+  out.say.push_back(nothing_handed_over(in, need, *loader_note, found));
   return out;
 }
 
