@@ -738,9 +738,11 @@ static const char *unseen_links(const struct link_map *head, const struct settin
         (!r.use || (split_path(loaded->l_name, dir, sizeof dir) && same_directory(r.use, dir))))
       continue;
     const char *after = r.said ? after_prefix(r.said, "cudnn-compat: ") : 0;
+    static char shown[kPath];  // as the report shows every path: without a RUNPATH's ../
     say_parts((const char *const[]){
-        "cudnn-compat: report: ", loaded->l_name, " was linked by ",
-        *m->l_name ? m->l_name : "the program",
+        "cudnn-compat: report: ",
+        lexically_normal(loaded->l_name, shown, sizeof shown) ? shown : loaded->l_name,
+        " was linked by ", *m->l_name ? m->l_name : "the program",
         ", which the shim does not see under LD_PRELOAD; judged now: ",
         r.said ? (after ? after : r.said) : "the shim would have handed over ", r.said ? "" : r.use,
         !r.said && r.how ? " (" : "", !r.said && r.how ? r.how : "", !r.said && r.how ? ")" : "",

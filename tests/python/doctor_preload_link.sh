@@ -24,8 +24,11 @@ LD_PRELOAD=$SHIM expect_rc 1 cc doctor
 has "cuDNN 9.20.0, which does not fit its pin"
 has "fix: export LD_AUDIT=\$(cudnn-compat shim-path); unset LD_PRELOAD   # under LD_PRELOAD the shim does not see $lib's link of libcudnn.so.9"
 load='import ctypes, sys; print("cuDNN", ctypes.CDLL(sys.argv[1]).torch_cudnn())'
-expect_rc 0 preload "$t/venv/bin/python" -c "$load" "$lib"
+CUDNN_COMPAT_REPORT=1 expect_rc 0 preload "$t/venv/bin/python" -c "$load" "$lib"
 has "cuDNN 92000"
+# The report at exit says the same, its paths without the RUNPATH's ../
+has "report: $site/nvidia/cudnn/lib/libcudnn.so.9 was linked by $lib, which the shim does not see under LD_PRELOAD"
+lacks "/../"
 expect_rc 0 audit "$t/venv/bin/python" -c "$load" "$lib"
 has "cuDNN 92300"
 # The shim off: the same pin, and LD_AUDIT is the advice as before.
