@@ -20,7 +20,9 @@ printf 'schema = 1\n[[cudnn]]\nversion = "9.23.0"\nlib = "%s"\nmodule = "cudnn/9
   "$FAKES/9.23.0/lib64" >"$t/map.toml"
 export VIRTUAL_ENV=$t/venv
 
-LD_PRELOAD=$SHIM expect_rc 1 cc doctor
+# (doctor reads the variable; a path that loads nothing keeps the shim out of its own process,
+# which a sanitizer build's runtime must come first in.)
+LD_PRELOAD=/x/libcudnn-compat.so expect_rc 1 cc doctor
 has "cuDNN 9.20.0, which does not fit its pin"
 has "fix: export LD_AUDIT=\$(cudnn-compat shim-path); unset LD_PRELOAD   # under LD_PRELOAD the shim does not see $lib's link of libcudnn.so.9"
 load='import ctypes, sys; print("cuDNN", ctypes.CDLL(sys.argv[1]).torch_cudnn())'
