@@ -115,6 +115,11 @@ static const struct link_map *first_object(void) {
   return m;
 }
 
+const char *report_path(const char *path) {
+  static char shown[kPath];
+  return lexically_normal(path, shown, sizeof shown) ? shown : path;
+}
+
 // The version a file's name gives, following a link (libcudnn_ops.so.9 -> libcudnn_ops.so.9.1.0).
 static unsigned long name_version(const char *path) {
   static char target[kPath];
@@ -214,10 +219,8 @@ static void say_library(const struct lib *l, const struct lib *libs, long n) {
   const unsigned long v = l->version ? l->version : dir_release(libs, n, l->dir);
   if (v) cudnn_number_text(v, number);
   copy_text(extra, sizeof extra, l->version ? l->version_from : "as its directory's family");
-  // As the loader named it, a RUNPATH's $ORIGIN/../.. included: shown without the dots.
-  static char shown[kPath];
   const char *parts[] = {"cudnn-compat: report: ",
-                         lexically_normal(l->path, shown, sizeof shown) ? shown : l->path,
+                         report_path(l->path),
                          ": cuDNN ",
                          v ? number : "unknown",
                          v ? " (" : "",

@@ -31,6 +31,8 @@ void report_disabled(void);
 // to another release's file (foreign), or one this user cannot read.
 void report_refused(const char *dir, const char *base, const char *release, const char *foreign,
                     int unreadable);
+// path as the report shows it: without a RUNPATH's $ORIGIN/../.. (one buffer: one path at a time).
+const char *report_path(const char *path);
 // The shim's own look at exit (shim.c), before the next run's advice: its lines about the process
 // as it is then, and advice for the next run, or 0.
 const char *recheck_at_exit(const struct link_map *head);

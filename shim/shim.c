@@ -715,7 +715,8 @@ static const char *unseen_links(const struct link_map *head, const struct settin
   static char main_name[64];
   unsigned long asked = 0;  // the majors asked about (below 64)
   const char *advice = 0;
-  for (const struct link_map *m = head; m && !is_audit_front(); m = m->l_next) {
+  if (is_audit_front()) return 0;  // LD_AUDIT saw every link as it was searched
+  for (const struct link_map *m = head; m; m = m->l_next) {
     struct cudnn_name c, n;
     const int major =
         m->l_name && !parse_cudnn_name(base_name(m->l_name), &c) ? needed_cudnn_major(m) : -1;
@@ -738,11 +739,9 @@ static const char *unseen_links(const struct link_map *head, const struct settin
         (!r.use || (split_path(loaded->l_name, dir, sizeof dir) && same_directory(r.use, dir))))
       continue;
     const char *after = r.said ? after_prefix(r.said, "cudnn-compat: ") : 0;
-    static char shown[kPath];  // as the report shows every path: without a RUNPATH's ../
     say_parts((const char *const[]){
-        "cudnn-compat: report: ",
-        lexically_normal(loaded->l_name, shown, sizeof shown) ? shown : loaded->l_name,
-        " was linked by ", *m->l_name ? m->l_name : "the program",
+        "cudnn-compat: report: ", report_path(loaded->l_name), " was linked by ",
+        *m->l_name ? m->l_name : "the program",
         ", which the shim does not see under LD_PRELOAD; judged now: ",
         r.said ? (after ? after : r.said) : "the shim would have handed over ", r.said ? "" : r.use,
         !r.said && r.how ? " (" : "", !r.said && r.how ? r.how : "", !r.said && r.how ? ")" : "",

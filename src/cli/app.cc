@@ -69,9 +69,6 @@ invalid map), 2 bad usage or input.)"},
 
 namespace {
 
-// The module hooks run `module-check` on every misfit, where building the other subcommands'
-// options was 60% of the process's instructions (callgrind): a subcommand named on the command
-// line is registered alone; otherwise (--help, a typo, the documentation) all are.
 using Subcommand = std::pair<std::string_view, void (*)(CLI::App &, Globals &)>;
 constexpr Subcommand kSubcommands[] = {{"decode", add_decode},
                                        {"check", add_check},
@@ -140,6 +137,13 @@ std::string help_footer() {
   return out;
 }
 
+// The subcommand of `at` named `name`, or null.
+const CLI::App *child_named(const CLI::App &at, std::string_view name) {
+  for (const CLI::App *sub : at.get_subcommands([](const CLI::App *) { return true; }))
+    if (sub->get_name() == name) return sub;
+  return nullptr;
+}
+
 }  // namespace
 
 std::string unknown_subcommand(const CLI::App &app, int argc, char **argv) {
@@ -159,15 +163,14 @@ std::string unknown_subcommand(const CLI::App &app, int argc, char **argv) {
     std::vector<std::string> listed(names.begin(), names.end());
     if (i >= argc || std::string_view(argv[i]) == "--")
       return command + " needs a subcommand: " + join(listed, ", ");
-    const auto next = std::find_if(subs.begin(), subs.end(),
-                                   [&](const CLI::App *sub) { return sub->get_name() == argv[i]; });
-    if (next == subs.end()) {
+    const CLI::App *next = child_named(*at, argv[i]);
+    if (!next) {
       const std::string_view meant = nearest_word(argv[i], names);
       return cudnn_compat::quoted(argv[i]) + " is not a " + command + " subcommand" +
              (meant.empty() ? "; the subcommands are " + join(listed, ", ")
                             : "; did you mean '" + std::string(meant) + "'?");
     }
-    at = *next;
+    at = next;
     command += " " + at->get_name();
   }
 }
@@ -177,12 +180,9 @@ std::string unknown_option(const CLI::App &app, int argc, char **argv) {
   std::vector<const CLI::App *> chain = {&app};
   for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
     if (argv[i][0] == '-') continue;
-    const std::vector<const CLI::App *> subs =
-        chain.back()->get_subcommands([](const CLI::App *) { return true; });
-    const auto next = std::find_if(subs.begin(), subs.end(),
-                                   [&](const CLI::App *sub) { return sub->get_name() == argv[i]; });
-    if (next == subs.end()) break;
-    chain.push_back(*next);
+    const CLI::App *next = child_named(*chain.back(), argv[i]);
+    if (!next) break;
+    chain.push_back(next);
   }
   std::vector<std::string> known;
   for (const CLI::App *a : {chain.front(), chain.back()})

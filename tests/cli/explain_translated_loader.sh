@@ -25,7 +25,7 @@ printf x >"$t/libcudnn_ops.so.9"
 head -c 200 /dev/zero | tr '\0' x >"$t/libcudnn_adv.so.9"  # a Git LFS pointer's kind: no ELF
 mkdir "$t/libcudnn_graph.so.9"
 cp "$FAKES/9.1.0/lib64/libcudnn_cnn.so.9.1.0" "$t/libcudnn_cnn.so.9"
-chmod 600 "$t/libcudnn_cnn.so.9"
+chmod 000 "$t/libcudnn_cnn.so.9"
 # Root reads any file: the unreadable one is opened as nobody.
 unreadable() { if [[ $(id -u) == 0 ]]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi; }
 for l in de_DE zh_CN ru_RU; do

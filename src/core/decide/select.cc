@@ -143,7 +143,7 @@ struct Search {
   std::optional<Version> reports;           // what its library reports
   bool map_lied = false;                    // an entry of the map's own is not what it says
   std::map<std::size_t, Version> reported;  // entries whose library says otherwise: what it says
-  std::vector<std::size_t> missing;         // entries that fit by the map's word, file gone
+  std::optional<std::size_t> missing;       // the first entry that fits by the map's word, gone
 };
 
 // On the way to "nothing fits": the releases of the major the map's word passed over, each as
@@ -191,7 +191,7 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
     std::optional<std::string> file =
         io.find_file(e.lib, in.requested, major.value_or(e.version.major));
     if (!file) {
-      s.missing.push_back(i);
+      if (!s.missing) s.missing = i;
       continue;
     }
     s.any_file = true;
@@ -332,8 +332,8 @@ std::string nothing_handed_over(const SelectInputs &in, const std::string &need,
   // A release that would fit by the map's word and whose directory no longer holds the library
   // (a module removed after the map was checked): "nothing fits" would send the user to ask for
   // what the map lists (helper 94). The admins' map is what is out of date.
-  if (!found.missing.empty()) {
-    const Installed &e = in.map->cudnn[found.missing.front()];
+  if (found.missing) {
+    const Installed &e = in.map->cudnn[*found.missing];
     return line + "; " + to_string(e.version) + (e.module.empty() ? "" : " (" + e.module + ")") +
            " would fit, but " + e.lib + " holds no " + in.name +
            "; loading as usual. The map is out of date: ask the admins to run cudnn-compat map "

@@ -62,13 +62,8 @@ std::string folded(std::string_view line);
 extern const std::array<std::string_view, 15> kNoSuchFile;
 // low (folded text) says strerror(ENOENT) in one of kNoSuchFile's locales.
 bool says_no_such_file(std::string_view low);
-// The loader's words a program that called setlocale() gets from dlerror() in its locale, each
-// with the English explain reads ("Keine Berechtigung": "Permission denied").
-struct LoaderWords {
-  std::string_view english;
-  std::array<std::string_view, 14> translated;
-};
-// line with glibc's translated loader words in English.
+// line with glibc's translated loader words in English: a program that called setlocale() gets
+// them from dlerror() in its locale ("Keine Berechtigung" for "Permission denied").
 std::string loader_words_in_english(std::string_view line);
 // what occurs in s, as written (the readers pass folded text and lowercase words).
 bool has(std::string_view s, std::string_view what);

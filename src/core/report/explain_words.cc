@@ -241,6 +241,10 @@ bool says_no_such_file(std::string_view low) {
 // glibc 2.36's own translations (its libc.mo, the locales kNoSuchFile lists; generated from it) of
 // the loader's words that explain reads in English; the zh_CN "cannot open shared object file" is
 // common in public issues (HIT-SCIR/ltp#170, wangfenjin/simple#153).
+struct LoaderWords {
+  std::string_view english;
+  std::array<std::string_view, 14> translated;
+};
 constexpr LoaderWords kLoaderWords[] = {
     {"cannot open shared object file",
      {"无法打开共享对象文件", "無法開啟共用物件", "共有オブジェクトファイルを開けません",
@@ -268,22 +272,12 @@ constexpr LoaderWords kLoaderWords[] = {
       "intestazione ELF non valida", "cabeçalho de ELF inválido", "неверный заголовок ELF",
       "некоректний заголовок ELF", "nieprawidłowy nagłówek ELF", "geçersiz ELF başlığı",
       "neplatný hlavička ELF"}},
-    {"wrong ELF class: ELFCLASS32",
-     {"错误的 ELF 类：ELFCLASS32", "錯誤 ELF 類別：ELFCLASS32",
-      "間違った ELF クラスです: ELFCLASS32", "ELF 클래스가 틀렸습니다: ELFCLASS32",
-      "falsche ELF-Klasse: ELFCLASS32", "mauvaise classe ELF : ELFCLASS32",
-      "clase ELF errónea: ELFCLASS32", "classe ELF errata: ELFCLASS32",
-      "classe ELF errada: ELFCLASS32", "неправильный класс ELF: ELFCLASS32",
-      "помилковий клас ELF: ELFCLASS32", "niewłaściwa klasa ELF: ELFCLASS32",
-      "yanlış ELF sınıfı: ELFCLASS32", "chybná třída ELF: ELFCLASS32"}},
-    {"wrong ELF class: ELFCLASS64",
-     {"错误的 ELF 类：ELFCLASS64", "錯誤 ELF 類別：ELFCLASS64",
-      "間違った ELF クラスです: ELFCLASS64", "ELF 클래스가 틀렸습니다: ELFCLASS64",
-      "falsche ELF-Klasse: ELFCLASS64", "mauvaise classe ELF : ELFCLASS64",
-      "clase ELF errónea: ELFCLASS64", "classe ELF errata: ELFCLASS64",
-      "classe ELF errada: ELFCLASS64", "неправильный класс ELF: ELFCLASS64",
-      "помилковий клас ELF: ELFCLASS64", "niewłaściwa klasa ELF: ELFCLASS64",
-      "yanlış ELF sınıfı: ELFCLASS64", "chybná třída ELF: ELFCLASS64"}},
+    // Its "wrong ELF class: ELFCLASS32" (and 64) up to the class, whose separator varies.
+    {"wrong ELF class",
+     {"错误的 ELF 类", "錯誤 ELF 類別", "間違った ELF クラスです", "ELF 클래스가 틀렸습니다",
+      "falsche ELF-Klasse", "mauvaise classe ELF", "clase ELF errónea", "classe ELF errata",
+      "classe ELF errada", "неправильный класс ELF", "помилковий клас ELF", "niewłaściwa klasa ELF",
+      "yanlış ELF sınıfı", "chybná třída ELF"}},
     {"cannot read file data",
      {"无法读入文件数据", "無法讀取檔案資料", "ファイルデータを読み込めません",
       "파일 데이터를 읽을 수 없습니다", "Kann die Datei-Daten nicht lesen",
