@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "decision_inputs.h"
 #include "diagnostics.h"
+#include "doctor_facts.h"
 
 #include <filesystem>
 #include <iostream>
@@ -162,10 +163,49 @@ std::string module_fix(const Map &listed, const Need &need, const LibraryName &r
   return fixes.empty() || !fixes.front().starts_with("module ") ? "" : fixes.front();
 }
 
+// Under LD_PRELOAD the shim sees dlopen only: a cuDNN the asking object links (torch's
+// libtorch_cuda.so, a program built with -lcudnn) is mapped by the loader before any dlopen, and
+// the process keeps the loader's own file whatever the answer (helper 95: resolve named 9.23.0
+// while the process kept the wheel's 9.20.0, silently). The file it keeps instead and the words
+// that say so; nothing where the shim sees the load or the two files are one.
+struct Unseen {
+  std::string file, words, fix;
+};
+std::optional<Unseen> unseen_link(const Opts &o, const LibraryName &routed,
+                                  const std::string &answer) {
+  const std::string asking = o.requester.empty() ? o.program : o.requester;
+  if (asking.empty() || !routed.version ||
+      shim_mode(env("LD_AUDIT").value_or(""), env("LD_PRELOAD").value_or("")) != "LD_PRELOAD")
+    return std::nullopt;
+  const std::string main = "libcudnn.so." + std::to_string(routed.version->major);
+  const Parsed<ElfDynamic> elf = read_elf_dynamic(asking);
+  if (!elf) return std::nullopt;
+  const std::vector<std::string> links = cudnn_needed(elf->needed);
+  if (std::ranges::find(links, main) == links.end()) return std::nullopt;
+  const std::optional<LoaderHit> hit = loader_search(main, search_context(o));
+  if (!hit) return std::nullopt;  // the link fails: the process does not start, as resolve says
+  // A sub-library comes from the linked dispatcher's directory: the shim keeps the family whole.
+  const std::filesystem::path linked = std::filesystem::path(hit->path).lexically_normal();
+  const std::string kept = routed.sub.empty() ? linked.string()
+                                              : find_library_file(linked.parent_path().string(),
+                                                                  routed, routed.version->major)
+                                                    .value_or(linked.string());
+  std::error_code ec;
+  if (std::filesystem::equivalent(kept, answer, ec)) return std::nullopt;
+  const LibraryCheck c = check_library(hit->path, probe_options());
+  return Unseen{kept,
+                "but the process keeps " + kept + " (" +
+                    (c.probe ? "cuDNN " + to_string(c.probe->version) + ", " : "") + "from " +
+                    hit->from + "), as the loader alone would, not the file above",
+                use_audit_fix(asking, main)};
+}
+
 void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,
                  const Choice &choice, const Resolved &f, const MapCorrections &said) {
   const Installed &e = *f.entry;
-  const std::string fix = module_fix(map, need, *parse_library_name(o.name), choice);
+  const LibraryName requested = *parse_library_name(o.name);
+  const std::string fix = module_fix(map, need, requested, choice);
+  const std::optional<Unseen> unseen = unseen_link(o, requested, f.file);
   std::error_code ec;
   const std::string real = std::filesystem::canonical(f.file, ec).string();
   if (g.json) {
@@ -180,6 +220,10 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
                 {"need", need_json(need)},
                 {"reason", f.reason},
                 {"module_command", fix.empty() ? nlohmann::json(nullptr) : nlohmann::json(fix)},
+                {"loaded_instead", unseen ? nlohmann::json({{"file", unseen->file},
+                                                            {"reason", unseen->words},
+                                                            {"fix", unseen->fix}})
+                                          : nlohmann::json(nullptr)},
                 {"skipped", f.skipped},
                 {"as_library_reports", said.corrected},
                 {"considered", considered_json(map, choice)},
@@ -190,6 +234,7 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
             << '\n';
   print_asked_by(o);
   std::cout << "  " << f.reason << '\n' << "  source: " << source_words(e) << '\n';
+  if (unseen) std::cout << "  " << unseen->words << "\n  to get it: " << unseen->fix << '\n';
   for (const std::string &s : f.skipped) std::cout << "  skipped: " << s << '\n';
   if (!fix.empty()) std::cout << "  without the shim: " << fix << '\n';
   print_considered(map, choice, said);

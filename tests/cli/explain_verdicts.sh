@@ -17,3 +17,11 @@ has "what happened: opencv loaded cuDNN 9.5 and was built with the same release:
 has "fix: none needed: the message is a false alarm of opencv's version check"
 lacks "resolve"
 lacks "ask the admins"
+# A minimum stated at run time is of the SONAME's major, and before 7 of its minor too: "5.1 or
+# newer" sent the admins to 5.2 or 6.0, neither of which a program built with 5.1 loads.
+expect_rc 0 cc explain 'needs cudnn 5.1 but i have 5.0.5'
+has "what happened: the program needs cuDNN 5.1.x but found cuDNN 5.0.5"
+has "fix: ask the admins for cuDNN 5.1.x"
+lacks "or newer"
+expect_rc 0 cc explain 'RuntimeError: cuDNN frontend requires cuDNN 8.9.6 or newer, found 8.9.2'
+has "what happened: the program needs cuDNN 8.9.6 or a newer 8.x but found cuDNN 8.9.2"

@@ -2,6 +2,8 @@
 # under LD_PRELOAD the shim never sees that link, and doctor said "ok: the shim is on
 # (LD_PRELOAD)" beside the pin it does not meet (helper 94). It now advises the front end that
 # sees links, and the process proves why: LD_PRELOAD keeps the wheel's, LD_AUDIT hands over 9.23.0.
+# resolve --for the venv's python named 9.23.0 under LD_PRELOAD, silently (helper 95): it now says
+# the process keeps the wheel's, and how to get the answer.
 source "$(dirname "$0")/common.sh"
 make_venv "$t/venv"
 wheel_cudnn "$site" 9.20.0
@@ -33,6 +35,15 @@ has "report: $site/nvidia/cudnn/lib/libcudnn.so.9 was linked by $lib, which the 
 lacks "/../"
 expect_rc 0 audit "$t/venv/bin/python" -c "$load" "$lib"
 has "cuDNN 92300"
+LD_PRELOAD=/x/libcudnn-compat.so expect_rc 0 cc resolve libcudnn.so.9 --for "$t/venv/bin/python"
+has "libcudnn.so.9 -> $FAKES/9.23.0/lib64/libcudnn.so.9"
+has "but the process keeps $site/nvidia/cudnn/lib/libcudnn.so.9 (cuDNN 9.20.0, from RUNPATH of $lib), as the loader alone would"
+has "to get it: export LD_AUDIT=\$(cudnn-compat shim-path); unset LD_PRELOAD   # under LD_PRELOAD the shim does not see $lib's link of libcudnn.so.9"
+LD_PRELOAD=/x/libcudnn-compat.so expect_rc 0 cc resolve libcudnn_ops.so.9 --for "$t/venv/bin/python" --json
+has '"loaded_instead": {'
+has "\"file\": \"$site/nvidia/cudnn/lib/libcudnn_ops.so.9\""
+LD_AUDIT=/x/libcudnn-compat.so expect_rc 0 cc resolve libcudnn.so.9 --for "$t/venv/bin/python"
+lacks "the process keeps"
 # The shim off: the same pin, and LD_AUDIT is the advice as before.
 expect_rc 1 cc doctor
 has "fix: export LD_AUDIT=\$(cudnn-compat shim-path)"

@@ -33,3 +33,10 @@ for mode in audit preload; do
   has "dlopen: libcudnn.so.7: cannot open"
   lacks "cudnn-compat:"
 done
+# A release the map withholds (a hidden module) was listed as installed like the others, as if a
+# user could load it (helper 95): it is named as not handed out.
+{ fake_map 5.0.5 5.1.10; echo 'hand_out = false'; } >"$t/map.toml"
+"$CUDNN_COMPAT" map validate "$t/map.toml" >/dev/null
+rm -rf "$memo" && memo_on
+started audit "$t/family" libcudnn.so.5
+has "no installed cuDNN fits (installed: 5.0.5 (cudnn/5.0.5), 5.1.10 (cudnn/5.1.10, not handed out)); loading as usual"

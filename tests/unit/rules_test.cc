@@ -139,5 +139,15 @@ TEST(Rules, AcceptableReleasesInWords) {
   EXPECT_EQ(acceptable_releases(Rule::paddle, {7, 6, 5, {}}), "7.6.5 or newer");
 }
 
+// A minimum stated at run time keeps the SONAME's major, and before 7 the minor: "needs cuDNN 5.1"
+// was explained as "5.1 or newer", sending the admins to 5.2 or 6.0, which refuse it.
+TEST(Rules, MinimumReleasesInWords) {
+  EXPECT_EQ(minimum_releases({5, 1, {}, {}}), "5.1.x");
+  EXPECT_EQ(minimum_releases({5, 1, 3, {}}), "5.1.3 or a newer 5.1.x");
+  EXPECT_EQ(minimum_releases({9, 1, {}, {}}), "9.1 or a newer 9.x");
+  EXPECT_EQ(minimum_releases({8, 9, 6, {}}), "8.9.6 or a newer 8.x");
+  EXPECT_EQ(minimum_releases({9, {}, {}, {}}), "9.x");
+}
+
 }  // namespace
 }  // namespace cudnn_compat

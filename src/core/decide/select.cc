@@ -43,10 +43,12 @@ std::string installed_list(const Map &map, const std::map<std::size_t, Version> 
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
     const Installed &e = map.cudnn[i];
     const auto said = reported.find(i);
-    // A retired place is no longer handed over: the list says so, not just that it is installed.
+    // A retired or withheld place (a hidden module) is not handed over: the list says so, not just
+    // that it is installed, or a user would try to load it (helper 95).
     const std::string where = " (" +
                               (e.module.empty() ? std::string(to_string(source_of(e))) : e.module) +
-                              (e.retired ? ", retired on " + e.retire_after : "") + ")";
+                              (e.retired ? ", retired on " + e.retire_after : "") +
+                              (e.hand_out ? "" : ", not handed out") + ")";
     const std::string release = to_string(said != reported.end() ? said->second : e.version);
     // Another place of the release before it, unless its library says another release.
     if (e.joined && !items.empty() && release == last)

@@ -220,6 +220,10 @@ Verdict judge(Rule rule, const Version &runtime, const Version &built_with);
 const std::vector<std::int64_t> &rule_thresholds();
 // The releases a rule accepts for a build, in words: "5.1.x", "7.6 or a newer 7.x", "8.9.7".
 std::string acceptable_releases(Rule rule, const Version &built_with);
+// The releases that meet a minimum a program states at run time ("needs cuDNN 5.1"): the major is
+// the one its SONAME names, and before 7 the minor too (NVIDIA's rule), so not "5.1 or newer":
+// "5.1.x", "9.1 or a newer 9.x", "8.9.6 or a newer 8.x".
+std::string minimum_releases(const Version &minimum);
 
 // ---------------------------------------------------------------------------------------------
 // Facts the system layer finds and the layers above judge (probe.cc, loader.cc fill them in).

@@ -218,4 +218,10 @@ std::string acceptable_releases(Rule rule, const Version &b) {
   return full;
 }
 
+std::string minimum_releases(const Version &m) {
+  if (!m.minor || !m.patch) return acceptable_releases(Rule::nvidia, m);
+  // A patch is part of the minimum ("below 8.9.6" refuses 8.9.5), which no build rule weighs.
+  return to_string(m) + " or a newer " + (m.major >= 7 ? std::to_string(m.major) : mm(m)) + ".x";
+}
+
 }  // namespace cudnn_compat

@@ -1,6 +1,7 @@
 // What a recognised error means and what fixes it: the rule in words, the installed modules that
 // would fit, or the release to ask the admins for. Every version, status code and file named here
 // comes from the finding, that is from the message itself; nothing is filled in.
+#include "advice.h"
 #include "explain_read.h"
 #include "reports.h"
 
@@ -107,10 +108,13 @@ void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleSc
   }
   if (f.required) {
     if (below_minimum) a.compatible = false;
-    a.what = who(f) + " needs cuDNN " + to_string(*f.required) +
-             (f.required->minor ? " or newer" : "") +
+    // A build takes any newer cudnn.h; a process loads the major its SONAME names.
+    const std::string wanted = f.build_time
+                                   ? to_string(*f.required) + (f.required->minor ? " or newer" : "")
+                                   : minimum_releases(*f.required);
+    a.what = who(f) + " needs cuDNN " + wanted +
              (f.runtime ? " but found cuDNN " + to_string(*f.runtime) : std::string());
-    fixes_for(*f.required, Rule::nvidia, map, scene, to_string(*f.required) + " or newer", a);
+    fixes_for(*f.required, Rule::nvidia, map, scene, wanted, a);
     if (f.build_time)
       for (std::string &fix : a.fixes)
         if (!fix.starts_with("cudnn-compat")) fix += ", then configure and build again";
@@ -415,6 +419,11 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
                   to_string(best.version));
   }
   return out;
+}
+
+std::string use_audit_fix(const std::string &library, const std::string &linked) {
+  return std::string(CUDNN_COMPAT_USE_AUDIT) + "   # under LD_PRELOAD the shim does not see " +
+         library + "'s link of " + linked;
 }
 
 Advice advise(const Finding &f, const Map *map, const ModuleScene &scene) {

@@ -1,6 +1,5 @@
 // The environment as the loader will see it, judged: which cuDNN each major resolves to and
 // whether it fits, mixed families, several releases of one major on the path, a CUDA mismatch.
-#include "advice.h"
 #include "reports.h"
 #include "text.h"
 
@@ -277,8 +276,7 @@ void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *ma
     else if (f.shim.empty())
       installed.push_back(shim_fix + "   # picks a release that fits the pin");
     else if (f.shim == "LD_PRELOAD" && v.links)  // the shim is on and cannot mend it (helper 94)
-      installed.push_back(std::string(CUDNN_COMPAT_USE_AUDIT) + "   # under LD_PRELOAD the shim " +
-                          "does not see " + v.library + "'s link of " + name);
+      installed.push_back(use_audit_fix(v.library, name));
     for (std::string &fix : installed) fixes.push_back(std::move(fix));
     add(out, Severity3::problem, what + ", which does not fit its pin: " + fits.reason, fixes);
   } else {

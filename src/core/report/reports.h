@@ -110,6 +110,9 @@ Advice advise(const Finding &f, const Map *map, const ModuleScene &scene = {});
 // without a visible module fit; else nothing.
 std::vector<std::string> installed_fixes(const Map *map, const Need &need, int major,
                                          const ModuleScene &scene);
+// Under LD_PRELOAD the shim sees dlopen only: a cuDNN that library links (DT_NEEDED) is mapped by
+// the loader itself. The fix, with why it is needed, as doctor and resolve both say it.
+std::string use_audit_fix(const std::string &library, const std::string &linked);
 
 // ---------------------------------------------------------------------------------------------
 // doctor.cc: the environment as the loader will see it, judged (pure: the CLI gathers the facts).
