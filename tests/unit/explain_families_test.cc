@@ -468,5 +468,24 @@ TEST(ExplainRoles, ACueBeforeTheProductWins) {
   EXPECT_FALSE(found[0].runtime);
 }
 
+// Shapes the sixteenth held-out set showed (tests/explain/held-out-16.jsonl): Theano's refusal of
+// a GPU below compute capability 3.0, cuDNN's own words for a dependency it cannot find, CuArrays'
+// undefined libcudnn, a minimum written "< 7", ONNX Runtime's requirement after its unnamed 126.
+INSTANTIATE_TEST_SUITE_P(
+    HeldOutSixteen, ExplainFamily,
+    testing::Values(
+        Case{"Can not use cuDNN on context None: Device not supported",
+             "arch-mismatch - - - - - - - - run"},
+        Case{"Could not locate cublasLt64_10.dll. Please make sure it is in your library path!",
+             "dependency-not-found - - - - cublasLt64_10.dll - - - run"},
+        Case{"LoadError: LoadError: UndefVarError: libcudnn not defined",
+             "library-not-found - - - libcudnn - - - - run"},
+        Case{"CUDNN < 7 doesn't support groups, please upgrade!", "outdated - - 7 - - - - - run"},
+        Case{"[E:onnxruntime:Default, provider_bridge_ort.cc:1992] LoadLibrary failed with error "
+             "126 \"\" when trying to load \"C:\\ort\\onnxruntime_providers_cuda.dll\"\n\n"
+             "[W:onnxruntime:Default] Failed to create CUDAExecutionProvider. Require cuDNN 9.* "
+             "and CUDA 12.*, and the latest MSVC runtime.",
+             "library-not-found - - 9 - - - - 126 run"}));
+
 }  // namespace
 }  // namespace cudnn_compat

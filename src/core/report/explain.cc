@@ -50,7 +50,8 @@ std::vector<std::string_view> lines_of(std::string_view log, std::vector<std::st
 
 // Every message the readers know says "dnn" in some case (cuDNN, libcudnn, CUDNN_STATUS, "DNN
 // library", Theano's "dnn version"), names cuDNN's zlib DLL, is cuDNN's own loader's ("Could not
-// load library libnvrtc.so.12. Error: ...", which names only the dependency), or is about the
+// load library libnvrtc.so.12. Error: ...", "Could not locate cublasLt64_10.dll. Please make sure
+// it is in your library path!", which name only the dependency), or is about the
 // GPU's architecture or the driver: a cheap test that spares the readers the noise that is most
 // of a log.
 bool worth_reading(std::string_view line) {
@@ -58,7 +59,7 @@ bool worth_reading(std::string_view line) {
     if ((line[i] | 0x20) == 'd' && (line[i + 1] | 0x20) == 'n' && (line[i + 2] | 0x20) == 'n')
       return true;
   for (std::string_view w : {"zlibwapi", "kernel image", "apability", "driver", "DRIVER",
-                             "providers_cuda", "Could not load library "})
+                             "providers_cuda", "Could not load library ", "Could not locate "})
     if (line.find(w) != std::string_view::npos) return true;
   return false;
 }
@@ -156,7 +157,11 @@ bool fold_bounds(Finding &prev, std::size_t prev_end, Finding &f) {
 }
 
 bool fold_into(Finding &prev, std::size_t prev_end, Finding &f) {
-  if (same(prev, f)) return true;
+  // A repeat may add the requirement (ONNX Runtime's unnamed 126, then "Require cuDNN 9.*").
+  if (same(prev, f)) {
+    if (!prev.required) prev.required = f.required;
+    return true;
+  }
   const bool near = prev_end + 3 >= f.line;
   if (near && fold_link_errors(prev, f)) return true;
   if (fold_bounds(prev, prev_end, f)) return true;

@@ -617,7 +617,7 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
 // The version after one of the words of "below" at the start of text: "under 6.0", "lower than
 // v8.1".
 std::optional<Version> under_version(std::string_view text) {
-  for (std::string_view under : {"under ", "below ", "lower than ", "prior to "})
+  for (std::string_view under : {"under ", "below ", "lower than ", "prior to ", "< "})
     if (text.starts_with(under)) {
       std::string_view rest = trim(text.substr(under.size()));
       if (rest.starts_with("v")) rest.remove_prefix(1);
@@ -657,14 +657,16 @@ std::optional<Version> refused_from(std::string_view low) {
 
 // "CUDNN version under 6.0 is supported at best effort" (Caffe2's header, as a compiler note),
 // "cuDNN below 7 is not supported", and PyTorch's cuDNN frontend: "... is not supported with cudnn
-// version below 8.9.6". The releases under N are refused: the code needs N or newer.
+// version below 8.9.6", darknet's "CUDNN < 7 doesn't support groups, please upgrade!". The releases
+// under N are refused: the code needs N or newer.
 std::optional<Version> refused_under(std::string_view low) {
-  for (std::string_view refusal : {"best effort", "not supported", "unsupported", "deprecated"}) {
+  for (std::string_view refusal : {"best effort", "not supported", "unsupported", "deprecated",
+                                   "doesn't support", "does not support"}) {
     const std::size_t no = low.find(refusal);
     if (no == std::string_view::npos) continue;
     const std::string_view before = low.substr(0, no);
     bool direct = false;  // "CUDA version under 11.0" is CUDA's
-    for (std::string_view under : {" under ", " below ", " lower than ", " prior to "})
+    for (std::string_view under : {" under ", " below ", " lower than ", " prior to ", " < "})
       if (const std::size_t at = before.rfind(under);
           at != std::string_view::npos && cudnn_is_subject(before.substr(0, at), direct))
         if (std::optional<Version> v = under_version(before.substr(at + 1))) return v;

@@ -56,6 +56,12 @@ bool driver_falls_short(std::string_view low) {
   return false;
 }
 
+// Theano's dnn_available() on a GPU below compute capability 3.0, which cuDNN needs: "Can not use
+// cuDNN on context None: Device not supported" (held-out-16, Theano/libgpuarray#566).
+bool theano_old_gpu(std::string_view low) {
+  return has(low, "use cudnn") && has(low, ": device not supported");
+}
+
 }  // namespace
 
 std::optional<Version> capability_in(std::string_view low) {
@@ -90,7 +96,8 @@ std::optional<Finding> read_gpu(std::string_view line) {
       (has(low, "capability") &&
        (has(low, "not supported") || has(low, "unsupported") || has(low, "no longer supported") ||
         has(low, "is not compatible") || has(low, "too old") || has(low, "too low") ||
-        has(low, "minimum required cuda capability")));
+        has(low, "minimum required cuda capability"))) ||
+      theano_old_gpu(low);
   const bool driver = driver_falls_short(low) || has(low, "insufficient_driver") ||
                       has(low, "insufficientdriver") || has(low, "unsupported_ptx_version") ||
                       has(low, "ptx was compiled with an unsupported toolchain");
@@ -106,6 +113,10 @@ std::optional<Finding> read_gpu(std::string_view line) {
       f.driver_cuda = Version{int(*v / 1000), int(*v % 1000 / 10), {}, {}};
   }
   if (has(low, "pytorch")) f.framework = "pytorch";
+  if (theano_old_gpu(low)) {
+    f.framework = "theano";
+    f.note = "Theano uses cuDNN only on GPUs of compute capability 3.0 or higher";
+  }
   return f;
 }
 

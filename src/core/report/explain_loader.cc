@@ -218,10 +218,22 @@ std::optional<Finding> read_cudnn_loader(std::string_view line) {
     f.missing = "nvrtc.so";
     return f;
   }
-  // cuDNN 8.3+ on Windows needs zlib's DLL and says so in its own words.
-  if (after(line, "Could not locate zlibwapi.dll")) {
-    Finding f = found(FindingKind::dependency_not_found);
-    f.missing = "zlibwapi.dll";
+  // cuDNN 8's Windows loader names each file it cannot find in its own words, its dependencies
+  // too: zlibwapi.dll (8.3 and later), cublasLt64_10.dll (8.0 for CUDA 10.2, held-out-16).
+  if (auto r = after(line, "Could not locate ")) {
+    const std::vector<std::string> names = file_names(*r);
+    if (!names.empty() && !names_cudnn_library(names.front()) &&
+        (names.front() == "zlibwapi.dll" || after(*r, "make sure it is in your library path"))) {
+      Finding f = found(FindingKind::dependency_not_found);
+      f.missing = names.front();
+      return f;
+    }
+  }
+  // CUDA.jl's forerunner CuArrays defines libcudnn only where it found the library (Flux.jl#918).
+  if (after(line, "UndefVarError: libcudnn not defined")) {
+    Finding f = found(FindingKind::library_not_found);
+    f.library = "libcudnn";
+    f.framework = "julia";
     return f;
   }
   if (after(line, "Invalid handle. Cannot load symbol cudnn")) {
