@@ -487,5 +487,17 @@ INSTANTIATE_TEST_SUITE_P(
              "and CUDA 12.*, and the latest MSVC runtime.",
              "library-not-found - - 9 - - - - 126 run"}));
 
+// Users' own retellings (helper 94 found both read as no error): "was linked" gives the build's
+// release, and a module's name carries the one loaded.
+INSTANTIATE_TEST_SUITE_P(
+    Retold, ExplainFamily,
+    testing::Values(Case{"torch says cudnn 90100 was linked but 90000 loaded",
+                         "version-mismatch 9.0.0 9.1.0 - - - pytorch - - run"},
+                    Case{"I built against cuDNN 9.23 and module cudnn/9.1 is loaded",
+                         "version-mismatch 9.1 9.23 - - - - - - run"},
+                    Case{"module cuDNN/8.9.2.26-CUDA-12.1.1 is loaded but the code was built "
+                         "with cuDNN 8.9.7",
+                         "version-mismatch 8.9.2.26 8.9.7 - - - - - - run"}));
+
 }  // namespace
 }  // namespace cudnn_compat

@@ -38,6 +38,7 @@ struct Cue {
 constexpr std::array kCues{
     Cue{"linked against", Role::linked}, Cue{"linked with", Role::linked},
     Cue{"linked-against", Role::linked}, Cue{"is linked", Role::linked},
+    Cue{"was linked", Role::linked},
     Cue{"compiled", Role::build},        Cue{"compile", Role::build},
     Cue{"built", Role::build},           Cue{"build", Role::build},
     Cue{"source", Role::build},          Cue{"header", Role::build},
@@ -281,8 +282,12 @@ std::optional<Version> token_at(std::string_view low, std::size_t &i, bool &pref
     return version_of(low.substr(s, close + 1 - s));
   } else if (std::optional<Version> v = padded_version(low, i))
     return v;
-  else if (!is_digit(low[s]) ||
-           (s > 0 && (word_char(low[s - 1]) || has(".-/\\:+#", low.substr(s - 1, 1)))))
+  // A module's name carries its release: "module cudnn/9.1 is loaded", EasyBuild's
+  // "cuDNN/8.9.2.26-CUDA-12.1.1"; not a directory of a path ("cudnn/9.1/lib").
+  const bool module = low.substr(0, s).ends_with("cudnn/");
+  if (!prefixed &&
+      (!is_digit(low[s]) ||
+       (s > 0 && !module && (word_char(low[s - 1]) || has(".-/\\:+#", low.substr(s - 1, 1))))))
     return ++i, std::nullopt;
   std::size_t n = s;
   while (n < low.size() && (is_digit(low[n]) || low[n] == '.')) ++n;
@@ -290,7 +295,8 @@ std::optional<Version> token_at(std::string_view low, std::size_t &i, bool &pref
   if (n < low.size() && (low[n] == '*' || low[n] == 'x') && t.ends_with('.')) ++n;  // 9.*, 8.x
   i = n;
   while (t.ends_with('.')) t.remove_suffix(1);
-  if (n < low.size() && (word_char(low[n]) || low[n] == '/' || low[n] == '\\' || low[n] == '-'))
+  if (n < low.size() &&
+      (word_char(low[n]) || low[n] == '/' || low[n] == '\\' || (low[n] == '-' && !module)))
     return std::nullopt;  // part of a name, a path or a range
   if (t.empty() || t.find("..") != std::string_view::npos) return std::nullopt;
   return version_of(t);
