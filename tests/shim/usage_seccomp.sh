@@ -26,6 +26,9 @@ int main(int argc, char **argv) {
 }
 C
 mkdir -m 1733 "$t/spool"
+# The user's spool file on this node, as an earlier record of theirs made it: under a filter the
+# shim makes no file (a sandbox may kill the host for O_CREAT: tests/shim/usage_no_files.sh).
+(umask 077 && : >"$t/spool/$(uname -n).$(id -u).usage")
 export LD_LIBRARY_PATH=$FAKES/5.0.5/lib64 CUDNN_COMPAT_REQUIRE=5.1.3
 drops=/var/tmp/cudnn-compat-usage-dropped.$(id -u)
 dropped() { stat -c %s "$drops" 2>/dev/null || echo 0; }
@@ -59,7 +62,7 @@ for mode in audit preload; do
   has "cuDNN 5110"
 done
 # The spool holds the two table runs' records, one each, with the fields an unfiltered process
-# gives them, in the user's own file; ingest takes both (none torn, none forged).
+# gives them, in the user's own file (there before them); ingest takes both (none torn, none forged).
 out=$(cat "$t"/spool/* 2>/dev/null || true)
 count "U1 t=" 2
 count " host=$(uname -n) uid=$(id -u) " 2
