@@ -40,3 +40,15 @@ done
 rm -rf "$memo" && memo_on
 started audit "$t/family" libcudnn.so.5
 has "no installed cuDNN fits (installed: 5.0.5 (cudnn/5.0.5), 5.1.10 (cudnn/5.1.10, not handed out)); loading as usual"
+# One release in two places, the first withheld: each place keeps its own words inside one pair of
+# parentheses ("5.1.10 (cudnn/.5.1, not handed out) (cudnn/5.1)" read as if both were withheld).
+cp -a "$FAKES/5.1.10/lib64" "$t/copy"
+{
+  fake_map 5.0.5
+  printf '[[cudnn]]\nversion = "5.1.10"\nlib = ["%s", "%s"]\n' "$FAKES/5.1.10/lib64" "$t/copy"
+  printf 'module = ["cudnn/.5.1", "cudnn/5.1"]\nhand_out = [false, true]\n'
+} >"$t/map.toml"
+"$CUDNN_COMPAT" map validate "$t/map.toml" >/dev/null
+rm -rf "$memo" && memo_on
+started audit "$t/family" libcudnn.so.5
+has "(installed: 5.0.5 (cudnn/5.0.5), 5.1.10 (cudnn/.5.1, not handed out; cudnn/5.1)); loading as usual"

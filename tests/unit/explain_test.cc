@@ -229,6 +229,21 @@ TEST(Explain, AdviceNamesTheModuleOrWhatToAskFor) {
                          "cudnn-compat resolve libcudnn.so.5 --require 5.1.3"}));
 }
 
+// A minimum with a patch refuses the releases of its minor below it: "9.1.1 or newer, found
+// 9.1.0" was answered with `module load cudnn/9.1   # cuDNN 9.1.0`, the release refused, and a
+// resolve that NVIDIA's rule (which weighs no patch) answers with it too (helper 97).
+TEST(Explain, MinimumWithAPatchRefusesTheOlderPatches) {
+  Map map;
+  map.cudnn.push_back({*parse_dotted("9.1.0"), "/a", std::nullopt, "cudnn/9.1", {}});
+  map.cudnn.push_back({*parse_dotted("9.1.2"), "/b", std::nullopt, "cudnn/9.1.2", {}});
+  const Advice a = advise(find_errors("requires cuDNN 9.1.1 or newer, found 9.1.0")[0], &map);
+  EXPECT_EQ(a.what, "the program needs cuDNN 9.1.1 or a newer 9.x but found cuDNN 9.1.0");
+  EXPECT_EQ(a.fixes,
+            (std::vector<std::string>{"module load cudnn/9.1.2   # cuDNN 9.1.2",
+                                      "cudnn-compat resolve libcudnn.so.9 --require 9.1.1 --rule "
+                                      "paddle"}));
+}
+
 // The first finding of text; a failure (not a crash) when there is none.
 Finding first_in(const std::string &text) {
   const std::vector<Finding> found = find_errors(text);

@@ -45,16 +45,16 @@ std::string installed_list(const Map &map, const std::map<std::size_t, Version> 
     const auto said = reported.find(i);
     // A retired or withheld place (a hidden module) is not handed over: the list says so, not just
     // that it is installed, or a user would try to load it (helper 95).
-    const std::string where = " (" +
-                              (e.module.empty() ? std::string(to_string(source_of(e))) : e.module) +
+    const std::string where = (e.module.empty() ? std::string(to_string(source_of(e))) : e.module) +
                               (e.retired ? ", retired on " + e.retire_after : "") +
-                              (e.hand_out ? "" : ", not handed out") + ")";
+                              (e.hand_out ? "" : ", not handed out");
     const std::string release = to_string(said != reported.end() ? said->second : e.version);
-    // Another place of the release before it, unless its library says another release.
+    // Another place of the release before it, unless its library says another release: inside
+    // the same parentheses, so each place keeps its own words (helper 97).
     if (e.joined && !items.empty() && release == last)
-      items.back() += where;
+      items.back().insert(items.back().size() - 1, "; " + where);
     else
-      items.push_back(release + where);
+      items.push_back(release + " (" + where + ")");
     last = release;
   }
   return items.empty() ? "none" : capped(items, 8, ", ");

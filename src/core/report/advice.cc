@@ -51,7 +51,8 @@ void fixes_for(const Version &want, Rule rule, const Map *map, const ModuleScene
   if (a.fixes.empty())
     a.fixes.push_back("ask the admins for cuDNN " + std::string(words) + nowhere(map));
   a.fixes.push_back("cudnn-compat resolve libcudnn.so." + std::to_string(want.major) +
-                    " --require " + to_string(want));
+                    " --require " + to_string(want) +
+                    (rule == Rule::paddle ? " --rule " + std::string(rule_name(rule)) : ""));
 }
 
 // Code that needs a cuDNN older than a major: a removed API, a refused range.
@@ -114,7 +115,11 @@ void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleSc
                                    : minimum_releases(*f.required);
     a.what = who(f) + " needs cuDNN " + wanted +
              (f.runtime ? " but found cuDNN " + to_string(*f.runtime) : std::string());
-    fixes_for(*f.required, Rule::nvidia, map, scene, wanted, a);
+    // A minimum with a patch above 0 ("9.1.1 or newer") is one no build rule weighs (NVIDIA's
+    // takes any 9.1.x for 9.1.1, the release refused among them): PaddlePaddle's rule, runtime >=
+    // required, within the SONAME's major (helper 97).
+    const bool patch = f.required->patch && *f.required->patch > 0;
+    fixes_for(*f.required, patch ? Rule::paddle : Rule::nvidia, map, scene, wanted, a);
     if (f.build_time)
       for (std::string &fix : a.fixes)
         if (!fix.starts_with("cudnn-compat")) fix += ", then configure and build again";
