@@ -402,6 +402,16 @@ bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &route
   return true;
 }
 
+// A place whose library does not load is passed over, as the shim passes it over, and said among
+// the skipped (helper 97: resolve named a cut-short library the shim refused).
+void pass_over_unloadable(Map &map, MapCorrections &said) {
+  std::erase_if(map.cudnn, [&](const Installed &e) {
+    return std::ranges::any_of(said.unloadable, [&](const auto &u) { return u.first == e.lib; });
+  });
+  group_releases(map.cudnn);
+  for (const auto &[lib, words] : said.unloadable) said.dropped.push_back(words);
+}
+
 int run(Opts o, const Globals &g) {
   const Parsed<LibraryName> requested = parse_library_name(o.name);
   if (!requested) {
@@ -443,6 +453,7 @@ int run(Opts o, const Globals &g) {
   map = as_their_libraries_report(
       *map, [&](const Installed &e) { return !major || e.version.major == *major; },
       probe_options(), said);
+  pass_over_unloadable(*map, said);
   const std::string routed_as = routed_name(o, *requested, *need);
   const LibraryName routed = *parse_library_name(routed_as);
   const Choice choice = choose(*map, *need, routed);

@@ -37,16 +37,18 @@ expect_rc 1 cc resolve libcudnn.so.8 --require 8.9 --cuda 11
 has "built for CUDA 12.2, not CUDA 11"
 has "built for CUDA 11"
 
-# A directory that lost its library is skipped for the next fitting release.
+# A directory that lost its library is skipped for the next fitting release. (The heuristic
+# library: one its main library loads without, as cuDNN 9's dispatcher maps it only at first use;
+# a directory without libcudnn_ops does not load, tests/cli/resolve_unloadable.sh.)
 cp -r "$FAKES/9.1.0" "$t/9.1.0-copy"
 sed "s|$FAKES/9.1.0/lib64|$t/9.1.0-copy/lib64|" "$t/map.toml" >"$t/map2.toml"
 printf '\n[[cudnn]]\nversion = "9.0.0"\nlib = "%s"\n' "$FAKES/9.0.0/lib64" >>"$t/map2.toml"
-rm "$t/9.1.0-copy/lib64/libcudnn_ops."*
+rm "$t/9.1.0-copy/lib64/libcudnn_heuristic."*
 # (A node whose driver runs CUDA 12.4: this machine's own cuDNN 9, if any, in ld.so.cache and
 # built for CUDA 13, would be kept by the shim otherwise, and resolve says so.)
-expect_rc 0 cc resolve libcudnn_ops.so.9 --map "$t/map2.toml" --driver 12.4
-has "skipped: $t/9.1.0-copy/lib64 (listed for cuDNN 9.1.0) holds no file for libcudnn_ops.so.9"
-has "cuDNN 9.0.0 is the next of 2 installed releases that fit, after 1 whose directory holds no libcudnn_ops.so.9"
+expect_rc 0 cc resolve libcudnn_heuristic.so.9 --map "$t/map2.toml" --driver 12.4
+has "skipped: $t/9.1.0-copy/lib64 (listed for cuDNN 9.1.0) holds no file for libcudnn_heuristic.so.9"
+has "cuDNN 9.0.0 is the next of 2 installed releases that fit, after 1 whose directory holds no libcudnn_heuristic.so.9"
 lacks "is the newest"  # the one skipped (an outside tester's finding)
 
 # Bad input is exit 2, a bad map exit 1.

@@ -27,6 +27,8 @@ std::optional<std::string> entry_main_library(const Installed &e);
 struct MapCorrections {
   std::vector<std::string> dropped;    // an environment's place whose library does not load
   std::vector<std::string> corrected;  // "the map says 5.2.0 but FILE reports 5.1.10"
+  // A site's place whose library ran and did not load: its lib, and the shim's words for it.
+  std::vector<std::pair<std::string, std::string>> unloadable = {};
 };
 // The map as the shim's engine decides on it: each entry `ask` names as its library reports it
 // (those of the major asked for; the loaded modules' and the needed majors'), and without the

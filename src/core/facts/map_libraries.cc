@@ -69,6 +69,7 @@ Map as_their_libraries_report(const Map &map, const std::function<bool(const Ins
       said.dropped.push_back(no_answer(*file, c) + "; " + claimed_by(e) + to_string(e.version));
       continue;
     }
+    if (file && !p && c.not_run.empty()) said.unloadable.emplace_back(e.lib, no_answer(*file, c));
     if (library_spoke(p) && !same_release(p->version, e.version))
       said.corrected.push_back(claimed_by(e) + to_string(e.version) + " but " + *file +
                                " reports " + to_string(p->version));
