@@ -59,8 +59,8 @@ std::string asked_by_words(const Opts &o, const std::vector<CudnnConsumer> &fram
   };
   std::string words = who(frameworks.front()) + "'s " + frameworks.front().library + ": " +
                       std::filesystem::path(o.program).filename().string() +
-                      " links no cuDNN itself; a process that loads that library gets this file, "
-                      "and with the shim every later cuDNN load in it from the same directory";
+                      " links no cuDNN itself; with the shim, a process that loads that library "
+                      "gets this file, and every later cuDNN load in it from the same directory";
   for (std::size_t i = 1; i < frameworks.size(); ++i)
     words +=
         "; for " + who(frameworks[i]) + ": resolve " + o.name + " --for " + frameworks[i].library;
@@ -163,28 +163,30 @@ std::string module_fix(const Map &listed, const Need &need, const LibraryName &r
   return fixes.empty() || !fixes.front().starts_with("module ") ? "" : fixes.front();
 }
 
-// Under LD_PRELOAD the shim sees dlopen only: a cuDNN the asking object links (torch's
-// libtorch_cuda.so, a program built with -lcudnn) is mapped by the loader before any dlopen, and
-// the process keeps the loader's own file whatever the answer (helper 95: resolve named 9.23.0
-// while the process kept the wheel's 9.20.0, silently). The file it keeps instead and the words
-// that say so; nothing where the shim sees the load or the two files are one.
+// Where the shim does not see the load, the process keeps the loader's own file whatever the
+// answer: under LD_PRELOAD a cuDNN the asking object links (torch's libtorch_cuda.so, a program
+// built with -lcudnn), mapped by the loader before any dlopen (helper 95: resolve named 9.23.0
+// while the process kept the wheel's 9.20.0, silently); with the shim off or disabled, any
+// (helper 97). The file it keeps instead, the words that say so and the fix; nothing where the
+// shim sees the load or the two files are one.
 struct Unseen {
   std::string file, words, fix;
 };
-std::optional<Unseen> unseen_link(const Opts &o, const LibraryName &routed,
-                                  const std::string &answer) {
+std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
+                                   const std::string &answer) {
   const std::string asking = o.requester.empty() ? o.program : o.requester;
-  if (asking.empty() || !routed.version ||
-      shim_mode(env("LD_AUDIT").value_or(""), env("LD_PRELOAD").value_or("")) != "LD_PRELOAD")
-    return std::nullopt;
+  if (asking.empty() || !routed.version) return std::nullopt;
+  const std::string mode = shim_mode(env("LD_AUDIT").value_or(""), env("LD_PRELOAD").value_or(""));
+  const bool disabled = env("CUDNN_COMPAT_DISABLE").value_or("") == "1";
   const std::string main = "libcudnn.so." + std::to_string(routed.version->major);
   const Parsed<ElfDynamic> elf = read_elf_dynamic(asking);
-  if (!elf) return std::nullopt;
-  const std::vector<std::string> links = cudnn_needed(elf->needed);
-  if (std::ranges::find(links, main) == links.end()) return std::nullopt;
+  const std::vector<std::string> links =
+      elf ? cudnn_needed(elf->needed) : std::vector<std::string>{};
+  const bool unseen = mode == "LD_PRELOAD" && std::ranges::find(links, main) != links.end();
+  if (!mode.empty() && !disabled && !unseen) return std::nullopt;
   const std::optional<LoaderHit> hit = loader_search(main, search_context(o));
   if (!hit) return std::nullopt;  // the link fails: the process does not start, as resolve says
-  // A sub-library comes from the linked dispatcher's directory: the shim keeps the family whole.
+  // A sub-library comes from the dispatcher's directory: the shim keeps the family whole.
   const std::filesystem::path linked = std::filesystem::path(hit->path).lexically_normal();
   const std::string kept = routed.sub.empty() ? linked.string()
                                               : find_library_file(linked.parent_path().string(),
@@ -194,10 +196,12 @@ std::optional<Unseen> unseen_link(const Opts &o, const LibraryName &routed,
   if (std::filesystem::equivalent(kept, answer, ec)) return std::nullopt;
   const LibraryCheck c = check_library(hit->path, probe_options());
   return Unseen{kept,
-                "but the process keeps " + kept + " (" +
-                    (c.probe ? "cuDNN " + to_string(c.probe->version) + ", " : "") + "from " +
-                    hit->from + "), as the loader alone would, not the file above",
-                use_audit_fix(asking, main)};
+                std::string("but ") + (unseen ? "" : "without the shim ") + "the process keeps " +
+                    kept + " (" + (c.probe ? "cuDNN " + to_string(c.probe->version) + ", " : "") +
+                    "from " + hit->from + "), as the loader alone would, not the file above",
+                unseen         ? use_audit_fix(asking, main)
+                : mode.empty() ? "export LD_AUDIT=$(cudnn-compat shim-path)"
+                               : "unset CUDNN_COMPAT_DISABLE"};
 }
 
 void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,
@@ -205,7 +209,7 @@ void print_found(const Opts &o, const Globals &g, const Map &map, const Need &ne
   const Installed &e = *f.entry;
   const LibraryName requested = *parse_library_name(o.name);
   const std::string fix = module_fix(map, need, requested, choice);
-  const std::optional<Unseen> unseen = unseen_link(o, requested, f.file);
+  const std::optional<Unseen> unseen = kept_instead(o, requested, f.file);
   std::error_code ec;
   const std::string real = std::filesystem::canonical(f.file, ec).string();
   if (g.json) {

@@ -44,6 +44,21 @@ has '"loaded_instead": {'
 has "\"file\": \"$site/nvidia/cudnn/lib/libcudnn_ops.so.9\""
 LD_AUDIT=/x/libcudnn-compat.so expect_rc 0 cc resolve libcudnn.so.9 --for "$t/venv/bin/python"
 lacks "the process keeps"
+# With the shim off, or on and disabled, the process keeps the wheel's too (helper 97: "gets this
+# file" was said of it).
+for off in "env" "env LD_AUDIT=/x/libcudnn-compat.so CUDNN_COMPAT_DISABLE=1"; do
+  expect_rc 0 $off "$CUDNN_COMPAT" resolve libcudnn.so.9 --for "$t/venv/bin/python"
+  has "but without the shim the process keeps $site/nvidia/cudnn/lib/libcudnn.so.9 (cuDNN 9.20.0"
+done
+has "to get it: unset CUDNN_COMPAT_DISABLE"
+expect_rc 0 cc resolve libcudnn.so.9 --for "$t/venv/bin/python"
+has "to get it: export LD_AUDIT=\$(cudnn-compat shim-path)"
+# The advice followed: under LD_AUDIT the shim sees the link and hands over 9.23.0 (the process
+# above); doctor said "problem" all the same (helper 97).
+LD_AUDIT=/x/libcudnn-compat.so expect_rc 0 cc doctor
+has "cuDNN 9.20.0, which does not fit its pin"
+has "the shim, which is on (LD_AUDIT), hands over $FAKES/9.23.0/lib64/libcudnn.so.9 instead"
+lacks "problem:"
 # The shim off: the same pin, and LD_AUDIT is the advice as before.
 expect_rc 1 cc doctor
 has "fix: export LD_AUDIT=\$(cudnn-compat shim-path)"

@@ -123,6 +123,13 @@ void gather_frameworks(DoctorFacts &f, const Map *map, const DoctorIo &io) {
     if (!c.library.empty()) {
       const int major = c.major ? *c.major : v.need && v.need->cudnn ? v.need->cudnn->major : 9;
       v.resolved = follow(major, loader_context(f.program, c.library, io.env), io, map);
+      // What the shim hands over instead, for doctor to say where it is on (helper 97).
+      const std::string name = "libcudnn.so." + std::to_string(major);
+      if (map && v.need && v.resolved.hit && io.select)
+        if (const Selection s = io.select(
+                select_inputs(name, *parse_library_name(name), *v.need, v.resolved.hit, map));
+            s.use)
+          v.resolved.shim_use = *s.use;
     }
     f.frameworks.push_back(std::move(v));
   }

@@ -265,7 +265,14 @@ void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *ma
   if (!r.probe) return add(out, Severity3::problem, what + ", which does not load");
   what += ": cuDNN " + to_string(r.probe->version);
   const Verdict fits = v.need ? serves(*v.need, r.major, *r.probe) : Verdict{true, ""};
-  if (!fits.compatible) {
+  // The shim, on and able to see this load, hands over a release that fits: doctor said
+  // "problem" after its own advice was followed (helper 97).
+  const bool shim_sees = f.shim == "LD_AUDIT" || (f.shim == "LD_PRELOAD" && !v.links);
+  if (!fits.compatible && shim_sees && f.shim_disabled.empty() && !r.shim_use.empty())
+    add(out, Severity3::ok,
+        what + ", which does not fit its pin (" + fits.reason + "); the shim, which is on (" +
+            f.shim + "), hands over " + r.shim_use + " instead");
+  else if (!fits.compatible) {
     std::vector<std::string> fixes;
     if (r.hit->from == "LD_LIBRARY_PATH")
       fixes.push_back("remove " + dir_of(r.hit->path) + " from LD_LIBRARY_PATH");
