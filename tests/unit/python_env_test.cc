@@ -271,6 +271,23 @@ TEST(Pins, AnExplicitRequirementStillWins) {
   EXPECT_EQ(derive_need(in, nullptr)->cuda_major, 13);  // the job's CUDA, said explicitly
 }
 
+// A pin of cuDNN 9 is no need of a library that links libcudnn.so.8 in the same process: the
+// report at exit told such a process "libcudnn.so.8: needs 9.23.0 ... no one cuDNN meets every
+// pin" (helper 97).
+TEST(PythonPins, APinOfAnotherMajorWeighsNotThisFamily) {
+  NeedInputs in;
+  in.requested = *parse_library_name("libcudnn.so.8");
+  in.pins = {pin("torch", "nvidia-cudnn-cu12==9.23.0.1")};
+  Parsed<Need> n = derive_need(in, nullptr);
+  ASSERT_TRUE(n);
+  EXPECT_FALSE(n->cudnn);
+  EXPECT_TRUE(fit(*n, 8, {8, 1, 0, {}}, std::nullopt).compatible);
+  in.requested = *parse_library_name("libcudnn.so.9");
+  n = derive_need(in, nullptr);
+  ASSERT_TRUE(n && n->cudnn);
+  EXPECT_EQ(to_string(*n->cudnn), "9.23.0");
+}
+
 // A virtualenv laid out as pip lays it out, and a conda prefix, in a temporary directory.
 class PythonTree : public testing::Test {
  protected:

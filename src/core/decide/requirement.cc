@@ -25,8 +25,14 @@ Parsed<Need> derive_need(const NeedInputs &in, const Map *map) {
   }
   if (!need.cudnn && !in.pins.empty()) {
     std::vector<Need> needs;
+    // A pin of another major is another family's (torch's cuDNN 9 beside a library that links
+    // libcudnn.so.8): it does not weigh this one (helper 97).
+    const auto of_this_major = [&](const Need &n) {
+      return !in.requested.version || !n.cudnn || n.cudnn->major == in.requested.version->major;
+    };
     for (const CudnnPin &pin : in.pins)
-      if (std::optional<Need> n = need_of_pin(pin, need.rule)) needs.push_back(std::move(*n));
+      if (std::optional<Need> n = need_of_pin(pin, need.rule); n && of_this_major(*n))
+        needs.push_back(std::move(*n));
     if (!needs.empty()) {
       Need pinned = combined_need(needs);
       pinned.origin = NeedOrigin::pin;
