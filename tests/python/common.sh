@@ -111,6 +111,23 @@ framework() {
     --top "$name" "$name/__init__.py" "$name/lib/lib${name}_cuda.so"
 }
 
+# linking_torch SITE PIN: torch 2.6.0 pinning PIN, whose libtorch_cuda.so links the wheel's
+# libcudnn.so.9 (DT_NEEDED, through the real one's RUNPATH) and returns its cudnnGetVersion() from
+# torch_cudnn(); sets lib to that library.
+linking_torch() {
+  mkdir -p "$1/torch/lib"
+  lib=$1/torch/lib/libtorch_cuda.so
+  "$CC" -shared -fPIC -o "$lib" -x c - -L"$1/nvidia/cudnn/lib" -l:libcudnn.so.9 \
+    -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/../../nvidia/cudnn/lib' <<'C'
+#include <stddef.h>
+size_t cudnnGetVersion(void);
+size_t torch_cudnn(void) { return cudnnGetVersion(); }
+C
+  : >"$1/torch/__init__.py"
+  python3 "$here/dist_info.py" "$1" torch 2.6.0 --requires "$2" \
+    --top torch torch/__init__.py torch/lib/libtorch_cuda.so
+}
+
 # conda_env PREFIX RELEASE: a conda environment holding cudnn RELEASE as conda installs it:
 # the libraries in PREFIX/lib and conda-meta/cudnn-<release>.48-h0123456_0.json, and a FAKE
 # framework package (tensorflow-base) whose library in PREFIX/lib depends on cudnn >=RELEASE.

@@ -7,17 +7,7 @@
 source "$(dirname "$0")/common.sh"
 make_venv "$t/venv"
 wheel_cudnn "$site" 9.20.0
-mkdir -p "$site/torch/lib"
-lib=$site/torch/lib/libtorch_cuda.so
-"$CC" -shared -fPIC -o "$lib" -x c - -L"$site/nvidia/cudnn/lib" -l:libcudnn.so.9 \
-  -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/../../nvidia/cudnn/lib' <<'C'
-#include <stddef.h>
-size_t cudnnGetVersion(void);
-size_t torch_cudnn(void) { return cudnnGetVersion(); }
-C
-: >"$site/torch/__init__.py"
-python3 "$here/dist_info.py" "$site" torch 2.6.0 --requires "nvidia-cudnn-cu12==9.23.0.12" \
-  --top torch torch/__init__.py torch/lib/libtorch_cuda.so
+linking_torch "$site" "nvidia-cudnn-cu12==9.23.0.12"
 printf 'schema = 1\n[[cudnn]]\nversion = "9.23.0"\nlib = "%s"\nmodule = "cudnn/9.23"\n' \
   "$FAKES/9.23.0/lib64" >"$t/map.toml"
 export VIRTUAL_ENV=$t/venv
