@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 
 namespace cudnn_compat {
@@ -129,6 +130,14 @@ TEST(DoctorFacts, OnAKnownNodeTheEngineJudgesEveryMajorWithoutANeed) {
 TEST(DoctorFacts, ShimModeAndLoadedCuda) {
   EXPECT_EQ(shim_mode("", "/x/libcudnn-compat.so"), "LD_PRELOAD");
   EXPECT_EQ(shim_mode("/x/libcudnn-compat.so", "/x/libcudnn-compat.so"), "LD_AUDIT");
+  // A link or copy of the shim under another name is the shim by its SONAME (helper 97).
+  const std::string renamed = testing::TempDir() + "/libcudnn-compat-2.1.so";
+  std::filesystem::remove(renamed);
+  std::filesystem::create_symlink(SHIM_LIBRARY, renamed);
+  EXPECT_EQ(shim_mode("", "/lib/libfoo.so " + renamed), "LD_PRELOAD");
+  EXPECT_EQ(shim_mode(renamed, ""), "LD_AUDIT");
+  EXPECT_EQ(shim_mode("/lib/x86_64-linux-gnu/libc.so.6", ""), "");
+  std::filesystem::remove(renamed);
   EXPECT_EQ(loaded_cuda({"CUDA/11.8", "cudnn/8.9"}).first, 11);
 }
 

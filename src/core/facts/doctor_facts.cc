@@ -148,6 +148,23 @@ void cuda_of(DoctorFacts &f, const DoctorIo &io) {
       }
 }
 
+// Named by its file's name, or by a file whose SONAME is the shim's: a site's link or copy of
+// another name (libcudnn-compat-2.1.so) is the shim too (helper 97: doctor said "the shim is
+// off" in a process it changed). LD_AUDIT's list splits at colons, LD_PRELOAD's at spaces too.
+bool names_the_shim(std::string_view list, std::string_view separators) {
+  constexpr std::string_view kShim = "libcudnn-compat.so";
+  if (list.find(kShim) != std::string_view::npos) return true;
+  for (std::size_t at = 0; at < list.size();) {
+    const std::size_t end = std::min(list.size(), list.find_first_of(separators, at));
+    const std::string entry(list.substr(at, end - at));
+    at = end + 1;
+    if (entry.find('/') == std::string::npos) continue;
+    if (const Parsed<ElfDynamic> elf = read_elf_dynamic(entry); elf && elf->soname == kShim)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<int> majors_to_follow(const DoctorFacts &f) {
@@ -180,9 +197,9 @@ std::pair<std::optional<int>, std::string> loaded_cuda(const std::vector<std::st
 }
 
 std::string shim_mode(std::string_view ld_audit, std::string_view ld_preload) {
-  return ld_audit.find("libcudnn-compat.so") != std::string_view::npos     ? "LD_AUDIT"
-         : ld_preload.find("libcudnn-compat.so") != std::string_view::npos ? "LD_PRELOAD"
-                                                                           : "";
+  return names_the_shim(ld_audit, ":")        ? "LD_AUDIT"
+         : names_the_shim(ld_preload, ": \t") ? "LD_PRELOAD"
+                                              : "";
 }
 
 DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, const Map *map,
