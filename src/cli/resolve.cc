@@ -172,34 +172,49 @@ std::string module_fix(const Map &listed, const Need &need, const LibraryName &r
 struct Unseen {
   std::string file, words, fix;
 };
+
+// The cuDNN of a major that file links (DT_NEEDED): its main library, else a sub-library (a cuDNN 8
+// inference program links libcudnn_ops_infer.so.8 itself, helper 97); "" when none.
+std::string linked_of_major(const std::string &file, int major) {
+  std::string out;
+  const Parsed<ElfDynamic> elf = read_elf_dynamic(file);
+  for (const std::string &n : elf ? elf->needed : std::vector<std::string>{})
+    if (const Parsed<LibraryName> ln = parse_library_name(n);
+        ln && ln->version && ln->version->major == major && (out.empty() || ln->sub.empty()))
+      out = n;
+  return out;
+}
 std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
                                    const std::string &answer) {
   const std::string asking = o.requester.empty() ? o.program : o.requester;
   if (asking.empty() || !routed.version) return std::nullopt;
   const std::string mode = shim_mode(env("LD_AUDIT").value_or(""), env("LD_PRELOAD").value_or(""));
   const bool disabled = env("CUDNN_COMPAT_DISABLE").value_or("") == "1";
-  const std::string main = "libcudnn.so." + std::to_string(routed.version->major);
-  const Parsed<ElfDynamic> elf = read_elf_dynamic(asking);
-  const std::vector<std::string> links =
-      elf ? cudnn_needed(elf->needed) : std::vector<std::string>{};
-  const bool unseen = mode == "LD_PRELOAD" && std::ranges::find(links, main) != links.end();
+  const int major = routed.version->major;
+  const std::string linked_name = linked_of_major(asking, major);
+  const bool unseen = mode == "LD_PRELOAD" && !linked_name.empty();
   if (!mode.empty() && !disabled && !unseen) return std::nullopt;
-  const std::optional<LoaderHit> hit = loader_search(main, search_context(o));
+  const std::string link = unseen ? linked_name : "libcudnn.so." + std::to_string(major);
+  const std::optional<LoaderHit> hit = loader_search(link, search_context(o));
   if (!hit) return std::nullopt;  // the link fails: the process does not start, as resolve says
-  // A sub-library comes from the dispatcher's directory: the shim keeps the family whole.
+  // The rest of the family comes from the linked file's directory: the shim keeps it whole.
   const std::filesystem::path linked = std::filesystem::path(hit->path).lexically_normal();
-  const std::string kept = routed.sub.empty() ? linked.string()
-                                              : find_library_file(linked.parent_path().string(),
-                                                                  routed, routed.version->major)
-                                                    .value_or(linked.string());
+  const std::string kept = link == o.name
+                               ? linked.string()
+                               : find_library_file(linked.parent_path().string(), routed, major)
+                                     .value_or(linked.string());
   std::error_code ec;
   if (std::filesystem::equivalent(kept, answer, ec)) return std::nullopt;
-  const LibraryCheck c = check_library(hit->path, probe_options());
+  // The release is its dispatcher's (a sub-library reports none).
+  const LibraryCheck c =
+      check_library(find_library_file(linked.parent_path().string(), main_library(major), major)
+                        .value_or(hit->path),
+                    probe_options());
   return Unseen{kept,
                 std::string("but ") + (unseen ? "" : "without the shim ") + "the process keeps " +
                     kept + " (" + (c.probe ? "cuDNN " + to_string(c.probe->version) + ", " : "") +
                     "from " + hit->from + "), as the loader alone would, not the file above",
-                unseen         ? use_audit_fix(asking, main)
+                unseen         ? use_audit_fix(asking, link)
                 : mode.empty() ? "export LD_AUDIT=$(cudnn-compat shim-path)"
                                : "unset CUDNN_COMPAT_DISABLE"};
 }

@@ -212,7 +212,11 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
     if (!s.empty()) f.modules.emplace_back(s);
   f.program = program;
   f.path = probe_path(io.env("LD_LIBRARY_PATH").value_or(""), io);
-  if (!program.empty()) f.program_needs = cudnn_needed(io.needed(program));
+  // Its DT_NEEDED cuDNN, sub-libraries too: a cuDNN 8 inference program links
+  // libcudnn_ops_infer.so.8 itself ("links no cuDNN library" was said of it, helper 97).
+  for (const std::string &n : program.empty() ? std::vector<std::string>{} : io.needed(program))
+    if (const Parsed<LibraryName> ln = parse_library_name(n); ln && ln->version)
+      f.program_needs.push_back(n);
   gather_frameworks(f, map, io);
   const LoaderContext lc = loader_context(program, program, io.env);
   for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io, map));
