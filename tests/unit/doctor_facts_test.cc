@@ -74,7 +74,8 @@ TEST(DoctorFacts, GathersWhatTheLoaderAndTheShimWouldDo) {
   ASSERT_EQ(f.path.size(), 2u);
   EXPECT_EQ(f.path[0].dir, "/a");
   EXPECT_EQ(f.path[1].dir, "/b");
-  EXPECT_EQ(f.program_needs, (std::vector<std::string>{"libcudnn.so.9"}));
+  // Its sub-library links too (a cuDNN 8 inference program links only those).
+  EXPECT_EQ(f.program_needs, (std::vector<std::string>{"libcudnn.so.9", "libcudnn_ops.so.9"}));
   ASSERT_EQ(f.resolved.size(), 2u);
   EXPECT_EQ(f.resolved[0].major, 8);
   EXPECT_TRUE(f.resolved[0].foreign_subs.empty());
