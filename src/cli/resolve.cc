@@ -173,6 +173,24 @@ struct Unseen {
   std::string file, words, fix;
 };
 
+// A cuDNN library of a major that LD_PRELOAD names itself: the loader maps it before anything
+// asks, and every later load of its SONAME finds it (helper 97).
+std::optional<LoaderHit> preloaded_cudnn(int major) {
+  const std::string list = env("LD_PRELOAD").value_or("");
+  for (std::size_t at = 0; at < list.size();) {
+    const std::size_t end = std::min(list.size(), list.find_first_of(": \t", at));
+    const std::string entry = list.substr(at, end - at);
+    at = end + 1;
+    const Parsed<LibraryName> n =
+        parse_library_name(std::filesystem::path(entry).filename().string());
+    std::error_code ec;
+    if (n && n->version && n->version->major == major && n->sub.empty() &&
+        entry.find('/') != std::string::npos && std::filesystem::exists(entry, ec))
+      return LoaderHit{entry, "LD_PRELOAD"};
+  }
+  return std::nullopt;
+}
+
 // The cuDNN of a major that file links (DT_NEEDED): its main library, else a sub-library (a cuDNN 8
 // inference program links libcudnn_ops_infer.so.8 itself, helper 97); "" when none.
 std::string linked_of_major(const std::string &file, int major) {
@@ -192,10 +210,12 @@ std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
   const bool disabled = env("CUDNN_COMPAT_DISABLE").value_or("") == "1";
   const int major = routed.version->major;
   const std::string linked_name = linked_of_major(asking, major);
-  const bool unseen = mode == "LD_PRELOAD" && !linked_name.empty();
+  const std::optional<LoaderHit> listed = preloaded_cudnn(major);
+  const bool unseen = mode == "LD_PRELOAD" && (!linked_name.empty() || listed);
   if (!mode.empty() && !disabled && !unseen) return std::nullopt;
-  const std::string link = unseen ? linked_name : "libcudnn.so." + std::to_string(major);
-  const std::optional<LoaderHit> hit = loader_search(link, search_context(o));
+  const std::string link =
+      !linked_name.empty() && !listed ? linked_name : "libcudnn.so." + std::to_string(major);
+  const std::optional<LoaderHit> hit = listed ? listed : loader_search(link, search_context(o));
   if (!hit) return std::nullopt;  // the link fails: the process does not start, as resolve says
   // The rest of the family comes from the linked file's directory: the shim keeps it whole.
   const std::filesystem::path linked = std::filesystem::path(hit->path).lexically_normal();
@@ -214,7 +234,7 @@ std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
                 std::string("but ") + (unseen ? "" : "without the shim ") + "the process keeps " +
                     kept + " (" + (c.probe ? "cuDNN " + to_string(c.probe->version) + ", " : "") +
                     "from " + hit->from + "), as the loader alone would, not the file above",
-                unseen         ? use_audit_fix(asking, link)
+                unseen         ? use_audit_fix(listed ? "LD_PRELOAD" : asking, link)
                 : mode.empty() ? "export LD_AUDIT=$(cudnn-compat shim-path)"
                                : "unset CUDNN_COMPAT_DISABLE"};
 }

@@ -32,6 +32,14 @@ has "to get it: export LD_AUDIT=\$(cudnn-compat shim-path); unset LD_PRELOAD   #
 LD_PRELOAD=/x/libcudnn-compat.so expect_rc 0 cc resolve libcudnn_ops.so.9 --for "$t/venv/bin/python" --json
 has '"loaded_instead": {'
 has "\"file\": \"$site/nvidia/cudnn/lib/libcudnn_ops.so.9\""
+# LD_PRELOAD that lists a cuDNN itself: that one is kept, whatever torch's RUNPATH says (helper
+# 97). (ASan, in the sanitizer pass, would refuse a library preloaded before its runtime.)
+LD_PRELOAD="/x/libcudnn-compat.so:$FAKES/9.1.0/lib64/libcudnn.so.9" \
+  ASAN_OPTIONS=verify_asan_link_order=0 expect_rc 0 cc resolve libcudnn.so.9 --for "$t/venv/bin/python"
+has "but the process keeps $FAKES/9.1.0/lib64/libcudnn.so.9 (cuDNN 9.1.0, from LD_PRELOAD)"
+expect_rc 0 env LD_PRELOAD="$SHIM:$FAKES/9.1.0/lib64/libcudnn.so.9" \
+  "$t/venv/bin/python" -c "$load" "$lib"
+has "cuDNN 90100"
 LD_AUDIT=/x/libcudnn-compat.so expect_rc 0 cc resolve libcudnn.so.9 --for "$t/venv/bin/python"
 lacks "the process keeps"
 # With the shim off, or on and disabled, the process keeps the wheel's too (helper 97: "gets this
