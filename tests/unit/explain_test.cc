@@ -244,6 +244,20 @@ TEST(Explain, MinimumWithAPatchRefusesTheOlderPatches) {
                                       "paddle"}));
 }
 
+// pip's resolver names a range: its "<10.0" is where the range stops, not a minimum ("needs cuDNN
+// 10.0 or a newer 10.x", helper 99), and a release above the range needs an older one.
+TEST(Explain, PipRangeStopsBelowItsUpperBound) {
+  Advice a =
+      advise(find_errors("jax-cuda12-plugin 0.4.30 requires nvidia-cudnn-cu12<10.0,>=9.1, "
+                         "but you have nvidia-cudnn-cu12 9.0.0.312 which is incompatible.")[0],
+             nullptr);
+  EXPECT_EQ(a.what, "jax needs cuDNN 9.1 or a newer 9.x but found cuDNN 9.0.0.312");
+  a = advise(find_errors("onnxruntime-gpu 1.18.0 requires nvidia-cudnn-cu12<9.0,>=8.9, but you "
+                         "have nvidia-cudnn-cu12 9.1.0.70 which is incompatible.")[0],
+             nullptr);
+  EXPECT_EQ(a.what, "the program needs a cuDNN older than 9.0 but loaded cuDNN 9.1.0.70");
+}
+
 // The first finding of text; a failure (not a crash) when there is none.
 Finding first_in(const std::string &text) {
   const std::vector<Finding> found = find_errors(text);

@@ -335,7 +335,8 @@ std::vector<Mention> mentions_of(std::string_view low) {
     const std::size_t start = i;
     bool prefixed = false;
     const std::optional<Version> v = token_at(low, i, prefixed);
-    if (!v || in_code(low, start)) continue;
+    // "<10.0" bounds a range from above (bound_above): no release the line names.
+    if (!v || in_code(low, start) || (start > 0 && low[start - 1] == '<')) continue;
     const std::string_view raw = low.substr(start, i - start);
     const bool integer = raw.find_first_not_of("0123456789") == std::string_view::npos;
     const std::string_view kind = integer && raw.size() <= 2 ? "small" : "other";
@@ -524,10 +525,14 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
 // A range ("cuDNN v4<= and <=v6 is required"): the newest release it takes bounds it from above;
 // a found release past it needs an older one.
 void bound_above(std::string_view low, Finding &f) {
-  const std::optional<Version> newest = upper_bound_in(low);
-  if (!newest) return;
-  f.older_than = newest->minor ? Version{newest->major, *newest->minor + 1, {}, {}}
-                               : Version{newest->major + 1, {}, {}, {}};
+  if (const std::optional<Version> below = strictly_below_in(low)) {
+    f.older_than = below;
+  } else if (const std::optional<Version> newest = upper_bound_in(low)) {
+    f.older_than = newest->minor ? Version{newest->major, *newest->minor + 1, {}, {}}
+                                 : Version{newest->major + 1, {}, {}, {}};
+  } else {
+    return;
+  }
   if (f.runtime && compare(*f.runtime, *f.older_than) < 0) f.older_than.reset();
   if (f.older_than && (!f.runtime || !f.required || compare(*f.runtime, *f.required) >= 0))
     f.kind = FindingKind::version_mismatch;
@@ -744,6 +749,18 @@ std::optional<Finding> read_general(std::string_view line, bool in_build) {
   if (!f) f = read_versions(line, low, m);
   if (f) f->build_time = in_build || sets_up_a_build(low);
   return f;
+}
+
+// The release a range stops below: pip's "nvidia-cudnn-cu12<10.0,>=9.1" (helper 99 read its "<10.0"
+// as a minimum), "<9.0".
+std::optional<Version> strictly_below_in(std::string_view low) {
+  for (std::size_t at = low.find('<'); at != std::string_view::npos; at = low.find('<', at + 1))
+    if (at + 1 < low.size() && is_digit(low[at + 1])) {
+      std::size_t end = at + 1;
+      while (end < low.size() && (is_digit(low[end]) || low[end] == '.')) ++end;
+      if (std::optional<Version> v = version_of(low.substr(at + 1, end - at - 1))) return v;
+    }
+  return std::nullopt;
 }
 
 // The newest release a range takes: "<=v6", "<= 8.9".
