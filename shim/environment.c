@@ -5,6 +5,7 @@
 #include "arena.h"
 #include "elf_dynamic.h"
 #include "shared/asked_need.h"
+#include "shared/ld_system.h"
 #include "shim_text.h"
 #include "sys.h"
 
@@ -49,14 +50,19 @@ static const char *copy_of(const char *s, long n) {
   return out;
 }
 
-// The directory of the list entry (':' or ' ' separated) whose file is libcudnn-compat.so, when
-// one entry names it by an absolute path without a dynamic string token; else 0.
-static const char *shim_entry_dir(const char *list) {
+// The end of the list entry at p, split as ld.so splits that list.
+static const char *entry_end(const char *p, const char *separators) {
+  while (*p && !text_has(separators, *p)) ++p;
+  return p;
+}
+
+// The directory of the list entry whose file is libcudnn-compat.so, when one entry names it by an
+// absolute path without a dynamic string token; else 0.
+static const char *shim_entry_dir(const char *list, const char *separators) {
   if (!list) return 0;
   const char *found = 0, *end = 0;
   for (const char *p = list; *p;) {
-    const char *e = p;
-    while (*e && *e != ':' && *e != ' ') ++e;
+    const char *e = entry_end(p, separators);
     const char *base = e;
     while (base > p && base[-1] != '/') --base;
     const char *rest = after_prefix(base, "libcudnn-compat.so");
@@ -69,6 +75,18 @@ static const char *shim_entry_dir(const char *list) {
   for (const char *c = found; found && c < end; ++c)
     if (*c == '$') return 0;
   return found ? copy_of(found, end - found) : 0;
+}
+
+int start_preloads(const char *path) {
+  const long n = path ? text_len(path) : 0;
+  for (const char *p = start.preload; n && p && *p;) {
+    const char *e = entry_end(p, CUDNN_COMPAT_PRELOAD_SEPARATORS);
+    long i = 0;
+    while (i < n && p + i < e && p[i] == path[i]) ++i;
+    if (i == n && p + n == e) return 1;
+    p = *e ? e + 1 : e;
+  }
+  return 0;
 }
 
 // A program run through the loader (`/lib64/ld-linux-x86-64.so.2 ./prog`): the kernel started
@@ -194,7 +212,8 @@ const char *start_library_path(void) {
 }
 
 const char *start_shim_dir(int audit) {
-  return shim_entry_dir(audit ? start.audit : start.preload);
+  return audit ? shim_entry_dir(start.audit, CUDNN_COMPAT_AUDIT_SEPARATORS)
+               : shim_entry_dir(start.preload, CUDNN_COMPAT_PRELOAD_SEPARATORS);
 }
 
 long start_uid(int effective) {

@@ -19,6 +19,8 @@ const char *start_library_path(void);
 // The directory of this library as LD_AUDIT (audit != 0) or LD_PRELOAD named it at the start, when
 // one absolute entry there names libcudnn-compat.so; else 0. For hosts without /proc.
 const char *start_shim_dir(int audit);
+// Whether LD_PRELOAD at the start lists path itself: ld.so loaded it before anything asked.
+int start_preloads(const char *path);
 // The real (effective != 0: the effective) uid the kernel started the program with (AT_UID,
 // AT_EUID), or -1 when the start was not seen (a shim loaded later, by a dlopen of its own).
 long start_uid(int effective);

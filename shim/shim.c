@@ -339,7 +339,7 @@ static char *engine_answer(const char *name, const char *requester, const char *
                            const char *entry, const char *key, int quiet) {
   static char engine[kPath], deadline[24];
   const char *dir = own_directory();
-  if (!dir || !join_path(engine, sizeof engine, dir, "cudnn-compat-select")) {
+  if (!dir || !join_path(engine, sizeof engine, dir, CUDNN_COMPAT_ENGINE_NAME)) {
     if (!quiet)
       say("cudnn-compat: cannot find its own directory (no /proc/self/maps, and no absolute "
           "LD_AUDIT or LD_PRELOAD entry naming libcudnn-compat.so); loading as usual\n");
@@ -603,6 +603,14 @@ static const char *late_advice(const struct family *g, const char *late, const s
   if (r->said)
     return "cudnn-compat doctor   # no one cuDNN meets every pin now loaded: doctor lists each "
            "framework's";
+  // No import comes before a preload: the list is what to change (helper 99).
+  if (start_preloads(g->main)) {
+    long n = append_text(advice, sizeof advice, 0, "remove ");
+    n = append_text(advice, sizeof advice, n, g->main);
+    append_text(advice, sizeof advice, n,
+                " from LD_PRELOAD   # ld.so loads it before anything asks for cuDNN");
+    return advice;
+  }
   import_name(late, later, sizeof later);  // the first of them
   // Before the first requester's package where that is one; else before cuDNN's first load.
   if (python_requester(g->requester))

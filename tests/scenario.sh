@@ -10,7 +10,23 @@ set -E
 trap 'echo "FAIL: line $LINENO of ${BASH_SOURCE[0]##*/}: $BASH_COMMAND (exit $?)" >&2' ERR
 trap 'rm -rf "$t"' EXIT
 
+# A stand-in shim in LD_PRELOAD would come before the sanitizer pass's runtime, which refuses that.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# standin_shim: prints the path of a do-nothing object that ld.so loads as the shim (its SONAME),
+# an engine beside it, for telling doctor and resolve "the shim is on" without the shim in their own
+# process: they judge what ld.so would load, not a name (helper 99: a missing file was "on").
+standin_shim() {
+  local d=$t/standin-shim
+  if [[ ! -f $d/libcudnn-compat.so ]]; then
+    mkdir -p "$d"
+    echo 'unsigned la_version(unsigned v) { return v; }' |
+      command "${CC:-cc}" -shared -fPIC -Wl,-soname,libcudnn-compat.so -o "$d/libcudnn-compat.so" -x c -
+    ln -s /bin/true "$d/cudnn-compat-select"
+  fi
+  echo "$d/libcudnn-compat.so"
+}
 # skip REASON: CTest counts exit 77 as skipped and shows the reason.
 skip() { echo "SKIP: $*"; exit 77; }
 # nobody_reads PATH...: skips unless the user nobody (65534) can read each PATH, for a scenario that

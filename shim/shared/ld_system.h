@@ -27,6 +27,10 @@ const char *const *cudnn_compat_default_dirs(const char *loader_dir);
  * and RUNPATH at ':' alone (a ';' there is part of a directory's name). */
 #define CUDNN_COMPAT_LIBRARY_PATH_SEPARATORS ":;"
 #define CUDNN_COMPAT_RUNPATH_SEPARATORS ":"
+/* And the lists of objects it loads first (elf/rtld.c): LD_AUDIT at ':' alone, LD_PRELOAD at
+ * ' ' and ':' (handle_preload_list). */
+#define CUDNN_COMPAT_AUDIT_SEPARATORS ":"
+#define CUDNN_COMPAT_PRELOAD_SEPARATORS " :"
 
 /* The length of the dynamic string token NAME ("ORIGIN", "LIB", "PLATFORM") at s, whose n bytes
  * start with its '$': $NAME where no name character ([A-Za-z0-9_]) follows, or ${NAME}; 0 when it

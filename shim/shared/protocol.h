@@ -36,6 +36,9 @@
 #pragma once
 
 #define CUDNN_COMPAT_PROTOCOL "4"
+/* The engine's file name, in the shim's own directory: a copy of the shim without it decides
+ * nothing (doctor says so). */
+#define CUDNN_COMPAT_ENGINE_NAME "cudnn-compat-select"
 #define CUDNN_COMPAT_PROBE_FD 3
 #define CUDNN_COMPAT_NO_PROBE "-"
 #define CUDNN_COMPAT_NO_DIRS "?"

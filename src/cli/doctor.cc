@@ -209,13 +209,9 @@ std::vector<DoctorFinding> container_findings() {
                     "unset LD_LIBRARY_PATH"}});
   }
   for (const char *var : {"LD_AUDIT", "LD_PRELOAD"}) {
-    // LD_AUDIT is a list split at colons; LD_PRELOAD at colons and spaces (ld.so(8)).
-    std::string value = env(var).value_or("");
-    if (var[3] == 'P') std::replace(value.begin(), value.end(), ' ', ':');
-    for (const std::string_view e : split(value, ':')) {
-      const std::string entry(e);
+    for (const std::string &entry : loader_list(var, env(var).value_or(""))) {
       std::error_code ec;
-      if (entry.empty() || entry.find('/') == std::string::npos || entry.find('$') != entry.npos ||
+      if (entry.find('/') == std::string::npos || entry.find('$') != entry.npos ||
           fs::exists(entry, ec))
         continue;
       out.push_back(

@@ -43,7 +43,7 @@ std::vector<CudnnConsumer> asking_frameworks(const Opts &o, const LibraryName &r
       !std::filesystem::path(o.program).filename().string().starts_with("python"))
     return {};
   const Parsed<ElfDynamic> elf = read_elf_dynamic(o.program);
-  if (elf && !cudnn_needed(elf->needed).empty()) return {};
+  if (elf && !cudnn_linked(elf->needed).empty()) return {};
   std::vector<CudnnConsumer> out;
   for (CudnnConsumer &c : interpreter_consumers(o.program))
     if (!c.library.empty() &&
@@ -173,49 +173,51 @@ struct Unseen {
   std::string file, words, fix;
 };
 
-// A cuDNN library of a major that LD_PRELOAD names itself: the loader maps it before anything
-// asks, and every later load of its SONAME finds it (helper 97).
-std::optional<LoaderHit> preloaded_cudnn(int major) {
-  const std::string list = env("LD_PRELOAD").value_or("");
-  for (std::size_t at = 0; at < list.size();) {
-    const std::size_t end = std::min(list.size(), list.find_first_of(": \t", at));
-    const std::string entry = list.substr(at, end - at);
-    at = end + 1;
-    const Parsed<LibraryName> n =
-        parse_library_name(std::filesystem::path(entry).filename().string());
-    std::error_code ec;
-    if (n && n->version && n->version->major == major && n->sub.empty() &&
-        entry.find('/') != std::string::npos && std::filesystem::exists(entry, ec))
-      return LoaderHit{entry, "LD_PRELOAD"};
-  }
-  return std::nullopt;
+// The cuDNN of a major that file links (DT_NEEDED), its main library first; "" when none.
+std::string linked_of_major(const std::string &file, int major) {
+  const Parsed<ElfDynamic> elf = read_elf_dynamic(file);
+  for (const std::string &n : elf ? cudnn_linked(elf->needed) : std::vector<std::string>{})
+    if (parse_library_name(n)->version->major == major) return n;
+  return "";
 }
 
-// The cuDNN of a major that file links (DT_NEEDED): its main library, else a sub-library (a cuDNN 8
-// inference program links libcudnn_ops_infer.so.8 itself, helper 97); "" when none.
-std::string linked_of_major(const std::string &file, int major) {
-  std::string out;
-  const Parsed<ElfDynamic> elf = read_elf_dynamic(file);
-  for (const std::string &n : elf ? elf->needed : std::vector<std::string>{})
-    if (const Parsed<LibraryName> ln = parse_library_name(n);
-        ln && ln->version && ln->version->major == major && (out.empty() || ln->sub.empty()))
-      out = n;
-  return out;
+// Every step between the process and the shim's answer in one command: each alone left it on its
+// file (helper 99: LD_AUDIT advised with CUDNN_COMPAT_DISABLE=1 still set). `preloaded` is the
+// cuDNN LD_PRELOAD loads ("" for none), `link` what `asking` links where it links cuDNN.
+std::string unseen_fix(const std::string &mode, bool disabled, const std::string &preloaded,
+                       const std::string &asking, const std::string &link) {
+  std::string fix =
+      mode == "LD_PRELOAD" && !preloaded.empty()
+          ? use_audit_instead("LD_PRELOAD loads " + preloaded + " before anything asks for cuDNN")
+      : !preloaded.empty()
+          ? "remove " + preloaded + " from LD_PRELOAD" +
+                (mode.empty() ? "; export LD_AUDIT=$(cudnn-compat shim-path)" : "") +
+                "   # ld.so loads it before anything asks for cuDNN"
+      : mode == "LD_PRELOAD" ? use_audit_fix(asking, link)
+      : mode.empty()         ? "export LD_AUDIT=$(cudnn-compat shim-path)"
+                             : "";
+  if (!disabled) return fix;
+  return fix.empty() ? "unset CUDNN_COMPAT_DISABLE" : "unset CUDNN_COMPAT_DISABLE; " + fix;
 }
+
 std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
                                    const std::string &answer) {
   const std::string asking = o.requester.empty() ? o.program : o.requester;
   if (asking.empty() || !routed.version) return std::nullopt;
-  const std::string mode = shim_mode(env("LD_AUDIT").value_or(""), env("LD_PRELOAD").value_or(""));
+  const LoaderContext where = search_context(o);
+  const std::string mode =
+      shim_in_env(env("LD_AUDIT").value_or(""), env("LD_PRELOAD").value_or(""), where).mode;
   const bool disabled = env("CUDNN_COMPAT_DISABLE").value_or("") == "1";
   const int major = routed.version->major;
+  const std::string main = "libcudnn.so." + std::to_string(major);
   const std::string linked_name = linked_of_major(asking, major);
-  const std::optional<LoaderHit> listed = preloaded_cudnn(major);
-  const bool unseen = mode == "LD_PRELOAD" && (!linked_name.empty() || listed);
+  // A cuDNN LD_PRELOAD loads is every later load of its SONAME, whichever way the shim is on.
+  std::optional<LoaderHit> hit = loader_search(main, where);
+  const bool listed = hit && hit->from == "LD_PRELOAD";
+  const bool unseen = listed || (mode == "LD_PRELOAD" && !linked_name.empty());
   if (!mode.empty() && !disabled && !unseen) return std::nullopt;
-  const std::string link =
-      !linked_name.empty() && !listed ? linked_name : "libcudnn.so." + std::to_string(major);
-  const std::optional<LoaderHit> hit = listed ? listed : loader_search(link, search_context(o));
+  const std::string link = !linked_name.empty() && !listed ? linked_name : main;
+  if (!listed) hit = loader_search(link, where);
   if (!hit) return std::nullopt;  // the link fails: the process does not start, as resolve says
   // The rest of the family comes from the linked file's directory: the shim keeps it whole.
   const std::filesystem::path linked = std::filesystem::path(hit->path).lexically_normal();
@@ -234,9 +236,7 @@ std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
                 std::string("but ") + (unseen ? "" : "without the shim ") + "the process keeps " +
                     kept + " (" + (c.probe ? "cuDNN " + to_string(c.probe->version) + ", " : "") +
                     "from " + hit->from + "), as the loader alone would, not the file above",
-                unseen         ? use_audit_fix(listed ? "LD_PRELOAD" : asking, link)
-                : mode.empty() ? "export LD_AUDIT=$(cudnn-compat shim-path)"
-                               : "unset CUDNN_COMPAT_DISABLE"};
+                unseen_fix(mode, disabled, listed ? hit->path : "", asking, link)};
 }
 
 void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,

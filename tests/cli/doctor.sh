@@ -1,6 +1,7 @@
 # doctor: environments built from the fakes (doctor_real.sh: the real cuDNN 9) - fitting,
 # misfit, mixed family, another CUDA, shim on and off, and a program that links cuDNN.
 source "$(dirname "$0")/common.sh"
+standin=$(standin_shim)
 fake_map >"$t/map.toml"
 export CUDNN_COMPAT_MAP=$t/map.toml
 
@@ -20,7 +21,7 @@ cp "$FAKES/8.1.0/lib64/libcudnn_cnn_infer.so.8.1.0" "$t/stray/libcudnn_cnn_infer
 LD_LIBRARY_PATH=$t/stray:$FAKES/8.9.7/lib64 expect_rc 1 cc doctor
 has "problem: mixed family: the cuDNN 8.9.7 dispatcher in $FAKES/8.9.7/lib64 would load libcudnn_cnn_infer.so.8 from $t/stray/libcudnn_cnn_infer.so.8"
 # With the shim on, the same environment is only a warning: the shim keeps the family whole.
-LD_AUDIT=/x/libcudnn-compat.so LD_LIBRARY_PATH=$t/stray:$FAKES/8.9.7/lib64 expect_rc 0 cc doctor
+LD_AUDIT=$standin LD_LIBRARY_PATH=$t/stray:$FAKES/8.9.7/lib64 expect_rc 0 cc doctor
 has "the shim, which is on, keeps the family whole"
 has "ok: the shim is on (LD_AUDIT)"
 

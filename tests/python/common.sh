@@ -128,6 +128,19 @@ C
     --top torch torch/__init__.py torch/lib/libtorch_cuda.so
 }
 
+# torch_above_its_wheel: the active venv $t/venv, its wheel FAKE 9.20.0, its torch linking that
+# and pinning 9.23.0.12, the map offering 9.23.0 (module cudnn/9.23); sets site, lib and load (the
+# Python line that prints the cuDNN torch got).
+torch_above_its_wheel() {
+  make_venv "$t/venv"
+  wheel_cudnn "$site" 9.20.0
+  linking_torch "$site" "nvidia-cudnn-cu12==9.23.0.12"
+  printf 'schema = 1\n[[cudnn]]\nversion = "9.23.0"\nlib = "%s"\nmodule = "cudnn/9.23"\n' \
+    "$FAKES/9.23.0/lib64" >"$t/map.toml"
+  export VIRTUAL_ENV=$t/venv
+  load='import ctypes, sys; print("cuDNN", ctypes.CDLL(sys.argv[1]).torch_cudnn())'
+}
+
 # conda_env PREFIX RELEASE: a conda environment holding cudnn RELEASE as conda installs it:
 # the libraries in PREFIX/lib and conda-meta/cudnn-<release>.48-h0123456_0.json, and a FAKE
 # framework package (tensorflow-base) whose library in PREFIX/lib depends on cudnn >=RELEASE.

@@ -4,6 +4,7 @@
 # under LD_PRELOAD said nothing of the file kept, and doctor said the program "links no cuDNN
 # library" (helper 97).
 source "$(dirname "$0")/common.sh"
+standin=$(standin_shim)
 "$CC" -o "$t/sub8" -x c - -L"$FAKES/8.1.0/lib64" -l:libcudnn_ops_infer.so.8 \
   -Wl,--enable-new-dtags -Wl,-rpath,"$FAKES/8.1.0/lib64" <<'C'
 #include <stdio.h>
@@ -16,13 +17,12 @@ expect_rc 0 preload "$t/sub8"
 has "sub-library 8100"
 expect_rc 0 audit "$t/sub8"
 has "sub-library 8907"
-# (resolve and doctor read the variables; a path that loads nothing keeps the shim out of their
-# own processes.)
+# (resolve and doctor judge what ld.so would load: a stand-in keeps the shim out of their own.)
 for name in libcudnn_ops_infer.so.8 libcudnn.so.8; do
-  LD_PRELOAD=/x/libcudnn-compat.so expect_rc 0 "$CUDNN_COMPAT" resolve "$name" --for "$t/sub8"
+  LD_PRELOAD=$standin expect_rc 0 "$CUDNN_COMPAT" resolve "$name" --for "$t/sub8"
   has "but the process keeps $FAKES/8.1.0/lib64/$name (cuDNN 8.1.0, from RUNPATH of $t/sub8)"
   has "under LD_PRELOAD the shim does not see $t/sub8's link of libcudnn_ops_infer.so.8"
 done
-LD_PRELOAD=/x/libcudnn-compat.so expect_rc 1 "$CUDNN_COMPAT" doctor --for "$t/sub8"
+LD_PRELOAD=$standin expect_rc 1 "$CUDNN_COMPAT" doctor --for "$t/sub8"
 has "$t/sub8 links libcudnn_ops_infer.so.8"
 lacks "links no cuDNN"

@@ -255,7 +255,8 @@ TEST(Explain, PipRangeStopsBelowItsUpperBound) {
   a = advise(find_errors("onnxruntime-gpu 1.18.0 requires nvidia-cudnn-cu12<9.0,>=8.9, but you "
                          "have nvidia-cudnn-cu12 9.1.0.70 which is incompatible.")[0],
              nullptr);
-  EXPECT_EQ(a.what, "the program needs a cuDNN older than 9.0 but loaded cuDNN 9.1.0.70");
+  EXPECT_EQ(a.what,
+            "the program needs cuDNN 8.9 or newer, older than 9.0 but loaded cuDNN 9.1.0.70");
 }
 
 // The first finding of text; a failure (not a crash) when there is none.
@@ -266,6 +267,38 @@ Finding first_in(const std::string &text) {
     return Finding{};
   }
   return found.front();
+}
+
+// An exact pin or a newest release ("up to 9.1") refuses a newer one: it was read as a minimum,
+// and the newer release advised (helper 99).
+TEST(Explain, ExactPinAndUpToRefuseNewerReleases) {
+  Map map;
+  for (const char *v : {"9.1.0", "9.1.2", "9.23.0"})
+    map.cudnn.push_back(
+        {*parse_dotted(v), "/opt/" + std::string(v), std::nullopt, "cudnn/" + std::string(v), {}});
+  const auto fixes = [&](const char *text) {
+    const Advice a = advise(first_in(text), &map);
+    std::string all = a.what;
+    for (const std::string &fix : a.fixes) all += " | " + fix;
+    return all;
+  };
+  const std::string pip = fixes(
+      "torch 2.4.0 requires nvidia-cudnn-cu12==9.1.0.70; platform_system == \"Linux\", but you "
+      "have nvidia-cudnn-cu12 9.23.0.1 which is incompatible.");
+  EXPECT_NE(pip.find("pytorch needs cuDNN 9.1.0 exactly but loaded cuDNN 9.23.0.1"),
+            std::string::npos)
+      << pip;
+  EXPECT_NE(pip.find("cudnn/9.1.0"), std::string::npos) << pip;
+  EXPECT_EQ(pip.find("cudnn/9.1.2"), std::string::npos) << pip;
+  EXPECT_EQ(pip.find("cudnn/9.23.0"), std::string::npos) << pip;
+  const std::string exactly = fixes("expected cuDNN 9.1.0 exactly but found 9.23.0");
+  EXPECT_NE(exactly.find("needs cuDNN 9.1.0 exactly"), std::string::npos) << exactly;
+  EXPECT_EQ(exactly.find("cudnn/9.23.0"), std::string::npos) << exactly;
+  const std::string up_to = fixes("this build supports cuDNN up to 9.1, found 9.23");
+  EXPECT_NE(up_to.find("needs a cuDNN older than 9.2 but loaded cuDNN 9.23"), std::string::npos)
+      << up_to;
+  EXPECT_NE(up_to.find("cudnn/9.1.2"), std::string::npos) << up_to;
+  EXPECT_EQ(up_to.find("cudnn/9.23.0"), std::string::npos) << up_to;
 }
 
 // Truthful by construction: what the advice names comes from the message.

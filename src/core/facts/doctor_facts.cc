@@ -148,23 +148,6 @@ void cuda_of(DoctorFacts &f, const DoctorIo &io) {
       }
 }
 
-// Named by its file's name, or by a file whose SONAME is the shim's: a site's link or copy of
-// another name (libcudnn-compat-2.1.so) is the shim too (helper 97: doctor said "the shim is
-// off" in a process it changed). LD_AUDIT's list splits at colons, LD_PRELOAD's at spaces too.
-bool names_the_shim(std::string_view list, std::string_view separators) {
-  constexpr std::string_view kShim = "libcudnn-compat.so";
-  if (list.find(kShim) != std::string_view::npos) return true;
-  for (std::size_t at = 0; at < list.size();) {
-    const std::size_t end = std::min(list.size(), list.find_first_of(separators, at));
-    const std::string entry(list.substr(at, end - at));
-    at = end + 1;
-    if (entry.find('/') == std::string::npos) continue;
-    if (const Parsed<ElfDynamic> elf = read_elf_dynamic(entry); elf && elf->soname == kShim)
-      return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::vector<int> majors_to_follow(const DoctorFacts &f) {
@@ -196,12 +179,6 @@ std::pair<std::optional<int>, std::string> loaded_cuda(const std::vector<std::st
   return out;
 }
 
-std::string shim_mode(std::string_view ld_audit, std::string_view ld_preload) {
-  return names_the_shim(ld_audit, ":")        ? "LD_AUDIT"
-         : names_the_shim(ld_preload, ": \t") ? "LD_PRELOAD"
-                                              : "";
-}
-
 DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, const Map *map,
                                 const DoctorIo &io) {
   DoctorFacts f;
@@ -212,19 +189,19 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
     if (!s.empty()) f.modules.emplace_back(s);
   f.program = program;
   f.path = probe_path(io.env("LD_LIBRARY_PATH").value_or(""), io);
-  // Its DT_NEEDED cuDNN, sub-libraries too: a cuDNN 8 inference program links
-  // libcudnn_ops_infer.so.8 itself ("links no cuDNN library" was said of it, helper 97).
-  for (const std::string &n : program.empty() ? std::vector<std::string>{} : io.needed(program))
-    if (const Parsed<LibraryName> ln = parse_library_name(n); ln && ln->version)
-      f.program_needs.push_back(n);
+  if (!program.empty()) f.program_needs = cudnn_linked(io.needed(program));
   gather_frameworks(f, map, io);
   const LoaderContext lc = loader_context(program, program, io.env);
   for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io, map));
   if (io.scene) f.scene = io.scene();
   cuda_of(f, io);
-  f.shim = shim_mode(io.env("LD_AUDIT").value_or(""), io.env("LD_PRELOAD").value_or(""));
-  // A pure pass-through, as the shim reads it: on, but changing nothing.
-  if (!f.shim.empty() && io.env("CUDNN_COMPAT_DISABLE").value_or("") == "1")
+  const ShimInEnv shim =
+      shim_in_env(io.env("LD_AUDIT").value_or(""), io.env("LD_PRELOAD").value_or(""), lc);
+  f.shim = shim.mode;
+  f.shim_ignored = shim.ignored;
+  // A pure pass-through, as the shim reads it: on, but changing nothing; off, a switch that
+  // turning it on leaves to undo.
+  if (io.env("CUDNN_COMPAT_DISABLE").value_or("") == "1")
     f.shim_disabled = "CUDNN_COMPAT_DISABLE=1";
   const std::optional<std::string> usage = io.env(CUDNN_COMPAT_USAGE_ENV);
   if (cudnn_compat_usage_env_report_only(usage ? usage->c_str() : nullptr))

@@ -50,8 +50,5 @@ std::vector<int> majors_to_follow(const DoctorFacts &f);
 // The CUDA major a loaded `cuda/<version>` module gives (Spack's `cuda/<version>-<hash>` too), and
 // which module says so.
 std::pair<std::optional<int>, std::string> loaded_cuda(const std::vector<std::string> &modules);
-// "LD_AUDIT", "LD_PRELOAD" or "" by where libcudnn-compat.so is named (by a file of that name or
-// whose SONAME is the shim's).
-std::string shim_mode(std::string_view ld_audit, std::string_view ld_preload);
 
 }  // namespace cudnn_compat

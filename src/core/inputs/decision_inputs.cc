@@ -84,6 +84,7 @@ LoaderContext loader_context(const std::string &executable, const std::string &r
   lc.requester = requester;
   lc.ld_library_path = read_env("LD_LIBRARY_PATH").value_or("");
   lc.secure = read_env("CUDNN_COMPAT_SECURE").has_value();
+  lc.preloaded = preloaded_objects(read_env("LD_PRELOAD").value_or(""), lc);
   return lc;
 }
 

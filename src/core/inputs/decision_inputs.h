@@ -34,7 +34,7 @@ struct EnvNeed {
 EnvNeed env_need(const EnvReader &read_env);
 
 // The loader's view of a process run as `executable` in which `requester` asks (either may be
-// empty): LD_LIBRARY_PATH and secure mode from the environment.
+// empty): LD_LIBRARY_PATH, the objects LD_PRELOAD loads and secure mode from the environment.
 LoaderContext loader_context(const std::string &executable, const std::string &requester,
                              const EnvReader &read_env);
 

@@ -80,8 +80,10 @@ struct LibraryName {
 
 // Accepts a bare name or a path; only the last component is read.
 Parsed<LibraryName> parse_library_name(std::string_view name);
-// The main cuDNN libraries (libcudnn.so.9) among an object's DT_NEEDED entries.
-std::vector<std::string> cudnn_needed(const std::vector<std::string> &needed);
+// The cuDNN libraries among an object's DT_NEEDED entries that name a major, its main libraries
+// (libcudnn.so.9) before its sub-libraries: a cuDNN 8 inference program links
+// libcudnn_ops_infer.so.8 alone, and loads that major all the same (helper 97).
+std::vector<std::string> cudnn_linked(const std::vector<std::string> &needed);
 // The dispatcher of one major, libcudnn.so.<major>: what a directory is searched for.
 LibraryName main_library(int major);
 // The version a file name carries (libcudnn.so.8.9.7 -> 8.9.7), if it is a cuDNN name at all.

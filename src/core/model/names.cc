@@ -100,12 +100,13 @@ Parsed<LibraryName> parse_library_name(std::string_view name) {
   return {parsed, {}};
 }
 
-std::vector<std::string> cudnn_needed(const std::vector<std::string> &needed) {
-  std::vector<std::string> out;
+std::vector<std::string> cudnn_linked(const std::vector<std::string> &needed) {
+  std::vector<std::string> mains, subs;
   for (const std::string &n : needed)
-    if (const Parsed<LibraryName> ln = parse_library_name(n); ln && ln->sub.empty() && ln->version)
-      out.push_back(n);
-  return out;
+    if (const Parsed<LibraryName> ln = parse_library_name(n); ln && ln->version)
+      (ln->sub.empty() ? mains : subs).push_back(n);
+  mains.insert(mains.end(), subs.begin(), subs.end());
+  return mains;
 }
 
 LibraryName main_library(int major) {

@@ -55,26 +55,44 @@ void fixes_for(const Version &want, Rule rule, const Map *map, const ModuleScene
                     (rule == Rule::paddle ? " --rule " + std::string(rule_name(rule)) : ""));
 }
 
-// Code that needs a cuDNN older than a major: a removed API, a refused range.
+// Code that needs a cuDNN older than a release: below a major ("older than 9": a removed API, a
+// refused range) the major before serves; below a minor or patch ("up to 9.1", an exact pin's
+// next patch) the releases of that major under it, from the message's minimum on.
 void advise_older(const Finding &f, const Map *map, const ModuleScene &scene, Advice &a) {
-  const int major = f.older_than->major - 1;
+  const Version &top = *f.older_than;
+  const bool within = top.minor.value_or(0) > 0 || top.patch.value_or(0) > 0;
+  const int major = within ? top.major : top.major - 1;
+  const std::optional<Version> from =
+      f.required && f.required->major == major ? f.required : std::nullopt;
   const std::string subject =
       f.framework.empty() && f.build_time ? std::string("the code being built") : who(f);
-  a.what = subject + " needs a cuDNN older than " + to_string(*f.older_than) +
+  const std::string wanted =
+      f.exact ? "cuDNN " + to_string(*from) + " exactly"
+      : from  ? "cuDNN " + to_string(*from) + " or newer, older than " + to_string(top)
+              : "a cuDNN older than " + to_string(top);
+  a.what = subject + " needs " + wanted +
            (f.runtime ? " but " + std::string(f.build_time ? "the build found" : "loaded") +
                             " cuDNN " + to_string(*f.runtime)
                       : std::string());
-  const Need need{Version{major, {}, {}, {}}, std::nullopt, Rule::nvidia, "the message"};
+  Need need{from.value_or(Version{major, {}, {}, {}}), std::nullopt,
+            from ? Rule::paddle : Rule::nvidia, "the message"};
+  if (within) need.below = top;
   a.fixes = installed_fixes(map, need, major, scene);
   if (a.fixes.empty())
-    a.fixes.push_back("ask the admins for cuDNN " + std::to_string(major) + nowhere(map));
+    a.fixes.push_back("ask the admins for " +
+                      (f.exact ? "cuDNN " + to_string(*from)
+                       : within
+                           ? "a cuDNN " + std::to_string(major) + " older than " + to_string(top)
+                           : "cuDNN " + std::to_string(major)) +
+                      nowhere(map));
   if (f.build_time)
     for (std::string &fix : a.fixes) fix += ", then configure and build again";
+  if (within) return;
   if (!f.framework.empty())
     a.fixes.push_back("or update " + f.framework + " to a release written for cuDNN " +
-                      to_string(*f.older_than));
+                      to_string(top));
   else
-    a.fixes.push_back("or port the code to the cuDNN " + to_string(*f.older_than) +
+    a.fixes.push_back("or port the code to the cuDNN " + to_string(top) +
                       " API (its release notes name each removed call's replacement)");
 }
 
@@ -88,9 +106,30 @@ void false_alarm(const Finding &f, Advice &a) {
              "'s version check; a release of it with the check fixed silences it"};
 }
 
+// A minimum it names (below_minimum: one the runtime misses), for a build or a run.
+void advise_minimum(const Finding &f, bool below_minimum, const Map *map, const ModuleScene &scene,
+                    Advice &a) {
+  if (below_minimum) a.compatible = false;
+  // A build takes any newer cudnn.h; a process loads the major its SONAME names.
+  const std::string wanted = f.build_time
+                                 ? to_string(*f.required) + (f.required->minor ? " or newer" : "")
+                                 : minimum_releases(*f.required);
+  a.what = who(f) + " needs cuDNN " + wanted +
+           (f.runtime ? " but found cuDNN " + to_string(*f.runtime) : std::string());
+  // A minimum with a patch above 0 ("9.1.1 or newer") is one no build rule weighs (NVIDIA's
+  // takes any 9.1.x for 9.1.1, the release refused among them): PaddlePaddle's rule, runtime >=
+  // required, within the SONAME's major (helper 97).
+  const bool patch = f.required->patch && *f.required->patch > 0;
+  fixes_for(*f.required, patch ? Rule::paddle : Rule::nvidia, map, scene, wanted, a);
+  if (f.build_time)
+    for (std::string &fix : a.fixes)
+      if (!fix.starts_with("cudnn-compat")) fix += ", then configure and build again";
+}
+
 void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleScene &scene,
                      Advice &a) {
-  if (f.older_than && f.older_than->major > 1) return advise_older(f, map, scene, a);
+  if (f.older_than && (f.older_than->major > 1 || f.older_than->minor.value_or(0) > 0))
+    return advise_older(f, map, scene, a);
   // A minimum the runtime misses decides, whatever the pair ("Version JAX was built against:
   // 8907 / Minimum supported: 9100 / Installed version: 8907").
   const bool below_minimum = f.required && f.runtime && compare(*f.runtime, *f.required) < 0;
@@ -107,24 +146,7 @@ void advise_versions(const Finding &f, Rule rule, const Map *map, const ModuleSc
                      "warning (the lines below silence it)");
     return;
   }
-  if (f.required) {
-    if (below_minimum) a.compatible = false;
-    // A build takes any newer cudnn.h; a process loads the major its SONAME names.
-    const std::string wanted = f.build_time
-                                   ? to_string(*f.required) + (f.required->minor ? " or newer" : "")
-                                   : minimum_releases(*f.required);
-    a.what = who(f) + " needs cuDNN " + wanted +
-             (f.runtime ? " but found cuDNN " + to_string(*f.runtime) : std::string());
-    // A minimum with a patch above 0 ("9.1.1 or newer") is one no build rule weighs (NVIDIA's
-    // takes any 9.1.x for 9.1.1, the release refused among them): PaddlePaddle's rule, runtime >=
-    // required, within the SONAME's major (helper 97).
-    const bool patch = f.required->patch && *f.required->patch > 0;
-    fixes_for(*f.required, patch ? Rule::paddle : Rule::nvidia, map, scene, wanted, a);
-    if (f.build_time)
-      for (std::string &fix : a.fixes)
-        if (!fix.starts_with("cudnn-compat")) fix += ", then configure and build again";
-    return;
-  }
+  if (f.required) return advise_minimum(f, below_minimum, map, scene, a);
   if (f.built_with) {
     a.what = who(f) + " was built with cuDNN " + to_string(*f.built_with) +
              " and refuses the cuDNN it loaded (the message does not name it)";
@@ -426,9 +448,13 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
   return out;
 }
 
+std::string use_audit_instead(const std::string &why) {
+  return std::string(CUDNN_COMPAT_USE_AUDIT) + "   # " + why;
+}
+
 std::string use_audit_fix(const std::string &library, const std::string &linked) {
-  return std::string(CUDNN_COMPAT_USE_AUDIT) + "   # under LD_PRELOAD the shim does not see " +
-         library + "'s link of " + linked;
+  return use_audit_instead("under LD_PRELOAD the shim does not see " + library + "'s link of " +
+                           linked);
 }
 
 Advice advise(const Finding &f, const Map *map, const ModuleScene &scene) {

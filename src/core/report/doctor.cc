@@ -61,14 +61,31 @@ std::string kept_by(const DoctorFacts &f) {
   return f.report_only.empty() ? "" : ", in report-only mode (" + f.report_only + "), keeps it; it";
 }
 
-// The fix that turns the shim's hand-over on, where it would hand one over: the shim itself where
-// it is off (not in report-only mode, which would keep the load all the same), or its switch.
+// The one command that makes the shim hand over `asker`'s load of `name` (which it links, or not),
+// from where the environment stands: the shim on, LD_PRELOAD traded for LD_AUDIT where the load is
+// a link it does not see, CUDNN_COMPAT_DISABLE lifted; each step alone left the process on its file
+// (helper 99). "" where nothing is to do, or report-only mode keeps the load all the same.
+std::string shim_fix_for(const DoctorFacts &f, const std::string &asker, const std::string &name,
+                         bool links, const std::string &why) {
+  if (!f.report_only.empty()) return "";
+  std::string fix = f.shim.empty()                    ? shim_fix + "   # " + why
+                    : f.shim == "LD_PRELOAD" && links ? use_audit_fix(asker, name)
+                                                      : "";
+  if (f.shim_disabled.empty()) return fix;
+  return fix.empty() ? "unset CUDNN_COMPAT_DISABLE   # the shim then " + why
+                     : "unset CUDNN_COMPAT_DISABLE; " + fix;
+}
+
+// The fixes that let the shim hand over a major's load, where it would hand one over: a cuDNN
+// LD_PRELOAD loads is every later load of its name, whatever the shim says.
 void add_shim_fix(const DoctorFacts &f, const Resolution &r, const char *why,
                   std::vector<std::string> &fixes) {
   if (r.shim_use.empty()) return;  // where none fits or runs, the shim keeps the loader's choice
-  if (f.shim.empty() && f.report_only.empty()) fixes.push_back(shim_fix + "   # " + why);
-  if (!f.shim.empty() && !f.shim_disabled.empty())
-    fixes.push_back("unset CUDNN_COMPAT_DISABLE   # the shim then " + std::string(why));
+  if (r.hit && r.hit->from == "LD_PRELOAD")
+    fixes.push_back("remove " + r.hit->path + " from LD_PRELOAD   # loaded before anything asks");
+  const std::string name = "libcudnn.so." + std::to_string(r.major);
+  if (std::string fix = shim_fix_for(f, f.program, name, f.links(r.major), why); !fix.empty())
+    fixes.push_back(std::move(fix));
 }
 
 // A loader's choice the engine judges unable to run on this node (no requirement: the GPUs and
@@ -195,6 +212,11 @@ void judge_path(const DoctorFacts &f, Findings &out) {
 // Whether the shim is on and what it would load: a problem when that is built for another CUDA
 // than the loaded one, since the shim knows a job's CUDA only from CUDNN_COMPAT_CUDA.
 DoctorFinding shim_finding(const DoctorFacts &f, const Map *map) {
+  // Named but doing nothing: every load the shim would mend is the loader's (helper 99).
+  if (f.shim.empty() && !f.shim_ignored.empty())
+    return {Severity3::problem,
+            "the shim is off: " + f.shim_ignored,
+            {"export LD_AUDIT=$(cudnn-compat shim-path)   # the installed shim, engine beside it"}};
   const bool kept = !kept_by(f).empty();
   const std::string how =
       !f.shim_disabled.empty()
@@ -244,6 +266,7 @@ std::string why_there(const FrameworkView &v) {
                      : "LD_LIBRARY_PATH";
   if (from.starts_with("RUNPATH")) return "its RUNPATH";
   if (from.starts_with("RPATH")) return "its RPATH";
+  if (from == "LD_PRELOAD") return "LD_PRELOAD, which loaded it before anything asked";
   return "the system (" + from + "): neither LD_LIBRARY_PATH nor its RUNPATH has one";
 }
 
@@ -267,23 +290,26 @@ void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *ma
   const Verdict fits = v.need ? serves(*v.need, r.major, *r.probe) : Verdict{true, ""};
   // The shim, on and able to see this load, hands over a release that fits: doctor said
   // "problem" after its own advice was followed (helper 97).
-  const bool shim_sees = f.shim == "LD_AUDIT" || (f.shim == "LD_PRELOAD" && !v.links);
+  const bool shim_sees =
+      r.hit->from != "LD_PRELOAD" && (f.shim == "LD_AUDIT" || (f.shim == "LD_PRELOAD" && !v.links));
   if (!fits.compatible && shim_sees && f.shim_disabled.empty() && !r.shim_use.empty())
     add(out, Severity3::ok,
         what + ", which does not fit its pin (" + fits.reason + "); the shim, which is on (" +
             f.shim + "), hands over " + r.shim_use + " instead");
   else if (!fits.compatible) {
     std::vector<std::string> fixes;
-    if (r.hit->from == "LD_LIBRARY_PATH")
-      fixes.push_back("remove " + dir_of(r.hit->path) + " from LD_LIBRARY_PATH");
+    if (r.hit->from == "LD_LIBRARY_PATH" || r.hit->from == "LD_PRELOAD")
+      fixes.push_back("remove " +
+                      (r.hit->from == "LD_PRELOAD" ? r.hit->path : dir_of(r.hit->path)) + " from " +
+                      r.hit->from);
     std::vector<std::string> installed = installed_fixes(map, *v.need, r.major, f.scene);
     // The shim only picks among installed releases: where none fits, it would change nothing.
     if (installed.empty())
       fixes.push_back("ask the admins for " + release_to_ask_for(*v.need, r.major));
-    else if (f.shim.empty())
-      installed.push_back(shim_fix + "   # picks a release that fits the pin");
-    else if (f.shim == "LD_PRELOAD" && v.links)  // the shim is on and cannot mend it (helper 94)
-      installed.push_back(use_audit_fix(v.library, name));
+    else if (std::string fix =
+                 shim_fix_for(f, v.library, name, v.links, "picks a release that fits the pin");
+             !fix.empty())
+      installed.push_back(std::move(fix));
     for (std::string &fix : installed) fixes.push_back(std::move(fix));
     add(out, Severity3::problem, what + ", which does not fit its pin: " + fits.reason, fixes);
   } else {

@@ -527,13 +527,21 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
 void bound_above(std::string_view low, Finding &f) {
   if (const std::optional<Version> below = strictly_below_in(low)) {
     f.older_than = below;
+  } else if (const std::optional<Version> one = exact_in(low)) {
+    // pip's "==9.1.0.70", "expected 9.1.0 exactly": that release alone, a newer one refused
+    // (helper 99 was advised 9.23.0 for it). A wheel's fourth number is the wheel's build.
+    f.required = Version{one->major, one->minor, one->patch, {}};
+    f.older_than = one->patch   ? Version{one->major, one->minor, *one->patch + 1, {}}
+                   : one->minor ? Version{one->major, *one->minor + 1, {}, {}}
+                                : Version{one->major + 1, {}, {}, {}};
+    f.exact = true;
   } else if (const std::optional<Version> newest = upper_bound_in(low)) {
     f.older_than = newest->minor ? Version{newest->major, *newest->minor + 1, {}, {}}
                                  : Version{newest->major + 1, {}, {}, {}};
   } else {
     return;
   }
-  if (f.runtime && compare(*f.runtime, *f.older_than) < 0) f.older_than.reset();
+  if (!f.exact && f.runtime && compare(*f.runtime, *f.older_than) < 0) f.older_than.reset();
   if (f.older_than && (!f.runtime || !f.required || compare(*f.runtime, *f.required) >= 0))
     f.kind = FindingKind::version_mismatch;
 }
@@ -592,6 +600,8 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
     if (*built == *runtime && !says_mismatch) return std::nullopt;  // a report, not an error
     Finding f = mismatch_in(line, std::string(fw.name), fw.rule, runtime, built);
     f.required = required;
+    // "supports cuDNN up to 9.1, found 9.23": the build's release bounds it (helper 99).
+    bound_above(low, f);
     if (fw.name.empty()) f.rule.reset();
     return f;
   }
@@ -763,14 +773,29 @@ std::optional<Version> strictly_below_in(std::string_view low) {
   return std::nullopt;
 }
 
-// The newest release a range takes: "<=v6", "<= 8.9".
+// The newest release a range takes: "<=v6", "<= 8.9", "supports cuDNN up to 9.1".
 std::optional<Version> upper_bound_in(std::string_view low) {
-  for (std::size_t at = low.find("<="); at != std::string_view::npos; at = low.find("<=", at + 2)) {
-    std::string_view rest = trim(low.substr(at + 2));
-    if (rest.starts_with("v")) rest.remove_prefix(1);
-    if (std::optional<Version> v = version_of(token(rest))) return v;
-  }
+  for (std::string_view bound : {"<=", "up to ", "at most "})
+    for (std::size_t at = low.find(bound); at != std::string_view::npos;
+         at = low.find(bound, at + 1)) {
+      std::string_view rest = trim(low.substr(at + bound.size()));
+      if (rest.starts_with("v")) rest.remove_prefix(1);
+      if (std::optional<Version> v = version_of(token(rest))) return v;
+    }
   return std::nullopt;
+}
+
+// The one release a pin or check takes: pip's "nvidia-cudnn-cu12==9.1.0.70", "cudnn 9.1.0
+// exactly", "exactly 9.1".
+std::optional<Version> exact_in(std::string_view low) {
+  if (const std::size_t at = low.find("=="); at != std::string_view::npos)
+    if (std::optional<Version> v = version_of(token(trim(low.substr(at + 2))))) return v;
+  const std::size_t at = low.find(" exactly");
+  if (at == std::string_view::npos) return std::nullopt;
+  if (std::optional<Version> v = version_of(token(trim(low.substr(at + 8))))) return v;
+  const std::string_view before = low.substr(0, at);
+  const std::size_t word = before.rfind(' ');
+  return version_of(before.substr(word == std::string_view::npos ? 0 : word + 1));
 }
 
 }  // namespace cudnn_compat::explain

@@ -69,6 +69,8 @@ std::string loader_words_in_english(std::string_view line);
 bool has(std::string_view s, std::string_view what);
 // The newest release a range takes ("cuDNN v4<= and <=v6 is required": 6), from folded text.
 std::optional<Version> upper_bound_in(std::string_view low);
+// The one release a pin or check takes ("==9.1.0.70", "9.1.0 exactly"), from folded text.
+std::optional<Version> exact_in(std::string_view low);
 // The release a range stops below: "<10.0" in pip's "nvidia-cudnn-cu12<10.0,>=9.1".
 std::optional<Version> strictly_below_in(std::string_view low);
 

@@ -4,6 +4,7 @@
 
 #include "decide.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -78,6 +79,7 @@ struct Finding {
   // The code needs a cuDNN older than this: it calls an API this release removed, or says
   // "cuDNN version >= 8 is not yet supported".
   std::optional<Version> older_than;
+  bool exact = false;  // required is the one release it takes (older_than: the next one)
   // The library is there but the loader could not load it, in the loader's words ("Permission
   // denied", "wrong ELF class: ELFCLASS32", "failed to map segment from shared object"); "" when
   // it was not found at all.
@@ -113,6 +115,8 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
 // Under LD_PRELOAD the shim sees dlopen only: a cuDNN that library links (DT_NEEDED) is mapped by
 // the loader itself. The fix, with why it is needed, as doctor and resolve both say it.
 std::string use_audit_fix(const std::string &library, const std::string &linked);
+// The same command (LD_AUDIT for LD_PRELOAD) for another reason, given in words.
+std::string use_audit_instead(const std::string &why);
 
 // ---------------------------------------------------------------------------------------------
 // doctor.cc: the environment as the loader will see it, judged (pure: the CLI gathers the facts).
@@ -155,7 +159,7 @@ struct DoctorFacts {
   std::string shim_choice;  // what it would load: for the required major, else the first it changes
   std::optional<Need> need;                 // --require, CUDNN_COMPAT_REQUIRE or a [[require]] rule
   std::string program;                      // --for
-  std::vector<std::string> program_needs;   // its DT_NEEDED cuDNN libraries
+  std::vector<std::string> program_needs;   // its DT_NEEDED cuDNN libraries (cudnn_linked)
   ModuleScene scene;                        // the same, for the fixes' module commands
   std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
   int shim_choice_major = 0;                // the major shim_choice is of
@@ -164,8 +168,16 @@ struct DoctorFacts {
   // What puts the shim in report-only mode (it decides and records, every load stays the
   // loader's): "CUDNN_COMPAT_USAGE=..." or the map's [usage] mode; "" when it hands over.
   std::string report_only;
-  std::string shim_disabled;  // "CUDNN_COMPAT_DISABLE=1" when the shim, on, passes every load on
+  std::string
+      shim_disabled;         // "CUDNN_COMPAT_DISABLE=1": the shim, on or once on, passes every load
+  std::string shim_ignored;  // when off: why the entry naming it does nothing (shim_in_env)
 
+  // Whether the program links a cuDNN library of this major (a link LD_PRELOAD does not see).
+  bool links(int major) const {
+    return std::any_of(program_needs.begin(), program_needs.end(), [&](const std::string &n) {
+      return parse_library_name(n)->version->major == major;
+    });
+  }
   // Whether the need is of this cuDNN major: that major is judged against it, the others against
   // the node alone.
   bool requires_major(int major) const {

@@ -321,10 +321,10 @@ void find_cudnn_library(const fs::path &root, const std::vector<std::string> &fi
     const std::string file = (root / rel).lexically_normal().string();
     const Parsed<ElfDynamic> elf = read_elf_dynamic(file);
     if (!elf) continue;
-    std::optional<int> major;
-    for (const std::string &n : elf->needed)
-      if (const Parsed<LibraryName> l = parse_library_name(n); l && l->sub.empty() && l->version)
-        major = l->version->major;
+    const std::vector<std::string> linked = cudnn_linked(elf->needed);
+    const std::optional<int> major =
+        linked.empty() ? std::nullopt
+                       : std::optional(parse_library_name(linked.front())->version->major);
     const bool runpath = (elf->runpath + elf->rpath).find("nvidia/cudnn/lib") != std::string::npos;
     if (!major && !runpath) continue;
     c.library = file;

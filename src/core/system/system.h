@@ -141,6 +141,9 @@ struct SearchStep {
   std::string dir;   // for the ld.so.cache step, the cache file
   std::string from;  // "LD_LIBRARY_PATH", "RUNPATH of /x/libfoo.so", "ld.so.cache", ...
 };
+struct Preloaded {
+  std::string file, soname;
+};
 struct LoaderContext {
   std::string requester;   // the object that asks (its RUNPATH/RPATH count), or ""
   std::string executable;  // the main program (its RPATH is inherited)
@@ -153,7 +156,30 @@ struct LoaderContext {
   // shim passes them, shim/protocol.h); when set, RPATH, LD_LIBRARY_PATH and RUNPATH are not
   // read from the files and the environment.
   std::optional<std::vector<SearchStep>> before_cache;
+  // LD_PRELOAD's objects, loaded before anything asks: a bare name whose SONAME one of them
+  // carries is that object, wherever the search would go (preloaded_objects).
+  std::vector<Preloaded> preloaded;
 };
+// loader_lists.cc: what ld.so takes from LD_AUDIT and LD_PRELOAD (I/O: reads ELF files).
+
+// The entries of LD_AUDIT (split at colons) or LD_PRELOAD (at spaces and colons, as rtld.c's
+// handle_preload_list does), in order; empty ones dropped (pure).
+std::vector<std::string> loader_list(std::string_view var, std::string_view value);
+// The objects an LD_PRELOAD value loads: a bare entry searched as in lc; an entry that does not
+// load, or has no SONAME, is left out (no later name can match it).
+std::vector<Preloaded> preloaded_objects(std::string_view ld_preload, const LoaderContext &lc);
+// The shim as ld.so takes it: the first entry of LD_AUDIT, then of LD_PRELOAD, that loads and is
+// the shim (its SONAME: a site's link or copy of another name is the shim too) with its engine
+// beside it. Named by its file's name alone it may be nothing: ld.so prints "cannot be loaded as
+// audit interface ... ignored" for a missing or empty file and runs on without it.
+struct ShimInEnv {
+  std::string mode;  // "LD_AUDIT" or "LD_PRELOAD"; "" when off
+  std::string file;
+  std::string ignored;  // when off: why an entry that names the shim does nothing, in words
+};
+ShimInEnv shim_in_env(std::string_view ld_audit, std::string_view ld_preload,
+                      const LoaderContext &lc);
+
 // In the loader's order: RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH, cache, defaults;
 // loader_search tries each directory's glibc-hwcaps subdirectories (hwcaps) before it.
 std::vector<SearchStep> loader_search_path(const LoaderContext &in);
