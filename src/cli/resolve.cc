@@ -21,7 +21,7 @@ struct Opts {
 // (its RUNPATH), else --for itself (a program's or a library's own RUNPATH: helper 92 found a
 // RUNPATH of --for's passed over for ld.so.cache while the process took the RUNPATH's copy).
 LoaderContext search_context(const Opts &o) {
-  return loader_context(o.program, o.requester.empty() ? o.program : o.requester, env);
+  return preloading_context(o.program, o.requester.empty() ? o.program : o.requester, env);
 }
 
 // The frameworks of the environment an interpreter belongs to (<env>/bin/python, with pyvenv.cfg
@@ -29,8 +29,9 @@ LoaderContext search_context(const Opts &o) {
 // answered for venvB's torch); else the active environment's.
 std::vector<CudnnConsumer> interpreter_consumers(const std::string &program) {
   return interpreter_environment(program).empty()
-             ? active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program})
-             : active_consumers(std::nullopt, std::nullopt, {program});
+             ? active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program},
+                                python_search(env))
+             : active_consumers(std::nullopt, std::nullopt, {program}, python_search(env));
 }
 
 // --for a Python interpreter, which links no cuDNN: in its environment the process gets the cuDNN
@@ -236,7 +237,11 @@ std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
                 std::string("but ") + (unseen ? "" : "without the shim ") + "the process keeps " +
                     kept + " (" + (c.probe ? "cuDNN " + to_string(c.probe->version) + ", " : "") +
                     "from " + hit->from + "), as the loader alone would, not the file above",
-                unseen_fix(mode, disabled, listed ? hit->path : "", asking, link)};
+                unseen_fix(mode, disabled,
+                           !listed              ? ""
+                           : hit->named.empty() ? hit->path
+                                                : hit->named,
+                           asking, link)};
 }
 
 void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,

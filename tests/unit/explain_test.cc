@@ -295,8 +295,16 @@ TEST(Explain, ExactPinAndUpToRefuseNewerReleases) {
   EXPECT_NE(exactly.find("needs cuDNN 9.1.0 exactly"), std::string::npos) << exactly;
   EXPECT_EQ(exactly.find("cudnn/9.23.0"), std::string::npos) << exactly;
   const std::string up_to = fixes("this build supports cuDNN up to 9.1, found 9.23");
-  EXPECT_NE(up_to.find("needs a cuDNN older than 9.2 but loaded cuDNN 9.23"), std::string::npos)
+  EXPECT_NE(up_to.find("needs cuDNN 9.1 or older but loaded cuDNN 9.23"), std::string::npos)
       << up_to;
+  // Refused without the word error, at a bound's other spellings (helper 100).
+  for (const char *text : {"supports cuDNN up to 9.1, found 9.23",
+                           "supports cuDNN at most 9.1, but found cuDNN 9.23.0",
+                           "requires cuDNN <= 9.1, found 9.23.0"}) {
+    const std::string bare = fixes(text);
+    EXPECT_NE(bare.find("needs cuDNN 9.1 or older"), std::string::npos) << text << ": " << bare;
+    EXPECT_EQ(bare.find("cudnn/9.23.0"), std::string::npos) << text << ": " << bare;
+  }
   EXPECT_NE(up_to.find("cudnn/9.1.2"), std::string::npos) << up_to;
   EXPECT_EQ(up_to.find("cudnn/9.23.0"), std::string::npos) << up_to;
 }

@@ -51,6 +51,18 @@ TEST(LoaderLists, TheShimIsOnWhereLdSoLoadsItWithItsEngine) {
   EXPECT_EQ(shim_in_env((links / "libcudnn-compat-2.1.so").string(), "", no_search()).mode,
             "LD_AUDIT");
   EXPECT_EQ(shim_in_env("/lib/x86_64-linux-gnu/libc.so.6", "", no_search()).mode, "");
+  // A link alone: the shim finds its engine beside its own file, the link resolved (helper 100).
+  const fs::path alone = fresh_dir("shim-link-alone");
+  fs::create_symlink(SHIM_LIBRARY, alone / "libcudnn-compat.so");
+  EXPECT_EQ(shim_in_env((alone / "libcudnn-compat.so").string(), "", no_search()).mode,
+            "LD_AUDIT");
+  // ld.so's $LIB and $ORIGIN (the program's directory) expanded.
+  const fs::path shim_dir = fs::path(SHIM_LIBRARY).parent_path();
+  LoaderContext lc = no_search();
+  lc.default_dirs = {shim_dir.parent_path().string()};
+  EXPECT_EQ(shim_in_env("/$LIB/cudnn-compat/libcudnn-compat.so", "", lc).mode, "LD_AUDIT");
+  lc.executable = (shim_dir / "app").string();
+  EXPECT_EQ(shim_in_env("$ORIGIN/libcudnn-compat.so", "", lc).mode, "LD_AUDIT");
 }
 
 TEST(LoaderLists, AShimLdSoIgnoresIsOffAndSaysWhy) {
@@ -76,6 +88,20 @@ TEST(LoaderLists, AShimLdSoIgnoresIsOffAndSaysWhy) {
   EXPECT_NE(copy.find("without its engine " + (d / "cudnn-compat-select").string()),
             std::string::npos)
       << copy;
+  // Another library named like the shim: loaded, under LD_PRELOAD, but not the shim.
+  fs::copy_file("/lib/x86_64-linux-gnu/libm.so.6", d / "libcudnn-compat-old.so");
+  const ShimInEnv other = shim_in_env("", (d / "libcudnn-compat-old.so").string(), no_search());
+  EXPECT_EQ(other.mode, "");
+  EXPECT_NE(other.ignored.find("another library (SONAME libm.so.6), not the shim"),
+            std::string::npos)
+      << other.ignored;
+  EXPECT_EQ(other.ignored.find("ignores"), std::string::npos) << other.ignored;
+  // An engine that cannot be run.
+  const fs::path noexec = fresh_dir("shim-noexec");
+  fs::copy_file(SHIM_LIBRARY, noexec / "libcudnn-compat.so");
+  std::ofstream((noexec / "cudnn-compat-select").string()) << "#!/bin/sh\n";
+  EXPECT_NE(ignored((noexec / "libcudnn-compat.so").string()).find("cannot be run"),
+            std::string::npos);
   // Whatever else is listed, a working shim makes it on.
   EXPECT_EQ(
       shim_in_env("/nonexistent/libcudnn-compat.so:" + std::string(SHIM_LIBRARY), "", no_search())
@@ -94,6 +120,14 @@ TEST(LoaderLists, APreloadedLibraryAnswersItsSoname) {
   EXPECT_EQ(hit->path, fake);
   EXPECT_EQ(hit->from, "LD_PRELOAD");
   EXPECT_FALSE(loader_search("libcudnn.so.8", lc));
+  // A bare name, searched for the program: what to remove is the name as written.
+  LoaderContext bare = no_search();
+  bare.ld_library_path = fs::path(fake).parent_path().string();
+  bare.preloaded = preloaded_objects("libcudnn.so.9", bare);
+  ASSERT_EQ(bare.preloaded.size(), 1u);
+  const std::optional<LoaderHit> named = loader_search("libcudnn.so.9", bare);
+  ASSERT_TRUE(named);
+  EXPECT_EQ(named->named, "libcudnn.so.9");
 }
 
 }  // namespace

@@ -122,7 +122,7 @@ void gather_frameworks(DoctorFacts &f, const Map *map, const DoctorIo &io) {
       v.need = need_of_pin(c.pins.front(), map ? map->policy.rule : Rule::nvidia);
     if (!c.library.empty()) {
       const int major = c.major ? *c.major : v.need && v.need->cudnn ? v.need->cudnn->major : 9;
-      v.resolved = follow(major, loader_context(f.program, c.library, io.env), io, map);
+      v.resolved = follow(major, preloading_context(f.program, c.library, io.env), io, map);
       // What the shim hands over instead, for doctor to say where it is on (helper 97).
       const std::string name = "libcudnn.so." + std::to_string(major);
       if (map && v.need && v.resolved.hit && io.select)
@@ -191,7 +191,7 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
   f.path = probe_path(io.env("LD_LIBRARY_PATH").value_or(""), io);
   if (!program.empty()) f.program_needs = cudnn_linked(io.needed(program));
   gather_frameworks(f, map, io);
-  const LoaderContext lc = loader_context(program, program, io.env);
+  const LoaderContext lc = preloading_context(program, program, io.env);
   for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io, map));
   if (io.scene) f.scene = io.scene();
   cuda_of(f, io);
@@ -231,7 +231,7 @@ DoctorIo system_doctor_io(const ProbeOptions &options) {
     return select_library(in, SelectIo{probe_file, find_library_file, family_code});
   };
   io.consumers = [](const std::string &program) {
-    return active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program});
+    return active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program}, python_search(env));
   };
   io.mentions = [](const std::string &file, const std::string &text) {
     return file_mentions(file, text);

@@ -77,6 +77,15 @@ NeedInputs need_inputs(const Asked &asked, const EnvReader &read_env) {
   return in;
 }
 
+PythonSearch python_search(const EnvReader &read_env) {
+  PythonSearch s;
+  s.pythonpath = read_env("PYTHONPATH");
+  s.user_base = read_env("PYTHONUSERBASE");
+  s.home = read_env("HOME");
+  s.no_user_site = !read_env("PYTHONNOUSERSITE").value_or("").empty();
+  return s;
+}
+
 LoaderContext loader_context(const std::string &executable, const std::string &requester,
                              const EnvReader &read_env) {
   LoaderContext lc;
@@ -84,6 +93,12 @@ LoaderContext loader_context(const std::string &executable, const std::string &r
   lc.requester = requester;
   lc.ld_library_path = read_env("LD_LIBRARY_PATH").value_or("");
   lc.secure = read_env("CUDNN_COMPAT_SECURE").has_value();
+  return lc;
+}
+
+LoaderContext preloading_context(const std::string &executable, const std::string &requester,
+                                 const EnvReader &read_env) {
+  LoaderContext lc = loader_context(executable, requester, read_env);
   lc.preloaded = preloaded_objects(read_env("LD_PRELOAD").value_or(""), lc);
   return lc;
 }

@@ -33,10 +33,17 @@ struct EnvNeed {
 };
 EnvNeed env_need(const EnvReader &read_env);
 
+// What a Python interpreter searches beyond its environment, from the environment.
+PythonSearch python_search(const EnvReader &read_env);
 // The loader's view of a process run as `executable` in which `requester` asks (either may be
-// empty): LD_LIBRARY_PATH, the objects LD_PRELOAD loads and secure mode from the environment.
+// empty): LD_LIBRARY_PATH and secure mode from the environment.
 LoaderContext loader_context(const std::string &executable, const std::string &requester,
                              const EnvReader &read_env);
+// The same, with the objects LD_PRELOAD loads, for resolve and doctor: the engine, which runs
+// without LD_PRELOAD, must not read it (the memo keeps every variable read as a ground, and the
+// next process, preloading the shim, would never match it).
+LoaderContext preloading_context(const std::string &executable, const std::string &requester,
+                                 const EnvReader &read_env);
 
 // The map as a process in a Python environment sees it: the site's places, then the active
 // environment's (wheels and conda envs, `places`) that the map does not list, each with its

@@ -66,10 +66,15 @@ void advise_older(const Finding &f, const Map *map, const ModuleScene &scene, Ad
       f.required && f.required->major == major ? f.required : std::nullopt;
   const std::string subject =
       f.framework.empty() && f.build_time ? std::string("the code being built") : who(f);
+  // "up to 9.1" read back as 9.1, not as "older than 9.2".
+  const bool whole_minor = within && !top.patch;
+  const std::string newest =
+      whole_minor ? std::to_string(major) + "." + std::to_string(*top.minor - 1) : "";
   const std::string wanted =
-      f.exact ? "cuDNN " + to_string(*from) + " exactly"
-      : from  ? "cuDNN " + to_string(*from) + " or newer, older than " + to_string(top)
-              : "a cuDNN older than " + to_string(top);
+      f.exact       ? "cuDNN " + to_string(*from) + " exactly"
+      : from        ? "cuDNN " + to_string(*from) + " or newer, older than " + to_string(top)
+      : whole_minor ? "cuDNN " + newest + " or older"
+                    : "a cuDNN older than " + to_string(top);
   a.what = subject + " needs " + wanted +
            (f.runtime ? " but " + std::string(f.build_time ? "the build found" : "loaded") +
                             " cuDNN " + to_string(*f.runtime)

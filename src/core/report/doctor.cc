@@ -26,6 +26,11 @@ std::string need_text(const Need &n) {
 
 using Findings = std::vector<DoctorFinding>;
 
+// A file as the list that loaded it writes it: LD_PRELOAD's bare name is what to remove.
+std::string as_listed(const LoaderHit &hit) {
+  return hit.named.empty() ? hit.path : hit.named;
+}
+
 void add(Findings &out, Severity3 s, std::string what, std::vector<std::string> fixes = {}) {
   out.push_back({s, std::move(what), std::move(fixes)});
 }
@@ -82,7 +87,8 @@ void add_shim_fix(const DoctorFacts &f, const Resolution &r, const char *why,
                   std::vector<std::string> &fixes) {
   if (r.shim_use.empty()) return;  // where none fits or runs, the shim keeps the loader's choice
   if (r.hit && r.hit->from == "LD_PRELOAD")
-    fixes.push_back("remove " + r.hit->path + " from LD_PRELOAD   # loaded before anything asks");
+    fixes.push_back("remove " + as_listed(*r.hit) +
+                    " from LD_PRELOAD   # loaded before anything asks");
   const std::string name = "libcudnn.so." + std::to_string(r.major);
   if (std::string fix = shim_fix_for(f, f.program, name, f.links(r.major), why); !fix.empty())
     fixes.push_back(std::move(fix));
@@ -300,8 +306,8 @@ void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *ma
     std::vector<std::string> fixes;
     if (r.hit->from == "LD_LIBRARY_PATH" || r.hit->from == "LD_PRELOAD")
       fixes.push_back("remove " +
-                      (r.hit->from == "LD_PRELOAD" ? r.hit->path : dir_of(r.hit->path)) + " from " +
-                      r.hit->from);
+                      (r.hit->from == "LD_PRELOAD" ? as_listed(*r.hit) : dir_of(r.hit->path)) +
+                      " from " + r.hit->from);
     std::vector<std::string> installed = installed_fixes(map, *v.need, r.major, f.scene);
     // The shim only picks among installed releases: where none fits, it would change nothing.
     if (installed.empty())

@@ -522,6 +522,12 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
   return f;
 }
 
+// The first release a newest one ("up to 9.1", "<= 6") leaves out: 9.2, 7.
+Version just_above(const Version &newest) {
+  return newest.minor ? Version{newest.major, *newest.minor + 1, {}, {}}
+                      : Version{newest.major + 1, {}, {}, {}};
+}
+
 // A range ("cuDNN v4<= and <=v6 is required"): the newest release it takes bounds it from above;
 // a found release past it needs an older one.
 void bound_above(std::string_view low, Finding &f) {
@@ -536,8 +542,8 @@ void bound_above(std::string_view low, Finding &f) {
                                 : Version{one->major + 1, {}, {}, {}};
     f.exact = true;
   } else if (const std::optional<Version> newest = upper_bound_in(low)) {
-    f.older_than = newest->minor ? Version{newest->major, *newest->minor + 1, {}, {}}
-                                 : Version{newest->major + 1, {}, {}, {}};
+    f.older_than = just_above(*newest);
+    if (f.required == newest) f.required.reset();  // "requires cuDNN <= 9.1": no minimum
   } else {
     return;
   }
@@ -578,6 +584,14 @@ bool cudnn_refused(std::string_view low) {
   return false;
 }
 
+// A found release past the newest a line takes ("supports cuDNN up to 9.1, found 9.23"): refused
+// without the word error (helper 100).
+bool beyond_bound(std::string_view low, const std::optional<Version> &runtime) {
+  const std::optional<Version> top = upper_bound_in(low);
+  if (!runtime || !top) return false;
+  return compare(*runtime, just_above(*top)) >= 0;
+}
+
 std::optional<Finding> read_versions(std::string_view line, std::string_view low,
                                      std::vector<Mention> m) {
   const bool built_named = first(m, Role::build).has_value();
@@ -611,9 +625,10 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
   if (foreign && !runtime) return std::nullopt;
   const bool old = (runtime && required && compare(*runtime, *required) < 0) ||
                    any_of(low, {"too old", "outdated", "older than", "upgrade", "update to"});
-  const bool refused = says_mismatch || old || cudnn_refused(low);
+  const bool past = beyond_bound(low, runtime);
+  const bool refused = says_mismatch || old || cudnn_refused(low) || past;
   // One version alone is a report unless the line refuses it; a requirement needs trouble.
-  const bool enough = required ? trouble(low) || old : (runtime || built) && refused;
+  const bool enough = required ? trouble(low) || old || past : (runtime || built) && refused;
   if (!enough) {
     // Without a version a mismatch must at least be said to be one of versions ("mixed
     // precision", "strides() != ..." are not).

@@ -432,10 +432,40 @@ std::string interpreter_environment(const std::string &program) {
   return env && !prefix.empty() ? prefix.string() : "";
 }
 
+std::vector<std::string> interpreter_search_sites(const std::string &program,
+                                                  const PythonSearch &search) {
+  std::vector<std::string> out;
+  if (!fs::path(program).filename().string().starts_with("python")) return out;
+  for (std::string_view d : split(search.pythonpath.value_or(""), ':'))
+    if (!d.empty() && is_dir(std::string(d))) out.emplace_back(d);
+  // site.py: no user site inside a virtualenv or conda env, nor under PYTHONNOUSERSITE.
+  if (search.no_user_site || !interpreter_environment(program).empty()) return out;
+  const std::optional<std::string> base = search.user_base ? search.user_base
+                                          : search.home    ? std::optional(*search.home + "/.local")
+                                                           : std::nullopt;
+  if (!base) return out;
+  // Its own version's (python3 -> python3.11), else every version's.
+  std::error_code ec;
+  const std::string real = fs::canonical(program, ec).filename().string();
+  const fs::path own = fs::path(*base) / "lib" / real / "site-packages";
+  if (!ec && real.find('.') != std::string::npos) {
+    if (is_dir(own)) out.push_back(own.string());
+  } else {
+    for (std::string &s : site_packages_of(*base)) out.push_back(std::move(s));
+  }
+  return out;
+}
+
 std::vector<CudnnConsumer> active_consumers(const std::optional<std::string> &virtual_env,
                                             const std::optional<std::string> &conda_prefix,
-                                            const std::vector<std::string> &files) {
-  const Environments e = active_environments(virtual_env, conda_prefix, files);
+                                            const std::vector<std::string> &files,
+                                            const PythonSearch &search) {
+  Environments e = active_environments(virtual_env, conda_prefix, files);
+  // Python's own order: PYTHONPATH, the user site, then the environment's site-packages.
+  std::vector<std::string> first;
+  for (const std::string &f : files)
+    for (std::string &s : interpreter_search_sites(f, search)) first.push_back(std::move(s));
+  e.sites.insert(e.sites.begin(), first.begin(), first.end());
   std::vector<CudnnConsumer> out;
   for (const std::string &s : e.sites)
     for (CudnnConsumer &c : cudnn_consumers(s, "")) out.push_back(std::move(c));

@@ -142,7 +142,7 @@ struct SearchStep {
   std::string from;  // "LD_LIBRARY_PATH", "RUNPATH of /x/libfoo.so", "ld.so.cache", ...
 };
 struct Preloaded {
-  std::string file, soname;
+  std::string file, soname, entry;  // entry: as LD_PRELOAD writes it
 };
 struct LoaderContext {
   std::string requester;   // the object that asks (its RUNPATH/RPATH count), or ""
@@ -274,11 +274,26 @@ struct CudnnConsumer {
 // RECORD and the conda record.
 std::vector<CudnnConsumer> cudnn_consumers(const std::string &site_packages,
                                            const std::string &conda_prefix);
+// What an interpreter searches for packages beyond its own environment, as Python's site.py
+// reads the environment: PYTHONPATH, the user site (PYTHONUSERBASE, else ~/.local) unless
+// PYTHONNOUSERSITE is set.
+struct PythonSearch {
+  std::optional<std::string> pythonpath, user_base, home;
+  bool no_user_site = false;
+};
+// The site directories an interpreter (a file named python*) searches before its environment's,
+// in its order: PYTHONPATH's directories, then its version's user site where site.py enables one
+// (not inside a virtualenv or conda env). pip install --user and a module's PYTHONPATH put
+// frameworks there (helper 97: resolve --for /usr/bin/python3 did not see them).
+std::vector<std::string> interpreter_search_sites(const std::string &program,
+                                                  const PythonSearch &search);
 // The consumers of the active environment: $VIRTUAL_ENV, $CONDA_PREFIX and the environments of
-// the given files, as active_places() finds them.
+// the given files, as active_places() finds them, after what an interpreter among the files
+// searches first (interpreter_search_sites).
 std::vector<CudnnConsumer> active_consumers(const std::optional<std::string> &virtual_env,
                                             const std::optional<std::string> &conda_prefix,
-                                            const std::vector<std::string> &files);
+                                            const std::vector<std::string> &files,
+                                            const PythonSearch &search = {});
 // The files a process has mapped, from its /proc/<pid>/maps (the libraries loaded in it).
 std::vector<std::string> mapped_files(const std::string &maps);
 // The environment a Python interpreter is the program of: <env> for <env>/bin/python beside
