@@ -3,8 +3,8 @@
 # system's cuDNN), not torch's, whose pin and RUNPATH decide what the process gets (helper 97).
 # Now it answers for that torch, in Python's order: PYTHONPATH, then the user site.
 source "$(dirname "$0")/common.sh"
-py=$(command -v python3)
-[[ $(dirname "$(readlink -f "$py")") == /usr/bin ]] || skip "no system python3 in /usr/bin"
+py=/usr/bin/python3  # the system's, whatever python3 comes first on PATH (pyenv's)
+[[ -x $py ]] || skip "no $py"
 version=$("$py" -c 'import sys; print(f"python{sys.version_info[0]}.{sys.version_info[1]}")')
 printf 'schema = 1\n[[cudnn]]\nversion = "9.23.0"\nlib = "%s"\nmodule = "cudnn/9.23"\n' \
   "$FAKES/9.23.0/lib64" >"$t/map.toml"
@@ -34,6 +34,12 @@ has "$apps/torch/__init__.py"
 HOME=$t/home PYTHONPATH=$apps expect_rc 0 cc resolve libcudnn.so.9 --for "$py"
 has "asked by torch 2.6.0's $apps/torch/lib/libtorch_cuda.so"
 has "but without the shim the process keeps $apps/nvidia/cudnn/lib/libcudnn.so.9"
+# Every entry in order: a missing one first, then the framework's; an empty entry is the working
+# directory (helper 101: the first entry was lost, a one-entry PYTHONPATH read as none).
+HOME=$t/home PYTHONPATH=/nonexistent::$apps expect_rc 0 cc resolve libcudnn.so.9 --for "$py"
+has "asked by torch 2.6.0's $apps/torch/lib/libtorch_cuda.so"
+(cd "$apps" && HOME=$t/home PYTHONPATH=/nonexistent::/elsewhere expect_rc 0 "$CUDNN_COMPAT" resolve \
+  libcudnn.so.9 --for "$py" && has "asked by torch 2.6.0's $apps/torch/lib/libtorch_cuda.so")
 # doctor --for the same python sees it too.
 HOME=$t/home PYTHONPATH=$apps expect_rc 1 cc doctor --for "$py"
 has "torch 2.6.0 (nvidia-cudnn-cu12==9.20.0.12"

@@ -436,8 +436,13 @@ std::vector<std::string> interpreter_search_sites(const std::string &program,
                                                   const PythonSearch &search) {
   std::vector<std::string> out;
   if (!fs::path(program).filename().string().starts_with("python")) return out;
-  for (std::string_view d : split(search.pythonpath.value_or(""), ':'))
-    if (!d.empty() && is_dir(std::string(d))) out.emplace_back(d);
+  // An empty entry is the working directory to Python, a relative one relative to it.
+  const std::string pythonpath = search.pythonpath.value_or("");
+  std::error_code ec;
+  for (std::string_view d :
+       pythonpath.empty() ? std::vector<std::string_view>{} : split(pythonpath, ':'))
+    if (const fs::path dir = fs::absolute(d.empty() ? "." : d, ec).lexically_normal(); is_dir(dir))
+      out.push_back(dir.string());
   // site.py: no user site inside a virtualenv or conda env, nor under PYTHONNOUSERSITE.
   if (search.no_user_site || !interpreter_environment(program).empty()) return out;
   const std::optional<std::string> base = search.user_base ? search.user_base
@@ -445,7 +450,6 @@ std::vector<std::string> interpreter_search_sites(const std::string &program,
                                                            : std::nullopt;
   if (!base) return out;
   // Its own version's (python3 -> python3.11), else every version's.
-  std::error_code ec;
   const std::string real = fs::canonical(program, ec).filename().string();
   const fs::path own = fs::path(*base) / "lib" / real / "site-packages";
   if (!ec && real.find('.') != std::string::npos) {
