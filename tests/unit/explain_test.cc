@@ -309,6 +309,23 @@ TEST(Explain, ExactPinAndUpToRefuseNewerReleases) {
   EXPECT_EQ(up_to.find("cudnn/9.23.0"), std::string::npos) << up_to;
 }
 
+// A minimum for a CUDA: the releases built for it (helper 99: "for CUDA 11" was dropped and a
+// CUDA 12 build advised).
+TEST(Explain, AMinimumForACudaAdvisesBuildsForIt) {
+  Map map;
+  map.cudnn.push_back(
+      {*parse_dotted("9.1.0"), "/a", Version{12, 2, {}, {}}, "cudnn/9.1-cuda12", {}});
+  map.cudnn.push_back(
+      {*parse_dotted("9.1.2"), "/b", Version{11, 8, {}, {}}, "cudnn/9.1-cuda11", {}});
+  const Advice a = advise(first_in("requires cuDNN 9.1 or newer for CUDA 11, found 9.0.0"), &map);
+  EXPECT_NE(a.what.find("for CUDA 11 but found cuDNN 9.0.0"), std::string::npos) << a.what;
+  std::string all;
+  for (const std::string &fix : a.fixes) all += fix + " | ";
+  EXPECT_NE(all.find("cudnn/9.1-cuda11"), std::string::npos) << all;
+  EXPECT_EQ(all.find("cudnn/9.1-cuda12"), std::string::npos) << all;
+  EXPECT_NE(all.find("--require 9.1 --cuda 11"), std::string::npos) << all;
+}
+
 // Truthful by construction: what the advice names comes from the message.
 TEST(Explain, AdviceNamesOnlyWhatTheMessageSaid) {
   // No status code in the message: none in the answer; the parsed build version in the fix.

@@ -44,15 +44,18 @@ void judge_pair(const Finding &f, Rule rule, Advice &a) {
 }
 
 // Releases that serve `want` under rule, from the map; else what to ask for.
+// (cuda: the CUDA major the message needs it built for, when it names one.)
 void fixes_for(const Version &want, Rule rule, const Map *map, const ModuleScene &scene,
-               std::string_view words, Advice &a) {
-  const Need need{want, std::nullopt, rule, "the message"};
+               std::string_view words, Advice &a, std::optional<int> cuda = std::nullopt) {
+  const Need need{want, cuda, rule, "the message"};
+  const std::string for_cuda = cuda ? " built for CUDA " + std::to_string(*cuda) : "";
   a.fixes = installed_fixes(map, need, want.major, scene);
   if (a.fixes.empty())
-    a.fixes.push_back("ask the admins for cuDNN " + std::string(words) + nowhere(map));
+    a.fixes.push_back("ask the admins for cuDNN " + std::string(words) + for_cuda + nowhere(map));
   a.fixes.push_back("cudnn-compat resolve libcudnn.so." + std::to_string(want.major) +
                     " --require " + to_string(want) +
-                    (rule == Rule::paddle ? " --rule " + std::string(rule_name(rule)) : ""));
+                    (rule == Rule::paddle ? " --rule " + std::string(rule_name(rule)) : "") +
+                    (cuda ? " --cuda " + std::to_string(*cuda) : ""));
 }
 
 // Code that needs a cuDNN older than a release: below a major ("older than 9": a removed API, a
@@ -120,12 +123,13 @@ void advise_minimum(const Finding &f, bool below_minimum, const Map *map, const 
                                  ? to_string(*f.required) + (f.required->minor ? " or newer" : "")
                                  : minimum_releases(*f.required);
   a.what = who(f) + " needs cuDNN " + wanted +
+           (f.for_cuda ? " for CUDA " + std::to_string(*f.for_cuda) : "") +
            (f.runtime ? " but found cuDNN " + to_string(*f.runtime) : std::string());
   // A minimum with a patch above 0 ("9.1.1 or newer") is one no build rule weighs (NVIDIA's
   // takes any 9.1.x for 9.1.1, the release refused among them): PaddlePaddle's rule, runtime >=
   // required, within the SONAME's major (helper 97).
   const bool patch = f.required->patch && *f.required->patch > 0;
-  fixes_for(*f.required, patch ? Rule::paddle : Rule::nvidia, map, scene, wanted, a);
+  fixes_for(*f.required, patch ? Rule::paddle : Rule::nvidia, map, scene, wanted, a, f.for_cuda);
   if (f.build_time)
     for (std::string &fix : a.fixes)
       if (!fix.starts_with("cudnn-compat")) fix += ", then configure and build again";

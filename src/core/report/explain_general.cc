@@ -584,6 +584,15 @@ bool cudnn_refused(std::string_view low) {
   return false;
 }
 
+// The CUDA a need names itself for: "requires cuDNN 9.1 or newer for CUDA 11" (helper 99: the
+// advice named releases built for CUDA 12).
+std::optional<int> cuda_of_need(std::string_view low) {
+  const std::size_t at = low.find("for cuda ");
+  const std::optional<Version> v =
+      at == std::string_view::npos ? std::nullopt : version_of(token(low.substr(at + 9)));
+  return v ? std::optional(v->major) : std::nullopt;
+}
+
 // A found release past the newest a line takes ("supports cuDNN up to 9.1, found 9.23"): refused
 // without the word error (helper 100).
 bool beyond_bound(std::string_view low, const std::optional<Version> &runtime) {
@@ -641,6 +650,7 @@ std::optional<Finding> read_versions(std::string_view line, std::string_view low
   }
   Finding f = mismatch_in(line, std::string(fw.name), fw.rule, runtime, built);
   f.required = required;
+  if (required) f.for_cuda = cuda_of_need(low);
   // A minimum the found release does not meet, named or not ("PyTorch requires cuDNN 8.1 and
   // above." as a configure error).
   if ((old && (runtime || required)) || (required && !runtime && !built))

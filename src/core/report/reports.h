@@ -80,6 +80,8 @@ struct Finding {
   // "cuDNN version >= 8 is not yet supported".
   std::optional<Version> older_than;
   bool exact = false;  // required is the one release it takes (older_than: the next one)
+  // The CUDA major a required release is to be built for ("... or newer for CUDA 11").
+  std::optional<int> for_cuda;
   // The library is there but the loader could not load it, in the loader's words ("Permission
   // denied", "wrong ELF class: ELFCLASS32", "failed to map segment from shared object"); "" when
   // it was not found at all.
