@@ -212,9 +212,11 @@ std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
   const int major = routed.version->major;
   const std::string main = "libcudnn.so." + std::to_string(major);
   const std::string linked_name = linked_of_major(asking, major);
-  // A cuDNN LD_PRELOAD loads is every later load of its SONAME, whichever way the shim is on.
-  std::optional<LoaderHit> hit = loader_search(main, where);
-  const bool listed = hit && hit->from == "LD_PRELOAD";
+  // A cuDNN LD_PRELOAD loads is every later load of its family, whichever way the shim is on.
+  const std::optional<Preloaded> preloaded = preloaded_cudnn(where, major);
+  const bool listed = preloaded.has_value();
+  std::optional<LoaderHit> hit;
+  if (listed) hit = LoaderHit{preloaded->file, "LD_PRELOAD", preloaded->entry};
   const bool unseen = listed || (mode == "LD_PRELOAD" && !linked_name.empty());
   if (!mode.empty() && !disabled && !unseen) return std::nullopt;
   const std::string link = !linked_name.empty() && !listed ? linked_name : main;
@@ -222,7 +224,7 @@ std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
   if (!hit) return std::nullopt;  // the link fails: the process does not start, as resolve says
   // The rest of the family comes from the linked file's directory: the shim keeps it whole.
   const std::filesystem::path linked = std::filesystem::path(hit->path).lexically_normal();
-  const std::string kept = link == o.name
+  const std::string kept = (listed ? preloaded->soname : link) == o.name
                                ? linked.string()
                                : find_library_file(linked.parent_path().string(), routed, major)
                                      .value_or(linked.string());
@@ -237,11 +239,7 @@ std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
                 std::string("but ") + (unseen ? "" : "without the shim ") + "the process keeps " +
                     kept + " (" + (c.probe ? "cuDNN " + to_string(c.probe->version) + ", " : "") +
                     "from " + hit->from + "), as the loader alone would, not the file above",
-                unseen_fix(mode, disabled,
-                           !listed              ? ""
-                           : hit->named.empty() ? hit->path
-                                                : hit->named,
-                           asking, link)};
+                unseen_fix(mode, disabled, listed ? preloaded->entry : "", asking, link)};
 }
 
 void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,

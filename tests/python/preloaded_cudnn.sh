@@ -20,6 +20,17 @@ LD_PRELOAD=$stale LD_AUDIT=$standin expect_rc 0 cc resolve libcudnn.so.9 \
   --for "$t/venv/bin/python"
 has "but the process keeps $stale (cuDNN 9.1.0, from LD_PRELOAD)"
 has "to get it: remove $stale from LD_PRELOAD   # ld.so loads it before anything asks for cuDNN"
+# A preloaded sub-library: the shim keeps its family whole, and torch runs 9.1.0 (helper 100:
+# doctor said "ok: torch" and resolve named 9.23.0).
+sub=$FAKES/9.1.0/lib64/libcudnn_ops.so.9
+expect_rc 0 env LD_PRELOAD="$sub" LD_AUDIT="$SHIM" "$t/venv/bin/python" -c "$load" "$lib"
+has "cuDNN 90100"
+LD_PRELOAD=$sub LD_AUDIT=$standin expect_rc 1 cc doctor
+has "fix: remove $sub from LD_PRELOAD"
+lacks "ok: torch"
+LD_PRELOAD=$sub LD_AUDIT=$standin expect_rc 0 cc resolve libcudnn.so.9 --for "$t/venv/bin/python"
+has "but the process keeps $FAKES/9.1.0/lib64/libcudnn.so.9 (cuDNN 9.1.0, from LD_PRELOAD)"
+has "to get it: remove $sub from LD_PRELOAD"
 # The fix followed.
 expect_rc 0 audit "$t/venv/bin/python" -c "$load" "$lib"
 has "cuDNN 92300"

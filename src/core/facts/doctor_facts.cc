@@ -62,7 +62,14 @@ void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &i
 Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io, const Map *map) {
   Resolution r;
   r.major = major;
-  r.hit = io.search("libcudnn.so." + std::to_string(major), lc);
+  // A cuDNN of this major that LD_PRELOAD loads, a sub-library too: the family is its directory's.
+  if (const std::optional<Preloaded> p = preloaded_cudnn(lc, major)) {
+    const std::string dir = std::filesystem::path(p->file).parent_path().string();
+    const std::string main = find_library_file(dir, main_library(major), major).value_or(p->file);
+    r.hit = LoaderHit{main, "LD_PRELOAD", p->entry == main ? "" : p->entry};
+  } else {
+    r.hit = io.search("libcudnn.so." + std::to_string(major), lc);
+  }
   if (r.hit) r.source = source_of_hit(*r.hit, map);
   if (r.hit) r.probe = io.probe_file(r.hit->path);
   if (r.hit && !r.probe && io.why_not_loaded) r.failed = io.why_not_loaded(r.hit->path);

@@ -109,6 +109,14 @@ std::vector<Preloaded> preloaded_objects(std::string_view ld_preload, const Load
   return out;
 }
 
+std::optional<Preloaded> preloaded_cudnn(const LoaderContext &lc, int major) {
+  for (const Preloaded &p : lc.preloaded)
+    if (const Parsed<LibraryName> n = parse_library_name(p.soname);
+        n && n->version && n->version->major == major)
+      return p;
+  return std::nullopt;
+}
+
 ShimInEnv shim_in_env(std::string_view ld_audit, std::string_view ld_preload,
                       const LoaderContext &lc) {
   ShimInEnv out;

@@ -168,6 +168,11 @@ std::vector<std::string> loader_list(std::string_view var, std::string_view valu
 // The objects an LD_PRELOAD value loads: a bare entry searched as in lc; an entry that does not
 // load, or has no SONAME, is left out (no later name can match it).
 std::vector<Preloaded> preloaded_objects(std::string_view ld_preload, const LoaderContext &lc);
+// The first object LD_PRELOAD loads (lc.preloaded) that is a cuDNN library of major, its main
+// library or a sub-library: the process's family of that major comes from its directory, since
+// the shim keeps a family whole (helper 100: a preloaded libcudnn_ops.so.9 of 9.1.0 gave torch
+// 9.1.0 while doctor said "ok").
+std::optional<Preloaded> preloaded_cudnn(const LoaderContext &lc, int major);
 // The shim as ld.so takes it: the first entry of LD_AUDIT, then of LD_PRELOAD, that loads and is
 // the shim (its SONAME: a site's link or copy of another name is the shim too) with its engine
 // beside it. Named by its file's name alone it may be nothing: ld.so prints "cannot be loaded as
