@@ -40,9 +40,7 @@ std::vector<CudnnConsumer> interpreter_consumers(const std::string &program) {
 // named the system's copy while the process mapped the wheel's (an outside tester found). The
 // frameworks of that environment whose library loads the major asked for, in its order.
 std::vector<CudnnConsumer> asking_frameworks(const Opts &o, const LibraryName &requested) {
-  if (o.program.empty() ||
-      !std::filesystem::path(o.program).filename().string().starts_with("python"))
-    return {};
+  if (!is_python_interpreter(o.program)) return {};
   const Parsed<ElfDynamic> elf = read_elf_dynamic(o.program);
   if (elf && !cudnn_linked(elf->needed).empty()) return {};
   std::vector<CudnnConsumer> out;
@@ -182,23 +180,20 @@ std::string linked_of_major(const std::string &file, int major) {
   return "";
 }
 
-// Every step between the process and the shim's answer in one command: each alone left it on its
-// file (helper 99: LD_AUDIT advised with CUDNN_COMPAT_DISABLE=1 still set). `preloaded` is the
-// cuDNN LD_PRELOAD loads ("" for none), `link` what `asking` links where it links cuDNN.
+// Every step between the process and the shim's answer in one command (shim_on_fix); a cuDNN
+// LD_PRELOAD loads (`preloaded`, "" for none) is taken out first, as the whole list under the
+// LD_PRELOAD front end, which LD_AUDIT replaces.
 std::string unseen_fix(const std::string &mode, bool disabled, const std::string &preloaded,
                        const std::string &asking, const std::string &link) {
-  std::string fix =
-      mode == "LD_PRELOAD" && !preloaded.empty()
+  if (preloaded.empty()) return shim_on_fix(mode, disabled, asking, link, "");
+  const std::string why = "ld.so loads it before anything asks for cuDNN";
+  return lift_disable(
+      disabled,
+      mode == "LD_PRELOAD"
           ? use_audit_instead("LD_PRELOAD loads " + preloaded + " before anything asks for cuDNN")
-      : !preloaded.empty()
-          ? "remove " + preloaded + " from LD_PRELOAD" +
-                (mode.empty() ? "; export LD_AUDIT=$(cudnn-compat shim-path)" : "") +
-                "   # ld.so loads it before anything asks for cuDNN"
-      : mode == "LD_PRELOAD" ? use_audit_fix(asking, link)
-      : mode.empty()         ? "export LD_AUDIT=$(cudnn-compat shim-path)"
-                             : "";
-  if (!disabled) return fix;
-  return fix.empty() ? "unset CUDNN_COMPAT_DISABLE" : "unset CUDNN_COMPAT_DISABLE; " + fix;
+          : "remove " + preloaded + " from LD_PRELOAD" +
+                (mode.empty() ? "; " + shim_on_fix("", false, "", "", "") : "") + "   # " + why,
+      "");
 }
 
 std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
@@ -213,10 +208,8 @@ std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
   const std::string main = "libcudnn.so." + std::to_string(major);
   const std::string linked_name = linked_of_major(asking, major);
   // A cuDNN LD_PRELOAD loads is every later load of its family, whichever way the shim is on.
-  const std::optional<Preloaded> preloaded = preloaded_cudnn(where, major);
-  const bool listed = preloaded.has_value();
-  std::optional<LoaderHit> hit;
-  if (listed) hit = LoaderHit{preloaded->file, "LD_PRELOAD", preloaded->entry};
+  std::optional<LoaderHit> hit = preloaded_family(where, routed, major);
+  const bool listed = hit.has_value();
   const bool unseen = listed || (mode == "LD_PRELOAD" && !linked_name.empty());
   if (!mode.empty() && !disabled && !unseen) return std::nullopt;
   const std::string link = !linked_name.empty() && !listed ? linked_name : main;
@@ -224,7 +217,7 @@ std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
   if (!hit) return std::nullopt;  // the link fails: the process does not start, as resolve says
   // The rest of the family comes from the linked file's directory: the shim keeps it whole.
   const std::filesystem::path linked = std::filesystem::path(hit->path).lexically_normal();
-  const std::string kept = (listed ? preloaded->soname : link) == o.name
+  const std::string kept = listed || link == o.name
                                ? linked.string()
                                : find_library_file(linked.parent_path().string(), routed, major)
                                      .value_or(linked.string());
@@ -239,7 +232,7 @@ std::optional<Unseen> kept_instead(const Opts &o, const LibraryName &routed,
                 std::string("but ") + (unseen ? "" : "without the shim ") + "the process keeps " +
                     kept + " (" + (c.probe ? "cuDNN " + to_string(c.probe->version) + ", " : "") +
                     "from " + hit->from + "), as the loader alone would, not the file above",
-                unseen_fix(mode, disabled, listed ? preloaded->entry : "", asking, link)};
+                unseen_fix(mode, disabled, listed ? hit->named : "", asking, linked_name)};
 }
 
 void print_found(const Opts &o, const Globals &g, const Map &map, const Need &need,

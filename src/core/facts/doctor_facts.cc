@@ -62,14 +62,8 @@ void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &i
 Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io, const Map *map) {
   Resolution r;
   r.major = major;
-  // A cuDNN of this major that LD_PRELOAD loads, a sub-library too: the family is its directory's.
-  if (const std::optional<Preloaded> p = preloaded_cudnn(lc, major)) {
-    const std::string dir = std::filesystem::path(p->file).parent_path().string();
-    const std::string main = find_library_file(dir, main_library(major), major).value_or(p->file);
-    r.hit = LoaderHit{main, "LD_PRELOAD", p->entry == main ? "" : p->entry};
-  } else {
-    r.hit = io.search("libcudnn.so." + std::to_string(major), lc);
-  }
+  r.hit = preloaded_family(lc, main_library(major), major);
+  if (!r.hit) r.hit = io.search("libcudnn.so." + std::to_string(major), lc);
   if (r.hit) r.source = source_of_hit(*r.hit, map);
   if (r.hit) r.probe = io.probe_file(r.hit->path);
   if (r.hit && !r.probe && io.why_not_loaded) r.failed = io.why_not_loaded(r.hit->path);
@@ -115,8 +109,10 @@ void shim_choice(DoctorFacts &f, const Need &asked, const Map *map, const Doctor
 }
 
 // What each framework of the active Python environment will load, by its own library's search
-// (its RUNPATH against LD_LIBRARY_PATH against the system), and what its pin says of that.
-void gather_frameworks(DoctorFacts &f, const Map *map, const DoctorIo &io) {
+// (its RUNPATH against LD_LIBRARY_PATH against the system), and what its pin says of that; lc is
+// the program's view, the framework's library asking instead.
+void gather_frameworks(DoctorFacts &f, const LoaderContext &lc, const Map *map,
+                       const DoctorIo &io) {
   if (!io.consumers) return;
   for (const CudnnConsumer &c : io.consumers(f.program)) {
     FrameworkView v;
@@ -129,7 +125,9 @@ void gather_frameworks(DoctorFacts &f, const Map *map, const DoctorIo &io) {
       v.need = need_of_pin(c.pins.front(), map ? map->policy.rule : Rule::nvidia);
     if (!c.library.empty()) {
       const int major = c.major ? *c.major : v.need && v.need->cudnn ? v.need->cudnn->major : 9;
-      v.resolved = follow(major, preloading_context(f.program, c.library, io.env), io, map);
+      LoaderContext asking = lc;
+      asking.requester = c.library;
+      v.resolved = follow(major, asking, io, map);
       // What the shim hands over instead, for doctor to say where it is on (helper 97).
       const std::string name = "libcudnn.so." + std::to_string(major);
       if (map && v.need && v.resolved.hit && io.select)
@@ -197,8 +195,8 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
   f.program = program;
   f.path = probe_path(io.env("LD_LIBRARY_PATH").value_or(""), io);
   if (!program.empty()) f.program_needs = cudnn_linked(io.needed(program));
-  gather_frameworks(f, map, io);
   const LoaderContext lc = preloading_context(program, program, io.env);
+  gather_frameworks(f, lc, map, io);
   for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io, map));
   if (io.scene) f.scene = io.scene();
   cuda_of(f, io);

@@ -306,7 +306,7 @@ std::optional<Version> driver_cuda_for(int driver_major, int driver_minor);
 struct LoaderHit {
   std::string path;
   std::string from;
-  std::string named = {};  // LD_PRELOAD's entry as written, where that is not path (a bare name)
+  std::string named = {};  // from LD_PRELOAD: its entry as written (a bare name, a sub-library's)
 };
 
 }  // namespace cudnn_compat

@@ -315,8 +315,9 @@ void advise_mixed(const Finding &f, Advice &a) {
   if (!f.status.empty()) a.what += " (" + f.status + ")";
   a.fixes.push_back(f.windows_error == 127
                         ? "keep the DLLs of one cuDNN release on PATH (remove the other copy)"
-                        : "export LD_AUDIT=$(cudnn-compat shim-path)   # keeps every libcudnn_* in "
-                          "the dispatcher's directory");
+                        : CUDNN_COMPAT_SHIM_ON
+                        "   # keeps every libcudnn_* in "
+                        "the dispatcher's directory");
 }
 
 // The C and C++ runtimes of the system, not of CUDA: GCC's (libstdc++, libgcc_s) and glibc's.
@@ -455,6 +456,21 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
                   to_string(best.version));
   }
   return out;
+}
+
+std::string shim_on_fix(const std::string &mode, bool disabled, const std::string &asker,
+                        const std::string &linked, const std::string &why) {
+  const std::string comment = why.empty() ? "" : "   # " + why;
+  const std::string fix = mode.empty()                              ? CUDNN_COMPAT_SHIM_ON + comment
+                          : mode == "LD_PRELOAD" && !linked.empty() ? use_audit_fix(asker, linked)
+                                                                    : "";
+  return lift_disable(disabled, fix, why);
+}
+
+std::string lift_disable(bool disabled, const std::string &fix, const std::string &why) {
+  if (!disabled) return fix;
+  if (!fix.empty()) return "unset CUDNN_COMPAT_DISABLE; " + fix;
+  return "unset CUDNN_COMPAT_DISABLE" + (why.empty() ? "" : "   # the shim then " + why);
 }
 
 std::string use_audit_instead(const std::string &why) {

@@ -1,5 +1,6 @@
 // The environment as the loader will see it, judged: which cuDNN each major resolves to and
 // whether it fits, mixed families, several releases of one major on the path, a CUDA mismatch.
+#include "advice.h"
 #include "reports.h"
 #include "text.h"
 
@@ -26,7 +27,7 @@ std::string need_text(const Need &n) {
 
 using Findings = std::vector<DoctorFinding>;
 
-// A file as the list that loaded it writes it: LD_PRELOAD's bare name is what to remove.
+// A file as the list that loaded it writes it: LD_PRELOAD's entry is what to remove.
 std::string as_listed(const LoaderHit &hit) {
   return hit.named.empty() ? hit.path : hit.named;
 }
@@ -35,7 +36,7 @@ void add(Findings &out, Severity3 s, std::string what, std::vector<std::string> 
   out.push_back({s, std::move(what), std::move(fixes)});
 }
 
-const std::string shim_fix = "export LD_AUDIT=$(cudnn-compat shim-path)";
+const std::string shim_fix = CUDNN_COMPAT_SHIM_ON;
 
 // A major the loader finds nowhere: a problem when the program links it or needs it.
 void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
@@ -66,19 +67,12 @@ std::string kept_by(const DoctorFacts &f) {
   return f.report_only.empty() ? "" : ", in report-only mode (" + f.report_only + "), keeps it; it";
 }
 
-// The one command that makes the shim hand over `asker`'s load of `name` (which it links, or not),
-// from where the environment stands: the shim on, LD_PRELOAD traded for LD_AUDIT where the load is
-// a link it does not see, CUDNN_COMPAT_DISABLE lifted; each step alone left the process on its file
-// (helper 99). "" where nothing is to do, or report-only mode keeps the load all the same.
+// shim_on_fix, where report-only mode does not keep the load all the same.
 std::string shim_fix_for(const DoctorFacts &f, const std::string &asker, const std::string &name,
                          bool links, const std::string &why) {
-  if (!f.report_only.empty()) return "";
-  std::string fix = f.shim.empty()                    ? shim_fix + "   # " + why
-                    : f.shim == "LD_PRELOAD" && links ? use_audit_fix(asker, name)
-                                                      : "";
-  if (f.shim_disabled.empty()) return fix;
-  return fix.empty() ? "unset CUDNN_COMPAT_DISABLE   # the shim then " + why
-                     : "unset CUDNN_COMPAT_DISABLE; " + fix;
+  return f.report_only.empty()
+             ? shim_on_fix(f.shim, !f.shim_disabled.empty(), asker, links ? name : "", why)
+             : "";
 }
 
 // The fixes that let the shim hand over a major's load, where it would hand one over: a cuDNN
@@ -222,7 +216,7 @@ DoctorFinding shim_finding(const DoctorFacts &f, const Map *map) {
   if (f.shim.empty() && !f.shim_ignored.empty())
     return {Severity3::problem,
             "the shim is off: " + f.shim_ignored,
-            {"export LD_AUDIT=$(cudnn-compat shim-path)   # the installed shim, engine beside it"}};
+            {shim_fix + "   # the installed shim, engine beside it"}};
   const bool kept = !kept_by(f).empty();
   const std::string how =
       !f.shim_disabled.empty()

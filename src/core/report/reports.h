@@ -119,6 +119,16 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
 std::string use_audit_fix(const std::string &library, const std::string &linked);
 // The same command (LD_AUDIT for LD_PRELOAD) for another reason, given in words.
 std::string use_audit_instead(const std::string &why);
+// The one command that lets the shim hand over `asker`'s load from where the environment stands
+// (the shim's mode: "LD_AUDIT", "LD_PRELOAD" or "" for off; CUDNN_COMPAT_DISABLE=1 set or not):
+// the shim on, LD_PRELOAD traded for LD_AUDIT where `asker` links the library (`linked`, "" for
+// a dlopen) and LD_PRELOAD cannot see that, CUDNN_COMPAT_DISABLE lifted. Each step alone left the
+// process on its file (helper 99). `why` is said after it ("" for nothing); "" when nothing is to
+// do. doctor and resolve both say it.
+std::string shim_on_fix(const std::string &mode, bool disabled, const std::string &asker,
+                        const std::string &linked, const std::string &why);
+// fix with CUDNN_COMPAT_DISABLE lifted first where it is set (alone where fix is "").
+std::string lift_disable(bool disabled, const std::string &fix, const std::string &why);
 
 // ---------------------------------------------------------------------------------------------
 // doctor.cc: the environment as the loader will see it, judged (pure: the CLI gathers the facts).

@@ -137,7 +137,7 @@ std::optional<LoaderHit> loader_search(const std::string &name, const LoaderCont
                              : std::nullopt;
   // ld.so matches a bare name against the SONAMEs of what it has loaded before it searches.
   for (const Preloaded &p : in.preloaded)
-    if (p.soname == name) return LoaderHit{p.file, "LD_PRELOAD", p.entry == p.file ? "" : p.entry};
+    if (p.soname == name) return LoaderHit{p.file, "LD_PRELOAD", p.entry};
   for (const SearchStep &s : loader_search_path(in)) {
     if (s.from == "ld.so.cache") {
       if (std::optional<std::string> hit = ld_cache_lookup(name, s.dir, in.hwcaps);

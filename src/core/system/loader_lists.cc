@@ -38,8 +38,8 @@ std::string entry_file(const std::string &entry, const LoaderContext &lc) {
   return hit ? hit->path : "";
 }
 
-// Why ld.so cannot load file (entry, as the list gives it), in words; "" when it is an ELF object
-// it can load.
+// Why ld.so cannot load file (entry, as the list gives it), which is no ELF object it reads, in
+// words.
 std::string unloadable(std::string_view var, const std::string &entry, const std::string &file) {
   if (file.empty())
     return entry.find('$') != std::string::npos
@@ -50,10 +50,9 @@ std::string unloadable(std::string_view var, const std::string &entry, const std
   std::string why = stat(file.c_str(), &st) != 0      ? "which is not there"
                     : S_ISDIR(st.st_mode)             ? "which is a directory"
                     : access(file.c_str(), R_OK) != 0 ? "which this user cannot read"
-                    : !read_elf_dynamic(file)         ? "which is no shared object this loader "
-                                                        "takes (empty, not ELF, or not 64-bit)"
-                                                      : "";
-  if (!why.empty() && var == "LD_AUDIT" && entry.find(' ') != std::string::npos)
+                                                      : "which is no shared object this loader "
+                                                        "takes (empty, not ELF, or not 64-bit)";
+  if (var == "LD_AUDIT" && entry.find(' ') != std::string::npos)
     why += " (LD_AUDIT splits at colons alone: the space is part of the name)";
   return why;
 }
@@ -65,8 +64,8 @@ std::string not_working(std::string_view var, const std::string &entry, const st
                         const Parsed<ElfDynamic> &elf) {
   const std::string head = std::string(var) + " names " + entry + ", ";
   const std::string tail = " and every load goes on as usual";
-  if (const std::string why = unloadable(var, entry, file); !why.empty())
-    return head + why + ": ld.so ignores it (\"cannot be " +
+  if (!elf)
+    return head + unloadable(var, entry, file) + ": ld.so ignores it (\"cannot be " +
            (var == "LD_AUDIT" ? "loaded as audit interface" : "preloaded") + " ... ignored\")" +
            tail;
   if (elf->soname != kShimSoname)
@@ -109,11 +108,16 @@ std::vector<Preloaded> preloaded_objects(std::string_view ld_preload, const Load
   return out;
 }
 
-std::optional<Preloaded> preloaded_cudnn(const LoaderContext &lc, int major) {
+std::optional<LoaderHit> preloaded_family(const LoaderContext &lc, const LibraryName &requested,
+                                          int major) {
   for (const Preloaded &p : lc.preloaded)
     if (const Parsed<LibraryName> n = parse_library_name(p.soname);
-        n && n->version && n->version->major == major)
-      return p;
+        n && n->version && n->version->major == major) {
+      const std::string dir = std::filesystem::path(p.file).parent_path().string();
+      return LoaderHit{
+          *n == requested ? p.file : find_library_file(dir, requested, major).value_or(p.file),
+          "LD_PRELOAD", p.entry};
+    }
   return std::nullopt;
 }
 

@@ -432,10 +432,14 @@ std::string interpreter_environment(const std::string &program) {
   return env && !prefix.empty() ? prefix.string() : "";
 }
 
+bool is_python_interpreter(const std::string &program) {
+  return fs::path(program).filename().string().starts_with("python");
+}
+
 std::vector<std::string> interpreter_search_sites(const std::string &program,
                                                   const PythonSearch &search) {
   std::vector<std::string> out;
-  if (!fs::path(program).filename().string().starts_with("python")) return out;
+  if (!is_python_interpreter(program)) return out;
   // An empty entry is the working directory to Python, a relative one relative to it.
   const std::string pythonpath = search.pythonpath.value_or("");
   std::error_code ec;

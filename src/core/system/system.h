@@ -168,11 +168,13 @@ std::vector<std::string> loader_list(std::string_view var, std::string_view valu
 // The objects an LD_PRELOAD value loads: a bare entry searched as in lc; an entry that does not
 // load, or has no SONAME, is left out (no later name can match it).
 std::vector<Preloaded> preloaded_objects(std::string_view ld_preload, const LoaderContext &lc);
-// The first object LD_PRELOAD loads (lc.preloaded) that is a cuDNN library of major, its main
-// library or a sub-library: the process's family of that major comes from its directory, since
-// the shim keeps a family whole (helper 100: a preloaded libcudnn_ops.so.9 of 9.1.0 gave torch
-// 9.1.0 while doctor said "ok").
-std::optional<Preloaded> preloaded_cudnn(const LoaderContext &lc, int major);
+// Where LD_PRELOAD loads a cuDNN library of major (lc.preloaded), its main library or a
+// sub-library, the process's family of that major is its directory's, since the shim keeps a
+// family whole (helper 100: a preloaded libcudnn_ops.so.9 of 9.1.0 gave torch 9.1.0 while doctor
+// said "ok"): the file there that serves `requested` (the preloaded one where it is that), from
+// "LD_PRELOAD", named as the list writes it. nullopt where LD_PRELOAD loads none of that major.
+std::optional<LoaderHit> preloaded_family(const LoaderContext &lc, const LibraryName &requested,
+                                          int major);
 // The shim as ld.so takes it: the first entry of LD_AUDIT, then of LD_PRELOAD, that loads and is
 // the shim (its SONAME: a site's link or copy of another name is the shim too) with its engine
 // beside it. Named by its file's name alone it may be nothing: ld.so prints "cannot be loaded as
@@ -301,6 +303,8 @@ std::vector<CudnnConsumer> active_consumers(const std::optional<std::string> &vi
                                             const PythonSearch &search = {});
 // The files a process has mapped, from its /proc/<pid>/maps (the libraries loaded in it).
 std::vector<std::string> mapped_files(const std::string &maps);
+// Whether a program is a Python interpreter, by its name (python, python3, python3.11).
+bool is_python_interpreter(const std::string &program);
 // The environment a Python interpreter is the program of: <env> for <env>/bin/python beside
 // <env>/pyvenv.cfg (a virtualenv) or <env>/conda-meta/ (a conda env); "" for any other file.
 std::string interpreter_environment(const std::string &program);
