@@ -297,6 +297,13 @@ TEST(Explain, ExactPinAndUpToRefuseNewerReleases) {
   const std::string up_to = fixes("this build supports cuDNN up to 9.1, found 9.23");
   EXPECT_NE(up_to.find("needs cuDNN 9.1 or older but loaded cuDNN 9.23"), std::string::npos)
       << up_to;
+  // A newest release with a patch bounds at the patch: 9.1.0 fits "<= 9.1.1", 9.1.2 does not (the
+  // patch was dropped, and 9.1.2 was read as fitting).
+  const std::string patch = fixes("requires cuDNN <= 9.1.1, found 9.1.2");
+  EXPECT_NE(patch.find("needs cuDNN 9.1.1 or older but loaded cuDNN 9.1.2"), std::string::npos)
+      << patch;
+  EXPECT_NE(patch.find("cudnn/9.1.0"), std::string::npos) << patch;
+  EXPECT_EQ(patch.find("cudnn/9.1.2"), std::string::npos) << patch;
   // Refused without the word error, at a bound's other spellings (helper 100).
   for (const char *text : {"supports cuDNN up to 9.1, found 9.23",
                            "supports cuDNN at most 9.1, but found cuDNN 9.23.0",

@@ -69,15 +69,17 @@ void advise_older(const Finding &f, const Map *map, const ModuleScene &scene, Ad
       f.required && f.required->major == major ? f.required : std::nullopt;
   const std::string subject =
       f.framework.empty() && f.build_time ? std::string("the code being built") : who(f);
-  // "up to 9.1" read back as 9.1, not as "older than 9.2".
-  const bool whole_minor = within && !top.patch;
-  const std::string newest =
-      whole_minor ? std::to_string(major) + "." + std::to_string(*top.minor - 1) : "";
+  // "up to 9.1" read back as 9.1 and "<= 9.1.1" as 9.1.1, not as "older than 9.2" or "9.1.2".
+  const std::optional<Version> newest =
+      !within      ? std::nullopt
+      : !top.patch ? std::optional(Version{major, *top.minor - 1, {}, {}})
+      : *top.patch ? std::optional(Version{major, top.minor, *top.patch - 1, {}})
+                   : std::nullopt;
   const std::string wanted =
-      f.exact       ? "cuDNN " + to_string(*from) + " exactly"
-      : from        ? "cuDNN " + to_string(*from) + " or newer, older than " + to_string(top)
-      : whole_minor ? "cuDNN " + newest + " or older"
-                    : "a cuDNN older than " + to_string(top);
+      f.exact  ? "cuDNN " + to_string(*from) + " exactly"
+      : from   ? "cuDNN " + to_string(*from) + " or newer, older than " + to_string(top)
+      : newest ? "cuDNN " + to_string(*newest) + " or older"
+               : "a cuDNN older than " + to_string(top);
   a.what = subject + " needs " + wanted +
            (f.runtime ? " but " + std::string(f.build_time ? "the build found" : "loaded") +
                             " cuDNN " + to_string(*f.runtime)

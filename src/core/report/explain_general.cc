@@ -522,10 +522,12 @@ std::optional<Finding> read_files(std::string_view line, std::string_view low,
   return f;
 }
 
-// The first release a newest one ("up to 9.1", "<= 6") leaves out: 9.2, 7.
+// The first release a newest one ("up to 9.1", "<= 6", "==9.1.0") leaves out, at the precision
+// it is written with: 9.2, 7, 9.1.1.
 Version just_above(const Version &newest) {
-  return newest.minor ? Version{newest.major, *newest.minor + 1, {}, {}}
-                      : Version{newest.major + 1, {}, {}, {}};
+  return newest.patch   ? Version{newest.major, newest.minor, *newest.patch + 1, {}}
+         : newest.minor ? Version{newest.major, *newest.minor + 1, {}, {}}
+                        : Version{newest.major + 1, {}, {}, {}};
 }
 
 // A range ("cuDNN v4<= and <=v6 is required"): the newest release it takes bounds it from above;
@@ -537,9 +539,7 @@ void bound_above(std::string_view low, Finding &f) {
     // pip's "==9.1.0.70", "expected 9.1.0 exactly": that release alone, a newer one refused
     // (helper 99 was advised 9.23.0 for it). A wheel's fourth number is the wheel's build.
     f.required = Version{one->major, one->minor, one->patch, {}};
-    f.older_than = one->patch   ? Version{one->major, one->minor, *one->patch + 1, {}}
-                   : one->minor ? Version{one->major, *one->minor + 1, {}, {}}
-                                : Version{one->major + 1, {}, {}, {}};
+    f.older_than = just_above(*f.required);
     f.exact = true;
   } else if (const std::optional<Version> newest = upper_bound_in(low)) {
     f.older_than = just_above(*newest);
