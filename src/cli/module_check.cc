@@ -85,9 +85,10 @@ std::string unreadable_hint(std::optional<ModuleSystemKind> system) {
 // hooks' tables hold it: a map entry that misnames its release (which map validate warns of)
 // turned the advice around (an outside tester's finding). Asked: the loaded modules' releases and
 // those of the majors needed, a probe each, only where the hooks have no table to read.
+// A place whose directory holds no cuDNN library is none to advise, as in the hooks' tables.
 Map as_reported_for(const Map &map, const std::vector<AppNeed> &apps, const ModuleScene &scene) {
   MapCorrections said;
-  return as_their_libraries_report(
+  Map out = as_their_libraries_report(
       map,
       [&](const Installed &e) {
         return std::any_of(apps.begin(), apps.end(),
@@ -96,6 +97,10 @@ Map as_reported_for(const Map &map, const std::vector<AppNeed> &apps, const Modu
                            [&](const LoadedModule &l) { return l.name == e.module; });
       },
       probe_options(), said);
+  std::erase_if(out.cudnn,
+                [](const Installed &e) { return is_absolute_lib(e) && !entry_main_library(e); });
+  group_releases(out.cudnn);
+  return out;
 }
 
 int check(const Options &o, const Globals &g) {

@@ -448,6 +448,49 @@ check_advice() {
   follow_advice py-jax/0.4.23-hijklmn cuDNN/9.0.0.312-CUDA-12.2.0
 }
 
+# need_module APP NEED: an application modulefile APP (name/version) in $format that needs NEED.
+need_module() {
+  mkdir -p "$t/$format/${1%/*}"
+  if [[ $format == lua ]]; then
+    printf 'cudnn_requires("%s")\n' "$2" >"$t/lua/$1.lua"
+  else
+    printf '#%%Module1.0\ncudnn-requires %s\n' "$2" >"$t/tcl/$1"
+  fi
+}
+
+# check_gone_release: a release whose files the site removed (its module left behind) is never
+# advised, by the hooks' tables nor by module-check without them; the advice, followed, fits
+# (helper 103: `module swap cudnn/9.1 cudnn/9.23` was advised after 9.23's directory was gone, and
+# the program then got the system's cuDNN). Appends FAKE 9.20.0 and 9.23.0, each a copy of its
+# own, and app/1.0 (9.20) to the map and the tree in $format; module() and $swap set.
+check_gone_release() {
+  local v dir=$t/lua
+  [[ $format == lua ]] || dir=$t/tcl
+  for v in 9.20.0 9.23.0; do
+    cp -a "$FAKES/$v" "$t/copy-$v"
+    printf '[[cudnn]]\nversion = "%s"\nlib = "%s"\nmodule = "cudnn/%s"\n' "$v" "$t/copy-$v/lib64" \
+      "${v%.0}" >>"$t/map.toml"
+  done
+  cc map validate "$t/map.toml" >/dev/null
+  cc modulefiles --format "$format" -o "$dir" >/dev/null
+  need_module app/1.0 9.20
+  module load app/1.0 cudnn/9.1 || true; msg
+  has "Use: module $swap cudnn/9.1 cudnn/9.23 (9.23.0)"
+  module purge
+  rm -rf "$t/copy-9.23.0"
+  expect_rc 0 cc map validate "$t/map.toml"
+  has "of cuDNN 9.23.0 is not a directory"
+  for tables in kept removed; do
+    [[ $tables == kept ]] || rm -f "$t/map.toml".{cache,fits,misfits,decide}
+    module load app/1.0 cudnn/9.1 || true; msg
+    has "Use: module $swap cudnn/9.1 cudnn/9.20 (9.20.0)"
+    lacks "cudnn/9.23"
+    module $swap cudnn/9.1 cudnn/9.20; msg
+    lacks "was built with"
+    module purge
+  done
+}
+
 # check_own_module: a cuDNN module the map does not list (a user's own, in $t/own) is checked by
 # the library it puts on LD_LIBRARY_PATH, and the advice, followed, clears the warning (issue 12,
 # low). own_module NAME RELEASE writes it in $format with a copy of that FAKE release.
@@ -715,14 +758,7 @@ check_major_need() {
   has "Use: module $swap cudnn/9.1 cudnn/5.1 (5.1.10)"
   module purge
 }
-major_apps() {
-  mkdir -p "$t/$format/major5"
-  if [[ $format == lua ]]; then
-    echo 'cudnn_requires("5")' >"$t/lua/major5/1.0.lua"
-  else
-    printf '#%%Module1.0\ncudnn-requires 5\n' >"$t/tcl/major5/1.0"
-  fi
-}
+major_apps() { need_module major5/1.0 5; }
 
 # check_portable_need: issue 25 item 9. The lines `modulefiles --requires` prints are the
 # application's need in standard commands: the modulefile loads without the site package and
@@ -748,12 +784,7 @@ check_portable_need() {
     echo went on >\"\$t/went-on\"" || true
   [[ -e $t/went-on ]] || fail "a bash -e script stopped at a warning"
   module purge
-  mkdir -p "$t/$format/oddneed"
-  if [[ $format == lua ]]; then
-    echo 'cudnn_requires("9.x")' >"$t/lua/oddneed/1.0.lua"
-  else
-    printf '#%%Module1.0\ncudnn-requires 9.x\n' >"$t/tcl/oddneed/1.0"
-  fi
+  need_module oddneed/1.0 9.x
   module load oddneed/1.0 cudnn/5.0 || true; msg
   has "cannot check oddneed/1.0: '9.x' is not a version"
   if [[ $format == lua ]]; then has 'cudnn_requires("8.9")'; lacks 'cudnn-requires 8.9'

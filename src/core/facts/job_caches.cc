@@ -62,12 +62,21 @@ namespace {
 // process would not be handed (an outside tester's finding: Lua and Tcl against C and C++).
 // An entry whose directory holds only another major's library is that release: a module of it
 // fits no need of the map's major (an outside tester's "5.1.10" over cuDNN 6.0.21 was advised).
+// An entry whose directory holds no cuDNN library at all is no place to send anyone, as resolve and
+// the shim pass over it (helper 103: the hooks advised cudnn/9.23 after its files were removed).
 Map as_reported(const Map &map, const TableFacts &facts) {
   Map out = map;
-  for (std::size_t i = 0; i < out.cudnn.size() && i < facts.probes.size(); ++i) {
-    const bool other = !facts.probes[i] && i < facts.other_major.size();
-    out.cudnn[i] = as_library_reports(out.cudnn[i], other ? facts.other_major[i] : facts.probes[i]);
+  out.cudnn.clear();
+  for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
+    const bool known = i < facts.probes.size() && i < facts.other_major.size();
+    if (known && !facts.files[i] && !facts.other_major[i] && is_absolute_lib(map.cudnn[i]))
+      continue;
+    const bool other = known && !facts.probes[i];
+    out.cudnn.push_back(
+        known ? as_library_reports(map.cudnn[i], other ? facts.other_major[i] : facts.probes[i])
+              : map.cudnn[i]);
   }
+  group_releases(out.cudnn);  // a release whose first place is gone starts at its next
   return out;
 }
 
