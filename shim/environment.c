@@ -29,8 +29,10 @@ static struct {
   int secure;
   char **envp;               // the initial array (its strings may be overwritten later)
   const char *library_path;  // LD_LIBRARY_PATH's value, copied; 0 when unset
-  // Not copied: AT_EXECFN lies past the environment's strings, beyond what a title overwrites;
-  // LD_AUDIT and LD_PRELOAD are read only where /proc is missing (a title there: see docs).
+  // AT_EXECFN, not copied: it lies past the environment's strings, beyond what a title
+  // overwrites. LD_AUDIT and LD_PRELOAD, copied: without /proc they are how the shim finds its
+  // own directory, and a process retitled before it asks for cuDNN had overwritten them (an
+  // outside tester's finding: the redirect was dropped in a sandbox without /proc).
   const char *execfn, *audit, *preload;
   const void *vdso;        // AT_SYSINFO_EHDR: the kernel's vDSO image
   long uid, euid;          // AT_UID, AT_EUID: the ids the program was started with
@@ -140,9 +142,9 @@ __attribute__((constructor)) static void capture(int argc, char **argv, char **e
     if ((v = after_prefix(*e + 3, "LIBRARY_PATH=")))
       start.library_path = copy_of(v, text_len(v));
     else if ((v = after_prefix(*e + 3, "AUDIT=")))
-      start.audit = v;
+      start.audit = copy_of(v, text_len(v));
     else if ((v = after_prefix(*e + 3, "PRELOAD=")))
-      start.preload = v;
+      start.preload = copy_of(v, text_len(v));
   }
   start.envp = envp;
   capture_auxv(e + 1);

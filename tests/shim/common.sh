@@ -465,3 +465,43 @@ in_namespace() {
 }
 # without_proc CMD...: CMD where /proc is an empty file system (a chroot, a sandbox).
 without_proc() { in_namespace 'mount -t tmpfs none /proc && exec "$@"' sh "$@"; }
+
+# retitled_program: $t/retitled, a host that sets its process title as setproctitle does (environ
+# moved to the heap, the strings of argv and environ overwritten) and then loads libcudnn.so.9,
+# printing "cuDNN N from PATH".
+retitled_program() {
+compile retitled <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+extern char **environ;
+int main(int argc, char **argv) {
+  // What setproctitle does: environ moves to the heap, and the area argv's and environ's strings
+  // filled holds the title.
+  char *start = argv[0], *end = argv[argc - 1] + strlen(argv[argc - 1]) + 1;
+  int n = 0;
+  while (environ[n]) ++n;
+  char **moved = calloc(n + 1, sizeof *moved);
+  for (int i = 0; i < n; ++i) {
+    if (environ[i] == end) end += strlen(environ[i]) + 1;
+    moved[i] = strdup(environ[i]);
+  }
+  environ = moved;
+  memset(start, 0, end - start);
+  strcpy(start, "retitled: worker 1");
+  FILE *shown = fopen("/proc/self/environ", "r");
+  char head[32] = "";
+  if (shown && fread(head, 1, sizeof head - 1, shown) && strstr(head, "LD_"))
+    puts("the title did not overwrite the environment");
+  void *lib = dlopen("libcudnn.so.9", RTLD_NOW);
+  if (!lib) return printf("dlopen: %s\n", dlerror()), 1;
+  struct link_map *map;
+  dlinfo(lib, RTLD_DI_LINKMAP, &map);
+  printf("cuDNN %zu from %s\n", ((size_t (*)(void))dlsym(lib, "cudnnGetVersion"))(), map->l_name);
+  return 0;
+}
+C
+}
