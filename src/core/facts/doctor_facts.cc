@@ -128,13 +128,21 @@ void gather_frameworks(DoctorFacts &f, const LoaderContext &lc, const Map *map,
       LoaderContext asking = lc;
       asking.requester = c.library;
       v.resolved = follow(major, asking, io, map);
-      // What the shim hands over instead, for doctor to say where it is on (helper 97).
+      // What the shim hands over instead, for doctor to say where it is on (helper 97), by the
+      // need the shim decides with: an asked one before the pin (helper 105).
       const std::string name = "libcudnn.so." + std::to_string(major);
-      if (map && v.need && v.resolved.hit && io.select)
-        if (const Selection s = io.select(
-                select_inputs(name, *parse_library_name(name), *v.need, v.resolved.hit, map));
-            s.use)
-          v.resolved.shim_use = *s.use;
+      const bool asked = f.need && f.need->origin == NeedOrigin::asked && f.need->cudnn &&
+                         f.need->cudnn->major == major;
+      const std::optional<Need> &decides = asked ? f.need : v.need;
+      if (map && decides && v.resolved.hit && io.select) {
+        const Selection s = io.select(
+            select_inputs(name, *parse_library_name(name), *decides, v.resolved.hit, map));
+        if (s.use) v.resolved.shim_use = *s.use;
+        if (asked && v.need) {
+          v.asked_over_pin = f.need->source;
+          v.shim_gives = s.use ? io.probe_file(*s.use) : v.resolved.probe;
+        }
+      }
     }
     f.frameworks.push_back(std::move(v));
   }

@@ -270,29 +270,49 @@ std::string why_there(const FrameworkView &v) {
   return "the system (" + from + "): neither LD_LIBRARY_PATH nor its RUNPATH has one";
 }
 
-// A framework of the active environment: the cuDNN its library will load, against its pin.
-void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *map, Findings &out) {
-  const std::string who = v.name + " (" + v.pin + ")";
-  if (v.library.empty())
-    return add(out, Severity3::warning,
-               who +
-                   ": none of its libraries links cuDNN or leads to a wheel's (it may load "
-                   "one by path at run time)");
+// Whether the shim, on, sees the framework's load: LD_PRELOAD's shim sees no DT_NEEDED link, and
+// a cuDNN LD_PRELOAD lists is loaded before anything asks.
+bool shim_sees(const DoctorFacts &f, const FrameworkView &v) {
+  return v.resolved.hit && v.resolved.hit->from != "LD_PRELOAD" &&
+         (f.shim == "LD_AUDIT" || (f.shim == "LD_PRELOAD" && !v.links));
+}
+
+// An asked need comes before the pin (docs/python.md, "Precedence"): the shim follows it, and what
+// it leaves the library is judged against the pin. Helper 105: doctor said the shim hands over
+// 9.23.0 while, for CUDNN_COMPAT_REQUIRE=9.1.0.70, it kept the wheel's 9.1.0 under a 9.20 pin.
+bool judge_asked_over_pin(const DoctorFacts &f, const FrameworkView &v, const std::string &what,
+                          Findings &out) {
+  if (v.asked_over_pin.empty() || !v.shim_gives || !v.need || !shim_sees(f, v) ||
+      !f.shim_disabled.empty() || !f.report_only.empty())
+    return false;
+  const Resolution &r = v.resolved;
+  const Verdict got = serves(*v.need, r.major, *v.shim_gives);
+  const std::string follows =
+      "; the shim, which is on (" + f.shim + "), follows " + v.asked_over_pin + " (cuDNN " +
+      to_string(*f.need->cudnn) + "), which comes before any pin, and " +
+      (r.shim_use.empty()
+           ? "keeps it"
+           : "hands over " + r.shim_use + " (cuDNN " + to_string(v.shim_gives->version) + ")");
+  if (got.compatible) {
+    add(out, Severity3::ok, what + follows + ", which fits its pin: " + got.reason);
+    return true;
+  }
+  add(out, Severity3::problem, what + follows + ", which does not fit its pin: " + got.reason,
+      {v.asked_over_pin == "CUDNN_COMPAT_REQUIRE"
+           ? "unset CUDNN_COMPAT_REQUIRE   # the shim then follows the pin"
+           : "leave out the need of " + v.asked_over_pin + "   # it comes before every pin"});
+  return true;
+}
+
+// The cuDNN the framework's library loads (what) against its pin, where the shim decides by it.
+void judge_pin(const DoctorFacts &f, const FrameworkView &v, const Map *map,
+               const std::string &what, Findings &out) {
   const Resolution &r = v.resolved;
   const std::string name = "libcudnn.so." + std::to_string(r.major);
-  if (!r.hit)
-    return add(out, Severity3::problem, who + ": " + v.library + " finds no " + name,
-               installed_fixes(map, v.need.value_or(Need{}), r.major, f.scene));
-  std::string what = who + ": " + v.library + " loads " + name + " from " + dir_of(r.hit->path) +
-                     " (" + std::string(to_string(r.source)) + ", through " + why_there(v) + ")";
-  if (!r.probe) return add(out, Severity3::problem, what + ", which does not load");
-  what += ": cuDNN " + to_string(r.probe->version);
   const Verdict fits = v.need ? serves(*v.need, r.major, *r.probe) : Verdict{true, ""};
   // The shim, on and able to see this load, hands over a release that fits: doctor said
   // "problem" after its own advice was followed (helper 97).
-  const bool shim_sees =
-      r.hit->from != "LD_PRELOAD" && (f.shim == "LD_AUDIT" || (f.shim == "LD_PRELOAD" && !v.links));
-  if (!fits.compatible && shim_sees && f.shim_disabled.empty() && !r.shim_use.empty())
+  if (!fits.compatible && shim_sees(f, v) && f.shim_disabled.empty() && !r.shim_use.empty())
     add(out, Severity3::ok,
         what + ", which does not fit its pin (" + fits.reason + "); the shim, which is on (" +
             f.shim + "), hands over " + r.shim_use + " instead");
@@ -316,6 +336,26 @@ void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *ma
     add(out, Severity3::ok,
         what + (v.need ? ", which fits its pin: " + fits.reason : std::string()));
   }
+}
+
+// A framework of the active environment: the cuDNN its library will load, against its pin.
+void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *map, Findings &out) {
+  const std::string who = v.name + " (" + v.pin + ")";
+  if (v.library.empty())
+    return add(out, Severity3::warning,
+               who +
+                   ": none of its libraries links cuDNN or leads to a wheel's (it may load "
+                   "one by path at run time)");
+  const Resolution &r = v.resolved;
+  const std::string name = "libcudnn.so." + std::to_string(r.major);
+  if (!r.hit)
+    return add(out, Severity3::problem, who + ": " + v.library + " finds no " + name,
+               installed_fixes(map, v.need.value_or(Need{}), r.major, f.scene));
+  std::string what = who + ": " + v.library + " loads " + name + " from " + dir_of(r.hit->path) +
+                     " (" + std::string(to_string(r.source)) + ", through " + why_there(v) + ")";
+  if (!r.probe) return add(out, Severity3::problem, what + ", which does not load");
+  what += ": cuDNN " + to_string(r.probe->version);
+  if (!judge_asked_over_pin(f, v, what, out)) judge_pin(f, v, map, what, out);
   for (const auto &[sub, hit] : r.foreign_subs)
     add(out, f.shim.empty() ? Severity3::problem : Severity3::warning,
         "mixed family for " + v.name + ": the cuDNN " + to_string(r.probe->version) +

@@ -160,6 +160,11 @@ struct FrameworkView {
   Resolution resolved;       // what libcudnn.so.<major> becomes for that library
   bool runpath = false;      // the library's RUNPATH leads to a wheel's cuDNN
   bool links = false;        // the library links cuDNN (DT_NEEDED), which LD_PRELOAD never sees
+  // Where an asked need (--require, CUDNN_COMPAT_REQUIRE, an application module's) comes before
+  // the pin, as it does for the shim: its source, and what the shim then leaves the library
+  // (the release it hands over, or the loader's it keeps).
+  std::string asked_over_pin = {};
+  std::optional<Probe> shim_gives = std::nullopt;
 };
 struct DoctorFacts {
   std::vector<std::string> modules;  // loaded, in order
