@@ -309,12 +309,19 @@ static char ***environ_variable(void) {
   return found;
 }
 
+// la_preinit: every object's constructors have run, libc's among them, so its environ is the
+// program's from here on, empty included (clearenv(), environ = NULL).
+static int libc_started;
+void program_begins(void) {
+  libc_started = 1;
+}
+
 char **current_environment(void) {
   if (secure_execution()) return 0;
   if (&environ) return environ;
   static char ***live;
   if (!live) live = environ_variable();
-  if (live && *live) return *live;
+  if (live && (*live || libc_started)) return *live;
   // Before libc has set its environ up (a DT_NEEDED load): nothing can have changed it yet.
   return start.captured ? start.envp : proc_environment();
 }

@@ -78,5 +78,7 @@ const char *loader_run_program(void);
 // Under LD_AUDIT: each object of the main namespace, as la_objopen sees it; the program and its
 // libc are where the live environment pointer is looked up.
 void note_object(const struct link_map *map);
+// Under LD_AUDIT: the program is about to run main (la_preinit).
+void program_begins(void);
 
 #pragma GCC visibility pop

@@ -1413,6 +1413,14 @@ EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *coo
   return 0;
 }
 
+// After every constructor, before main: an environment the program empties (clearenv()) is empty
+// from here on, not the start's (an outside tester's finding: LD_AUDIT still applied the start's
+// CUDNN_COMPAT_REQUIRE after clearenv(), which LD_PRELOAD did not).
+EXPORT void la_preinit(uintptr_t *cookie) {
+  (void)cookie;
+  program_begins();
+}
+
 // An object the loader unloads - a dlclose, or a load that failed after its mapping (a dependency
 // missing): a family whose dispatcher it was is settled there no longer (an outside tester's
 // finding: one failed load by path sent every later load of the process to it).

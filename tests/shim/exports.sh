@@ -3,7 +3,7 @@
 # all (only weak references, which stay null where libc is absent), so no host can collide with it.
 source "$(dirname "$0")/common.sh"
 defined=$(nm -D --defined-only "$SHIM" | awk '{print $3}' | sort | tr '\n' ' ')
-[[ $defined == "cudnn_compat_shim dlopen la_objclose la_objopen la_objsearch la_version " ]] || fail "exports: $defined"
+[[ $defined == "cudnn_compat_shim dlopen la_objclose la_objopen la_objsearch la_preinit la_version " ]] || fail "exports: $defined"
 strong=$(nm -D --undefined-only "$SHIM" | awk '$1 != "w"' | tr '\n' ' ')
 [[ -z $strong ]] || fail "needs symbols: $strong"
 needed=$(readelf -d "$SHIM" | grep NEEDED || true)
