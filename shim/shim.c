@@ -1021,6 +1021,10 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
                                  const struct requester *q, const struct settings *s) {
   static char candidate[kPath];
   struct stat st;
+  // A path that is not there stays a failing load, as without the shim (an outside tester's
+  // finding: /nonexist/libcudnn.so.5 loaded the family's dispatcher). One look, paid only by a
+  // load by path: the dispatchers ask for their sub-libraries by name.
+  if (is_path(name) && look(name, &st, 0) != 0) return name;
   // A sub-library name with more than the major (the dispatcher asks for libcudnn_graph.so.9.19.0,
   // then .9.19, then .9) gets its path in D whether the file is there or not, which the loader's
   // own open tells: no look of ours on a shared tree that 10,000 ranks read, unless a line of
