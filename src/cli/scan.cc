@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "diagnostics.h"
 #include "modules.h"
+#include "read_file.h"
 #include "scan_gather.h"
 #include "text.h"
 
@@ -25,7 +26,7 @@ namespace fs = std::filesystem;
 struct Options {
   std::string modules = "auto", output, modulepath;
   std::vector<std::string> search, python;
-  bool merge = false, prune = false;
+  bool merge = false, prune = false, replace = false;
 };
 
 std::string canonical(const std::string &path) {
@@ -180,7 +181,20 @@ bool write_out(const Options &o, const Globals &g, const std::string &text, std:
     Error() << why;
     return false;
   }
-  std::string why = o.merge ? copy_file_atomically(o.output, o.output + ".bak") : "";
+  // A map already there is the admin's (its [policy], [[require]] rules, comments): replaced only
+  // when asked, and then kept as FILE.bak (helper 105 r08: a plain `scan -o` dropped them all).
+  std::error_code ec;
+  const bool replaces = !o.merge && fs::file_size(o.output, ec) > 0 && !ec &&
+                        read_regular_file(o.output, text.size() + 1) != text;
+  if (replaces && !o.replace) {
+    Error() << "scan: " << o.output
+            << " already holds a map, which this scan would replace, with its [policy], "
+               "[[require]] rules and comments; nothing written. Fold the scan into it: "
+               "cudnn-compat scan --merge -o "
+            << o.output << " (or replace it, kept as " << o.output << ".bak: --replace)";
+    return false;
+  }
+  std::string why = o.merge || replaces ? copy_file_atomically(o.output, o.output + ".bak") : "";
   if (why.empty() && o.merge && has_comments(o.output))
     Note() << "the comments of " << o.output << " are not in the merged map; they are in "
            << o.output << ".bak";
@@ -315,6 +329,9 @@ void add_scan(CLI::App &app, Globals &g) {
   cmd->add_flag("--merge", o->merge,
                 "Fold the scan into the existing map at -o: keeps its policy, [[require]] rules "
                 "and hand-written entries");
+  cmd->add_flag("--replace", o->replace,
+                "Without --merge: replace the map already at -o (kept as FILE.bak); without "
+                "either, an existing map that differs is left as it is");
   cmd->add_flag("--prune", o->prune,
                 "With --merge: drop the entries whose module is no longer in the module tree "
                 "(without it they are kept and listed)");
@@ -336,7 +353,9 @@ the nvidia_cudnn_cu<N>-<version>.dist-info/METADATA beside it, and a conda envir
 other directory and listed with source = "wheel" or "conda" (the package's own version, with its
 build number, where the library agrees with it).
 
-With --merge the old map is kept as FILE.bak and the changes are listed; the map and its cache are
+An existing map at -o is never replaced by a plain scan: it holds the admin's policy and rules.
+Fold the scan into it with --merge, or replace it with --replace. With --merge or --replace the
+old map is kept as FILE.bak; with --merge the changes are listed; the map and its cache are
 written atomically. A place of a release the old map already lists is reported, not added (the
 admin's entry says where that release lives). Entries whose module left the module tree are kept
 and listed; --prune drops them.
@@ -348,7 +367,7 @@ Examples:
   cudnn-compat scan --python /opt/conda --python /shared/venvs --merge -o /etc/cudnn-compat/map.toml
 
 Exit status: 0 written, 1 nothing found (then nothing is written: an existing -o map stays as it
-was), a write failed, or the map written is one every reader refuses (its directory writable by
+was), an existing map that differs met without --merge or --replace, a write failed, or the map written is one every reader refuses (its directory writable by
 others: see trusted_group; the map is kept), 2 bad usage or no such module system.)");
   cmd->callback([o, &g] { g.exit_code = scan(*o, g); });
 }
