@@ -76,6 +76,13 @@ std::string read_input(std::istream &in, std::vector<std::string> &cut) {
   return text;
 }
 
+bool looks_like_log_path(const std::string &word) {
+  if (word.find_first_of(" \t\n") != std::string::npos) return false;
+  for (const char *suffix : {".out", ".err", ".log", ".txt"})
+    if (word.ends_with(suffix)) return true;
+  return word.find('/') != std::string::npos;
+}
+
 // What the words ask to read: stdin (none, or `-`), the log a single word names as it is typed
 // (`explain slurm-123456.out`: no message is the path of a file that is there), else the words;
 // nullopt when that log cannot be read.
@@ -90,6 +97,12 @@ std::optional<std::string> input_of(const std::vector<std::string> &words,
     std::ifstream log(words[0], std::ios::binary);
     if (!log) return std::nullopt;
     return read_input(log, cut);
+  }
+  // A single word that only a path is (a '/' or a log's suffix, no space) names a log that is not
+  // there, or a directory: no message (helper 105 r07: read as text, "found no cuDNN error").
+  if (words.size() == 1 && looks_like_log_path(words[0])) {
+    errno = std::filesystem::is_directory(words[0], ec) ? EISDIR : ENOENT;
+    return std::nullopt;
   }
   std::string text;
   for (const std::string &w : words) text.append(text.empty() ? "" : " ").append(w);

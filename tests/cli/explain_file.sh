@@ -17,3 +17,13 @@ if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
   expect_rc 2 setpriv --reuid=65534 --regid=65534 --clear-groups "$CUDNN_COMPAT" explain "$t/slurm-123456.out"
   has "slurm-123456.out: cannot be read (Permission denied)"
 fi
+# A log's path mistyped, or a directory, is said so with exit status 2, not read as a message that
+# holds no cuDNN error (helper 105 r07); a message of one word without a path's marks is still read.
+expect_rc 2 cc explain "$t/slurm-123457.out"
+has "slurm-123457.out: cannot be read (No such file or directory)"
+expect_rc 2 cc explain slurm-123457.out
+has "slurm-123457.out: cannot be read (No such file or directory)"
+expect_rc 2 cc explain "$t"
+has "cannot be read (Is a directory)"
+expect_rc 1 cc explain CUDNN_STATUS_SUCCESS
+lacks "cannot be read"
