@@ -167,7 +167,9 @@ void add_explain(CLI::App &app, Globals &g) {
     }
     const std::string &text = *input;
     const LoadedMap m = load_site_map(*map_file);
-    const Map *map = m.map ? &*m.map : nullptr;
+    // Advice names only places that are there (helper 105 r02: a module whose files were removed).
+    const std::optional<Map> present = m.map ? std::optional(places_present(*m.map)) : std::nullopt;
+    const Map *map = present ? &*present : nullptr;
     ExplainScan scan = scan_log(text);
     // A GPU or driver named in a message: the releases' device code, to name one that runs there.
     std::optional<Map> coded;

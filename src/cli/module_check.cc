@@ -88,7 +88,7 @@ std::string unreadable_hint(std::optional<ModuleSystemKind> system) {
 // A place whose directory holds no cuDNN library is none to advise, as in the hooks' tables.
 Map as_reported_for(const Map &map, const std::vector<AppNeed> &apps, const ModuleScene &scene) {
   MapCorrections said;
-  Map out = as_their_libraries_report(
+  const Map out = as_their_libraries_report(
       map,
       [&](const Installed &e) {
         return std::any_of(apps.begin(), apps.end(),
@@ -97,10 +97,7 @@ Map as_reported_for(const Map &map, const std::vector<AppNeed> &apps, const Modu
                            [&](const LoadedModule &l) { return l.name == e.module; });
       },
       probe_options(), said);
-  std::erase_if(out.cudnn,
-                [](const Installed &e) { return is_absolute_lib(e) && !entry_main_library(e); });
-  group_releases(out.cudnn);
-  return out;
+  return places_present(out);
 }
 
 int check(const Options &o, const Globals &g) {

@@ -7,7 +7,7 @@ source "$(dirname "$0")/common.sh"
 [[ -x $lmod_cmd ]] || skip "no Lmod at $lmod_cmd (scripts/deps.sh installs it)"
 hierarchy_tree 5.0 5.1
 
-expect_rc 0 "$CUDNN_COMPAT" scan --modules lmod -o "$t/map.toml"
+expect_rc 0 "$CUDNN_COMPAT" scan --modules lmod --replace -o "$t/map.toml"  # over common.sh's map
 grep -A4 '^version = "5.1.10"' "$t/map.toml" | grep -qx 'load_first = "gcc/12.2.0"' ||
   fail "scan did not record cudnn/5.1's parent: $(cat "$t/map.toml")"
 grep -A4 '^version = "5.0.5"' "$t/map.toml" | grep -qx 'load_first = "gcc/11.3.0"' ||

@@ -6,7 +6,7 @@ source "$(dirname "$0")/common.sh"
 [[ -x $lmod_cmd ]] || skip "no Lmod at $lmod_cmd (scripts/deps.sh installs it)"
 hierarchy_tree 5 5
 
-expect_rc 0 "$CUDNN_COMPAT" scan --modules lmod -o "$t/map.toml"
+expect_rc 0 "$CUDNN_COMPAT" scan --modules lmod --replace -o "$t/map.toml"  # over common.sh's map
 lacks "not added"
 [[ $(grep -c '^module = "cudnn/5"$' "$t/map.toml") == 2 ]] || fail "not both cudnn/5: $(cat "$t/map.toml")"
 expect_rc 0 "$CUDNN_COMPAT" map validate "$t/map.toml"

@@ -55,6 +55,14 @@ Map places_that_load(const Map &map, const ProbeOptions &options) {
   return out;
 }
 
+Map places_present(const Map &map) {
+  Map out = map;
+  std::erase_if(out.cudnn,
+                [](const Installed &e) { return is_absolute_lib(e) && !entry_main_library(e); });
+  group_releases(out.cudnn);  // a release whose first place is gone starts at its next
+  return out;
+}
+
 Map as_their_libraries_report(const Map &map, const std::function<bool(const Installed &)> &ask,
                               const ProbeOptions &options, MapCorrections &said) {
   Map out = map;
