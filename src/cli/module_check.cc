@@ -137,7 +137,9 @@ int check(const Options &o, const Globals &g) {
   const ModuleScene scene = scene_of(o);
   Map map = as_reported_for(*m.map, apps, scene);
   add_unlisted_modules(map, scene);
-  std::vector<ModuleFinding> findings = check_loaded_modules(map, apps, scene);
+  std::vector<Installed> gone;
+  std::copy_if(m.map->cudnn.begin(), m.map->cudnn.end(), std::back_inserter(gone), place_gone);
+  std::vector<ModuleFinding> findings = check_loaded_modules(map, apps, scene, gone);
   findings.insert(findings.begin(), unreadable.begin(), unreadable.end());
   if (g.json) {
     nlohmann::json list = nlohmann::json::array();

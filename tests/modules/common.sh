@@ -459,7 +459,7 @@ need_module() {
 }
 
 # check_gone_release: a release whose files the site removed (its module left behind) is never
-# advised, by the hooks' tables nor by module-check without them; the advice, followed, fits
+# advised, and its module, loaded, is said to give none, by the hooks' tables nor by module-check without them; the advice, followed, fits
 # (helper 103: `module swap cudnn/9.1 cudnn/9.23` was advised after 9.23's directory was gone, and
 # the program then got the system's cuDNN). Appends FAKE 9.20.0 and 9.23.0, each a copy of its
 # own, and app/1.0 (9.20) to the map and the tree in $format; module() and $swap set.
@@ -487,6 +487,12 @@ check_gone_release() {
     lacks "cudnn/9.23"
     module $swap cudnn/9.1 cudnn/9.20; msg
     lacks "was built with"
+    module purge
+    # The gone release's own module, loaded: it gives no cuDNN, which is said, with the fix
+    # (helper 105 r01: silent, as its places had been left out).
+    module load app/1.0 cudnn/9.23 || true; msg
+    has "app/1.0 was built with cuDNN 9.20 but cudnn/9.23 provides none: $t/copy-9.23.0/lib64 holds no cuDNN library (removed?)"
+    has "Use: module $swap cudnn/9.23 cudnn/9.20 (9.20.0)"
     module purge
   done
 }

@@ -270,8 +270,11 @@ struct ModuleFinding {
 // Every loaded application whose need a loaded cuDNN module (known to the map by its `module`
 // field) does not meet. Empty when all fits, or when no cuDNN module of the map is loaded.
 // The advice is the command that works in scene's module system (module_advice.cc).
+// `gone`: the places the map lists whose files are gone (left out of map): a loaded module of
+// no other place gives no cuDNN at all, and misfits every application.
 std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vector<AppNeed> &apps,
-                                                const ModuleScene &scene);
+                                                const ModuleScene &scene,
+                                                const std::vector<Installed> &gone = {});
 
 // The hooks' fast path, `map.toml.fits` beside the map: every map module ("M\tcudnn/5.1"), the
 // needs decided in advance ("N\t5.1", "N\t8.9,cuda=12": each release's x.y and full version,

@@ -273,21 +273,37 @@ Parsed<AppNeed> parse_app_need(std::string_view text) {
 }
 
 std::vector<ModuleFinding> check_loaded_modules(const Map &map, const std::vector<AppNeed> &apps,
-                                                const ModuleScene &scene) {
+                                                const ModuleScene &scene,
+                                                const std::vector<Installed> &gone) {
   std::vector<ModuleFinding> out;
   ModuleScene checked = scene;
   checked.refused = map.policy.on_module_mismatch == OnMismatch::error;
-  for (const std::string &m : map_modules(map)) {
-    if (std::none_of(scene.loaded.begin(), scene.loaded.end(),
-                     [&](const LoadedModule &l) { return l.name == m; }))
-      continue;
+  const auto loaded = [&](const std::string &m) {
+    return std::any_of(scene.loaded.begin(), scene.loaded.end(),
+                       [&](const LoadedModule &l) { return l.name == m; });
+  };
+  const auto fix = [&](const AppNeed &a, const std::string &m) {
+    return shared_fix(map, apps, a, advice(map, a, checked, app_toolchain(scene, a.module)), m,
+                      checked);
+  };
+  const std::vector<std::string> present = map_modules(map);
+  for (const std::string &m : present) {
+    if (!loaded(m)) continue;
     for (const AppNeed &a : apps)
       if (const std::optional<std::string> text = misfit_after_app(map, m, a, m, scene.loaded))
-        out.push_back(
-            {checked.refused,
-             a.module + *text +
-                 shared_fix(map, apps, a, advice(map, a, checked, app_toolchain(scene, a.module)),
-                            m, checked)});
+        out.push_back({checked.refused, a.module + *text + fix(a, m)});
+  }
+  // A loaded module whose every place is gone was judged by the release the map names, and then,
+  // left out with its places, not at all (helper 105 r01: silent beside a need of 5.1).
+  for (const Installed &e : gone) {
+    if (e.module.empty() || !loaded(e.module) ||
+        std::find(present.begin(), present.end(), e.module) != present.end())
+      continue;
+    for (const AppNeed &a : apps)
+      out.push_back({checked.refused, a.module + " was built with " + need_text(a) + " but " +
+                                          e.module + " provides none: " + e.lib +
+                                          " holds no cuDNN library (removed?). " +
+                                          fix(a, e.module)});
   }
   return out;
 }

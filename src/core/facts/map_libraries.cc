@@ -55,10 +55,13 @@ Map places_that_load(const Map &map, const ProbeOptions &options) {
   return out;
 }
 
+bool place_gone(const Installed &e) {
+  return is_absolute_lib(e) && !entry_main_library(e);
+}
+
 Map places_present(const Map &map) {
   Map out = map;
-  std::erase_if(out.cudnn,
-                [](const Installed &e) { return is_absolute_lib(e) && !entry_main_library(e); });
+  std::erase_if(out.cudnn, place_gone);
   group_releases(out.cudnn);  // a release whose first place is gone starts at its next
   return out;
 }
