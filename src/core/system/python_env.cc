@@ -138,10 +138,23 @@ std::vector<CudnnPin> wheel_pins(const fs::path &site, const std::string &rel) {
   return out;
 }
 
+// What a conda package's record requires of cuDNN: its `depends` on cudnn, for the CUDA its
+// `cuda-version` (or `cudatoolkit`) names (helper 105 r04: a cuda126 build of pytorch was handed
+// a cuDNN for CUDA 13, its CUDA need unread).
+std::vector<CudnnPin> conda_record_pins(const CondaRecord &r, const std::string &file) {
+  std::vector<CudnnPin> out;
+  for (const std::string &d : r.depends)
+    if (std::optional<CudnnPin> pin = cudnn_depend(d)) {
+      pin->consumer = r.name, pin->consumer_version = r.version, pin->file = file;
+      pin->cuda_major = conda_cuda_major(r.depends);
+      out.push_back(std::move(*pin));
+    }
+  return out;
+}
+
 // What the conda package whose files include `file` requires of cuDNN. Only records that name
 // cudnn and the file are parsed: a conda environment holds hundreds of large ones.
 std::vector<CudnnPin> conda_pins(const fs::path &prefix, const std::string &rel) {
-  std::vector<CudnnPin> out;
   for (const fs::path &p : entries(prefix / "conda-meta")) {
     if (p.extension() != ".json") continue;
     const std::optional<std::string> text = read_text(p);
@@ -150,16 +163,9 @@ std::vector<CudnnPin> conda_pins(const fs::path &prefix, const std::string &rel)
       continue;
     const std::optional<CondaRecord> r = parse_conda_record(*text);
     if (!r || !lists(r->files, rel)) continue;
-    for (const std::string &d : r->depends)
-      if (std::optional<CudnnPin> pin = cudnn_depend(d)) {
-        pin->consumer = r->name;
-        pin->consumer_version = r->version;
-        pin->file = p.string();
-        out.push_back(std::move(*pin));
-      }
-    break;
+    return conda_record_pins(*r, p.string());
   }
-  return out;
+  return {};
 }
 
 // Walks below root for site-packages and conda prefixes; each directory once (by inode).
@@ -362,12 +368,8 @@ std::vector<CudnnConsumer> cudnn_consumers(const std::string &site_packages,
     if (p.extension() != ".json" || !text || text->find("cudnn") == std::string::npos) continue;
     const std::optional<CondaRecord> r = parse_conda_record(*text);
     if (!r) continue;
-    CudnnConsumer c{r->name, r->version, {}, "", std::nullopt, false};
-    for (const std::string &d : r->depends)
-      if (std::optional<CudnnPin> pin = cudnn_depend(d)) {
-        pin->consumer = c.name, pin->consumer_version = c.version, pin->file = p.string();
-        c.pins.push_back(std::move(*pin));
-      }
+    CudnnConsumer c{r->name, r->version,   conda_record_pins(*r, p.string()),
+                    "",      std::nullopt, false};
     if (c.pins.empty()) continue;
     find_cudnn_library(conda_prefix, r->files, c);
     out.push_back(std::move(c));
