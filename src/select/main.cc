@@ -196,6 +196,18 @@ bool any_candidate(const Request &r, const LibraryName &requested, const Map *ma
          });
 }
 
+// A map that is there but refused (broken, or writable by others) is said once, even where the
+// ordinary load needs no map; where the decision speaks, in its line: a Python environment's
+// places alone were judged, and "no installed cuDNN fits" blamed the site's installs for what its
+// map's error hid (helper 105 r09).
+void say_map_refused(const std::string &problem, const std::string &name, Selection &s) {
+  if (s.say.empty())
+    s.say.push_back("cudnn-compat: " + problem + "; the map is not used, loading " + name +
+                    " as usual");
+  else if (s.say.front().find(problem) == std::string::npos)
+    s.say.front() += " (the map is not used: " + problem + ")";
+}
+
 Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std::string> &usage) {
   const std::string requester = r.requester.empty() ? real_path(r.executable) : r.requester;
   const Parsed<LibraryName> requested = parse_library_name(fs::path(r.name).filename().string());
@@ -249,11 +261,8 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
 
   Selection s = select_library(in, decision_io(known, listed, map, need->cuda_major.has_value(),
                                                gpus_known, probes, grounds));
-  // A map that is there but refused (broken, or writable by others) is said once, even where the
-  // ordinary load needs no map.
-  if (!listed && loaded && s.say.empty() && fs::exists(find_map_path().value_or(""), ec))
-    s.say.push_back("cudnn-compat: " + map_problem + "; the map is not used, loading " + r.name +
-                    " as usual");
+  if (!listed && loaded && fs::exists(find_map_path().value_or(""), ec))
+    say_map_refused(map_problem, r.name, s);
   usage = usage_lines(map, in, s);
   return s;
 }
