@@ -165,13 +165,29 @@ void judge_family(const DoctorFacts &f, const Resolution &r, const Map *map, Fin
             dir_of(r.hit->path) + " would load " + sub + " from " + hit.path + " (" + hit.from +
             ")" + (f.shim.empty() ? "" : "; the shim, which is on, keeps the family whole"),
         {"remove " + dir_of(hit.path) + " from LD_LIBRARY_PATH", shim_fix});
-  // A CUDA the job says it runs is judged against the loaded one once (judge_cuda_asked).
-  if (f.cuda_major && r.probe->cuda && r.probe->cuda->major != *f.cuda_major &&
-      !(f.need && f.need->cuda_major))
-    add(out, Severity3::problem,
-        "cuDNN " + to_string(r.probe->version) + " is built for CUDA " + to_string(*r.probe->cuda) +
-            " but CUDA " + std::to_string(*f.cuda_major) + " is loaded (" + f.cuda_from + ")",
-        installed_fixes(map, Need{std::nullopt, f.cuda_major, Rule::nvidia, ""}, r.major, f.scene));
+  // A CUDA the job says it runs is judged against the loaded one once (judge_cuda_asked). The
+  // frameworks of the environment that name their CUDA (a -cu12 wheel, a conda cuda-version) run
+  // the CUDA they bring, whatever is loaded: their lines judge it (helper 105 r03: doctor never
+  // said ok after its own advice was followed, CUDA_HOME naming CUDA 13 beside cu12 wheels).
+  const auto bring_it = [&](const FrameworkView &v) {
+    return v.need && v.need->cuda_major && r.probe->cuda &&
+           *v.need->cuda_major == r.probe->cuda->major;
+  };
+  if (!f.cuda_major || !r.probe->cuda || r.probe->cuda->major == *f.cuda_major ||
+      (f.need && f.need->cuda_major) ||
+      (!f.frameworks.empty() && std::all_of(f.frameworks.begin(), f.frameworks.end(), bring_it)))
+    return;
+  const std::string loaded = std::to_string(*f.cuda_major);
+  std::vector<std::string> fixes =
+      installed_fixes(map, Need{std::nullopt, f.cuda_major, Rule::nvidia, ""}, r.major, f.scene);
+  if (fixes.empty())
+    fixes.push_back("ask the admins for a cuDNN " + std::to_string(r.major) + " built for CUDA " +
+                    loaded + ", or load the CUDA " + std::to_string(r.probe->cuda->major) +
+                    " it is built for");
+  add(out, Severity3::problem,
+      "cuDNN " + to_string(r.probe->version) + " is built for CUDA " + to_string(*r.probe->cuda) +
+          " but CUDA " + loaded + " is loaded (" + f.cuda_from + ")",
+      fixes);
 }
 
 void judge_resolution(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
