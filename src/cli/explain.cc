@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "diagnostics.h"
 #include "facts.h"
+#include "text.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -81,6 +82,35 @@ bool looks_like_log_path(const std::string &word) {
   for (const char *suffix : {".out", ".err", ".log", ".txt"})
     if (word.ends_with(suffix)) return true;
   return word.find('/') != std::string::npos;
+}
+
+// Where no version error is found: a cuDNN failure of another kind the log names is said, with
+// where to look, instead of "no cuDNN error" (helper 105 r06: "Could not create cudnn handle:
+// CUDNN_STATUS_INTERNAL_ERROR" alone). Such a line is no version mismatch by itself, so it is
+// not a finding: a version error that explains it would have been found.
+std::string nothing_found(const std::string &text) {
+  const std::string bytes = std::to_string(text.size()) + " bytes read";
+  std::size_t number = 0;
+  for (std::string_view line : split(text, '\n')) {
+    ++number;
+    std::string low(line.substr(0, 4096));
+    std::transform(low.begin(), low.end(), low.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    std::string word;
+    if (const std::size_t at = low.find("cudnn_status_"); at != std::string::npos)
+      word = std::string(
+          line.substr(at, low.find_first_not_of("abcdefghijklmnopqrstuvwxyz_", at) - at));
+    else if (low.find("cudnn handle") != std::string::npos ||
+             low.find("cudnn failed to initialize") != std::string::npos ||
+             low.find("dnn library initialization failed") != std::string::npos)
+      word = "cuDNN did not initialise";
+    if (!word.empty())
+      return "found no cuDNN version error in the " + bytes + "; line " + std::to_string(number) +
+             " is a cuDNN failure of another kind (" + word +
+             "): often the GPU's memory used up, or a driver older than the CUDA the cuDNN is "
+             "built for; read the lines before it, and run `cudnn-compat doctor` where the job ran";
+  }
+  return "found no cuDNN error in the " + bytes;
 }
 
 // What the words ask to read: stdin (none, or `-`), the log a single word names as it is typed
@@ -192,8 +222,7 @@ void add_explain(CLI::App &app, Globals &g) {
     // On stderr in both modes: scripts keep their array, people still learn what was not read.
     for (const std::string &c : cut) Warn() << "not read whole: " << c;
     if (scan.findings.empty()) {
-      if (!g.json)
-        Error() << "found no cuDNN error in the " + std::to_string(text.size()) + " bytes read";
+      if (!g.json) Error() << nothing_found(text);
       g.exit_code = kNo;
     }
   });

@@ -9,3 +9,12 @@ printf '%s\n' \
 expect_rc 1 cc --json explain <"$t/log"
 lacks "version-mismatch"
 has "[]"
+# Said in words, not as a finding: a cuDNN failure of another kind is named with where to look,
+# not "no cuDNN error" (helper 105 r06).
+expect_rc 1 cc explain "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR"
+has "found no cuDNN version error in the 58 bytes read; line 1 is a cuDNN failure of another kind (CUDNN_STATUS_INTERNAL_ERROR)"
+has "run \`cudnn-compat doctor\` where the job ran"
+expect_rc 1 cc explain "DNN library initialization failed. Look at the errors above for more details."
+has "(cuDNN did not initialise)"
+expect_rc 1 cc explain "epoch 3/10 loss 0.21"
+has "found no cuDNN error in the 20 bytes read"
