@@ -1,9 +1,11 @@
 # A site that writes its seccomp allowlist from a strace of the program without the shim, plus
 # the calls docs/shim.md lists for a decision under a filter, keeps its host: the load is the
 # ordinary one with at most one line, on the table's path (a node no process has learnt) and the
-# engine's (a user's own copy). The list of e6e279c's docs lacked uname and the calls of the one
-# line (poll, rt_sigprocmask, rt_sigpending, writev), and the host died of SIGSYS (an outside
-# tester's finding). The list is read from the doc: one place for it.
+# engine's (a user's own copy), and where the table redirects. The list of e6e279c's docs lacked
+# uname and the calls of the one line (poll, rt_sigprocmask, rt_sigpending, writev), and that of
+# 3ca4764 munmap (the table's redirect) and rt_sigtimedwait (the line to a broken pipe,
+# /work/outside/h110/v02): the host died of SIGSYS (outside testers' findings). The list is read
+# from the doc: one place for it.
 source "$(dirname "$0")/common.sh"
 command -v strace >/dev/null || skip "no strace (scripts/deps.sh installs it)"
 listed=$(sed -n '/<!-- allowlist -->/,/<!-- \/allowlist -->/p' "$(dirname "$0")/../../docs/shim.md" |
@@ -58,5 +60,13 @@ for path in table engine; do
     has "loaded a library"
     has "cudnn-compat: could not check libcudnn.so.9: this process runs under a seccomp filter"
     count "cudnn-compat:" 1
+    # The table deciding, with the node's facts given as the line says, and redirecting
+    # (helper 106: munmap killed the host).
+    [[ $path == table ]] || continue
+    CUDNN_COMPAT_MAP=$t/map9.toml LD_LIBRARY_PATH=$dir CUDNN_COMPAT_REQUIRE=9.1 \
+      CUDNN_COMPAT_GPU_ARCH=8.0 CUDNN_COMPAT_DRIVER_CUDA=12.4 \
+      expect_rc 0 env LD_${mode^^}=$SHIM "$t/allowlisted" "$allowed" libcudnn.so.9
+    has "loaded a library"
+    lacks "cudnn-compat:"
   done
 done
