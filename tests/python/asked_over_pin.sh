@@ -14,6 +14,12 @@ has "problem: torch"
 has "the shim, which is on (LD_AUDIT), follows CUDNN_COMPAT_REQUIRE (cuDNN 9.20), which comes before any pin, and keeps it, which does not fit its pin"
 has "fix: unset CUDNN_COMPAT_REQUIRE   # the shim then follows the pin"
 lacks "hands over $FAKES/9.23.0"
+# With the shim off, turning it on is no fix: it would follow CUDNN_COMPAT_REQUIRE too (helper
+# 106: "export LD_AUDIT=... picks a release that fits the pin", followed, kept 9.1.0).
+expect_rc 1 cc doctor
+has "problem: torch"
+lacks "picks a release that fits the pin"
+has "fix: unset CUDNN_COMPAT_REQUIRE   # the shim then follows the pin"
 # The fix followed.
 unset CUDNN_COMPAT_REQUIRE
 expect_rc 0 audit "$t/venv/bin/python" -c "$load" "$lib"

@@ -293,6 +293,21 @@ bool shim_sees(const DoctorFacts &f, const FrameworkView &v) {
          (f.shim == "LD_AUDIT" || (f.shim == "LD_PRELOAD" && !v.links));
 }
 
+// The fix where an asked need leads the shim away from what the pin accepts.
+std::string asked_fix(const FrameworkView &v) {
+  return v.asked_over_pin == "CUDNN_COMPAT_REQUIRE"
+             ? "unset CUDNN_COMPAT_REQUIRE   # the shim then follows the pin"
+             : "leave out the need of " + v.asked_over_pin + "   # it comes before every pin";
+}
+
+// Whether the shim, turned on, would leave the library a release its pin accepts: where an asked
+// need comes before the pin, only if what it then gives fits (helper 106: "export LD_AUDIT ...
+// picks a release that fits the pin" was advised, and followed, kept the misfit).
+bool shim_would_fit_pin(const FrameworkView &v) {
+  return v.asked_over_pin.empty() ||
+         (v.shim_gives && v.need && serves(*v.need, v.resolved.major, *v.shim_gives).compatible);
+}
+
 // An asked need comes before the pin (docs/python.md, "Precedence"): the shim follows it, and what
 // it leaves the library is judged against the pin. Helper 105: doctor said the shim hands over
 // 9.23.0 while, for CUDNN_COMPAT_REQUIRE=9.1.0.70, it kept the wheel's 9.1.0 under a 9.20 pin.
@@ -314,9 +329,7 @@ bool judge_asked_over_pin(const DoctorFacts &f, const FrameworkView &v, const st
     return true;
   }
   add(out, Severity3::problem, what + follows + ", which does not fit its pin: " + got.reason,
-      {v.asked_over_pin == "CUDNN_COMPAT_REQUIRE"
-           ? "unset CUDNN_COMPAT_REQUIRE   # the shim then follows the pin"
-           : "leave out the need of " + v.asked_over_pin + "   # it comes before every pin"});
+      {asked_fix(v)});
   return true;
 }
 
@@ -342,6 +355,8 @@ void judge_pin(const DoctorFacts &f, const FrameworkView &v, const Map *map,
     // The shim only picks among installed releases: where none fits, it would change nothing.
     if (installed.empty())
       fixes.push_back("ask the admins for " + release_to_ask_for(*v.need, r.major));
+    else if (!shim_would_fit_pin(v))
+      installed.push_back(asked_fix(v));
     else if (std::string fix =
                  shim_fix_for(f, v.library, name, v.links, "picks a release that fits the pin");
              !fix.empty())
