@@ -239,7 +239,8 @@ int doctor(const Options &o, const Globals &g) {
   std::optional<Map> seen = with_places(m.map ? &*m.map : nullptr, active_python_places({program}));
   Asked asked{o.require, o.cuda, std::nullopt, {}, std::nullopt};
   if (!program.empty()) asked.programs = {program};
-  Parsed<Need> need = derive_need(need_inputs(asked, env), seen ? &*seen : nullptr);
+  const NeedInputs inputs = need_inputs(asked, env);
+  Parsed<Need> need = derive_need(inputs, seen ? &*seen : nullptr);
   if (!need) {
     Error() << need.error;
     return kUsage;
@@ -250,7 +251,7 @@ int doctor(const Options &o, const Globals &g) {
   const Map *map = seen ? &*seen : nullptr;
   DoctorIo io = system_doctor_io(probe_options());
   io.cuda_major_of_home = cuda_major_of_home;
-  const DoctorFacts f = gather_doctor_facts(missing ? "" : program, *need.value, map, io);
+  const DoctorFacts f = gather_doctor_facts(missing ? "" : program, *need.value, map, io, inputs);
   // Advice names only modules whose place is there and loads.
   const std::optional<Map> present =
       map ? std::optional(places_that_load(*map, probe_options())) : std::nullopt;

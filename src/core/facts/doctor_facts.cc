@@ -111,8 +111,8 @@ void shim_choice(DoctorFacts &f, const Need &asked, const Map *map, const Doctor
 // What each framework of the active Python environment will load, by its own library's search
 // (its RUNPATH against LD_LIBRARY_PATH against the system), and what its pin says of that; lc is
 // the program's view, the framework's library asking instead.
-void gather_frameworks(DoctorFacts &f, const LoaderContext &lc, const Map *map,
-                       const DoctorIo &io) {
+void gather_frameworks(DoctorFacts &f, const LoaderContext &lc, const NeedInputs &asked,
+                       const Map *map, const DoctorIo &io) {
   if (!io.consumers) return;
   for (const CudnnConsumer &c : io.consumers(f.program)) {
     FrameworkView v;
@@ -129,17 +129,21 @@ void gather_frameworks(DoctorFacts &f, const LoaderContext &lc, const Map *map,
       asking.requester = c.library;
       v.resolved = follow(major, asking, io, map);
       // What the shim hands over instead, for doctor to say where it is on (helper 97), by the
-      // need the shim decides with: an asked one before the pin (helper 105).
+      // need the shim derives when this library asks: an asked one before the pin (helper 105).
       const std::string name = "libcudnn.so." + std::to_string(major);
-      const bool asked = f.need && f.need->origin == NeedOrigin::asked && f.need->cudnn &&
-                         f.need->cudnn->major == major;
-      const std::optional<Need> &decides = asked ? f.need : v.need;
-      if (map && decides && v.resolved.hit && io.select) {
+      NeedInputs in = asked;
+      in.requested = *parse_library_name(name);
+      in.pins = c.pins;
+      in.programs.push_back(c.library);
+      Parsed<Need> decides = derive_need(in, map);
+      if (decides) decides.value->node = f.node;
+      const bool over_pin = decides && decides->origin == NeedOrigin::asked && v.need;
+      if (map && decides && decides->origin != NeedOrigin::none && v.resolved.hit && io.select) {
         const Selection s = io.select(
             select_inputs(name, *parse_library_name(name), *decides, v.resolved.hit, map));
         if (s.use) v.resolved.shim_use = *s.use;
-        if (asked && v.need) {
-          v.asked_over_pin = f.need->source;
+        if (over_pin) {
+          v.asked_over_pin = decides->source;
           v.shim_gives = s.use ? io.probe_file(*s.use) : v.resolved.probe;
         }
       }
@@ -193,7 +197,7 @@ std::pair<std::optional<int>, std::string> loaded_cuda(const std::vector<std::st
 }
 
 DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, const Map *map,
-                                const DoctorIo &io) {
+                                const DoctorIo &io, const NeedInputs &asked) {
   DoctorFacts f;
   if (need.cudnn || need.cuda_major) f.need = need;
   f.node = need.node;
@@ -204,7 +208,7 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
   f.path = probe_path(io.env("LD_LIBRARY_PATH").value_or(""), io);
   if (!program.empty()) f.program_needs = cudnn_linked(io.needed(program));
   const LoaderContext lc = preloading_context(program, program, io.env);
-  gather_frameworks(f, lc, map, io);
+  gather_frameworks(f, lc, asked, map, io);
   for (int major : majors_to_follow(f)) f.resolved.push_back(follow(major, lc, io, map));
   if (io.scene) f.scene = io.scene();
   cuda_of(f, io);

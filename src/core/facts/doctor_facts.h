@@ -39,9 +39,10 @@ struct DoctorIo {
 DoctorIo system_doctor_io(const ProbeOptions &options);
 
 // The facts for `program` (absolute, or empty) that needs `need` (a cuDNN, or none: then only its
-// node, when known, judges what the loader finds), under `map`.
+// node, when known, judges what the loader finds), under `map`. `asked`: what `need` was derived
+// from; a framework's library asking derives its own from it and its pins, as the shim does.
 DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, const Map *map,
-                                const DoctorIo &io);
+                                const DoctorIo &io, const NeedInputs &asked = {});
 
 // The pure steps of the gathering.
 // The majors to follow: the need's, those on LD_LIBRARY_PATH, those the program links; 8 and 9
