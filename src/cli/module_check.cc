@@ -86,7 +86,8 @@ std::string unreadable_hint(std::optional<ModuleSystemKind> system) {
 // turned the advice around (an outside tester's finding). Asked: the loaded modules' releases and
 // those of the majors needed, a probe each, only where the hooks have no table to read.
 // A place whose directory holds no cuDNN library is none to advise, as in the hooks' tables.
-Map as_reported_for(const Map &map, const std::vector<AppNeed> &apps, const ModuleScene &scene) {
+Map as_reported_for(const Map &map, const std::vector<AppNeed> &apps, const ModuleScene &scene,
+                    std::vector<Installed> &gone) {
   MapCorrections said;
   const Map out = as_their_libraries_report(
       map,
@@ -97,7 +98,7 @@ Map as_reported_for(const Map &map, const std::vector<AppNeed> &apps, const Modu
                            [&](const LoadedModule &l) { return l.name == e.module; });
       },
       probe_options(), said);
-  return places_present(out);
+  return places_present(out, &gone);
 }
 
 int check(const Options &o, const Globals &g) {
@@ -135,10 +136,9 @@ int check(const Options &o, const Globals &g) {
     return kYes;
   }
   const ModuleScene scene = scene_of(o);
-  Map map = as_reported_for(*m.map, apps, scene);
-  add_unlisted_modules(map, scene);
   std::vector<Installed> gone;
-  std::copy_if(m.map->cudnn.begin(), m.map->cudnn.end(), std::back_inserter(gone), place_gone);
+  Map map = as_reported_for(*m.map, apps, scene, gone);
+  add_unlisted_modules(map, scene);
   std::vector<ModuleFinding> findings = check_loaded_modules(map, apps, scene, gone);
   findings.insert(findings.begin(), unreadable.begin(), unreadable.end());
   if (g.json) {

@@ -19,11 +19,10 @@ std::vector<Diagnostic> check_map_libraries(const Map &map);
 // not load, each as its library reports it (as_library_reports), so that a module advised loads a
 // release that is there.
 Map places_that_load(const Map &map, const ProbeOptions &options);
-// Whether an entry's directory holds no cuDNN library: a release the site removed, its module
-// left behind.
-bool place_gone(const Installed &e);
-// The map without such places, as resolve and the shim pass over them (no probe).
-Map places_present(const Map &map);
+// The map without the places whose directory holds no cuDNN library (a release the site removed,
+// its module left behind), as resolve and the shim pass over them (no probe); those go to `gone`
+// when given.
+Map places_present(const Map &map, std::vector<Installed> *gone = nullptr);
 // The main library an entry's directory holds: of the map's major, else of another major, the
 // lowest (a directory listed as 5.1.10 that holds only cuDNN 6.0.21's libcudnn.so.6 is, as its
 // library reports, a cuDNN 6: a module of it gives a program no libcudnn.so.5).

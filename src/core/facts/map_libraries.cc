@@ -55,13 +55,13 @@ Map places_that_load(const Map &map, const ProbeOptions &options) {
   return out;
 }
 
-bool place_gone(const Installed &e) {
-  return is_absolute_lib(e) && !entry_main_library(e);
-}
-
-Map places_present(const Map &map) {
+Map places_present(const Map &map, std::vector<Installed> *gone) {
   Map out = map;
-  std::erase_if(out.cudnn, place_gone);
+  std::erase_if(out.cudnn, [&](const Installed &e) {
+    const bool away = is_absolute_lib(e) && !entry_main_library(e);
+    if (away && gone) gone->push_back(e);
+    return away;
+  });
   group_releases(out.cudnn);  // a release whose first place is gone starts at its next
   return out;
 }
