@@ -124,6 +124,25 @@ int main(int argc, char **argv) {
 C
 }
 
+# A client that loads each of its arguments in turn, as a program that tries names and paths:
+# "NAME: cuDNN 5110" for a load that succeeds, "NAME: fails" for one that does not.
+paths_client() {
+  compile paths <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    void *lib = dlopen(argv[i], RTLD_NOW);
+    if (lib)
+      printf("%s: cuDNN %zu\n", argv[i], ((size_t (*)(void))dlsym(lib, "cudnnGetVersion"))());
+    else
+      printf("%s: fails\n", argv[i]);
+  }
+  return 0;
+}
+C
+}
+
 # --- For the hostile scenarios (tests/shim/hostile_*.sh): hosts that are big, threaded, signal-heavy
 # or daemonised, and engines that hang.
 

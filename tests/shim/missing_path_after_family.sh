@@ -3,20 +3,7 @@
 # dispatcher, so a program that tries a path to learn whether it is there got a false yes (an
 # outside tester's finding). A path that is there, to another release, still gets the family's.
 source "$(dirname "$0")/common.sh"
-compile paths <<'C'
-#include <dlfcn.h>
-#include <stdio.h>
-int main(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    void *lib = dlopen(argv[i], RTLD_NOW);
-    if (lib)
-      printf("%s: cuDNN %zu\n", argv[i], ((size_t (*)(void))dlsym(lib, "cudnnGetVersion"))());
-    else
-      printf("%s: fails\n", argv[i]);
-  }
-  return 0;
-}
-C
+paths_client
 fake_map 5.0.5 5.1.10 >"$t/map.toml"
 export LD_LIBRARY_PATH=$FAKES/5.0.5/lib64 CUDNN_COMPAT_REQUIRE=5.1
 for mode in audit preload; do
