@@ -35,6 +35,13 @@ TEST(Text, PrintableWritesControlCharactersOut) {
   EXPECT_EQ(printable("cu\x1b[31m\x7f"), "cu\\x1b[31m\\x7f");
   EXPECT_EQ(printable(std::string_view("\0x", 2)), "\\x00x");
   EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 stays as it is
+  EXPECT_EQ(printable("\xe4\xbd\xa0\xf0\x9f\x98\x80"), "\xe4\xbd\xa0\xf0\x9f\x98\x80");
+  // Bytes that are no UTF-8 are written out (helper 104: a bad requirement's reached stderr raw).
+  EXPECT_EQ(printable("5.\xff\xfe"), "5.\\xff\\xfe");
+  EXPECT_EQ(printable("\xc3"), "\\xc3");                    // cut short
+  EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");           // overlong '/'
+  EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
+  EXPECT_EQ(printable("\xc2\x9b[31m"), "\\xc2\\x9b[31m");   // C1 CSI, a terminal's ESC [
   EXPECT_EQ(quoted("a\nb"), "'a\\nb'");
 }
 

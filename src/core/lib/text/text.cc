@@ -55,13 +55,45 @@ std::optional<std::int64_t> parse_uint(std::string_view s, std::size_t most_digi
   return n;
 }
 
+namespace {
+
+// The length of the UTF-8 sequence of a printable character at the start of s (RFC 3629: no
+// overlong form, no surrogate, nothing past U+10FFFF, no C1 control), or 0.
+std::size_t utf8_printable(std::string_view s) {
+  const auto at = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char lead = at(0);
+  const std::size_t n = lead >= 0xc2 && lead <= 0xdf   ? 2
+                        : lead >= 0xe0 && lead <= 0xef ? 3
+                        : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                       : 0;
+  if (n == 0 || s.size() < n) return 0;
+  for (std::size_t i = 1; i < n; ++i)
+    if ((at(i) & 0xc0) != 0x80) return 0;
+  const unsigned char second = at(1);
+  if ((lead == 0xc2 && second < 0xa0) || (lead == 0xe0 && second < 0xa0) ||
+      (lead == 0xed && second > 0x9f) || (lead == 0xf0 && second < 0x90) ||
+      (lead == 0xf4 && second > 0x8f))
+    return 0;
+  return n;
+}
+
+}  // namespace
+
 std::string printable(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u != 0x7f) {
+    if (u >= 0x20 && u < 0x7f) {
       out += c;
+      continue;
+    }
+    // A name in the user's language passes; a byte that is no character of it, or a C1 control
+    // (which a terminal obeys as ESC's), is written out like the others.
+    if (const std::size_t n = u >= 0x80 ? utf8_printable(text.substr(i)) : 0) {
+      out += text.substr(i, n);
+      i += n - 1;
       continue;
     }
     static constexpr char kHex[] = "0123456789abcdef";
