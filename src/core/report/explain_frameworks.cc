@@ -36,7 +36,10 @@ std::optional<Finding> read_tensorflow(std::string_view line) {
     const Rule rule = after(line, "major and minor version needs to match or have higher minor")
                           ? Rule::tensorflow_2018
                           : Rule::tensorflow;
-    return mismatch(after(line, "JAX") ? "jax" : "tensorflow", rule, runtime, built);
+    // XLA prints the check for both: JAX's build names XLA's tree external/xla/, TensorFlow's
+    // external/local_xla/ (external/org_tensorflow/, before 2023, was both JAX's and TF Serving's).
+    const bool jax = after(line, "JAX") || after(line, "external/xla/");
+    return mismatch(jax ? "jax" : "tensorflow", rule, runtime, built);
   }
   if (auto r = after(line, "Loaded cudnn library: "))
     return mismatch_in(line, "tensorflow", Rule::exact, version_of(token(*r)),
