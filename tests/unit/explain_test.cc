@@ -195,6 +195,20 @@ TEST(Explain, TensorFlowsConvolutionFailurePointsBack) {
   EXPECT_NE(found[0].note.find("at line 2"), std::string::npos) << found[0].note;
 }
 
+// XLA prints TensorFlow's check in both: the build's tree in the line says whose it is.
+TEST(Explain, XlasCheckIsJaxsFromItsTree) {
+  const std::string tail =
+      "cuda_dnn.cc:427] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: 8.6.0.  "
+      "CuDNN library needs to have matching major version and equal or higher minor version.\n";
+  const std::vector<Finding> jax = find_errors("E external/xla/xla/stream_executor/cuda/" + tail);
+  ASSERT_EQ(jax.size(), 1u);
+  EXPECT_EQ(jax[0].framework, "jax");
+  const std::vector<Finding> tf =
+      find_errors("E external/local_xla/xla/stream_executor/cuda/" + tail);
+  ASSERT_EQ(tf.size(), 1u);
+  EXPECT_EQ(tf[0].framework, "tensorflow");
+}
+
 TEST(Explain, AnythingElseIsNothing) {
   EXPECT_TRUE(find_errors("").empty());
   EXPECT_TRUE(find_errors("all is well\nepoch 1: loss 0.3\n").empty());
