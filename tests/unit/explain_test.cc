@@ -209,6 +209,67 @@ TEST(Explain, XlasCheckIsJaxsFromItsTree) {
   EXPECT_EQ(tf[0].framework, "tensorflow");
 }
 
+// The one finding of a text (an empty one, and a failure, when there is not exactly one).
+Finding one_finding(std::string_view text) {
+  const std::vector<Finding> f = find_errors(text);
+  EXPECT_EQ(f.size(), 1u) << text;
+  return f.size() == 1 ? f[0] : Finding{};
+}
+
+// Shapes of the eighteenth held-out set (tests/explain/held-out-18.jsonl), each a real message.
+TEST(Explain, AUsersAccountOfTheirRelease) {
+  // pytorch#118193: the release the user had, before a sentence about building.
+  const Finding had = one_finding(
+      "I had cudnn 8.0.5. building pytorch led to the following error: https://gist.github.com/x "
+      ". The cudnn version was too old; I am told we support a minimum of 8.5 now.");
+  EXPECT_EQ(had.kind, FindingKind::outdated);
+  EXPECT_EQ(str(had.runtime) + " " + str(had.required), "8.0.5 8.5");
+  EXPECT_TRUE(had.build_time);
+  // NervanaSystems/ngraph#747: "my cudnn was version 6", then what the code needs.
+  const Finding was = one_finding(
+      "I was seeing a compilation error because my cudnn was version 6.\n"
+      "Looks like the ngraph master branch now needs cudnn v7.");
+  EXPECT_EQ(str(was.runtime) + " " + str(was.required), "6 7");
+  EXPECT_TRUE(was.build_time);
+  // SeokjuLee/VPGNet#7: the account is one clause of a line that goes on to the error.
+  const Finding clause = one_finding(
+      "I have run the caffe version on a Tesla M40 GPU，CUDA version 8.0，cuDNN version v5. when "
+      "compile  it，there is an error：\n./include/caffe/util/cudnn.hpp:124:41: error: too few "
+      "arguments to function ‘cudnnStatus_t "
+      "cudnnSetPooling2dDescriptor(cudnnPoolingDescriptor_t)’");
+  EXPECT_EQ(clause.kind, FindingKind::version_mismatch);
+  EXPECT_EQ(str(clause.runtime), "5");
+}
+
+TEST(Explain, ShapesWithoutAVersionOfTheirOwn) {
+  const std::string notfound =
+      "CMake Error: The following variables are used in this project, but they are set to "
+      "NOTFOUND.\n";
+  // davisking/dlib#628: CMake's NOTFOUND after a step that looked for cuDNN ...
+  const Finding cmake = one_finding(
+      "-- Looking for cuDNN install...\n"
+      "-- Checking if you have the right version of cuDNN installed.\n" +
+      notfound);
+  EXPECT_EQ(cmake.kind, FindingKind::library_not_found);
+  EXPECT_TRUE(cmake.build_time);
+  // ... and not after one that found it, nor for another product's variables.
+  EXPECT_TRUE(find_errors("-- Found cuDNN: v8.9.2 (include: /usr/include)\n" + notfound).empty());
+  EXPECT_TRUE(find_errors("-- Looking for cuDNN install...\n" + notfound +
+                          "CUDA_cublas_LIBRARY (ADVANCED)\n")
+                  .empty());
+  // zhiqwang/yolort#434: cuDNN's zlib told in prose.
+  const Finding zlib =
+      one_finding("On windows, I needed zlibwapi.dll in my path and did not have it.");
+  EXPECT_EQ(zlib.kind, FindingKind::dependency_not_found);
+  EXPECT_EQ(zlib.missing, "zlibwapi.dll");
+  // microsoft/CNTK#194: cuDNN's floor of GPUs in words.
+  EXPECT_EQ(one_finding("NVS 5400m is GPU of compute capability 2.1 (i.e. Fermi). cuDNN requires "
+                        "Kepler or higher GPUs (i.e. CC >= 3.0) so that's why you are seeing this "
+                        "error.")
+                .kind,
+            FindingKind::arch_mismatch);
+}
+
 TEST(Explain, AnythingElseIsNothing) {
   EXPECT_TRUE(find_errors("").empty());
   EXPECT_TRUE(find_errors("all is well\nepoch 1: loss 0.3\n").empty());

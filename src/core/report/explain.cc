@@ -202,6 +202,18 @@ void point_back(std::vector<Finding> &out, Finding &f, std::size_t line) {
   out.push_back(std::move(f));
 }
 
+// Whether the line numbered `named` looked for cuDNN and did not find it: not CMake's "Found cuDNN:
+// v8.9.2", nor its "-- Found NVINFER: CUDNN_NVLIB-NOTFOUND", which is TensorRT's.
+bool looked_for_cudnn(const Context &ctx, const std::vector<std::string_view> &lines,
+                      const std::vector<std::size_t> &number, std::size_t named) {
+  if (ctx.build_found && ctx.build_line == named) return false;
+  const auto at = std::lower_bound(number.begin(), number.end(), named);
+  if (at == number.end()) return false;
+  const std::string low = folded(lines[std::size_t(at - number.begin())]);
+  const std::size_t found = low.find("found ");
+  return found == std::string::npos || low.compare(found + 6, 5, "cudnn") == 0;
+}
+
 }  // namespace
 
 std::string_view to_string(FindingKind k) {
@@ -250,6 +262,9 @@ ExplainScan scan_log(std::string_view pasted) {
       f->text = std::string(trim(lines[i]));
       f->note = "the lines before it were loading cuDNN (line " + std::to_string(named) + ")";
     }
+    if (!f && named && looked_for_cudnn(ctx, lines, number, named) &&
+        (f = bare_cmake_notfound(lines, i)))
+      f->text = std::string(trim(lines[i]));
     const std::size_t first = i;
     i = used;
     if (!f) continue;

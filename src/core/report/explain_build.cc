@@ -455,4 +455,21 @@ std::optional<Finding> read_build(std::string_view line) {
   return std::nullopt;
 }
 
+std::optional<Finding> bare_cmake_notfound(const std::vector<std::string_view> &lines,
+                                           std::size_t i) {
+  if (!has(folded(lines[i]), "set to notfound")) return std::nullopt;
+  // CMake lists each variable under it ("CUDNN_LIBRARY (ADVANCED)", "linked by target ..."): a
+  // list of other products' is their trouble.
+  bool listed = false;
+  for (std::size_t j = i + 1; j < lines.size() && j <= i + 8; ++j) {
+    const std::string low = folded(lines[j]);
+    if (has(low, "cudnn")) return at_build(FindingKind::library_not_found);
+    listed = listed || has(low, "(advanced)") || has(low, "linked by target") ||
+             has(low, "used as include directory");
+  }
+  if (listed) return std::nullopt;
+  return at_build(FindingKind::library_not_found,
+                  "CMake names no variable here; the lines before it were looking for cuDNN");
+}
+
 }  // namespace cudnn_compat::explain

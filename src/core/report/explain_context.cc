@@ -67,6 +67,22 @@ std::optional<Version> plain_report(std::string_view low) {
   return std::nullopt;
 }
 
+// plain_report of one clause of a line whose other clauses tell of trouble: "... on a Tesla M40
+// GPU, CUDA version 8.0, cuDNN version v5. when compile it, there is an error".
+std::optional<Version> clause_report(std::string_view low) {
+  for (std::size_t from = 0; from < low.size();) {
+    std::size_t end = low.size(), skip = 0;
+    for (std::string_view brk : {", ", "\xef\xbc\x8c", ". ", "; ", "\xe3\x80\x82"})
+      if (const std::size_t b = low.find(brk, from); b != std::string_view::npos && b < end)
+        end = b, skip = brk.size();
+    const std::string_view clause = low.substr(from, end - from);
+    if (has(clause, "cudnn"))
+      if (std::optional<Version> v = plain_report(clause)) return v;
+    from = end + skip;
+  }
+  return std::nullopt;
+}
+
 // A compiler's diagnostic: "conv.cc:12:5: error:", "conv.cu(178): error:", "x.h:9:198: note:".
 bool compiler_diagnostic(std::string_view low) {
   for (std::string_view kind : {": error", ": fatal error", ": note:", ": warning:"}) {
@@ -181,7 +197,10 @@ void note_context(std::string_view line, std::size_t number, Context &ctx) {
       ctx.build_found = v, ctx.build_line = number;
       return;
     }
-  if (std::optional<Version> v = plain_report(low)) ctx.banner = v, ctx.banner_line = number;
+  if (std::optional<Version> v = plain_report(low))
+    ctx.banner = v, ctx.banner_line = number;
+  else if (std::optional<Version> c = clause_report(low))
+    ctx.banner = c, ctx.banner_line = number;
 }
 
 // A bare major ("CuDNN v5 found, but need at least CuDNN v6") made exact by the release the log
@@ -221,6 +240,14 @@ void apply_context(const Context &ctx, std::vector<Finding> &findings) {
       f.runtime = ctx.build_found;
       f.note += std::string(f.note.empty() ? "" : "; ") + "the build found cuDNN " +
                 to_string(*ctx.build_found) + " (line " + std::to_string(ctx.build_line) + ")";
+    }
+    // With no configure step in the log, the cuDNN the user said they have is the one there
+    // ("cuDNN version v5. when compile it, there is an error").
+    if (f.build_time && a_version_kind(f.kind) && !f.runtime && !ctx.build_found && ctx.banner &&
+        ctx.banner_line <= f.line) {
+      f.runtime = ctx.banner;
+      f.note += std::string(f.note.empty() ? "" : "; ") + "the cuDNN there is " +
+                to_string(*ctx.banner) + " (line " + std::to_string(ctx.banner_line) + ")";
     }
     if (f.build_time && a_version_kind(f.kind) && !f.runtime && ctx.build_unreadable)
       f.note += std::string(f.note.empty() ? "" : "; ") +

@@ -50,7 +50,8 @@ constexpr std::array kCues{
     Cue{"reports", Role::runtime},       Cue{"using", Role::runtime},
     Cue{"in your machine", Role::runtime}, Cue{"on your system", Role::runtime},
     Cue{"library is", Role::runtime},    Cue{"current", Role::runtime},
-    Cue{"have ", Role::runtime},         Cue{"not supported", Role::runtime},
+    Cue{"have ", Role::runtime},         Cue{"had ", Role::runtime},
+    Cue{"not supported", Role::runtime},
     Cue{"unsupported", Role::runtime},   Cue{"require", Role::requirement},
     Cue{"expect", Role::requirement},    Cue{"minimum", Role::requirement},
     Cue{"at least", Role::requirement},  Cue{"or newer", Role::requirement},
@@ -139,7 +140,7 @@ Role role_of(std::string_view before, std::string_view after) {
     return b.role;
   if (a.role != Role::none && (b.role == Role::none || a.distance < b.distance)) return a.role;
   if (b.role != Role::none) return b.role;
-  for (std::string_view weak : {"your ", "library ", "lib "})
+  for (std::string_view weak : {"your ", "my ", "library ", "lib "})
     if (before.find(weak) != std::string_view::npos) return Role::runtime;
   // "A does not match B (5.1.5)" with nothing more said of B: what the found release is held
   // against is what the program was built or configured for (TensorFlow's configure: "... does
@@ -353,7 +354,9 @@ std::vector<Mention> mentions_of(std::string_view low) {
                       !has(before, "compatibility version") && !theirs;
     if (ours && plausible(*v, kind, prefixed || direct) &&
         (!integer || raw.size() <= 2 || v->major >= 4)) {
-      out.push_back({*v, role_of(before, clause_after(low, i))});
+      // A token that took its sentence's full stop ("my cudnn was version 6. Looks like ... needs")
+      // has nothing after it in its clause.
+      out.push_back({*v, role_of(before, raw.ends_with('.') ? "" : clause_after(low, i))});
     } else if (!ours && !integer && !prefixed) {
       out.push_back({*v, Role::none, true});
     }
@@ -450,7 +453,8 @@ bool load_failed(std::string_view low, bool names_a_file) {
       "not find", "n't find", "n't installed", "not present", "n't present"});
   // clang-format on
   return failed || failed_in_its_words(low) || says_no_such_file(low) ||
-         (names_a_file && any_of(low, {"missing", "not available", "缺少", "缺失"})) ||
+         (names_a_file && any_of(low, {"missing", "not available", "缺少", "缺失", "did not have",
+                                       "didn't have", "do not have", "don't have"})) ||
          any_of(low, {"cudnn missing", "cudnn is not available", "cudnn not available"}) ||
          missing_cudnn(low);
 }
@@ -740,12 +744,17 @@ bool about_another_package(std::string_view low) {
   return !has(name, "cudnn") && !has(name, " ");
 }
 
-// Configure steps, build tools, and a wizard that creates a project to build ("you choose to
-// create a torch project with cuda but cuDNN isn't installed").
+// Configure steps, build tools, a wizard that creates a project to build ("you choose to create a
+// torch project with cuda but cuDNN isn't installed"), and a user's account of a build ("a
+// compilation error because my cudnn was version 6", "building pytorch led to the following
+// error": not "compiled against", which a run prints).
 bool sets_up_a_build(std::string_view low) {
-  return any_of(low,
-                {"cmake", "configure", "configuration error", "#error", "#pragma", "pkg-config",
-                 "ld: ", "bazel", "setup.py", "package configuration file", "-rpath"}) ||
+  return any_of(low, {"cmake", "configure", "configuration error", "#error", "#pragma",
+                      "pkg-config", "ld: ", "bazel", "setup.py", "package configuration file",
+                      "-rpath", "compilation error", "compile error", "error while compiling",
+                      "when compil", "while compiling", "building from source"}) ||
+         (has(low, "building ") &&
+          !framework_of(clause_after(low, low.find("building "))).word.empty()) ||
          (has(low, " project") && any_of(low, {"create", "new project", "template"}));
 }
 

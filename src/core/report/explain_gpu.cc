@@ -62,6 +62,17 @@ bool theano_old_gpu(std::string_view low) {
   return has(low, "use cudnn") && has(low, ": device not supported");
 }
 
+// cuDNN's own floor of GPUs, said in words: "cuDNN requires Kepler or higher GPUs (i.e. CC >=
+// 3.0)" beside a Fermi of compute capability 2.1 (CNTK#194), "cuDNN 9.11 needs Turing or newer".
+bool cudnn_needs_newer_gpu(std::string_view low) {
+  if (!has(low, "cudnn") || !(has(low, "require") || has(low, "need") || has(low, "only support")))
+    return false;
+  for (std::string_view gpu : {"kepler", "maxwell", "pascal", "volta", "turing", "ampere",
+                               "cc >=", "cc>=", "capability >=", "capability of at least"})
+    if (has(low, gpu)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::optional<Version> capability_in(std::string_view low) {
@@ -97,7 +108,7 @@ std::optional<Finding> read_gpu(std::string_view line) {
        (has(low, "not supported") || has(low, "unsupported") || has(low, "no longer supported") ||
         has(low, "is not compatible") || has(low, "too old") || has(low, "too low") ||
         has(low, "minimum required cuda capability"))) ||
-      theano_old_gpu(low);
+      theano_old_gpu(low) || cudnn_needs_newer_gpu(low);
   const bool driver = driver_falls_short(low) || has(low, "insufficient_driver") ||
                       has(low, "insufficientdriver") || has(low, "unsupported_ptx_version") ||
                       has(low, "ptx was compiled with an unsupported toolchain");

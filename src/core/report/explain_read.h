@@ -182,6 +182,11 @@ std::optional<Finding> bare_windows_error(std::string_view line);
 bool undefined_reference(std::string_view line);
 // Configure and CMake steps, compilers and linkers (explain_build.cc).
 std::optional<Finding> read_build(std::string_view line);
+// CMake's "The following variables ... are set to NOTFOUND" at lines[i], naming no variable, or
+// listing one of cuDNN's in the lines after it: a configure step that looked for cuDNN (the log
+// says so before) found none.
+std::optional<Finding> bare_cmake_notfound(const std::vector<std::string_view> &lines,
+                                           std::size_t i);
 // Any other line that names cuDNN or a cuDNN library (explain_general.cc).
 // in_build: build tools print around the line, so a failure it names is the build's.
 std::optional<Finding> read_general(std::string_view line, bool in_build);
