@@ -128,11 +128,13 @@ struct settings {
   struct asked_need need;  // read once a decision: the table, the memo key and the routing ask it
 };
 
+// Whole seconds from 1 to a day. 0 is no deadline anyone means for a load: it started the engine
+// only to give up at once (helper 104), so it counts as the default like any other odd value.
 static long parse_seconds(const char *s, long fallback) {
   long n = 0;
   if (!s || !*s) return fallback;
   for (; *s >= '0' && *s <= '9' && n < 86400; ++s) n = n * 10 + (*s - '0');
-  return *s ? fallback : n;
+  return *s || n == 0 ? fallback : n;
 }
 
 static struct settings read_settings(void) {

@@ -18,8 +18,8 @@ sub-libraries from one directory. Switch it on for a job with either of:
   export LD_PRELOAD=$(cudnn-compat shim-path)   # where audit is not possible: dlopen only
 
 It reads CUDNN_COMPAT_REQUIRE, CUDNN_COMPAT_CUDA (where an application module set them, the
-need of the one loaded last, from CUDNN_COMPAT_NEEDS), CUDNN_COMPAT_MAP, CUDNN_COMPAT_TIMEOUT (seconds
-for one decision, default 10), CUDNN_COMPAT_GPU_ARCH and CUDNN_COMPAT_DRIVER_CUDA (this node's
+need of the one loaded last, from CUDNN_COMPAT_NEEDS), CUDNN_COMPAT_MAP, CUDNN_COMPAT_TIMEOUT (whole
+seconds for one decision, 1 to 86400; default, and for any other value, 10), CUDNN_COMPAT_GPU_ARCH and CUDNN_COMPAT_DRIVER_CUDA (this node's
 GPUs and driver, where they cannot be learnt), CUDNN_COMPAT_USAGE=report-only (decide and record,
 but load what the loader would; any other non-empty value counts as report-only, said in one
 line), CUDNN_COMPAT_REPORT=1 (at exit, one line per cuDNN library the process holds),
