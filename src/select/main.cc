@@ -200,7 +200,13 @@ bool any_candidate(const Request &r, const LibraryName &requested, const Map *ma
 // ordinary load needs no map; where the decision speaks, in its line: a Python environment's
 // places alone were judged, and "no installed cuDNN fits" blamed the site's installs for what its
 // map's error hid (helper 105 r09).
-void say_map_refused(const std::string &problem, const std::string &name, Selection &s) {
+// A map named but not there (CUDNN_COMPAT_MAP mistyped) is said where the decision speaks anyway:
+// beside a Python environment's places, "no installed cuDNN fits" blamed the site's installs for a
+// map never read (helper 106); not inside a container that has no map (`quiet`).
+void say_map_refused(const std::string &problem, const std::string &name, bool quiet,
+                     Selection &s) {
+  std::error_code ec;
+  if (!fs::exists(find_map_path().value_or(""), ec) && (s.say.empty() || quiet)) return;
   if (s.say.empty())
     s.say.push_back("cudnn-compat: " + problem + "; the map is not used, loading " + name +
                     " as usual");
@@ -261,8 +267,7 @@ Selection decide(const Request &r, bool debug, Grounds &grounds, std::vector<std
 
   Selection s = select_library(in, decision_io(known, listed, map, need->cuda_major.has_value(),
                                                gpus_known, probes, grounds));
-  if (!listed && loaded && fs::exists(find_map_path().value_or(""), ec))
-    say_map_refused(map_problem, r.name, s);
+  if (!listed && loaded) say_map_refused(map_problem, r.name, in.quiet_without_map, s);
   usage = usage_lines(map, in, s);
   return s;
 }

@@ -9,3 +9,11 @@ expect_rc 0 audit "$t/venv/bin/python" -c "$load" "$lib"
 has "cuDNN 92000"
 has "the map is not used: $t/map.toml:3:"
 count "cudnn-compat:" 1
+# A map CUDNN_COMPAT_MAP names but that is not there (mistyped) is said the same way where the
+# line is said anyway (helper 106: "no installed cuDNN fits" alone), and no line is added where
+# the environment's release fits.
+export CUDNN_COMPAT_MAP=$t/mistyped.toml
+expect_rc 0 audit "$t/venv/bin/python" -c "$load" "$lib"
+has "cuDNN 92000"
+has "the map is not used: $t/mistyped.toml: error: cannot read the map: No such file or directory"
+count "cudnn-compat:" 1
