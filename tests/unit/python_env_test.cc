@@ -99,11 +99,24 @@ TEST(PythonMetadata, CondaRecord) {
   EXPECT_EQ(r->version, "9.1.0.70");
   EXPECT_EQ(r->build, "h5bd9b2f_0");
   EXPECT_EQ(r->files.size(), 2u);
-  EXPECT_EQ(conda_cuda_major(r->depends), 12);
+  EXPECT_EQ(conda_cuda_major(*r), 12);
   EXPECT_FALSE(parse_conda_record("[1, 2]"));
   EXPECT_FALSE(parse_conda_record("{\"name\": \"x\""));  // cut short
   EXPECT_FALSE(parse_conda_record("{\"version\": \"1\"}"));
-  EXPECT_EQ(conda_cuda_major({"cudatoolkit >=11.2,<12"}), 11);
+  const auto cuda_of = [](std::vector<std::string> depends, std::string build) {
+    return conda_cuda_major(
+        CondaRecord{"pytorch", "2.5.1", std::move(build), std::move(depends), {}});
+  };
+  EXPECT_EQ(cuda_of({"cudatoolkit >=11.2,<12"}, ""), 11);
+  // conda-forge's pytorch names its CUDA by cuda-cudart alone; the pytorch channel's by
+  // pytorch-cuda; either's build string says it too (helper 106).
+  EXPECT_EQ(cuda_of({"cuda-cudart >=12.6.77,<13.0a0", "cudnn >=9.3.0.75,<10.0a0"}, ""), 12);
+  EXPECT_EQ(cuda_of({"pytorch-cuda 11.8.*"}, ""), 11);
+  EXPECT_EQ(cuda_of({"cudnn >=9.3"}, "cuda126_generic_py311_h1234567_200"), 12);
+  EXPECT_EQ(cuda_of({}, "py3.11_cuda12.1_cudnn8.9.2_0"), 12);
+  EXPECT_EQ(cuda_of({}, "cuda92_py36_0"), 9);
+  EXPECT_EQ(cuda_of({}, "cpu_py311h1234567_0"), std::nullopt);
+  EXPECT_EQ(cuda_of({"libgcc-ng >=12"}, "h5bd9b2f_0"), std::nullopt);
 }
 
 TEST(PythonMetadata, NormalizedNames) {

@@ -146,7 +146,7 @@ std::vector<CudnnPin> conda_record_pins(const CondaRecord &r, const std::string 
   for (const std::string &d : r.depends)
     if (std::optional<CudnnPin> pin = cudnn_depend(d)) {
       pin->consumer = r.name, pin->consumer_version = r.version, pin->file = file;
-      pin->cuda_major = conda_cuda_major(r.depends);
+      pin->cuda_major = conda_cuda_major(r);
       out.push_back(std::move(*pin));
     }
   return out;
@@ -233,7 +233,7 @@ std::optional<PythonPlace> conda_place(const std::string &prefix) {
         lib.string(), std::nullopt, std::nullopt, Source::conda, "cudnn " + r->version + " (conda)",
         p.string()};
     place.version = package_version(r->version, p, place.note);
-    if (const std::optional<int> cuda = conda_cuda_major(r->depends))
+    if (const std::optional<int> cuda = conda_cuda_major(*r))
       place.cuda = Version{*cuda, {}, {}, {}};
     return place;
   }

@@ -277,15 +277,43 @@ std::optional<CudnnPin> cudnn_depend(std::string_view depend) {
   return pin;
 }
 
-std::optional<int> conda_cuda_major(const std::vector<std::string> &depends) {
-  for (const std::string &d : depends) {
+namespace {
+
+// The CUDA a conda build string names: conda-forge's "cuda126py311h1234567_300", the pytorch
+// channel's "py3.11_cuda12.1_cudnn8.9.2_0", an older "cuda92_..." (CUDA 9.2).
+std::optional<int> build_string_cuda(std::string_view build) {
+  for (std::size_t at = build.find("cuda"); at != std::string_view::npos;
+       at = build.find("cuda", at + 4)) {
+    std::string_view digits = build.substr(at + 4);
+    std::size_t n = 0;
+    while (n < digits.size() && is_digit(digits[n])) ++n;
+    if (n == 0 || n > 3) continue;
+    const bool dotted = n < digits.size() && digits[n] == '.';
+    // Without a dot the last digit is the minor: 92 is 9.2, 126 is 12.6.
+    const std::size_t major_digits = dotted ? n : n - 1;
+    if (major_digits == 0) continue;
+    return int(*parse_uint(digits.substr(0, major_digits)));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<int> conda_cuda_major(const CondaRecord &r) {
+  // The packages that pin a build's CUDA: the CUDA 12 world's cuda-version and cuda-cudart
+  // (conda-forge's pytorch depends on the latter alone), the pytorch channel's pytorch-cuda, and
+  // CUDA 11's cudatoolkit.
+  static constexpr std::array<std::string_view, 5> kCudaPackages{
+      "cuda-version", "cuda-cudart", "cuda-runtime", "pytorch-cuda", "cudatoolkit"};
+  for (const std::string &d : r.depends) {
     std::string_view rest = d;
     const std::string_view name = leading_name(rest);
-    if (name != "cuda-version" && name != "cudatoolkit") continue;
+    if (std::find(kCudaPackages.begin(), kCudaPackages.end(), name) == kCudaPackages.end())
+      continue;
     for (const VersionClause &c : parse_clauses(rest.substr(0, rest.find(' ')), true))
       if (c.op == ">=" || c.op == "==" || c.op == ">") return c.version.major;
   }
-  return std::nullopt;
+  return build_string_cuda(r.build);
 }
 
 }  // namespace cudnn_compat

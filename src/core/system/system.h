@@ -220,8 +220,9 @@ std::string normalize_dist_name(std::string_view name);
 std::optional<CudnnPin> cudnn_requirement(std::string_view requirement);
 // The cudnn a conda depends entry asks for ("cudnn >=8.9.2.26,<9.0a0", "cudnn 9.1.*").
 std::optional<CudnnPin> cudnn_depend(std::string_view depend);
-// The CUDA major a conda package is built for, from its depends (cuda-version, cudatoolkit).
-std::optional<int> conda_cuda_major(const std::vector<std::string> &depends);
+// The CUDA major a conda package is built for, from its depends (cuda-version, cuda-cudart,
+// pytorch-cuda, cudatoolkit), else from its build string ("cuda126py311...", "..._cuda12.1_...").
+std::optional<int> conda_cuda_major(const CondaRecord &r);
 
 // ---------------------------------------------------------------------------------------------
 // python_env.cc: cuDNN installed by pip and conda, and the distributions that ask for it (I/O).
