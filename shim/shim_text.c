@@ -170,9 +170,6 @@ int parse_cudnn_name(const char *base, struct cudnn_name *out) {
     int n = 0, digits = 0;
     for (; is_digit(*p) && digits < 6; ++p, ++digits) n = n * 10 + (*p - '0');
     if (!digits || numbers == CUDNN_NAME_PARTS) return 0;
-    // No release's file is named with a leading zero, and the loader matches names byte for
-    // byte: libcudnn.so.00005 is no name for major 5 (helper 104).
-    if (digits > 1 && p[-digits] == '0') return 0;
     version[numbers++] = n;
   }
   if (*p) return 0;

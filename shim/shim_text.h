@@ -89,8 +89,7 @@ struct cudnn_name {
   int version[CUDNN_NAME_PARTS];  // those numbers (up to 6 digits each), -1 past parts
 };
 // 1 for libcudnn.so[.N[.N[.N[.N]]]] and libcudnn_<words>.so[.N...], where words are a lower-case
-// letter then letters or digits, joined by single '_', and each N is 0 or up to 6 digits that do
-// not start with 0; 0 for every other name.
+// letter then letters or digits, joined by single '_'; 0 for every other name.
 int parse_cudnn_name(const char *base, struct cudnn_name *out);
 
 #pragma GCC visibility pop
