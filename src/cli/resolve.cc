@@ -397,7 +397,10 @@ bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &route
   // A name with more than the major (libcudnn_graph.so.9.1.0) is a file of that exact name.
   if (!routed.version || routed.version->minor || routed.windows) return false;
   const int major = routed.version->major;
-  const std::string main = "libcudnn.so." + std::to_string(major);
+  // A main library asked for by path is that file, as the loader takes it and the shim judges it
+  // (helper 109: resolve judged the ld.so.cache's instead, and named it).
+  const bool by_path = routed.sub.empty() && o.name.find('/') != std::string::npos;
+  const std::string main = by_path ? o.name : "libcudnn.so." + std::to_string(major);
   const std::optional<LoaderHit> hit = loader_search(main, search_context(o));
   if (!hit) return false;
   const Selection s = engine_selection(main, site, map, need, hit);
@@ -447,12 +450,23 @@ void pass_over_unloadable(Map &map, MapCorrections &said) {
   for (const auto &[lib, words] : said.unloadable) said.dropped.push_back(words);
 }
 
+// The shim leaves a load by a path that is not there failing, as the loader has it: said.
+bool path_absent(const std::string &name) {
+  std::error_code ec;
+  if (name.find('/') == std::string::npos || std::filesystem::exists(name, ec)) return false;
+  Error() << name +
+                 ": no such file; a load by a path that is not there fails, with the shim as "
+                 "without it";
+  return true;
+}
+
 int run(Opts o, const Globals &g) {
   const Parsed<LibraryName> requested = parse_library_name(o.name);
   if (!requested) {
     Error() << requested.error;
     return kUsage;
   }
+  if (path_absent(o.name)) return kNo;
   o.program = program_named(o.program);
   say_if_program_missing(o.program);
   ask_as_framework(o, *requested);

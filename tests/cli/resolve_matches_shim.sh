@@ -14,7 +14,7 @@ cat >"$t/maps.py" <<'PY'
 import ctypes, os, re, sys
 name = sys.argv[1]
 ctypes.CDLL(name)
-stem = re.match(r"(libcudnn(_[a-z_]+)?)\.so", name).group(1) + ".so"
+stem = re.match(r"(libcudnn(_[a-z_]+)?)\.so", os.path.basename(name)).group(1) + ".so"
 with open("/proc/self/maps") as maps:
     files = {os.path.realpath(l.split(None, 5)[5].strip()) for l in maps if len(l.split(None, 5)) == 6}
 print("\n".join(sorted(f for f in files if os.path.basename(f).startswith(stem))))
@@ -22,7 +22,10 @@ PY
 compared=0
 for first in 5.0.5 8.1.0 8.9.7 9.1.0 9.20.0; do
   for need in "" 5.1 8.9 9.1 9.30; do
-    for name in libcudnn.so libcudnn.so.8 libcudnn_ops_infer.so.8 libcudnn_ops.so.9 libcudnn_ops.so; do
+    # By path too: the file asked for is the loader's choice (helper 109: resolve judged the
+    # ld.so.cache's instead).
+    for name in libcudnn.so libcudnn.so.8 libcudnn_ops_infer.so.8 libcudnn_ops.so.9 libcudnn_ops.so \
+      "$FAKES/9.1.0/lib64/libcudnn.so.9" "$FAKES/8.1.0/lib64/libcudnn.so.8"; do
       case=" (LD_LIBRARY_PATH=$FAKES/$first/lib64 CUDNN_COMPAT_REQUIRE=$need $name)"
       rc=0
       answer=$(LD_LIBRARY_PATH=$FAKES/$first/lib64 CUDNN_COMPAT_REQUIRE=$need \
@@ -47,5 +50,9 @@ for first in 5.0.5 8.1.0 8.9.7 9.1.0 9.20.0; do
     done
   done
 done
-(( compared >= 60 )) || fail "only $compared cases compared"
+(( compared >= 80 )) || fail "only $compared cases compared"
 echo "compared $compared cases"
+# A path that is not there: the shim leaves the load failing, and resolve says so (it named a
+# release of the map).
+expect_rc 1 cc resolve "$t/nothing/libcudnn.so.9" --require 9.1
+has "no such file; a load by a path that is not there fails"
