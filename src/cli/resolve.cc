@@ -468,7 +468,11 @@ int run(Opts o, const Globals &g) {
   }
   if (path_absent(o.name)) return kNo;
   o.program = program_named(o.program);
-  say_if_program_missing(o.program);
+  // What is there but no file is not read: a FIFO named by mistake blocked resolve forever (helper
+  // 109). A path to be still answers the map's [[require]] globs.
+  if (std::error_code ec;
+      say_if_program_missing(o.program) && std::filesystem::exists(o.program, ec))
+    o.program.clear();
   ask_as_framework(o, *requested);
   std::optional<Rule> rule;
   if (!o.rule.empty() && !(rule = parse_rule(o.rule))) {

@@ -99,3 +99,7 @@ lacks "9.23.0"
 # preference.
 expect_rc 0 cc resolve libcudnn.so.9 --require 9.20 --map "$t/two9.toml"
 has "libcudnn.so.9 -> $FAKES/9.23.0/lib64/libcudnn.so.9"
+# --for a FIFO (a mistake): said, and not read - resolve blocked on it forever (helper 109).
+mkfifo "$t/fifo"
+expect_rc 0 timeout 20 "$CUDNN_COMPAT" resolve libcudnn.so.9 --require 9.20 --map "$t/two9.toml" --for "$t/fifo"
+has "--for $t/fifo: not a file"
