@@ -56,13 +56,15 @@ nlohmann::json finding_json(const Finding &f, const Advice &a) {
           {"line", f.line}};
 }
 
+// A log's bytes reach the reader's terminal written out: an escape sequence in a user's log
+// retitled or cleared the admin's screen (helper 109).
 void print_finding(const Finding &f, const Advice &a) {
-  std::cout << "line " << f.line << ": " << f.text.substr(0, 200)
+  std::cout << "line " << f.line << ": " << printable(f.text.substr(0, 200))
             << (f.text.size() > 200 ? "..." : "") << '\n';
-  std::cout << "  what happened: " << a.what << '\n';
-  if (!f.note.empty()) std::cout << "  note: " << f.note << '\n';
+  std::cout << "  what happened: " << printable(a.what) << '\n';
+  if (!f.note.empty()) std::cout << "  note: " << printable(f.note) << '\n';
   if (!a.rule.empty()) std::cout << "  " << a.rule << '\n';
-  for (const std::string &fix : a.fixes) std::cout << "  fix: " << fix << '\n';
+  for (const std::string &fix : a.fixes) std::cout << "  fix: " << printable(fix) << '\n';
 }
 
 // The whole of a stream up to kMaxInput; `cut` says so when there was more.
@@ -123,7 +125,10 @@ std::optional<std::string> input_of(const std::vector<std::string> &words,
     return read_input(std::cin, cut);
   }
   std::error_code ec;
-  if (words.size() == 1 && std::filesystem::is_regular_file(words[0], ec)) {
+  // A file, or a pipe (`explain <(grep -A3 cudnn job.log)` names /dev/fd/63): said "No such file"
+  // of what was there (helper 109).
+  if (words.size() == 1 && std::filesystem::exists(words[0], ec) &&
+      !std::filesystem::is_directory(words[0], ec)) {
     std::ifstream log(words[0], std::ios::binary);
     if (!log) return std::nullopt;
     return read_input(log, cut);

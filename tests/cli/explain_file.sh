@@ -27,3 +27,11 @@ expect_rc 2 cc explain "$t"
 has "cannot be read (Is a directory)"
 expect_rc 1 cc explain CUDNN_STATUS_SUCCESS
 lacks "cannot be read"
+# A log's escape sequences are written out, not sent to the reader's terminal; a pipe
+# (`explain <(...)`) is read, where it was said to be "No such file" (helper 109).
+printf '\033]0;TITLE\007\033[2JLoaded runtime CuDNN library: 5005 (compatibility version 5000) but source was compiled with 5103 (compatibility version 5100)\n' >"$t/esc.log"
+expect_rc 0 cc explain "$t/esc.log"
+has 'line 1: \x1b]0;TITLE\x07\x1b[2JLoaded runtime'
+lacks $'\033'
+expect_rc 0 cc explain <(cat "$t/esc.log")
+has "what happened:"
