@@ -1014,6 +1014,15 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
   return failing ? failing : name;
 }
 
+// For CUDNN_COMPAT_REPORT, why a member came from where it did. The loader's own file that names no
+// release, which the shim lets through, is not noted: the report says the loader chose it (helper
+// 109: "another place of the family's release", then "MIXED").
+static void report_member(const char *kept, const char *from, const struct family *g) {
+  report_choice(
+      kept,
+      from == g->dir ? "the family of its directory" : "another place of the family's release", 0);
+}
+
 // A cuDNN name once a family is loaded: the file in the family's directory D. A sub-library D
 // lacks comes from another place of exactly the family's release (the map's decision table
 // knows which), or from nowhere: another release's copy is what breaks a family
@@ -1047,6 +1056,7 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
   // A file ld.so may not open is no member here: loading it fails as surely as a missing one; nor
   // is a shorter name that links to a file named for another release.
   const int readable = there && cudnn_compat_may_read(candidate, &st);
+  int loader_own = 0;  // the loader's own file taken, not the family's release
   const char *foreign = readable && link ? other_release_file(candidate, g->release) : 0;
   if (!readable || foreign) {
     // A dispatcher D lacks under this name: the family's own, where one is loaded (its file named
@@ -1065,18 +1075,14 @@ static const char *family_member(const char *name, const struct cudnn_name *c, s
         (base = loader_file_of_release(c, release, !there && !c->full_version, q, loaders,
                                        &unnamed)) &&
         *loaders)
-      from = loaders;
+      from = loaders, loader_own = 1;
     if (from && unnamed) unnamed_member(name, from, g);
     if (!from) return refuse(name, c, g, there ? UNREADABLE : ABSENT, foreign, s);
   }
   const char *kept = keep_path(from, base);
   if (!kept) return name;
   if (s->debug) say_family(name, kept, from, g);
-  if (s->report)
-    report_choice(
-        kept,
-        from == g->dir ? "the family of its directory" : "another place of the family's release",
-        0);
+  if (s->report && !loader_own) report_member(kept, from, g);
   return kept;
 }
 

@@ -24,6 +24,18 @@ has "problem: mixed family: the cuDNN 8.9.7 dispatcher in $FAKES/8.9.7/lib64 wou
 LD_AUDIT=$standin LD_LIBRARY_PATH=$t/stray:$FAKES/8.9.7/lib64 expect_rc 0 cc doctor
 has "the shim, which is on, keeps the family whole"
 has "ok: the shim is on (LD_AUDIT)"
+# Where the family's directory lacks that sub-library, the shim cannot tell the stray file (which
+# names no release) another release's and lets it load: still a problem, and turning the shim on
+# no fix (helper 109: "keeps the family whole", then CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH).
+mkdir "$t/lacking" "$t/stray9"
+cp -P "$FAKES"/9.20.0/lib64/libcudnn* "$t/lacking/"
+rm "$t"/lacking/libcudnn_engines_tensor_ir.so*
+cp "$FAKES/9.23.0/lib64/libcudnn_engines_tensor_ir.so.9.23.0" "$t/stray9/libcudnn_engines_tensor_ir.so.9"
+LD_AUDIT=$standin LD_LIBRARY_PATH=$t/stray9:$t/lacking expect_rc 1 cc doctor
+has "problem: mixed family: the cuDNN 9.20.0 dispatcher in $t/lacking would load libcudnn_engines_tensor_ir.so.9 from $t/stray9/libcudnn_engines_tensor_ir.so.9"
+has "its file names no release, so the shim cannot tell it apart and lets it load"
+has "fix: install the whole family in $t/lacking"
+lacks "keeps the family whole"
 
 LOADEDMODULES=cuda/11.8:cudnn/8.9 LD_LIBRARY_PATH=$FAKES/8.9.7/lib64 expect_rc 1 cc doctor
 has "problem: cuDNN 8.9.7 is built for CUDA 12.2 but CUDA 11 is loaded (module cuda/11.8)"

@@ -30,6 +30,15 @@ for mode in audit preload; do
     expect_rc 3 $mode c_client "$lib" "$wheel/libcudnn.so.9"
   has "cudnn-compat: report: next run: unset LD_LIBRARY_PATH"
 
+  # A lone copy whose file names no release, which the shim lets through where the wheel lacks
+  # the file: the report says the loader chose it (helper 109: "chosen by the shim (another place
+  # of the family's release)", then "MIXED").
+  mkdir -p "$t/lone"
+  cp "$FAKES/9.23.0/lib64/libcudnn_engines_tensor_ir.so.9.23.0" "$t/lone/libcudnn_engines_tensor_ir.so.9"
+  LD_LIBRARY_PATH=$t/lone CUDNN_COMPAT_REPORT=1 expect_rc 3 $mode c_client "$lib" "$wheel/libcudnn.so.9"
+  has "cudnn-compat: report: $t/lone/libcudnn_engines_tensor_ir.so.9: cuDNN unknown (no version function), user, chosen by the loader"
+  lacks "another place of the family's release"
+
   # Without CUDNN_COMPAT_REPORT, no report.
   expect_rc 3 $mode c_client "$lib" "$wheel/libcudnn.so.9"
   lacks "report"

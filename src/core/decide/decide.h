@@ -67,6 +67,10 @@ std::string node_words(const std::optional<NodeFacts> &node);
 // ---------------------------------------------------------------------------------------------
 // pins.cc: a framework's pin of cuDNN (its wheel's Requires-Dist, its conda depends) as a need.
 
+// An install command that replaces what is there: pip answers a broken wheel of the pinned version
+// "Requirement already satisfied" (helper 109), so "pip install --force-reinstall 'SPEC'".
+std::string reinstall(const std::string &install);
+
 // The rule of the framework a distribution or conda package belongs to: torch -> pytorch, jax,
 // jaxlib and the JAX CUDA plugins -> jax, tensorflow -> tensorflow, ...; nullopt when unknown.
 std::optional<Rule> framework_rule(std::string_view distribution);

@@ -66,6 +66,12 @@ std::optional<Rule> framework_rule(std::string_view distribution) {
   return std::nullopt;
 }
 
+std::string reinstall(const std::string &install) {
+  const std::size_t verb = install.find(" install ");
+  if (verb == std::string::npos) return install;
+  return install.substr(0, verb + 9) + "--force-reinstall " + install.substr(verb + 9);
+}
+
 std::optional<Need> need_of_pin(const CudnnPin &pin, Rule fallback) {
   Need need;
   need.rule = framework_rule(pin.consumer).value_or(fallback);

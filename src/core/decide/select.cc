@@ -321,6 +321,16 @@ Verdict serves(const Need &need, std::optional<int> major, const Probe &p) {
   return fit(need, major, p.version, p.cuda);
 }
 
+// need.install, replacing what the environment holds where it already holds a release of pip's
+// (or conda's) that its record says fits: that install is broken.
+std::string replacing_install(const Map &map, const Need &need) {
+  const Source kind = need.install.starts_with("conda") ? Source::conda : Source::wheel;
+  const bool held = std::any_of(map.cudnn.begin(), map.cudnn.end(), [&](const Installed &e) {
+    return source_of(e) == kind && fit(need, std::nullopt, e.version, e.cuda).compatible;
+  });
+  return held ? reinstall(need.install) : need.install;
+}
+
 // Where a map was read and nothing is handed over: the ordinary load, and what to do about it.
 std::string nothing_handed_over(const SelectInputs &in, const std::string &need,
                                 const std::string &loader_note, const Search &found) {
@@ -347,10 +357,12 @@ std::string nothing_handed_over(const SelectInputs &in, const std::string &need,
   line += "; no " + std::string(held.empty() ? "installed cuDNN" : "cuDNN the map hands out") +
           " fits (installed: " + installed_list(*in.map, found.reported) + held +
           (held.empty() ? "" : ", which would") + "); loading as usual";
-  // A pin's need is met in the user's own environment, without the admins (helper 94).
+  // A pin's need is met in the user's own environment, without the admins (helper 94); where the
+  // environment already holds a cuDNN of its kind, the install must replace it: pip answers a
+  // broken wheel of the pinned version "already satisfied" (helper 109).
   if (in.need.cudnn && !in.need.install.empty())
-    line += ". In its environment: " + in.need.install + "; or ask the admins for " +
-            release_to_ask_for(in.need, in.need.cudnn->major);
+    line += ". In its environment: " + replacing_install(*in.map, in.need) +
+            "; or ask the admins for " + release_to_ask_for(in.need, in.need.cudnn->major);
   else if (in.need.cudnn)
     line += ". Ask the admins for " + release_to_ask_for(in.need, in.need.cudnn->major);
   return line;

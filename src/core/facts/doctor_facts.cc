@@ -54,7 +54,16 @@ void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &i
   for (const std::string &sub : sub_names(r, lc, io))
     for (const std::string &n : dispatcher_asks(sub, r.probe->version))
       if (const std::optional<LoaderHit> h = io.search(n, from_dispatcher)) {
-        if (fs::path(h->path).parent_path().string() != home) r.foreign_subs.emplace_back(n, *h);
+        if (fs::path(h->path).parent_path().string() == home) break;
+        r.foreign_subs.emplace_back(n, *h);
+        std::error_code ec;
+        const fs::path real = fs::canonical(h->path, ec);
+        const Parsed<LibraryName> named = parse_library_name(ec ? h->path : real.string());
+        // The shim takes a sub-library its family's directory holds from there; one it lacks, it
+        // refuses from another release only where the file says it is one.
+        if ((!named || !named->version || !named->version->minor) &&
+            !fs::exists(fs::path(home) / n, ec))
+          r.unnamed_foreign.push_back(h->path);
         break;
       }
 }

@@ -157,14 +157,37 @@ bool judge_fit(const DoctorFacts &f, const Resolution &r, const Map *map, Findin
   return true;
 }
 
+// Each sub-library the dispatcher would take from another place. The shim keeps the family whole
+// where it can tell the stray file another release's; one whose file names no release it lets
+// through, and turning it on is then no fix (helper 109: doctor said "the shim keeps the family
+// whole" and cuDNN returned CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH).
+void judge_mixed(const DoctorFacts &f, const Resolution &r, const std::string &whose,
+                 Findings &out) {
+  for (const auto &[sub, hit] : r.foreign_subs) {
+    const bool unnamed = std::find(r.unnamed_foreign.begin(), r.unnamed_foreign.end(), hit.path) !=
+                         r.unnamed_foreign.end();
+    const bool kept = !f.shim.empty() && !unnamed;
+    std::vector<std::string> fixes{hit.from == "LD_LIBRARY_PATH"
+                                       ? "remove " + dir_of(hit.path) + " from LD_LIBRARY_PATH"
+                                       : "install the whole family in " + dir_of(r.hit->path)};
+    if (unnamed && hit.from == "LD_LIBRARY_PATH")
+      fixes.push_back("install the whole family in " + dir_of(r.hit->path));
+    if (!unnamed) fixes.push_back(shim_fix);
+    add(out, kept ? Severity3::warning : Severity3::problem,
+        "mixed family" + whose + ": the cuDNN " + to_string(r.probe->version) + " dispatcher in " +
+            dir_of(r.hit->path) + " would load " + sub + " from " + hit.path + " (" + hit.from +
+            "), another release's" +
+            (kept      ? "; the shim, which is on, keeps the family whole"
+             : unnamed ? "; its file names no release, so the shim cannot tell it apart and lets "
+                         "it load"
+                       : ""),
+        fixes);
+  }
+}
+
 // A fitting release whose family the loader would mix, or built for another CUDA than loaded.
 void judge_family(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
-  for (const auto &[sub, hit] : r.foreign_subs)
-    add(out, f.shim.empty() ? Severity3::problem : Severity3::warning,
-        "mixed family: the cuDNN " + to_string(r.probe->version) + " dispatcher in " +
-            dir_of(r.hit->path) + " would load " + sub + " from " + hit.path + " (" + hit.from +
-            ")" + (f.shim.empty() ? "" : "; the shim, which is on, keeps the family whole"),
-        {"remove " + dir_of(hit.path) + " from LD_LIBRARY_PATH", shim_fix});
+  judge_mixed(f, r, "", out);
   // A CUDA the job says it runs is judged against the loaded one once (judge_cuda_asked). The
   // frameworks of the environment that name their CUDA (a -cu12 wheel, a conda cuda-version) run
   // the CUDA they bring, whatever is loaded: their lines judge it (helper 105 r03: doctor never
@@ -384,18 +407,17 @@ void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *ma
                installed_fixes(map, v.need.value_or(Need{}), r.major, f.scene));
   std::string what = who + ": " + v.library + " loads " + name + " from " + dir_of(r.hit->path) +
                      " (" + std::string(to_string(r.source)) + ", through " + why_there(v) + ")";
-  if (!r.probe) return add(out, Severity3::problem, what + ", which does not load");
+  // A wheel's or conda package's that does not load: broken, reinstalled in its environment.
+  if (!r.probe)
+    return add(
+        out, Severity3::problem, what + ", which does not load",
+        (r.source == Source::wheel || r.source == Source::conda) && v.need &&
+                !v.need->install.empty()
+            ? std::vector<std::string>{reinstall(v.need->install) + "   # in its environment"}
+            : std::vector<std::string>{});
   what += ": cuDNN " + to_string(r.probe->version);
   if (!judge_asked_over_pin(f, v, what, out)) judge_pin(f, v, map, what, out);
-  for (const auto &[sub, hit] : r.foreign_subs)
-    add(out, f.shim.empty() ? Severity3::problem : Severity3::warning,
-        "mixed family for " + v.name + ": the cuDNN " + to_string(r.probe->version) +
-            " dispatcher in " + dir_of(r.hit->path) + " would load " + sub + " from " + hit.path +
-            " (" + hit.from + "), another release's" +
-            (f.shim.empty() ? "" : "; the shim, which is on, keeps the family whole"),
-        {hit.from == "LD_LIBRARY_PATH" ? "remove " + dir_of(hit.path) + " from LD_LIBRARY_PATH"
-                                       : "install the whole family in " + dir_of(r.hit->path),
-         shim_fix});
+  judge_mixed(f, r, " for " + v.name, out);
 }
 
 }  // namespace

@@ -143,6 +143,10 @@ struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
   std::optional<Probe> probe;  // of hit, when it loads
   // Sub-libraries the dispatcher would get from somewhere else than its own directory.
   std::vector<std::pair<std::string, LoaderHit>> foreign_subs;
+  // Those of them the family's directory lacks and whose file names no release, even through its
+  // links (a lone libcudnn_x.so.9): the shim cannot tell them another release's and lets the
+  // loader's own through.
+  std::vector<std::string> unnamed_foreign = {};
   Source source = Source::user;  // where hit comes from
   // The engine's word on hit, as the shim would decide (the need of this major, the node's GPUs
   // and driver), when asked: for the required major, and for every major on a node whose GPUs or
