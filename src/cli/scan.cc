@@ -168,6 +168,21 @@ bool has_comments(const std::string &path) {
     if (trim(line).starts_with('#')) return true;
   return false;
 }
+// Where the map replaced or merged into is kept: FILE.bak, unless that holds another text (an
+// earlier scan's backup of the admin's own map), then FILE.bak.1, .2, ...: a second --replace
+// overwrote the only copy of what the admin wrote (helper 109).
+std::string backup_name(const std::string &file) {
+  const std::optional<std::string> now = read_regular_file(file, std::size_t(64) << 20);
+  std::string bak = file + ".bak";
+  // A link or other non-file at the name is replaced, never followed (copy_file_atomically).
+  const auto kept = [&](const std::string &b) {
+    std::error_code ec;
+    return fs::is_regular_file(fs::symlink_status(b, ec)) &&
+           read_regular_file(b, std::size_t(64) << 20) != now;
+  };
+  for (int n = 1; kept(bak); ++n) bak = file + ".bak." + std::to_string(n);
+  return bak;
+}
 
 // 5. The map to -o (with its derived files) or stdout; false when it could not be written.
 // False when the map could not be written; `refused` gets why every reader refuses the map
@@ -194,10 +209,11 @@ bool write_out(const Options &o, const Globals &g, const std::string &text, std:
             << o.output << " (or replace it, kept as " << o.output << ".bak: --replace)";
     return false;
   }
-  std::string why = o.merge || replaces ? copy_file_atomically(o.output, o.output + ".bak") : "";
+  const std::string bak = backup_name(o.output);
+  std::string why = o.merge || replaces ? copy_file_atomically(o.output, bak) : "";
+  if (why.empty() && replaces && !o.merge) Note() << "the map it replaces is kept as " << bak;
   if (why.empty() && o.merge && has_comments(o.output))
-    Note() << "the comments of " << o.output << " are not in the merged map; they are in "
-           << o.output << ".bak";
+    Note() << "the comments of " << o.output << " are not in the merged map; they are in " << bak;
   if (why.empty()) why = write_file_through_link(o.output, text);
   if (!why.empty()) {
     Error() << why;
@@ -354,11 +370,11 @@ other directory and listed with source = "wheel" or "conda" (the package's own v
 build number, where the library agrees with it).
 
 An existing map at -o is never replaced by a plain scan: it holds the admin's policy and rules.
-Fold the scan into it with --merge, or replace it with --replace. With --merge or --replace the
-old map is kept as FILE.bak; with --merge the changes are listed; the map and its cache are
-written atomically. A place of a release the old map already lists is reported, not added (the
-admin's entry says where that release lives). Entries whose module left the module tree are kept
-and listed; --prune drops them.
+Fold the scan into it with --merge, or replace it with --replace. With --merge or --replace the old
+map is kept as FILE.bak (or .bak.1, .2, ...: no backup is overwritten); with --merge the changes
+are listed; the map and its cache are written atomically. A place of a release the old map already
+lists is reported, not added (the admin's entry says where that release lives). Entries whose
+module left the module tree are kept and listed; --prune drops them.
 
 Examples:
   cudnn-compat scan -o /etc/cudnn-compat/map.toml

@@ -29,3 +29,10 @@ expect_rc 0 cc scan --modules none --search "$FAKES/8.9.7" --replace -o "$t/etc/
 cmp -s "$t/site.toml" "$t/etc/map.toml.bak" || fail "the old map was not kept as map.toml.bak"
 out=$(cat "$t/etc/map.toml")
 lacks "tensorflow"
+# Replaced again: the admin's map stays in map.toml.bak, the first scan's goes to map.toml.bak.1
+# (helper 109: a second --replace overwrote the only copy of the admin's map).
+cp "$t/etc/map.toml" "$t/first-scan.toml"
+expect_rc 0 cc scan --modules none --search "$FAKES/9.1.0" --replace -o "$t/etc/map.toml"
+has "the map it replaces is kept as $t/etc/map.toml.bak.1"
+cmp -s "$t/site.toml" "$t/etc/map.toml.bak" || fail "the admin's map is gone from map.toml.bak"
+cmp -s "$t/first-scan.toml" "$t/etc/map.toml.bak.1" || fail "the first scan's map was not kept"
