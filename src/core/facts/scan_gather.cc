@@ -1,4 +1,5 @@
 #include "scan_gather.h"
+#include "text.h"
 
 #include <sys/stat.h>
 
@@ -126,6 +127,15 @@ ScanFound gather_scan(const std::vector<ScanModule> &modules,
   std::vector<Candidate> candidates = module_candidates(modules, io, out.problems);
   if (!python_roots.empty()) add_python_finds(python_roots, io, candidates, out.problems);
   add_search_finds(search_roots, io, candidates);
+  // A directory no map can name (a control character, bytes that are no UTF-8: TOML holds
+  // neither) is left out and said; it made the whole scan write nothing (helper 109).
+  std::erase_if(candidates, [&](const Candidate &c) {
+    if (plain_text(c.dir) && plain_text(c.module)) return false;
+    out.problems.push_back(cudnn_compat::quoted(plain_text(c.dir) ? c.module : c.dir) +
+                           ": a name a map cannot hold (a control character or bytes that are "
+                           "not UTF-8); left out - move or link it to a plain path");
+    return true;
+  });
   probe_candidates(candidates, io, out);
   return out;
 }

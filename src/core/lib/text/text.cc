@@ -106,6 +106,10 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+bool plain_text(std::string_view text) {
+  return printable(text) == text;
+}
+
 std::string quoted(std::string_view text) {
   // A line that names a 100 kB variable whole fills the terminal and is cut where it lands.
   constexpr std::size_t kShown = 120;

@@ -31,6 +31,8 @@ bool all_digits(std::string_view s);
 // that shows what the user typed: a value holding a newline broke the line, an escape sequence
 // reached the terminal.
 std::string printable(std::string_view text);
+// Whether text is UTF-8 with no control character: what a line of a table or a TOML string holds.
+bool plain_text(std::string_view text);
 // 'text', printable, for messages that show what the user typed; past 120 bytes, its start and
 // its length.
 std::string quoted(std::string_view text);
