@@ -159,11 +159,21 @@ static struct lib *collect(long *count) {
 // ---------------------------------------------------------------------------------------------
 // The lines.
 
-// The release of a directory's family: the first library there that names its version.
+// A directory as the map names it: lexically normal (a RUNPATH's .../torch/lib/../../nvidia/...).
+static const char *normal_dir(const char *dir) {
+  static char normal[kPath];
+  return lexically_normal(dir, normal, sizeof normal) ? normal : dir;
+}
+
+// The release of a directory's family: the first library there that names its version, else
+// the map's word on the directory (a wheel's sub-library lent from another place of the release
+// names none: "MIXED ... and an unknown release" was a false alarm; helper 109).
 static unsigned long dir_release(const struct lib *libs, long n, const char *dir) {
   for (long i = 0; i < n; ++i)
     if (text_eq(libs[i].dir, dir) && libs[i].version) return libs[i].version;
-  return 0;
+  unsigned long number;
+  const char *source;
+  return fast_place_of(map_file, normal_dir(dir), &number, &source) ? number : 0;
 }
 
 static const char *dir_source(const char *dir) {
@@ -174,8 +184,7 @@ static const char *dir_source(const char *dir) {
   }
   unsigned long number;
   const char *source;
-  static char normal[kPath];
-  if (lexically_normal(dir, normal, sizeof normal)) dir = normal;
+  dir = normal_dir(dir);
   if (fast_place_of(map_file, dir, &number, &source)) return source;
   if (is_wheel_cudnn_dir(dir, text_len(dir))) return "wheel";
   if (is_conda_lib_dir(dir)) return "conda";
