@@ -1028,9 +1028,14 @@ static void report_member(const char *kept, const char *from, const struct famil
 // knows which), or from nowhere: another release's copy is what breaks a family
 // (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH, pytorch#188892). A main library name D lacks keeps
 // its ordinary search.
-static const char *family_member(const char *name, const struct cudnn_name *c, struct family *g,
+static const char *family_member(const char *name, const struct cudnn_name *asked, struct family *g,
                                  const struct requester *q, const struct settings *s) {
-  static char candidate[kPath];
+  static char candidate[kPath], canonical[128];
+  // The family's file of the name as the loader's cache reads it: libcudnn_graph.so.09 is the
+  // directory's libcudnn_graph.so.9 (helper 110: refused as "not in" the directory that held it).
+  struct cudnn_name named = *asked;
+  if (canonical_cudnn_name(asked, canonical, sizeof canonical)) named.base = canonical;
+  const struct cudnn_name *c = &named;
   struct stat st;
   // A path that is not there stays a failing load, as without the shim (an outside tester's
   // finding: /nonexist/libcudnn.so.5 loaded the family's dispatcher). One look, paid only by a

@@ -184,6 +184,22 @@ int parse_cudnn_name(const char *base, struct cudnn_name *out) {
   return 1;
 }
 
+const char *canonical_cudnn_name(const struct cudnn_name *c, char *out, long size) {
+  long at = append_text(out, size, 0, "libcudnn");
+  if (c->sub) {
+    at = append_text(out, size, at, "_");
+    for (int i = 0; i < c->sub_len && at + 1 < size; ++i) out[at++] = c->sub_name[i];
+    out[at] = 0;
+  }
+  at = append_text(out, size, at, ".so");
+  for (int i = 0; i < c->parts; ++i) {
+    char number[24];
+    at = append_text(out, size, at, ".");
+    at = append_text(out, size, at, format_decimal((unsigned long)c->version[i], number));
+  }
+  return at + 1 < size ? out : 0;
+}
+
 const char *lexically_normal(const char *path, char *out, long size) {
   if (*path != '/' || size < 2) return 0;
   long n = 0;  // out[0..n): the components kept, each after a '/'

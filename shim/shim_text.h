@@ -91,6 +91,9 @@ struct cudnn_name {
 // 1 for libcudnn.so[.N[.N[.N[.N]]]] and libcudnn_<words>.so[.N...], where words are a lower-case
 // letter then letters or digits, joined by single '_'; 0 for every other name.
 int parse_cudnn_name(const char *base, struct cudnn_name *out);
+// The name c reads as, its numbers written as numbers ("libcudnn_graph.so.09" is
+// "libcudnn_graph.so.9", the file ld.so.cache answers it with); 0 when out is too small.
+const char *canonical_cudnn_name(const struct cudnn_name *c, char *out, long size);
 
 #pragma GCC visibility pop
 
