@@ -394,12 +394,13 @@ Selection engine_selection(const std::string &main, const Map *site, const Map &
 bool print_loader_kept(const Opts &o, const Globals &g, const LibraryName &routed, const Map *site,
                        const Map &map, const Need &need, const Choice &choice,
                        const MapCorrections &said) {
-  // A name with more than the major (libcudnn_graph.so.9.1.0) is a file of that exact name.
-  if (!routed.version || routed.version->minor || routed.windows) return false;
-  const int major = routed.version->major;
-  // A main library asked for by path is that file, as the loader takes it and the shim judges it
-  // (helper 109: resolve judged the ld.so.cache's instead, and named it).
+  // A main library asked for by path is that file, as the loader takes it and the shim judges it,
+  // whatever its name carries (helper 109: resolve judged the ld.so.cache's instead, and named it;
+  // helper 110: .../libcudnn.so.9.1.0 was ranked against the map).
   const bool by_path = routed.sub.empty() && o.name.find('/') != std::string::npos;
+  // A name with more than the major (libcudnn_graph.so.9.1.0) is a file of that exact name.
+  if (!routed.version || (routed.version->minor && !by_path) || routed.windows) return false;
+  const int major = routed.version->major;
   const std::string main = by_path ? o.name : "libcudnn.so." + std::to_string(major);
   const std::optional<LoaderHit> hit = loader_search(main, search_context(o));
   if (!hit) return false;

@@ -25,7 +25,8 @@ for first in 5.0.5 8.1.0 8.9.7 9.1.0 9.20.0; do
     # By path too: the file asked for is the loader's choice (helper 109: resolve judged the
     # ld.so.cache's instead).
     for name in libcudnn.so libcudnn.so.8 libcudnn_ops_infer.so.8 libcudnn_ops.so.9 libcudnn_ops.so \
-      "$FAKES/9.1.0/lib64/libcudnn.so.9" "$FAKES/8.1.0/lib64/libcudnn.so.8"; do
+      "$FAKES/9.1.0/lib64/libcudnn.so.9" "$FAKES/8.1.0/lib64/libcudnn.so.8" \
+      "$FAKES/9.1.0/lib64/libcudnn.so.9.1.0"; do
       case=" (LD_LIBRARY_PATH=$FAKES/$first/lib64 CUDNN_COMPAT_REQUIRE=$need $name)"
       rc=0
       answer=$(LD_LIBRARY_PATH=$FAKES/$first/lib64 CUDNN_COMPAT_REQUIRE=$need \
