@@ -70,6 +70,11 @@ std::string node_words(const std::optional<NodeFacts> &node);
 // An install command that replaces what is there: pip answers a broken wheel of the pinned version
 // "Requirement already satisfied" (helper 109), so "pip install --force-reinstall 'SPEC'".
 std::string reinstall(const std::string &install);
+// need.install as it must be run in an environment whose places `map` holds: a reinstall where one
+// of its kind already meets the need (that install is broken); for conda, with the CUDA named
+// where its cudnn meets the spec but is built for another CUDA (conda's spec names none, and it
+// answers the plain install "already satisfied"; helper 110).
+std::string replacing_install(const Map &map, const Need &need);
 
 // The rule of the framework a distribution or conda package belongs to: torch -> pytorch, jax,
 // jaxlib and the JAX CUDA plugins -> jax, tensorflow -> tensorflow, ...; nullopt when unknown.

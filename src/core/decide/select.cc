@@ -321,14 +321,19 @@ Verdict serves(const Need &need, std::optional<int> major, const Probe &p) {
   return fit(need, major, p.version, p.cuda);
 }
 
-// need.install, replacing what the environment holds where it already holds a release of pip's
-// (or conda's) that its record says fits: that install is broken.
 std::string replacing_install(const Map &map, const Need &need) {
   const Source kind = need.install.starts_with("conda") ? Source::conda : Source::wheel;
-  const bool held = std::any_of(map.cudnn.begin(), map.cudnn.end(), [&](const Installed &e) {
-    return source_of(e) == kind && fit(need, std::nullopt, e.version, e.cuda).compatible;
-  });
-  return held ? reinstall(need.install) : need.install;
+  const auto held = [&](const Need &n) {
+    return std::any_of(map.cudnn.begin(), map.cudnn.end(), [&](const Installed &e) {
+      return source_of(e) == kind && fit(n, std::nullopt, e.version, e.cuda).compatible;
+    });
+  };
+  if (held(need)) return reinstall(need.install);
+  Need any_cuda = need;
+  any_cuda.cuda_major.reset();
+  if (kind == Source::conda && need.cuda_major && held(any_cuda))
+    return need.install + " 'cuda-version=" + std::to_string(*need.cuda_major) + "'";
+  return need.install;
 }
 
 // Where a map was read and nothing is handed over: the ordinary load, and what to do about it.

@@ -375,7 +375,10 @@ void judge_pin(const DoctorFacts &f, const FrameworkView &v, const Map *map,
                       (r.hit->from == "LD_PRELOAD" ? as_listed(*r.hit) : dir_of(r.hit->path)) +
                       " from " + r.hit->from);
     std::vector<std::string> installed = installed_fixes(map, *v.need, r.major, f.scene);
-    // The shim only picks among installed releases: where none fits, it would change nothing.
+    // The shim only picks among installed releases: where none fits, it would change nothing. In
+    // its own environment the framework's pin can be met, as the shim's line says (helper 110).
+    if (installed.empty() && !v.need->install.empty() && map)
+      fixes.push_back(replacing_install(*map, *v.need) + "   # in its environment");
     if (installed.empty())
       fixes.push_back("ask the admins for " + release_to_ask_for(*v.need, r.major));
     else if (!shim_would_fit_pin(v))
