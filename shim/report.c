@@ -98,6 +98,7 @@ struct lib {
   int major;
   unsigned long version;  // cudnnGetVersion(), or from the file's name; 0 when unknown
   const char *version_from;
+  unsigned long family;  // the release of its directory's family (dir_release); 0 when unknown
 };
 
 extern int dladdr1(const void *, Dl_info *, void **, int) __attribute__((weak));
@@ -140,6 +141,34 @@ static void read_version(const struct link_map *m, struct lib *l) {
   l->version_from = "by its file name";
 }
 
+// A directory as the map names it: lexically normal (a RUNPATH's .../torch/lib/../../nvidia/...).
+static const char *normal_dir(const char *dir) {
+  static char normal[kPath];
+  return lexically_normal(dir, normal, sizeof normal) ? normal : dir;
+}
+
+// Each directory's family release, once a directory: the first library there that names its
+// version, else the map's word on the directory (a wheel's sub-library lent from another place of
+// the release names none: "MIXED ... and an unknown release" was a false alarm; helper 109). The
+// map's table is read at most once a directory, not once a pair the mixed-family check compares.
+static void settle_families(struct lib *libs, long n) {
+  for (long i = 0; i < n; ++i) {
+    long same = 0;
+    while (same < i && !text_eq(libs[same].dir, libs[i].dir)) ++same;
+    if (same < i) {
+      libs[i].family = libs[same].family;
+      continue;
+    }
+    libs[i].family = 0;
+    for (long k = i; k < n && !libs[i].family; ++k)
+      if (text_eq(libs[k].dir, libs[i].dir)) libs[i].family = libs[k].version;
+    unsigned long number;
+    const char *source;
+    if (!libs[i].family && fast_place_of(map_file, normal_dir(libs[i].dir), &number, &source))
+      libs[i].family = number;
+  }
+}
+
 // The cuDNN libraries in the process, in load order; *count of them.
 static struct lib *collect(long *count) {
   long n = 0;
@@ -153,27 +182,18 @@ static struct lib *collect(long *count) {
     l->path = m->l_name, l->base = split_path(m->l_name, l->dir, sizeof l->dir), l->major = c.major;
     read_version(m, l);
   }
+  settle_families(libs, *count);
   return libs;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The lines.
 
-// A directory as the map names it: lexically normal (a RUNPATH's .../torch/lib/../../nvidia/...).
-static const char *normal_dir(const char *dir) {
-  static char normal[kPath];
-  return lexically_normal(dir, normal, sizeof normal) ? normal : dir;
-}
-
-// The release of a directory's family: the first library there that names its version, else
-// the map's word on the directory (a wheel's sub-library lent from another place of the release
-// names none: "MIXED ... and an unknown release" was a false alarm; helper 109).
+// The release of a directory of the process's cuDNN (settle_families).
 static unsigned long dir_release(const struct lib *libs, long n, const char *dir) {
   for (long i = 0; i < n; ++i)
-    if (text_eq(libs[i].dir, dir) && libs[i].version) return libs[i].version;
-  unsigned long number;
-  const char *source;
-  return fast_place_of(map_file, normal_dir(dir), &number, &source) ? number : 0;
+    if (text_eq(libs[i].dir, dir)) return libs[i].family;
+  return 0;
 }
 
 static const char *dir_source(const char *dir) {

@@ -1014,6 +1014,16 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
   return failing ? failing : name;
 }
 
+// The name as the loader's cache reads it: libcudnn_graph.so.09 is the family directory's
+// libcudnn_graph.so.9 (helper 110: refused as "not in" the directory that held it).
+static const struct cudnn_name *as_cache_reads(const struct cudnn_name *asked) {
+  static struct cudnn_name named;
+  static char canonical[128];
+  if (!asked->padded || !canonical_cudnn_name(asked, canonical, sizeof canonical)) return asked;
+  named = *asked, named.base = canonical;
+  return &named;
+}
+
 // For CUDNN_COMPAT_REPORT, why a member came from where it did. The loader's own file that names no
 // release, which the shim lets through, is not noted: the report says the loader chose it (helper
 // 109: "another place of the family's release", then "MIXED").
@@ -1030,12 +1040,8 @@ static void report_member(const char *kept, const char *from, const struct famil
 // its ordinary search.
 static const char *family_member(const char *name, const struct cudnn_name *asked, struct family *g,
                                  const struct requester *q, const struct settings *s) {
-  static char candidate[kPath], canonical[128];
-  // The family's file of the name as the loader's cache reads it: libcudnn_graph.so.09 is the
-  // directory's libcudnn_graph.so.9 (helper 110: refused as "not in" the directory that held it).
-  struct cudnn_name named = *asked;
-  if (canonical_cudnn_name(asked, canonical, sizeof canonical)) named.base = canonical;
-  const struct cudnn_name *c = &named;
+  static char candidate[kPath];
+  const struct cudnn_name *c = as_cache_reads(asked);
   struct stat st;
   // A path that is not there stays a failing load, as without the shim (an outside tester's
   // finding: /nonexist/libcudnn.so.5 loaded the family's dispatcher). One look, paid only by a

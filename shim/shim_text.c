@@ -163,13 +163,14 @@ int parse_cudnn_name(const char *base, struct cudnn_name *out) {
   const char *word_end = p;
   p = after_prefix(p, ".so");
   if (!p) return 0;
-  int numbers = 0;
+  int numbers = 0, padded = 0;
   int version[CUDNN_NAME_PARTS] = {-1, -1, -1, -1};
   while (*p == '.') {
     ++p;
     int n = 0, digits = 0;
     for (; is_digit(*p) && digits < 6; ++p, ++digits) n = n * 10 + (*p - '0');
     if (!digits || numbers == CUDNN_NAME_PARTS) return 0;
+    padded |= digits > 1 && p[-digits] == '0';
     version[numbers++] = n;
   }
   if (*p) return 0;
@@ -180,6 +181,7 @@ int parse_cudnn_name(const char *base, struct cudnn_name *out) {
   out->major = version[0];
   out->full_version = numbers > 1;
   out->parts = numbers;
+  out->padded = padded;
   for (int i = 0; i < CUDNN_NAME_PARTS; ++i) out->version[i] = version[i];
   return 1;
 }

@@ -87,6 +87,8 @@ struct cudnn_name {
   int full_version;  // carries more than the major (libcudnn_graph.so.9.19.0)
   int parts;         // how many version numbers the name carries, 0 to CUDNN_NAME_PARTS
   int version[CUDNN_NAME_PARTS];  // those numbers (up to 6 digits each), -1 past parts
+  int padded;  // a number is written with a leading zero (libcudnn_graph.so.09): base is not the
+               // name the loader's cache answers it with (canonical_cudnn_name)
 };
 // 1 for libcudnn.so[.N[.N[.N[.N]]]] and libcudnn_<words>.so[.N...], where words are a lower-case
 // letter then letters or digits, joined by single '_'; 0 for every other name.

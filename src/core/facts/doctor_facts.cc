@@ -51,6 +51,8 @@ void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &i
   LoaderContext from_dispatcher = lc;
   from_dispatcher.requester = r.hit->path;
   const std::string home = fs::path(r.hit->path).parent_path().string();
+  const std::vector<std::string> own =
+      io.subs_in ? io.subs_in(home, r.major) : std::vector<std::string>{};
   for (const std::string &sub : sub_names(r, lc, io))
     for (const std::string &n : dispatcher_asks(sub, r.probe->version))
       if (const std::optional<LoaderHit> h = io.search(n, from_dispatcher)) {
@@ -62,7 +64,7 @@ void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &i
         // The shim takes a sub-library its family's directory holds from there; one it lacks, it
         // refuses from another release only where the file says it is one.
         if ((!named || !named->version || !named->version->minor) &&
-            !fs::exists(fs::path(home) / n, ec))
+            std::find(own.begin(), own.end(), sub) == own.end())
           r.unnamed_foreign.push_back(h->path);
         break;
       }
