@@ -40,22 +40,68 @@ void *arena_alloc(long size) {
   return p;
 }
 
-char *arena_strndup(const char *s, long n) {
+// Each string kept, once: a list (the strings a process's decisions keep are a few dozen paths),
+// in the arena beside them.
+struct kept_text {
+  const char *s;
+  long n;
+  struct kept_text *next;
+};
+static struct kept_text *kept_texts;
+
+static const char *kept_before(const char *s, long n) {
+  for (const struct kept_text *k = kept_texts; k; k = k->next) {
+    long i = 0;
+    if (k->n == n)
+      while (i < n && k->s[i] == s[i]) ++i;
+    if (k->n == n && i == n) return k->s;
+  }
+  return 0;
+}
+
+// s, in the arena: found again from now on. With no room for its entry it is still whole, only
+// not shared.
+static const char *keep_text(const char *s, long n) {
+  struct kept_text *k = arena_alloc(sizeof *k);
+  if (k) k->s = s, k->n = n, k->next = kept_texts, kept_texts = k;
+  return s;
+}
+
+const char *arena_strndup(const char *s, long n) {
+  const char *before = kept_before(s, n);
+  if (before) return before;
   char *p = arena_alloc(n + 1);
   if (!p) return 0;
   for (long i = 0; i < n; ++i) p[i] = s[i];
   p[n] = 0;
-  return p;
+  return keep_text(p, n);
 }
 
-char *arena_strdup(const char *s) {
+const char *arena_strdup(const char *s) {
   return arena_strndup(s, text_len(s));
 }
 
-char *arena_join(const char *dir, const char *base) {
+const char *arena_keep_last(char *s, long size) {
+  const long n = text_len(s);
+  const char *before = kept_before(s, n);
+  if (!before) return keep_text(s, n);
+  size = (size + 15) & ~15L;
+  if (s + size == a.chunk + a.used) a.used -= size, a.left += size;
+  return before;
+}
+
+const char *arena_join(const char *dir, const char *base) {
   const long n = text_len(dir) + 1 + text_len(base) + 1;
   char *p = arena_alloc(n);
-  return p && join_path(p, n, dir, base) ? p : 0;
+  return p && join_path(p, n, dir, base) ? arena_keep_last(p, n) : 0;
+}
+
+void *arena_reuse(struct reused *r, long size) {
+  if (size > r->size) {
+    r->data = arena_alloc(size);
+    r->size = r->data ? size : 0;
+  }
+  return r->data;
 }
 
 // The first text of a decision (the process's auxv, its environment, the decision table) fits

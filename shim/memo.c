@@ -129,7 +129,7 @@ static int open_dir(char **env) {
   if (!tmp) return -1;
   append_text(tmp, room, append_text(tmp, room, 0, CUDNN_COMPAT_MEMO_TMP_PREFIX),
               format_decimal(m.uid, uid));
-  m.path = tmp;
+  m.path = arena_keep_last(tmp, room);
   const int fd = open_checked(1);
   return fd >= 0 ? fd : -1;
 }

@@ -45,11 +45,18 @@ void report_wanted(const char *map) {
   if (!map_file && map) map_file = arena_strdup(map);
 }
 
+// The same note as the newest (a program that loads and unloads cuDNN in a loop is decided the
+// same way each time) is not added again: the readers below would find the same answer, and the
+// process would grow by a note a load. The arena keeps each string once, so equal is the same.
 static void add_note(const char *path, const char *how, const char *source, int major) {
+  path = path ? arena_strdup(path) : 0, how = how ? arena_strdup(how) : 0;
+  source = source ? arena_strdup(source) : 0;
+  if (notes && notes->path == path && notes->how == how && notes->source == source &&
+      notes->major == major)
+    return;
   struct note *n = arena_alloc(sizeof *n);
   if (!n) return;
-  n->path = path ? arena_strdup(path) : 0, n->how = how ? arena_strdup(how) : 0;
-  n->source = source ? arena_strdup(source) : 0, n->major = major, n->next = notes;
+  n->path = path, n->how = how, n->source = source, n->major = major, n->next = notes;
   notes = n;
 }
 
@@ -77,10 +84,16 @@ void report_disabled(void) {
 
 void report_refused(const char *dir, const char *base, const char *release, const char *foreign,
                     int unreadable) {
+  dir = arena_strdup(dir), base = arena_strdup(base), release = arena_strdup(release);
+  foreign = foreign ? arena_strdup(foreign) : 0;
+  for (const struct refusal *r = refusals; r; r = r->next)  // each said once, as add_note's
+    if (r->dir == dir && r->base == base && r->release == release && r->foreign == foreign &&
+        r->unreadable == unreadable)
+      return;
   struct refusal *r = arena_alloc(sizeof *r);
   if (!r) return;
-  r->dir = arena_strdup(dir), r->base = arena_strdup(base), r->release = arena_strdup(release);
-  r->foreign = foreign ? arena_strdup(foreign) : 0, r->unreadable = unreadable;
+  r->dir = dir, r->base = base, r->release = release, r->foreign = foreign;
+  r->unreadable = unreadable;
   r->next = refusals;
   refusals = r;
 }

@@ -74,7 +74,7 @@ static const char *expand(char kind, const char *entry, long length, const char 
   if (n == 2) buf[n++] = '.';
   buf[n] = 0;
   while (n > 3 && buf[n - 1] == '/') buf[--n] = 0;
-  return buf;
+  return arena_keep_last(buf, size);
 }
 
 // separators: shared/ld_system.h's, for the list's kind.
@@ -114,7 +114,7 @@ void loader_search_dirs(const struct link_map *requester, const struct link_map 
   const char *library_path = start_library_path();
   const long capacity =
       entries(rpath) + entries(main_rpath) + entries(library_path) + entries(runpath);
-  out->dir = arena_alloc(capacity * (long)sizeof *out->dir);
+  out->dir = arena_reuse(&out->buffer, capacity * (long)sizeof *out->dir);
   if (!out->dir) {
     out->complete = 0;
     return;

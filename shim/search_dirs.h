@@ -5,12 +5,15 @@
 
 #include <link.h>
 
+#include "arena.h"
+
 #pragma GCC visibility push(hidden)
 
 struct search_dirs {
   const char **dir;  // "L:/dir" (LD_LIBRARY_PATH), "R:/dir" (RUNPATH), "P:/dir" (RPATH)
   long count;
-  int complete;  // 0: some entry could not be read exactly ($LIB, $PLATFORM, no requester)
+  int complete;          // 0: some entry could not be read exactly ($LIB, $PLATFORM, no requester)
+  struct reused buffer;  // where dir is: each caller's list is filled again at each decision
 };
 
 // From the requester's and the main program's dynamic sections in memory (RPATH, RUNPATH,

@@ -172,11 +172,11 @@ static const char *own_directory(void) {
 // with room for `room` more entries after the k it holds (*k). Each entry is read once, and the
 // copy stops at the count or at the first empty one: another thread's unsetenv() may have moved
 // the list up since it was counted.
-static char **environment_without(char **env, const char *const *dropped, int n, long room,
-                                  long *k) {
+static char **environment_without(char **env, const char *const *dropped, int n, long room, long *k,
+                                  struct reused *buffer) {
   long count = 0;
   for (char **e = env; e && *e; ++e) ++count;
-  char **out = arena_alloc((count + room + 1) * (long)sizeof *out);
+  char **out = arena_reuse(buffer, (count + room + 1) * (long)sizeof *out);
   if (!out) return 0;
   *k = 0;
   for (long i = 0; i < count; ++i) {
@@ -195,8 +195,9 @@ static char **environment_without(char **env, const char *const *dropped, int n,
 static char **engine_environment(char **env) {
   static char *secure[] = {"CUDNN_COMPAT_SECURE=1", 0};
   static const char *const dropped[] = {"LD_PRELOAD=", "LD_AUDIT="};
+  static struct reused buffer;
   long k;
-  return secure_execution() ? secure : environment_without(env, dropped, 2, 0, &k);
+  return secure_execution() ? secure : environment_without(env, dropped, 2, 0, &k, &buffer);
 }
 
 // The environment a probe loads a library of dir in (shared/family_path.h: the engine's probes get
@@ -207,9 +208,10 @@ static char **probe_environment(char **env, const char *dir, int major) {
   const char *path = env_value(env, "LD_LIBRARY_PATH"), *own = *dir ? dir : ".";
   // The name, dir, ':' before each of path's entries, the NUL.
   const long size = text_len("LD_LIBRARY_PATH=") + text_len(own) + (path ? text_len(path) : 0) + 2;
-  char *library_path = arena_alloc(size);
+  static struct reused path_buffer, buffer;
+  char *library_path = arena_reuse(&path_buffer, size);
   long k;
-  char **out = environment_without(env, dropped, sizeof dropped / sizeof *dropped, 2, &k);
+  char **out = environment_without(env, dropped, sizeof dropped / sizeof *dropped, 2, &k, &buffer);
   if (!library_path || !out) return 0;
   const long at = append_text(library_path, size, 0, "LD_LIBRARY_PATH=");
   if (!cudnn_compat_family_path(path, own, major, library_path + at, size - at)) return 0;
@@ -232,9 +234,9 @@ static const struct engine_probe *early_probe(const char *pick, const char *engi
       !split_path(pick, dir, sizeof dir) || fast_knows_file(map_path(s->env), pick) ||
       !join_path(helper, sizeof helper, engine_dir, "cudnn-compat-probe"))
     return 0;
-  const char **argv = arena_alloc(3 * (long)sizeof *argv);
+  static const char *argv[3];
   char **envp = probe_environment(s->env, dir, c.major);
-  if (!argv || !envp) return 0;
+  if (!envp) return 0;
   argv[0] = helper, argv[1] = pick, argv[2] = 0;
   probe.argv = (char *const *)argv, probe.envp = envp;
   return &probe;
@@ -356,7 +358,8 @@ static char *engine_answer(const char *name, const char *requester, const char *
   const long left = s->deadline_ms - now_ms();
   format_decimal(left > 0 ? (unsigned long)left : 0, deadline);
   const long count = 9 + (dirs->complete ? dirs->count : 1);
-  const char **argv = arena_alloc((count + 1) * (long)sizeof *argv);
+  static struct reused buffer;
+  const char **argv = arena_reuse(&buffer, (count + 1) * (long)sizeof *argv);
   char **envp = engine_environment(s->env);
   if (!argv || !envp) return 0;
   const struct engine_probe *probe = early_probe(pick, dir, s);
@@ -654,7 +657,8 @@ static const char *say_late(const struct family *g, const char *late, const stru
 // now; 1 when it differs from what the family got (or says a line), with *r its answer.
 static int decided_otherwise(const struct family *g, const struct settings *s, struct recheck *r) {
   static char main_name[64];
-  static const struct search_dirs unread = {0, 0, 0};  // the engine reads the requester's own
+  static const struct search_dirs unread = {
+      0, 0, 0, {0, 0}};  // the engine reads the requester's own
   struct cudnn_name m;
   char *answer = name_of_major("libcudnn.so", g->major, main_name, sizeof main_name, &m)
                      ? engine_answer(main_name, g->requester, 0, &unread, s, "-", "-", 1)
@@ -721,7 +725,8 @@ static int family_decided(int major) {
 // that links each such major, what it would have decided; where that is not what was loaded, one
 // line, and the front end that sees links is the advice (doctor where nothing fits).
 static const char *unseen_links(const struct link_map *head, const struct settings *s) {
-  static const struct search_dirs unread = {0, 0, 0};  // the engine reads the requester's own
+  static const struct search_dirs unread = {
+      0, 0, 0, {0, 0}};  // the engine reads the requester's own
   static char main_name[64];
   unsigned long asked = 0;  // the majors asked about (below 64)
   const char *advice = 0;
@@ -1033,6 +1038,15 @@ static void report_member(const char *kept, const char *from, const struct famil
       from == g->dir ? "the family of its directory" : "another place of the family's release", 0);
 }
 
+// A path named without a major (.../libcudnn_extra.so), in the family's directory: that
+// directory's own file, decided under the name of its major only (helper 110: refused as "not in"
+// the directory that held it). own: the path's stat.
+static int own_file_in_family(const char *name, const struct cudnn_name *c, const struct family *g,
+                              const struct stat *own) {
+  return is_path(name) && !text_eq(base_name(name), c->base) && same_directory(name, g->dir) &&
+         cudnn_compat_may_read(name, own) && !other_release_file(name, g->release);
+}
+
 // A cuDNN name once a family is loaded: the file in the family's directory D. A sub-library D
 // lacks comes from another place of exactly the family's release (the map's decision table
 // knows which), or from nowhere: another release's copy is what breaks a family
@@ -1042,11 +1056,11 @@ static const char *family_member(const char *name, const struct cudnn_name *aske
                                  const struct requester *q, const struct settings *s) {
   static char candidate[kPath];
   const struct cudnn_name *c = as_cache_reads(asked);
-  struct stat st;
+  struct stat st, own;
   // A path that is not there stays a failing load, as without the shim (an outside tester's
   // finding: /nonexist/libcudnn.so.5 loaded the family's dispatcher). One look, paid only by a
   // load by path: the dispatchers ask for their sub-libraries by name.
-  if (is_path(name) && look(name, &st, 0) != 0) return name;
+  if (is_path(name) && look(name, &own, 0) != 0) return name;
   // A sub-library name with more than the major (the dispatcher asks for libcudnn_graph.so.9.19.0,
   // then .9.19, then .9) gets its path in D whether the file is there or not, which the loader's
   // own open tells: no look of ours on a shared tree that 10,000 ranks read, unless a line of
@@ -1088,6 +1102,7 @@ static const char *family_member(const char *name, const struct cudnn_name *aske
         *loaders)
       from = loaders, loader_own = 1;
     if (from && unnamed) unnamed_member(name, from, g);
+    if (!from && own_file_in_family(name, c, g, &own)) return name;
     if (!from) return refuse(name, c, g, there ? UNREADABLE : ABSENT, foreign, s);
   }
   const char *kept = keep_path(from, base);
