@@ -59,7 +59,7 @@ nlohmann::json finding_json(const Finding &f, const Advice &a) {
 // A log's bytes reach the reader's terminal written out: an escape sequence in a user's log
 // retitled or cleared the admin's screen (helper 109).
 void print_finding(const Finding &f, const Advice &a) {
-  std::cout << "line " << f.line << ": " << printable(f.text.substr(0, 200))
+  std::cout << "line " << f.line << ": " << printable(start_of(f.text, 200))
             << (f.text.size() > 200 ? "..." : "") << '\n';
   std::cout << "  what happened: " << printable(a.what) << '\n';
   if (!f.note.empty()) std::cout << "  note: " << printable(f.note) << '\n';

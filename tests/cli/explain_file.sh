@@ -27,11 +27,18 @@ expect_rc 2 cc explain "$t"
 has "cannot be read (Is a directory)"
 expect_rc 1 cc explain CUDNN_STATUS_SUCCESS
 lacks "cannot be read"
-# A log's escape sequences are written out, not sent to the reader's terminal; a pipe
-# (`explain <(...)`) is read, where it was said to be "No such file" (helper 109).
+# A log's escape sequences are never sent to the reader's terminal (helper 109): taken out as the
+# log is read, as a coloured log's are (helper 110); a C1 control, which is no escape sequence of
+# a log's, is written out. A pipe (`explain <(...)`) is read, where it was said to be "No such
+# file" (helper 109).
 printf '\033]0;TITLE\007\033[2JLoaded runtime CuDNN library: 5005 (compatibility version 5000) but source was compiled with 5103 (compatibility version 5100)\n' >"$t/esc.log"
 expect_rc 0 cc explain "$t/esc.log"
-has 'line 1: \x1b]0;TITLE\x07\x1b[2JLoaded runtime'
+has 'line 1: Loaded runtime CuDNN library: 5005'
 lacks $'\033'
+lacks TITLE
+printf '\302\233[2JLoaded runtime CuDNN library: 5005 (compatibility version 5000) but source was compiled with 5103 (compatibility version 5100)\n' >"$t/c1.log"
+expect_rc 0 cc explain "$t/c1.log"
+has 'line 1: \xc2\x9b[2JLoaded runtime'
+lacks $'\302\233'
 expect_rc 0 cc explain <(cat "$t/esc.log")
 has "what happened:"

@@ -311,5 +311,18 @@ TEST(ExplainCorpus, MeasuresTheNineteenthHeldOutSet) {
   measure("held-out-19", EXPLAIN_HELD_OUT_19);
 }
 
+// The twentieth, gathered on 2026-12-07 (thirteenth session) from 40 threads none of the 1,970
+// sources the eighteenth and nineteenth sets used or their gatherers looked at, by a gatherer who
+// never saw the reader (helper 112), scored before the reader changed in that session: 28/40
+// (70%), none misleading, never tuned on. It holds no outdated, mixed-family or old-driver
+// message (the gatherer found every candidate of those kinds already used). Its misses: Paddle's
+// and nnabla's accounts of the installed release beside a missing library of another major,
+// compile errors of a changed API (Theano's cudnnSetFilterNdDescriptor_v4), ONNX Runtime's
+// unnamed error 126, a generic CUDNN_STATUS_EXECUTION_FAILED of an old CUDA on a newer GPU, JAX's
+// prose account of 8.5.0 against a jaxlib built for 8.6.
+TEST(ExplainCorpus, MeasuresTheTwentiethHeldOutSet) {
+  measure("held-out-20", EXPLAIN_HELD_OUT_20);
+}
+
 }  // namespace
 }  // namespace cudnn_compat

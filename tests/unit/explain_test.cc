@@ -241,6 +241,33 @@ TEST(Explain, AUsersAccountOfTheirRelease) {
   EXPECT_EQ(str(clause.runtime), "5");
 }
 
+// A coloured log pasted with its terminal escapes holds its versions between them (helper 110:
+// the answer fell back to "different releases").
+TEST(Explain, ATerminalsColoursAreNoPartOfTheVersions) {
+  const Finding bold = one_finding(
+      "Loaded runtime CuDNN library: \x1b[1m8.1.0\x1b[0m but source was compiled with: "
+      "\x1b[1;31m8.9.7\x1b[0m.");
+  EXPECT_EQ(bold.kind, FindingKind::version_mismatch);
+  EXPECT_EQ(str(bold.runtime) + " " + str(bold.built_with), "8.1.0 8.9.7");
+  const Finding titled = one_finding(
+      "\x1b]0;job 1234\aCould not load library libcudnn_cnn_infer.so.8. Error: "
+      "libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory");
+  EXPECT_EQ(titled.kind, FindingKind::library_not_found);
+  EXPECT_EQ(titled.library, "libcudnn_cnn_infer.so.8");
+}
+
+// A framework's GPU build by its version is no cuDNN to ask for (Paddle#24953: "ask the admins for
+// cuDNN 1.8.1").
+TEST(Explain, AFrameworksGpuBuildIsNoCudnnRelease) {
+  const Finding paddle = one_finding(
+      "说是 Can not find library: libcudnn.so. 我按CENTOS系统装的1.8.1 GPU版本，CUDA 10.0");
+  EXPECT_EQ(paddle.kind, FindingKind::library_not_found);
+  EXPECT_EQ(str(paddle.required), "");
+  const Finding english =
+      one_finding("Can not find library: libcudnn.so. I use paddle 1.8.1-gpu with CUDA 10.0");
+  EXPECT_EQ(str(english.required), "");
+}
+
 TEST(Explain, ShapesWithoutAVersionOfTheirOwn) {
   const std::string notfound =
       "CMake Error: The following variables are used in this project, but they are set to "

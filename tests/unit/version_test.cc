@@ -42,7 +42,21 @@ TEST(Text, PrintableWritesControlCharactersOut) {
   EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");           // overlong '/'
   EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
   EXPECT_EQ(printable("\xc2\x9b[31m"), "\\xc2\\x9b[31m");   // C1 CSI, a terminal's ESC [
+  // Bidirectional controls reorder what the terminal shows (helper 110): written out too.
+  EXPECT_EQ(printable("8.9.7 \xe2\x80\xae"
+                      "0.9.8"),
+            "8.9.7 \\xe2\\x80\\xae0.9.8");  // RLO
+  EXPECT_EQ(printable("a\xe2\x81\xa6"
+                      "b\xe2\x81\xa9"),
+            "a\\xe2\\x81\\xa6b\\xe2\\x81\\xa9");                              // LRI, PDI
+  EXPECT_EQ(printable("\xe2\x80\x8f\xd8\x9c"), "\\xe2\\x80\\x8f\\xd8\\x9c");  // RLM, ALM
+  EXPECT_EQ(printable("\xd8\xa7\xe2\x80\x94"), "\xd8\xa7\xe2\x80\x94");  // Arabic alef, an em dash
   EXPECT_EQ(quoted("a\nb"), "'a\\nb'");
+  // A cut falls before a character, never inside it (helper 112's set: "添\xe5\x8a...").
+  EXPECT_EQ(start_of("ab\xe6\xb7\xbb", 3), "ab");
+  EXPECT_EQ(start_of("ab\xe6\xb7\xbb", 5), "ab\xe6\xb7\xbb");
+  EXPECT_EQ(start_of("abcd", 2), "ab");
+  EXPECT_EQ(start_of("\x80\x80\x80\x80\x80", 4), "\x80\x80\x80\x80");  // no UTF-8: as asked
 }
 
 TEST(Text, JoinPutsTheSeparatorBetweenItemsOnly) {

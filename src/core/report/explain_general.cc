@@ -327,6 +327,15 @@ bool in_code(std::string_view low, std::size_t at) {
   return low.substr(w, op - w).find('_') != std::string_view::npos;
 }
 
+// A framework's GPU build named by its version ("装的1.8.1 GPU版本", "paddle 1.8.1 gpu version",
+// "tensorflow 1.4-gpu"): no release of cuDNN's, whatever the line says of cuDNN around it (helper
+// 112's set: Paddle's 1.8.1 was advised as the cuDNN to ask for).
+bool gpu_build(std::string_view low, std::size_t after) {
+  std::string_view rest = low.substr(after);
+  while (!rest.empty() && (rest[0] == ' ' || rest[0] == '-')) rest.remove_prefix(1);
+  return rest.starts_with("gpu");
+}
+
 std::vector<Mention> mentions_of(std::string_view low) {
   std::vector<Mention> out;
   const std::vector<std::size_t> mismatches = places_of(low, "version mismatch"),
@@ -351,7 +360,7 @@ std::vector<Mention> mentions_of(std::string_view low) {
         (last_before(cudnns, start) < m || last_before(cudnns, start) == std::string_view::npos) &&
         other_products_mismatch(low, m);
     const bool ours = cudnn_is_subject(low.substr(0, start), direct) &&
-                      !has(before, "compatibility version") && !theirs;
+                      !has(before, "compatibility version") && !theirs && !gpu_build(low, i);
     if (ours && plausible(*v, kind, prefixed || direct) &&
         (!integer || raw.size() <= 2 || v->major >= 4)) {
       // A token that took its sentence's full stop ("my cudnn was version 6. Looks like ... needs")

@@ -86,8 +86,8 @@ Finding mismatch_in(std::string_view line, std::string framework, Rule rule,
 
 // --- explain_text.cc: the text as pasted, back to the text the tools printed.
 
-// The log with HTML entities decoded and a Python repr's escaped line breaks broken; "" when it
-// needs neither.
+// The log with a terminal's escape sequences taken out, HTML entities decoded and a Python repr's
+// escaped line breaks broken; "" when it needs none of these.
 std::string restored(std::string_view log);
 // A line without a mail's "> ", Markdown's backticks and bold, docker compose's "name  | ".
 std::string_view unquoted(std::string_view line);

@@ -1,4 +1,5 @@
-// The text as people paste it, back to the text the tools printed: a forum's HTML entities
+// The text as people paste it, back to the text the tools printed: a terminal's colours, a forum's
+// HTML entities
 // (&quot;, &#39;), a Python repr that holds a whole log on one line ('...\nCould not load ...\n'),
 // a mail's "> " quotes, Markdown's backticks and bold, docker compose's "service-1  | " - and,
 // for the questions a log's shape answers (is this a build? does this line go on?), a line's body
@@ -87,12 +88,29 @@ std::size_t repr_opening(std::string_view log, std::size_t from) {
   return std::string_view::npos;
 }
 
+// The length of the terminal control sequence at the start of s (ECMA-48: CSI's parameters and
+// final byte, an OSC's text up to BEL or ST, else ESC and one character): a coloured log pasted
+// with its escapes ("\x1b[1m8.1.0\x1b[0m") holds its versions between them (helper 110).
+std::size_t escape_length(std::string_view s) {
+  if (s.size() < 2) return s.size();
+  std::size_t i = 2;
+  if (s[1] == '[') {
+    while (i < s.size() && s[i] >= 0x20 && s[i] <= 0x3f) ++i;
+    return i < s.size() && s[i] >= 0x40 && s[i] <= 0x7e ? i + 1 : i;
+  }
+  if (s[1] != ']') return 2;
+  while (i < s.size() && s[i] != '\a' && !(s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '\\'))
+    ++i;
+  return i < s.size() ? i + (s[i] == '\a' ? 1 : 2) : i;
+}
+
 }  // namespace
 
 std::string restored(std::string_view log) {
   const bool entities = log.find('&') != std::string_view::npos;
   const bool repr = has_repr(log);
-  if (!entities && !repr) return {};
+  const bool escapes = log.find('\x1b') != std::string_view::npos;
+  if (!entities && !repr && !escapes) return {};
   std::string out;
   out.reserve(log.size());
   std::size_t opening = std::string_view::npos;  // the quote that opens this line's repr
@@ -105,6 +123,10 @@ std::string restored(std::string_view log) {
     if (repr && escaped_break(log, i)) {
       out += '\n';
       ++i;
+      continue;
+    }
+    if (log[i] == '\x1b') {
+      i += escape_length(log.substr(i)) - 1;
       continue;
     }
     if (log[i] == '&') {

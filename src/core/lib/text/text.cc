@@ -74,6 +74,16 @@ std::size_t utf8_printable(std::string_view s) {
       (lead == 0xed && second > 0x9f) || (lead == 0xf0 && second < 0x90) ||
       (lead == 0xf4 && second > 0x8f))
     return 0;
+  // Bidirectional controls (ALM, LRM, RLM, LRE..RLO, LRI..PDI) reorder what a terminal shows
+  // around them ("Trojan Source", CVE-2021-42574): an echoed log line could show a version it does
+  // not hold (helper 110). Written out like a control character.
+  const unsigned third = n > 2 ? at(2) & 0x3fU : 0;
+  const unsigned code = n == 2   ? ((lead & 0x1fU) << 6) | (second & 0x3fU)
+                        : n == 3 ? ((lead & 0x0fU) << 12) | ((second & 0x3fU) << 6) | third
+                                 : 0;
+  if (code == 0x061c || code == 0x200e || code == 0x200f || (code >= 0x202a && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069))
+    return 0;
   return n;
 }
 
@@ -110,11 +120,20 @@ bool plain_text(std::string_view text) {
   return printable(text) == text;
 }
 
+std::string_view start_of(std::string_view text, std::size_t n) {
+  if (text.size() <= n) return text;
+  std::size_t end = n;
+  // Back to the lead byte of a character the cut falls inside (at most three continuation bytes).
+  while (end > 0 && n - end < 3 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) --end;
+  return (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80 ? text.substr(0, n)
+                                                                : text.substr(0, end);
+}
+
 std::string quoted(std::string_view text) {
   // A line that names a 100 kB variable whole fills the terminal and is cut where it lands.
   constexpr std::size_t kShown = 120;
   if (text.size() <= kShown) return "'" + printable(text) + "'";
-  return "'" + printable(text.substr(0, kShown)) + "...' (" + std::to_string(text.size()) +
+  return "'" + printable(start_of(text, kShown)) + "...' (" + std::to_string(text.size()) +
          " bytes)";
 }
 

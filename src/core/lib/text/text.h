@@ -33,6 +33,9 @@ bool all_digits(std::string_view s);
 std::string printable(std::string_view text);
 // Whether text is UTF-8 with no control character: what a line of a table or a TOML string holds.
 bool plain_text(std::string_view text);
+// At most n bytes of text's start, not ending inside a UTF-8 character (a cut there wrote the
+// character's first bytes out as \xHH).
+std::string_view start_of(std::string_view text, std::size_t n);
 // 'text', printable, for messages that show what the user typed; past 120 bytes, its start and
 // its length.
 std::string quoted(std::string_view text);
