@@ -133,8 +133,8 @@ struct settings {
 static long parse_seconds(const char *s, long fallback) {
   long n = 0;
   if (!s || !*s) return fallback;
-  for (; *s >= '0' && *s <= '9' && n < 86400; ++s) n = n * 10 + (*s - '0');
-  return *s || n == 0 ? fallback : n;
+  for (; *s >= '0' && *s <= '9' && n <= 86400; ++s) n = n * 10 + (*s - '0');
+  return *s || n == 0 || n > 86400 ? fallback : n;
 }
 
 static struct settings read_settings(void) {
@@ -1150,7 +1150,9 @@ static void settle_early(struct family *f, const char *file, const struct settin
   if (is_audit_front() || record_report_only() || !file || f->dir || base - file <= 1 ||
       !file_exists(file))
     return;
-  f->dir = arena_strndup(file, base - file - 1), f->main = file;
+  struct cudnn_name c;
+  f->dir = arena_strndup(file, base - file - 1);
+  f->main = parse_cudnn_name(base, &c) && !c.sub ? file : 0;
   until_mapped(f, s);
 }
 
@@ -1369,6 +1371,10 @@ static const char *route_name(const char *name, const struct cudnn_name *c,
     return f->chosen ? f->chosen : name;
   if (!c->sub) return decide_family(name, name, c, f, q, s);
   if (!f->decided && !is_path(name)) return decide_for_sub(name, c, c->major, f, q, s);
+  // A sub-library by path, the first load of its family: its directory is the family's from now
+  // on, as its mapping would make it, so that a dispatcher another thread decides meanwhile comes
+  // from there too (helper 111: under LD_PRELOAD the two threads mapped two releases).
+  if (c->sub) settle_early(f, name, s);
   return name;
 }
 
