@@ -69,12 +69,12 @@ static void *load_sub(int i) {
   char names[4][128];
   int n = 0;
 #if FAKE_MAJOR >= 9
-  snprintf(names[n++], 128, "libcudnn_%s.so.%d.%d.%d", subs[i], FAKE_MAJOR, FAKE_MINOR, FAKE_PATCH);
-  snprintf(names[n++], 128, "libcudnn_%s.so.%d.%d", subs[i], FAKE_MAJOR, FAKE_MINOR);
-  snprintf(names[n++], 128, "libcudnn_%s.so.%d", subs[i], FAKE_MAJOR);
-  snprintf(names[n++], 128, "libcudnn_%s.so", subs[i]);
+  snprintf(names[n++], 128, "%s.%d.%d.%d", subs[i], FAKE_MAJOR, FAKE_MINOR, FAKE_PATCH);
+  snprintf(names[n++], 128, "%s.%d.%d", subs[i], FAKE_MAJOR, FAKE_MINOR);
+  snprintf(names[n++], 128, "%s.%d", subs[i], FAKE_MAJOR);
+  snprintf(names[n++], 128, "%s", subs[i]);
 #else
-  snprintf(names[n++], 128, "libcudnn_%s.so.%d", subs[i], FAKE_MAJOR);
+  snprintf(names[n++], 128, "%s.%d", subs[i], FAKE_MAJOR);
 #endif
   for (int k = 0; k < n && !handles[i]; ++k) handles[i] = dlopen(names[k], RTLD_NOW | RTLD_LOCAL);
   if (handles[i]) return handles[i];
@@ -96,8 +96,10 @@ static int check_sub(int i) {
 }
 
 static int check_named(const char *sub) {
+  char stem[128];
+  snprintf(stem, sizeof stem, "libcudnn_%s.so", sub);
   for (int i = 0; i < NSUBS; ++i)
-    if (strcmp(subs[i], sub) == 0) return check_sub(i);
+    if (strcmp(subs[i], stem) == 0) return check_sub(i);
   return STATUS_NOT_INITIALIZED;
 }
 

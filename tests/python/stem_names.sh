@@ -124,7 +124,7 @@ done
 dev=$t/dev-only && mkdir "$dev" && cp -P "$FAKES"/9.23.0/lib64/libcudnn_* "$dev/"
 "$CC" -shared -fPIC -fvisibility=hidden -o "$dev/libcudnn.so" "$here/../fakecudnn/fake_cudnn.c" \
   -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN' -ldl -DFAKE_MAJOR=9 -DFAKE_MINOR=23 -DFAKE_PATCH=0 \
-  -DFAKE_CUDART=12040 '-DFAKE_SUBLIBS="graph","ops","cnn","adv","engines_precompiled","engines_runtime_compiled","heuristic","engines_tensor_ir"'
+  -DFAKE_CUDART=12040 '-DFAKE_SUBLIBS="libcudnn_graph.so","libcudnn_ops.so","libcudnn_cnn.so","libcudnn_adv.so","libcudnn_engines_precompiled.so","libcudnn_engines_runtime_compiled.so","libcudnn_heuristic.so","libcudnn_engines_tensor_ir.so"'
 for mode in audit preload; do
   LD_LIBRARY_PATH=$dev:$FAKES/9.0.0/lib64 expect_rc 0 $mode "$t/create" libcudnn.so "$FAKES/9.0.0/lib64/libcudnn.so.9"
   has "libcudnn.so: version 92300 create 0"

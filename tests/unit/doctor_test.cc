@@ -118,5 +118,34 @@ TEST(Doctor, ALinkedLibraryTheLoaderCannotFindStopsTheProgram) {
   EXPECT_EQ(with(d, "it will not start")->severity, Severity3::problem);
 }
 
+// With nothing that says which major, doctor follows 8 and 9: the one missing beside one found is
+// asked for by nobody (helper 111: "ask the admins for cuDNN 8" in a plain shell); with none found
+// at all, the missing ones are still worth a warning.
+TEST(Doctor, AMajorNobodyAskedForIsNoWarning) {
+  DoctorFacts f;
+  f.resolved.push_back({8, std::nullopt, std::nullopt, {}});
+  f.resolved.push_back({9,
+                        LoaderHit{"/s/libcudnn.so.9", "ld.so.cache"},
+                        reported("/s/libcudnn.so.9", "9.19.0"),
+                        {}});
+  const std::vector<DoctorFinding> d = diagnose(f, nullptr);
+  const DoctorFinding *none = with(d, "no libcudnn.so.8 in this environment");
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->severity, Severity3::ok);
+  EXPECT_TRUE(none->fixes.empty());
+  f.resolved.pop_back();
+  f.resolved.push_back({9, std::nullopt, std::nullopt, {}});
+  const std::vector<DoctorFinding> neither = diagnose(f, nullptr);
+  ASSERT_TRUE(with(neither, "the loader finds no libcudnn.so.8"));
+  EXPECT_EQ(with(neither, "the loader finds no libcudnn.so.8")->severity, Severity3::warning);
+  // Asked for (--require 8.9): a problem whatever else is found.
+  f.need = Need{*parse_dotted("8.9"), std::nullopt, Rule::nvidia, "--require"};
+  f.resolved.back() = {
+      9, LoaderHit{"/s/libcudnn.so.9", "ld.so.cache"}, reported("/s/libcudnn.so.9", "9.19.0"), {}};
+  const std::vector<DoctorFinding> asked = diagnose(f, nullptr);
+  ASSERT_TRUE(with(asked, "the loader finds no libcudnn.so.8"));
+  EXPECT_EQ(with(asked, "the loader finds no libcudnn.so.8")->severity, Severity3::problem);
+}
+
 }  // namespace
 }  // namespace cudnn_compat

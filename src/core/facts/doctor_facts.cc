@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 
 namespace cudnn_compat {
@@ -23,27 +24,27 @@ std::vector<PathDir> probe_path(std::string_view ld_library_path, const DoctorIo
   return out;
 }
 
-// The sub-libraries a dispatcher of major asks for: those FACTS.md knows, and the others its own
-// directory and the directories it searches after it hold (a newer release's, which a family of
-// that release lacks: pytorch#188892) when its family names them (the dispatcher or its graph
-// library, which loads the engines, holds the name).
-std::set<std::string> sub_names(const Resolution &r, const LoaderContext &lc, const DoctorIo &io) {
+// The sub-libraries a family's dispatcher asks for: those FACTS.md knows of its major, and the
+// others it or its graph library (which loads the engines) names - a later release's own, which a
+// family of that release may lack (pytorch#188892). `named`: those the files name.
+std::set<std::string> sub_names(const Resolution &r, const DoctorIo &io,
+                                std::set<std::string> &named) {
   std::set<std::string> subs(sub_libraries(r.major).begin(), sub_libraries(r.major).end());
-  if (!io.subs_in || !io.mentions) return subs;
+  if (!io.named_subs) return subs;
   const std::string home = fs::path(r.hit->path).parent_path().string();
-  std::vector<std::string> dirs{home};
-  // Held here: split's views must not outlive the string (a range-for keeps only its own
-  // temporary alive, not the argument's).
-  const std::string path = lc.secure ? "" : lc.ld_library_path;
-  for (std::string_view d : split(path, ':'))
-    if (!d.empty()) dirs.emplace_back(d);
-  dirs.insert(dirs.end(), lc.default_dirs.begin(), lc.default_dirs.end());
-  const std::string graph = home + "/libcudnn_graph.so." + std::to_string(r.major);
-  for (const std::string &d : dirs)
-    for (std::string &sub : io.subs_in(d, r.major))
-      if (!subs.contains(sub) && (io.mentions(r.hit->path, sub) || io.mentions(graph, sub)))
-        subs.insert(std::move(sub));
+  named = io.named_subs(r.hit->path);
+  named.merge(io.named_subs(home + "/libcudnn_graph.so." + std::to_string(r.major)));
+  subs.insert(named.begin(), named.end());
   return subs;
+}
+
+// Whether a sub-library's file, through its links, is named for a release (x.y at least): the
+// shim refuses such a file of another release; one that names none it cannot tell apart.
+bool names_release(const std::string &file) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(file, ec);
+  const Parsed<LibraryName> named = parse_library_name(ec ? file : real.string());
+  return named && named->version && named->version->minor;
 }
 
 // Where the dispatcher found at r.hit would take each sub-library from, when not its own dir.
@@ -53,21 +54,26 @@ void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &i
   const std::string home = fs::path(r.hit->path).parent_path().string();
   const std::vector<std::string> own =
       io.subs_in ? io.subs_in(home, r.major) : std::vector<std::string>{};
-  for (const std::string &sub : sub_names(r, lc, io))
+  std::set<std::string> named;
+  for (const std::string &sub : sub_names(r, io, named)) {
+    // One its own files name, that its directory lacks and no place the loader searches has:
+    // cuDNN returns CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED at the first handle (helper 110:
+    // doctor said ok).
+    bool found = std::find(own.begin(), own.end(), sub) != own.end();
     for (const std::string &n : dispatcher_asks(sub, r.probe->version))
       if (const std::optional<LoaderHit> h = io.search(n, from_dispatcher)) {
+        found = true;
         if (fs::path(h->path).parent_path().string() == home) break;
         r.foreign_subs.emplace_back(n, *h);
-        std::error_code ec;
-        const fs::path real = fs::canonical(h->path, ec);
-        const Parsed<LibraryName> named = parse_library_name(ec ? h->path : real.string());
         // The shim takes a sub-library its family's directory holds from there; one it lacks, it
         // refuses from another release only where the file says it is one.
-        if ((!named || !named->version || !named->version->minor) &&
-            std::find(own.begin(), own.end(), sub) == own.end())
+        if (!names_release(h->path) && std::find(own.begin(), own.end(), sub) == own.end())
           r.unnamed_foreign.push_back(h->path);
         break;
       }
+    if (!found && named.contains(sub))
+      r.missing_subs.push_back(dispatcher_asks(sub, r.probe->version)[r.major < 9 ? 0 : 2]);
+  }
 }
 
 Resolution follow(int major, const LoaderContext &lc, const DoctorIo &io, const Map *map) {
@@ -163,6 +169,64 @@ void gather_frameworks(DoctorFacts &f, const LoaderContext &lc, const NeedInputs
   }
 }
 
+// Whether an installed family fits what this environment asks of it: a framework's pin, or the
+// shim's choice.
+bool asked_of(const DoctorFacts &f, const Installed &e) {
+  Probe p;
+  p.file = e.lib, p.version = e.version, p.cuda = e.cuda;
+  if (!f.shim_choice.empty() && f.shim_choice.starts_with(e.lib + "/")) return true;
+  return std::any_of(f.frameworks.begin(), f.frameworks.end(), [&](const FrameworkView &v) {
+    return v.need && serves(*v.need, e.version.major, p).compatible;
+  });
+}
+
+// The directories of the families the loader takes here (the program's, each framework's), in
+// one spelling: as the loader names them ($ORIGIN/../../nvidia/cudnn/lib) and as the map does.
+std::set<std::string> taken_dirs(const DoctorFacts &f) {
+  std::set<std::string> taken;
+  const auto take = [&](const Resolution &r) {
+    std::error_code ec;
+    if (r.hit) taken.insert(fs::weakly_canonical(fs::path(r.hit->path).parent_path(), ec).string());
+  };
+  std::for_each(f.resolved.begin(), f.resolved.end(), take);
+  for (const FrameworkView &v : f.frameworks) take(v.resolved);
+  return taken;
+}
+
+// The installed families of a followed major that a lone sub-library of LD_LIBRARY_PATH, its file
+// named for no release, would join: they lack it and their dispatcher or graph library names it.
+// A family the loader already takes is judge_mixed's (its foreign_subs).
+void gather_strays(DoctorFacts &f, const std::string &ld_library_path, const Map *map,
+                   const DoctorIo &io) {
+  if (!map || !io.subs_in || !io.named_subs || !io.holds_cudnn) return;
+  const std::set<std::string> taken = taken_dirs(f);
+  std::map<std::string, std::set<std::string>> named;  // by each family's files, read once
+  const auto takes = [&](const Installed &e, const std::string &sub) {
+    const std::string major = std::to_string(e.version.major);
+    auto [it, fresh] = named.try_emplace(e.lib);
+    if (fresh) {
+      it->second = io.named_subs(e.lib + "/libcudnn.so." + major);
+      it->second.merge(io.named_subs(e.lib + "/libcudnn_graph.so." + major));
+    }
+    const std::vector<std::string> own = io.subs_in(e.lib, e.version.major);
+    std::error_code ec;
+    return it->second.contains(sub) && std::find(own.begin(), own.end(), sub) == own.end() &&
+           !taken.contains(fs::weakly_canonical(e.lib, ec).string());
+  };
+  for (std::string_view d : split(ld_library_path, ':')) {
+    const std::string dir(d);
+    if (dir.empty() || io.holds_cudnn(dir)) continue;
+    for (const Resolution &r : f.resolved)
+      for (const std::string &sub : io.subs_in(dir, r.major)) {
+        const std::string file = dir + "/libcudnn_" + sub + ".so." + std::to_string(r.major);
+        if (names_release(file)) continue;
+        for (const Installed &e : map->cudnn)
+          if (e.version.major == r.major && takes(e, sub))
+            f.strays.push_back({file, sub, e.lib, e.version, source_of(e), asked_of(f, e)});
+      }
+  }
+}
+
 // The loaded CUDA: a cuda module, else the installation CUDA_HOME (or CUDA_PATH) names.
 void cuda_of(DoctorFacts &f, const DoctorIo &io) {
   std::tie(f.cuda_major, f.cuda_from) = loaded_cuda(f.modules);
@@ -237,6 +301,7 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
   else if (map && map->usage.mode == UsageMode::report_only)
     f.report_only = "the map's [usage] mode";
   shim_choice(f, need, map, io);
+  gather_strays(f, io.env("LD_LIBRARY_PATH").value_or(""), map, io);
   return f;
 }
 
@@ -261,9 +326,7 @@ DoctorIo system_doctor_io(const ProbeOptions &options) {
   io.consumers = [](const std::string &program) {
     return active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program}, python_search(env));
   };
-  io.mentions = [](const std::string &file, const std::string &text) {
-    return file_mentions(file, text);
-  };
+  io.named_subs = named_subs;
   io.subs_in = [](const std::string &dir, int major) {
     std::vector<std::string> subs;
     std::error_code ec;

@@ -9,6 +9,7 @@
 #include "system.h"
 
 #include <functional>
+#include <set>
 
 namespace cudnn_compat {
 
@@ -31,9 +32,9 @@ struct DoctorIo {
   // The cuDNN sub-library names a directory holds for major ("engines_tensor_ir", ...): a family
   // may lack one that its search path offers from another release.
   std::function<std::vector<std::string>(const std::string &dir, int major)> subs_in;
-  // Whether a file's bytes hold a text: a family asks for the sub-libraries its dispatcher (or its
-  // libcudnn_graph, which loads the engines) names.
-  std::function<bool(const std::string &file, const std::string &text)> mentions;
+  // The sub-libraries a file names (named_subs): a family asks for those its dispatcher or its
+  // libcudnn_graph, which loads the engines, names.
+  std::function<std::set<std::string>(const std::string &file)> named_subs;
 };
 // The real edges: probes through options' helper, the engine probing the same way.
 DoctorIo system_doctor_io(const ProbeOptions &options);

@@ -451,9 +451,12 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
   if (const std::vector<std::size_t> places = rank(*map, need, any);
       out.empty() && !places.empty()) {
     const Installed &best = map->cudnn[places.front()];
+    // A place of the active Python environment is no map's (helper 111: "from the map" where
+    // there was none).
     out.push_back("export CUDNN_COMPAT_REQUIRE=" +
                   (need.cudnn ? to_string(*need.cudnn) : std::to_string(major)) +
-                  " LD_AUDIT=$(cudnn-compat shim-path)   # the shim picks it from the map");
+                  " LD_AUDIT=$(cudnn-compat shim-path)   # the shim picks it from " +
+                  (best.claimed_in.empty() ? "the map" : "the active environment"));
     out.push_back("or: export LD_LIBRARY_PATH=" + best.lib + ":$LD_LIBRARY_PATH   # cuDNN " +
                   to_string(best.version));
   }

@@ -46,6 +46,14 @@ void judge_missing(const DoctorFacts &f, const Resolution &r, const Map *map, Fi
       std::find(f.program_needs.begin(), f.program_needs.end(), name) != f.program_needs.end();
   std::vector<std::string> fixes =
       installed_fixes(map, linked || !f.need ? Need{} : *f.need, r.major, f.scene);
+  // A major followed only because nothing said which (8 and 9), beside another that is found:
+  // nobody asked for it, and "ask the admins for cuDNN 8" was advice for no one (helper 111).
+  const bool other_found = std::any_of(f.resolved.begin(), f.resolved.end(),
+                                       [](const Resolution &o) { return o.hit.has_value(); });
+  if (!required && !linked && other_found)
+    return add(out, Severity3::ok,
+               "no " + name + " in this environment, and nothing here asks for cuDNN " +
+                   std::to_string(r.major));
   if (fixes.empty())
     fixes.push_back("ask the admins for " + (required ? release_to_ask_for(*f.need, r.major)
                                                       : "cuDNN " + std::to_string(r.major)));
@@ -185,9 +193,25 @@ void judge_mixed(const DoctorFacts &f, const Resolution &r, const std::string &w
   }
 }
 
+// Each sub-library the family's own files name that its directory lacks and the loader finds
+// nowhere: the probe loads the dispatcher, and cuDNN fails only at the first handle
+// (CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED; helpers 110, 111: doctor said ok, and each of its
+// fixes failed the same way). `mend`: the fix, a reinstall where a package manager owns it.
+void judge_missing_subs(const Resolution &r, const std::string &whose, const std::string &mend,
+                        Findings &out) {
+  for (const std::string &file : r.missing_subs)
+    add(out, Severity3::problem,
+        "incomplete family" + whose + ": the cuDNN " + to_string(r.probe->version) + " in " +
+            dir_of(r.hit->path) + " lacks " + file +
+            ", which its own libraries load, and the loader finds it nowhere else: cuDNN will "
+            "return CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED at the first handle",
+        {mend.empty() ? "install the whole family in " + dir_of(r.hit->path) + " again" : mend});
+}
+
 // A fitting release whose family the loader would mix, or built for another CUDA than loaded.
 void judge_family(const DoctorFacts &f, const Resolution &r, const Map *map, Findings &out) {
   judge_mixed(f, r, "", out);
+  judge_missing_subs(r, "", "", out);
   // A CUDA the job says it runs is judged against the loaded one once (judge_cuda_asked). The
   // frameworks of the environment that name their CUDA (a -cu12 wheel, a conda cuda-version) run
   // the CUDA they bring, whatever is loaded: their lines judge it (helper 105 r03: doctor never
@@ -395,6 +419,15 @@ void judge_pin(const DoctorFacts &f, const FrameworkView &v, const Map *map,
   }
 }
 
+// A wheel's or conda package's family that is broken: reinstalled in its environment, by the
+// framework's own pin; "" where no package manager owns it.
+std::string reinstall_fix(const FrameworkView &v, const Resolution &r) {
+  return (r.source == Source::wheel || r.source == Source::conda) && v.need &&
+                 !v.need->install.empty()
+             ? reinstall(v.need->install) + "   # in its environment"
+             : "";
+}
+
 // A framework of the active environment: the cuDNN its library will load, against its pin.
 void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *map, Findings &out) {
   const std::string who = v.name + " (" + v.pin + ")";
@@ -411,16 +444,15 @@ void judge_framework(const DoctorFacts &f, const FrameworkView &v, const Map *ma
   std::string what = who + ": " + v.library + " loads " + name + " from " + dir_of(r.hit->path) +
                      " (" + std::string(to_string(r.source)) + ", through " + why_there(v) + ")";
   // A wheel's or conda package's that does not load: broken, reinstalled in its environment.
-  if (!r.probe)
-    return add(
-        out, Severity3::problem, what + ", which does not load",
-        (r.source == Source::wheel || r.source == Source::conda) && v.need &&
-                !v.need->install.empty()
-            ? std::vector<std::string>{reinstall(v.need->install) + "   # in its environment"}
-            : std::vector<std::string>{});
+  if (!r.probe) {
+    const std::string mend = reinstall_fix(v, r);
+    return add(out, Severity3::problem, what + ", which does not load",
+               mend.empty() ? std::vector<std::string>{} : std::vector<std::string>{mend});
+  }
   what += ": cuDNN " + to_string(r.probe->version);
   if (!judge_asked_over_pin(f, v, what, out)) judge_pin(f, v, map, what, out);
   judge_mixed(f, r, " for " + v.name, out);
+  judge_missing_subs(r, " for " + v.name, reinstall_fix(v, r), out);
 }
 
 }  // namespace
@@ -440,11 +472,26 @@ void judge_cuda_asked(const DoctorFacts &f, Findings &out) {
        "or, if the job runs CUDA " + loaded + ": export CUDNN_COMPAT_CUDA=" + loaded});
 }
 
+// A lone sub-library an installed family would take once loaded: a problem where that family is
+// one this environment asks for (a framework's pin fits it, or the shim would choose it), since
+// every fix that leads there mixes the family (helper 110); else a warning.
+void judge_strays(const DoctorFacts &f, Findings &out) {
+  for (const StraySub &s : f.strays)
+    add(out, s.fits ? Severity3::problem : Severity3::warning,
+        s.file + " is alone on LD_LIBRARY_PATH (no libcudnn.so." + std::to_string(s.version.major) +
+            " beside it) and its name says no release: the cuDNN " + to_string(s.version) + " in " +
+            s.taker + " (" + std::string(to_string(s.source)) + "), which lacks libcudnn_" + s.sub +
+            " and asks for it, takes this one once loaded, " +
+            "and the shim cannot tell whether it is another release's",
+        {"remove " + dir_of(s.file) + " from LD_LIBRARY_PATH"});
+}
+
 std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
   Findings out;
   judge_cuda_asked(f, out);
   for (const FrameworkView &v : f.frameworks) judge_framework(f, v, map, out);
   for (const Resolution &r : f.resolved) judge_resolution(f, r, map, out);
+  judge_strays(f, out);
   judge_path(f, out);
   judge_shim_and_program(f, map, out);
   return out;

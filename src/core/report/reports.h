@@ -147,6 +147,9 @@ struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
   // links (a lone libcudnn_x.so.9): the shim cannot tell them another release's and lets the
   // loader's own through.
   std::vector<std::string> unnamed_foreign = {};
+  // Sub-libraries its own files name that its directory lacks and the loader finds nowhere:
+  // cuDNN fails at the first handle (libcudnn_engines_tensor_ir.so.9).
+  std::vector<std::string> missing_subs = {};
   Source source = Source::user;  // where hit comes from
   // The engine's word on hit, as the shim would decide (the need of this major, the node's GPUs
   // and driver), when asked: for the required major, and for every major on a node whose GPUs or
@@ -154,6 +157,18 @@ struct Resolution {  // what `libcudnn.so.<major>` becomes in this environment
   std::optional<Verdict> verdict = std::nullopt;
   std::string shim_use = {};
   std::string failed = {};  // why hit does not load, in the probe's words, when known
+};
+// A sub-library alone in a directory of LD_LIBRARY_PATH (no dispatcher of its major beside it)
+// whose file names no release, and an installed family that lacks it and asks for it: that
+// family, once loaded, takes it from there, another release's or not, and the shim cannot tell
+// (pytorch#188892's shape, helper 110: each of doctor's fixes for a misfit led to it).
+struct StraySub {
+  std::string file;   // the lone file, as on the path
+  std::string sub;    // "engines_tensor_ir"
+  std::string taker;  // the lib directory of the family that would take it
+  Version version;    // that family's release
+  Source source = Source::user;
+  bool fits = false;  // the family fits a framework's pin or is the shim's choice
 };
 // A framework of the active Python environment and the cuDNN its library will load.
 struct FrameworkView {
@@ -185,6 +200,7 @@ struct DoctorFacts {
   std::optional<Version> shim_choice_cuda;  // the CUDA that library was built for, when known
   int shim_choice_major = 0;                // the major shim_choice is of
   std::vector<FrameworkView> frameworks;    // of the active Python environment
+  std::vector<StraySub> strays;             // families a lone sub-library would join
   std::optional<NodeFacts> node;            // this node's GPUs and driver, when learnt
   // What puts the shim in report-only mode (it decides and records, every load stays the
   // loader's): "CUDNN_COMPAT_USAGE=..." or the map's [usage] mode; "" when it hands over.

@@ -114,16 +114,18 @@ bool looks_loadable(const fs::path &path) {
 // libcudnn_engines_tensor_ir.so.9); a stray file of another release it never loads is none.
 std::set<std::string> family_subs(const fs::path &dir, const std::string &file, int major) {
   std::set<std::string> subs(sub_libraries(major).begin(), sub_libraries(major).end());
-  std::optional<std::string> named;  // the dispatcher's and its graph library's bytes, read once
+  std::optional<std::set<std::string>> named;  // by the dispatcher and its graph library, read once
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
     if (!n || n->windows || n->sub.empty() || !n->version || n->version->major != major ||
         subs.contains(n->sub))
       continue;
-    if (!named)
-      named = file_bytes(file) + file_bytes(dir / ("libcudnn_graph.so." + std::to_string(major)));
-    if (named->find(n->sub) != std::string::npos) subs.insert(n->sub);
+    if (!named) {
+      named = named_subs(file);
+      named->merge(named_subs(dir / ("libcudnn_graph.so." + std::to_string(major))));
+    }
+    if (named->contains(n->sub)) subs.insert(n->sub);
   }
   return subs;
 }
@@ -329,8 +331,18 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
 
 }  // namespace
 
-bool file_mentions(const std::string &file, std::string_view text) {
-  return file_bytes(file).find(text) != std::string::npos;
+std::set<std::string> named_subs(const std::string &file) {
+  static constexpr std::string_view kStem = "libcudnn_";
+  const std::string bytes = file_bytes(file);
+  std::set<std::string> subs;
+  for (std::size_t at = bytes.find(kStem); at != std::string::npos;
+       at = bytes.find(kStem, at + 1)) {
+    std::size_t end = at + kStem.size();
+    while (end < bytes.size() && word_char(bytes[end])) ++end;
+    if (end > at + kStem.size() && std::string_view(bytes).substr(end).starts_with(".so"))
+      subs.emplace(bytes, at + kStem.size(), end - at - kStem.size());
+  }
+  return subs;
 }
 
 std::string_view to_string(ProbeSource s) {

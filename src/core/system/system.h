@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,9 +25,10 @@ struct ProbeOptions {
   std::shared_ptr<ProbeMemo> memo = nullptr;  // set by scan: one load per distinct library file
 };
 
-// Whether file's bytes hold text: a dispatcher (or its graph library) names each sub-library it
-// loads (doctor, the probe).
-bool file_mentions(const std::string &file, std::string_view text);
+// The cuDNN sub-libraries a file's bytes name ("engines_tensor_ir" for the text
+// "libcudnn_engines_tensor_ir.so"): a dispatcher, or its graph library, names the stem of each
+// sub-library it loads (doctor, the probe). Empty when the file cannot be read.
+std::set<std::string> named_subs(const std::string &file);
 // A file, or a directory holding one main cuDNN library per major. Loads each in a child process
 // (a crashing library cannot take the caller down), then falls back to the version header beside
 // it, then to the file name.
