@@ -1,5 +1,6 @@
 // cudnn-compat explain: what a cuDNN error message (or a whole job log) means, and the fix.
 #include "cli.h"
+#include "decision_inputs.h"
 #include "diagnostics.h"
 #include "facts.h"
 #include "text.h"
@@ -204,7 +205,11 @@ void add_explain(CLI::App &app, Globals &g) {
     const LoadedMap m = load_site_map(*map_file);
     // Advice names only places that are there (helper 105 r02: a module whose files were removed).
     const std::optional<Map> present = m.map ? std::optional(places_present(*m.map)) : std::nullopt;
-    const Map *map = present ? &*present : nullptr;
+    // The active Python environment's releases are places beside the map's, as for doctor and the
+    // shim (helper 111: "ask the admins for cuDNN 9.20" beside a fitting wheel in the venv).
+    const std::optional<Map> seen =
+        with_places(present ? &*present : nullptr, active_python_places({}));
+    const Map *map = seen ? &*seen : nullptr;
     ExplainScan scan = scan_log(text);
     // A GPU or driver named in a message: the releases' device code, to name one that runs there.
     std::optional<Map> coded;
