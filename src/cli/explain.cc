@@ -180,6 +180,22 @@ Examples:
 
 Exit status: 0 something recognised, 1 nothing found, 2 bad usage.)";
 
+// The places advice may name: the site map's that are there (helper 105 r02: a module whose files
+// were removed), and beside them the active Python environment's, as for doctor and the shim
+// (helper 111: "ask the admins for cuDNN 9.20" beside a fitting wheel), but not one that lacks a
+// sub-library its own libraries name, which fails at the first handle (helper 113).
+std::optional<Map> advice_places(const LoadedMap &m) {
+  const std::optional<Map> present = m.map ? std::optional(places_present(*m.map)) : std::nullopt;
+  std::optional<Map> seen = with_places(present ? &*present : nullptr, active_python_places({}));
+  if (seen)
+    std::erase_if(seen->cudnn, [](const Installed &e) {
+      const int major = e.version.major;
+      return !e.claimed_in.empty() &&
+             !lacking_subs(e.lib + "/libcudnn.so." + std::to_string(major), major).empty();
+    });
+  return seen;
+}
+
 }  // namespace
 
 void add_explain(CLI::App &app, Globals &g) {
@@ -202,13 +218,7 @@ void add_explain(CLI::App &app, Globals &g) {
       return;
     }
     const std::string &text = *input;
-    const LoadedMap m = load_site_map(*map_file);
-    // Advice names only places that are there (helper 105 r02: a module whose files were removed).
-    const std::optional<Map> present = m.map ? std::optional(places_present(*m.map)) : std::nullopt;
-    // The active Python environment's releases are places beside the map's, as for doctor and the
-    // shim (helper 111: "ask the admins for cuDNN 9.20" beside a fitting wheel in the venv).
-    const std::optional<Map> seen =
-        with_places(present ? &*present : nullptr, active_python_places({}));
+    const std::optional<Map> seen = advice_places(load_site_map(*map_file));
     const Map *map = seen ? &*seen : nullptr;
     ExplainScan scan = scan_log(text);
     // A GPU or driver named in a message: the releases' device code, to name one that runs there.

@@ -31,9 +31,7 @@ std::set<std::string> sub_names(const Resolution &r, const DoctorIo &io,
                                 std::set<std::string> &named) {
   std::set<std::string> subs(sub_libraries(r.major).begin(), sub_libraries(r.major).end());
   if (!io.named_subs) return subs;
-  const std::string home = fs::path(r.hit->path).parent_path().string();
-  named = io.named_subs(r.hit->path);
-  named.merge(io.named_subs(home + "/libcudnn_graph.so." + std::to_string(r.major)));
+  named = io.named_subs(r.hit->path, r.major);
   subs.insert(named.begin(), named.end());
   return subs;
 }
@@ -202,12 +200,10 @@ void gather_strays(DoctorFacts &f, const std::string &ld_library_path, const Map
   const std::set<std::string> taken = taken_dirs(f);
   std::map<std::string, std::set<std::string>> named;  // by each family's files, read once
   const auto takes = [&](const Installed &e, const std::string &sub) {
-    const std::string major = std::to_string(e.version.major);
     auto [it, fresh] = named.try_emplace(e.lib);
-    if (fresh) {
-      it->second = io.named_subs(e.lib + "/libcudnn.so." + major);
-      it->second.merge(io.named_subs(e.lib + "/libcudnn_graph.so." + major));
-    }
+    if (fresh)
+      it->second =
+          io.named_subs(e.lib + "/libcudnn.so." + std::to_string(e.version.major), e.version.major);
     const std::vector<std::string> own = io.subs_in(e.lib, e.version.major);
     std::error_code ec;
     return it->second.contains(sub) && std::find(own.begin(), own.end(), sub) == own.end() &&
@@ -224,6 +220,28 @@ void gather_strays(DoctorFacts &f, const std::string &ld_library_path, const Map
           if (e.version.major == r.major && takes(e, sub))
             f.strays.push_back({file, sub, e.lib, e.version, source_of(e), asked_of(f, e)});
       }
+  }
+}
+
+// The families doctor's fixes lead to, where the loader takes another: each is followed from its
+// own dispatcher, so that one that will fail once reached is said before the user goes there
+// (helper 113: each fix for a misfit led to a wheel that lacks a sub-library, and doctor said ok
+// once the shim was on).
+void gather_fix_targets(DoctorFacts &f, const LoaderContext &lc, const Map *map,
+                        const DoctorIo &io) {
+  if (!map || !io.search) return;
+  const std::set<std::string> taken = taken_dirs(f);
+  for (const Installed &e : map->cudnn) {
+    std::error_code ec;
+    if (!asked_of(f, e) || taken.contains(fs::weakly_canonical(e.lib, ec).string())) continue;
+    Resolution r;
+    r.major = e.version.major;
+    r.hit = LoaderHit{e.lib + "/libcudnn.so." + std::to_string(r.major), "its place"};
+    r.source = source_of(e);
+    r.probe = Probe{};
+    r.probe->file = r.hit->path, r.probe->version = e.version, r.probe->cuda = e.cuda;
+    find_foreign_subs(r, lc, io);
+    if (!r.missing_subs.empty()) f.fix_targets.push_back(std::move(r));
   }
 }
 
@@ -302,6 +320,7 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
     f.report_only = "the map's [usage] mode";
   shim_choice(f, need, map, io);
   gather_strays(f, io.env("LD_LIBRARY_PATH").value_or(""), map, io);
+  gather_fix_targets(f, lc, map, io);
   return f;
 }
 
@@ -326,7 +345,7 @@ DoctorIo system_doctor_io(const ProbeOptions &options) {
   io.consumers = [](const std::string &program) {
     return active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program}, python_search(env));
   };
-  io.named_subs = named_subs;
+  io.named_subs = family_named_subs;
   io.subs_in = [](const std::string &dir, int major) {
     std::vector<std::string> subs;
     std::error_code ec;

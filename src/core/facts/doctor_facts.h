@@ -32,9 +32,8 @@ struct DoctorIo {
   // The cuDNN sub-library names a directory holds for major ("engines_tensor_ir", ...): a family
   // may lack one that its search path offers from another release.
   std::function<std::vector<std::string>(const std::string &dir, int major)> subs_in;
-  // The sub-libraries a file names (named_subs): a family asks for those its dispatcher or its
-  // libcudnn_graph, which loads the engines, names.
-  std::function<std::set<std::string>(const std::string &file)> named_subs;
+  // The sub-libraries a family asks for by name (family_named_subs of its dispatcher).
+  std::function<std::set<std::string>(const std::string &dispatcher, int major)> named_subs;
 };
 // The real edges: probes through options' helper, the engine probing the same way.
 DoctorIo system_doctor_io(const ProbeOptions &options);

@@ -486,12 +486,26 @@ void judge_strays(const DoctorFacts &f, Findings &out) {
         {"remove " + dir_of(s.file) + " from LD_LIBRARY_PATH"});
 }
 
+// A family the fixes lead to that will fail once reached: its reinstall, by the pin of a framework
+// it fits, where a package manager owns it.
+void judge_fix_targets(const DoctorFacts &f, Findings &out) {
+  for (const Resolution &r : f.fix_targets) {
+    std::string mend;
+    for (const FrameworkView &v : f.frameworks)
+      if (mend.empty() && v.need && serves(*v.need, r.major, *r.probe).compatible)
+        mend = reinstall_fix(v, r);
+    judge_missing_subs(r, " where the fixes lead (" + std::string(to_string(r.source)) + ")", mend,
+                       out);
+  }
+}
+
 std::vector<DoctorFinding> diagnose(const DoctorFacts &f, const Map *map) {
   Findings out;
   judge_cuda_asked(f, out);
   for (const FrameworkView &v : f.frameworks) judge_framework(f, v, map, out);
   for (const Resolution &r : f.resolved) judge_resolution(f, r, map, out);
   judge_strays(f, out);
+  judge_fix_targets(f, out);
   judge_path(f, out);
   judge_shim_and_program(f, map, out);
   return out;

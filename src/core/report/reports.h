@@ -201,7 +201,10 @@ struct DoctorFacts {
   int shim_choice_major = 0;                // the major shim_choice is of
   std::vector<FrameworkView> frameworks;    // of the active Python environment
   std::vector<StraySub> strays;             // families a lone sub-library would join
-  std::optional<NodeFacts> node;            // this node's GPUs and driver, when learnt
+  // Installed families the environment asks for (asked_of) that the loader does not take here -
+  // where doctor's fixes lead - followed as the loader would from their own dispatcher.
+  std::vector<Resolution> fix_targets;
+  std::optional<NodeFacts> node;  // this node's GPUs and driver, when learnt
   // What puts the shim in report-only mode (it decides and records, every load stays the
   // loader's): "CUDNN_COMPAT_USAGE=..." or the map's [usage] mode; "" when it hands over.
   std::string report_only;

@@ -121,10 +121,7 @@ std::set<std::string> family_subs(const fs::path &dir, const std::string &file, 
     if (!n || n->windows || n->sub.empty() || !n->version || n->version->major != major ||
         subs.contains(n->sub))
       continue;
-    if (!named) {
-      named = named_subs(file);
-      named->merge(named_subs(dir / ("libcudnn_graph.so." + std::to_string(major))));
-    }
+    if (!named) named = family_named_subs(file, major);
     if (named->contains(n->sub)) subs.insert(n->sub);
   }
   return subs;
@@ -343,6 +340,24 @@ std::set<std::string> named_subs(const std::string &file) {
       subs.emplace(bytes, at + kStem.size(), end - at - kStem.size());
   }
   return subs;
+}
+
+std::set<std::string> family_named_subs(const std::string &dispatcher, int major) {
+  std::set<std::string> subs = named_subs(dispatcher);
+  const fs::path dir = fs::path(dispatcher).parent_path();
+  subs.merge(named_subs(dir / ("libcudnn_graph.so." + std::to_string(major))));
+  return subs;
+}
+
+std::vector<std::string> lacking_subs(const std::string &dispatcher, int major) {
+  std::vector<std::string> out;
+  const fs::path dir = fs::path(dispatcher).parent_path();
+  for (const std::string &sub : family_named_subs(dispatcher, major)) {
+    const std::string file = "libcudnn_" + sub + ".so." + std::to_string(major);
+    std::error_code ec;
+    if (!fs::exists(dir / file, ec)) out.push_back(file);
+  }
+  return out;
 }
 
 std::string_view to_string(ProbeSource s) {
