@@ -52,8 +52,7 @@ static struct kept_text *kept_texts;
 static const char *kept_before(const char *s, long n) {
   for (const struct kept_text *k = kept_texts; k; k = k->next) {
     long i = 0;
-    if (k->n == n)
-      while (i < n && k->s[i] == s[i]) ++i;
+    while (k->n == n && i < n && k->s[i] == s[i]) ++i;
     if (k->n == n && i == n) return k->s;
   }
   return 0;

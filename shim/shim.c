@@ -657,8 +657,7 @@ static const char *say_late(const struct family *g, const char *late, const stru
 // now; 1 when it differs from what the family got (or says a line), with *r its answer.
 static int decided_otherwise(const struct family *g, const struct settings *s, struct recheck *r) {
   static char main_name[64];
-  static const struct search_dirs unread = {
-      0, 0, 0, {0, 0}};  // the engine reads the requester's own
+  static const struct search_dirs unread;  // none: the engine reads the requester's own
   struct cudnn_name m;
   char *answer = name_of_major("libcudnn.so", g->major, main_name, sizeof main_name, &m)
                      ? engine_answer(main_name, g->requester, 0, &unread, s, "-", "-", 1)
@@ -725,8 +724,7 @@ static int family_decided(int major) {
 // that links each such major, what it would have decided; where that is not what was loaded, one
 // line, and the front end that sees links is the advice (doctor where nothing fits).
 static const char *unseen_links(const struct link_map *head, const struct settings *s) {
-  static const struct search_dirs unread = {
-      0, 0, 0, {0, 0}};  // the engine reads the requester's own
+  static const struct search_dirs unread;  // none: the engine reads the requester's own
   static char main_name[64];
   unsigned long asked = 0;  // the majors asked about (below 64)
   const char *advice = 0;
@@ -1145,14 +1143,14 @@ static void until_mapped(struct family *f, const struct settings *s) {
   f->tentative = (int)sys(SYS_gettid, 0, 0, 0), f->tentative_until = now_ms() + s->deadline_ms;
 }
 
-static void settle_early(struct family *f, const char *file, const struct settings *s) {
+// dispatcher: file is the family's main library (its caller decided one), not a sub-library.
+static void settle_early(struct family *f, const char *file, int dispatcher,
+                         const struct settings *s) {
   const char *base = file ? base_name(file) : 0;
   if (is_audit_front() || record_report_only() || !file || f->dir || base - file <= 1 ||
       !file_exists(file))
     return;
-  struct cudnn_name c;
-  f->dir = arena_strndup(file, base - file - 1);
-  f->main = parse_cudnn_name(base, &c) && !c.sub ? file : 0;
+  f->dir = arena_strndup(file, base - file - 1), f->main = dispatcher ? file : 0;
   until_mapped(f, s);
 }
 
@@ -1222,10 +1220,10 @@ static const char *decide_family(const char *name, const char *asked, const stru
   // the name again (issue 23: at scale each failed open in a module's directory is a metadata
   // operation on the shared tree, per rank). Report-only keeps the loader's own search.
   if (result != name || !kept_pick || record_report_only() || is_path(name)) {
-    settle_early(f, result == name && *name == '/' ? name : 0, s);
+    settle_early(f, result == name && *name == '/' ? name : 0, 1, s);
     return result;
   }
-  settle_early(f, kept_pick, s);
+  settle_early(f, kept_pick, 1, s);
   return kept_pick;
 }
 
@@ -1374,7 +1372,7 @@ static const char *route_name(const char *name, const struct cudnn_name *c,
   // A sub-library by path, the first load of its family: its directory is the family's from now
   // on, as its mapping would make it, so that a dispatcher another thread decides meanwhile comes
   // from there too (helper 111: under LD_PRELOAD the two threads mapped two releases).
-  if (c->sub) settle_early(f, name, s);
+  settle_early(f, name, 0, s);
   return name;
 }
 

@@ -191,7 +191,7 @@ std::optional<Map> advice_places(const LoadedMap &m) {
     std::erase_if(seen->cudnn, [](const Installed &e) {
       const int major = e.version.major;
       return !e.claimed_in.empty() &&
-             !lacking_subs(e.lib + "/libcudnn.so." + std::to_string(major), major).empty();
+             !lacking_subs(e.lib + "/" + library_file("", major), major).empty();
     });
   return seen;
 }

@@ -254,6 +254,7 @@ TEST(Explain, ATerminalsColoursAreNoPartOfTheVersions) {
       "libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory");
   EXPECT_EQ(titled.kind, FindingKind::library_not_found);
   EXPECT_EQ(titled.library, "libcudnn_cnn_infer.so.8");
+  EXPECT_TRUE(titled.text.starts_with("Could not load library")) << titled.text;  // no title
 }
 
 // A framework's GPU build by its version is no cuDNN to ask for (Paddle#24953: "ask the admins for
@@ -264,7 +265,7 @@ TEST(Explain, AFrameworksGpuBuildIsNoCudnnRelease) {
   EXPECT_EQ(paddle.kind, FindingKind::library_not_found);
   EXPECT_EQ(str(paddle.required), "");
   const Finding english =
-      one_finding("Can not find library: libcudnn.so. I use paddle 1.8.1-gpu with CUDA 10.0");
+      one_finding("Can not find library: libcudnn.so. I use the 1.8.1 GPU version, CUDA 10.0");
   EXPECT_EQ(str(english.required), "");
 }
 

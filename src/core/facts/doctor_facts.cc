@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace cudnn_compat {
@@ -69,8 +70,7 @@ void find_foreign_subs(Resolution &r, const LoaderContext &lc, const DoctorIo &i
           r.unnamed_foreign.push_back(h->path);
         break;
       }
-    if (!found && named.contains(sub))
-      r.missing_subs.push_back(dispatcher_asks(sub, r.probe->version)[r.major < 9 ? 0 : 2]);
+    if (!found && named.contains(sub)) r.missing_subs.push_back(library_file(sub, r.major));
   }
 }
 
@@ -179,47 +179,49 @@ bool asked_of(const DoctorFacts &f, const Installed &e) {
 }
 
 // The directories of the families the loader takes here (the program's, each framework's), in
-// one spelling: as the loader names them ($ORIGIN/../../nvidia/cudnn/lib) and as the map does.
+// the one spelling the map's places are compared in.
 std::set<std::string> taken_dirs(const DoctorFacts &f) {
   std::set<std::string> taken;
   const auto take = [&](const Resolution &r) {
-    std::error_code ec;
-    if (r.hit) taken.insert(fs::weakly_canonical(fs::path(r.hit->path).parent_path(), ec).string());
+    if (r.hit) taken.insert(canonical_dir(fs::path(r.hit->path).parent_path().string()));
   };
   std::for_each(f.resolved.begin(), f.resolved.end(), take);
   for (const FrameworkView &v : f.frameworks) take(v.resolved);
   return taken;
 }
 
+// The installed families the loader does not take here, of the majors followed: the ones a lone
+// sub-library could join, or the fixes lead to.
+std::vector<const Installed *> untaken_families(const DoctorFacts &f, const Map &map) {
+  const std::set<std::string> taken = taken_dirs(f);
+  std::vector<const Installed *> out;
+  for (const Installed &e : map.cudnn)
+    if (!taken.contains(canonical_dir(e.lib)) &&
+        std::any_of(f.resolved.begin(), f.resolved.end(),
+                    [&](const Resolution &r) { return r.major == e.version.major; }))
+      out.push_back(&e);
+  return out;
+}
+
 // The installed families of a followed major that a lone sub-library of LD_LIBRARY_PATH, its file
 // named for no release, would join: they lack it and their dispatcher or graph library names it.
 // A family the loader already takes is judge_mixed's (its foreign_subs).
-void gather_strays(DoctorFacts &f, const std::string &ld_library_path, const Map *map,
-                   const DoctorIo &io) {
-  if (!map || !io.subs_in || !io.named_subs || !io.holds_cudnn) return;
-  const std::set<std::string> taken = taken_dirs(f);
-  std::map<std::string, std::set<std::string>> named;  // by each family's files, read once
-  const auto takes = [&](const Installed &e, const std::string &sub) {
-    auto [it, fresh] = named.try_emplace(e.lib);
-    if (fresh)
-      it->second =
-          io.named_subs(e.lib + "/libcudnn.so." + std::to_string(e.version.major), e.version.major);
-    const std::vector<std::string> own = io.subs_in(e.lib, e.version.major);
-    std::error_code ec;
-    return it->second.contains(sub) && std::find(own.begin(), own.end(), sub) == own.end() &&
-           !taken.contains(fs::weakly_canonical(e.lib, ec).string());
-  };
+void gather_strays(DoctorFacts &f, const std::vector<const Installed *> &families,
+                   const std::string &ld_library_path, const DoctorIo &io) {
+  if (!io.subs_in || !io.named_subs || !io.holds_cudnn) return;
   for (std::string_view d : split(ld_library_path, ':')) {
     const std::string dir(d);
     if (dir.empty() || io.holds_cudnn(dir)) continue;
-    for (const Resolution &r : f.resolved)
-      for (const std::string &sub : io.subs_in(dir, r.major)) {
-        const std::string file = dir + "/libcudnn_" + sub + ".so." + std::to_string(r.major);
-        if (names_release(file)) continue;
-        for (const Installed &e : map->cudnn)
-          if (e.version.major == r.major && takes(e, sub))
-            f.strays.push_back({file, sub, e.lib, e.version, source_of(e), asked_of(f, e)});
+    for (const Installed *e : families) {
+      const int major = e->version.major;
+      const std::vector<std::string> own = io.subs_in(e->lib, major);
+      for (const std::string &sub : io.subs_in(dir, major)) {
+        const std::string file = dir + "/" + library_file(sub, major);
+        if (!names_release(file) && std::find(own.begin(), own.end(), sub) == own.end() &&
+            io.named_subs(e->lib + "/" + library_file("", major), major).contains(sub))
+          f.strays.push_back({file, sub, e->lib, e->version, source_of(*e), asked_of(f, *e)});
       }
+    }
   }
 }
 
@@ -227,19 +229,17 @@ void gather_strays(DoctorFacts &f, const std::string &ld_library_path, const Map
 // own dispatcher, so that one that will fail once reached is said before the user goes there
 // (helper 113: each fix for a misfit led to a wheel that lacks a sub-library, and doctor said ok
 // once the shim was on).
-void gather_fix_targets(DoctorFacts &f, const LoaderContext &lc, const Map *map,
-                        const DoctorIo &io) {
-  if (!map || !io.search) return;
-  const std::set<std::string> taken = taken_dirs(f);
-  for (const Installed &e : map->cudnn) {
-    std::error_code ec;
-    if (!asked_of(f, e) || taken.contains(fs::weakly_canonical(e.lib, ec).string())) continue;
+void gather_fix_targets(DoctorFacts &f, const std::vector<const Installed *> &families,
+                        const LoaderContext &lc, const DoctorIo &io) {
+  if (!io.search) return;
+  for (const Installed *e : families) {
+    if (!asked_of(f, *e)) continue;
     Resolution r;
-    r.major = e.version.major;
-    r.hit = LoaderHit{e.lib + "/libcudnn.so." + std::to_string(r.major), "its place"};
-    r.source = source_of(e);
+    r.major = e->version.major;
+    r.hit = LoaderHit{e->lib + "/" + library_file("", r.major), "its place"};
+    r.source = source_of(*e);
     r.probe = Probe{};
-    r.probe->file = r.hit->path, r.probe->version = e.version, r.probe->cuda = e.cuda;
+    r.probe->file = r.hit->path, r.probe->version = e->version, r.probe->cuda = e->cuda;
     find_foreign_subs(r, lc, io);
     if (!r.missing_subs.empty()) f.fix_targets.push_back(std::move(r));
   }
@@ -319,8 +319,11 @@ DoctorFacts gather_doctor_facts(const std::string &program, const Need &need, co
   else if (map && map->usage.mode == UsageMode::report_only)
     f.report_only = "the map's [usage] mode";
   shim_choice(f, need, map, io);
-  gather_strays(f, io.env("LD_LIBRARY_PATH").value_or(""), map, io);
-  gather_fix_targets(f, lc, map, io);
+  if (map) {
+    const std::vector<const Installed *> untaken = untaken_families(f, *map);
+    gather_strays(f, untaken, io.env("LD_LIBRARY_PATH").value_or(""), io);
+    gather_fix_targets(f, untaken, lc, io);
+  }
   return f;
 }
 
@@ -345,7 +348,14 @@ DoctorIo system_doctor_io(const ProbeOptions &options) {
   io.consumers = [](const std::string &program) {
     return active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program}, python_search(env));
   };
-  io.named_subs = family_named_subs;
+  // Each family's names read once a run: the program's, each framework's and the fixes' families
+  // are often one, and a real libcudnn_graph is megabytes.
+  io.named_subs = [read = std::make_shared<std::map<std::string, std::set<std::string>>>()](
+                      const std::string &dispatcher, int major) {
+    auto [it, fresh] = read->try_emplace(dispatcher);
+    if (fresh) it->second = family_named_subs(dispatcher, major);
+    return it->second;
+  };
   io.subs_in = [](const std::string &dir, int major) {
     std::vector<std::string> subs;
     std::error_code ec;

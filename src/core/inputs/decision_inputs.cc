@@ -103,15 +103,11 @@ LoaderContext preloading_context(const std::string &executable, const std::strin
   return lc;
 }
 
-namespace {
-
 std::string canonical_dir(const std::string &dir) {
   std::error_code ec;
   const std::filesystem::path real = std::filesystem::weakly_canonical(dir, ec);
   return ec ? std::filesystem::path(dir).lexically_normal().string() : real.string();
 }
-
-}  // namespace
 
 std::optional<Map> with_places(const Map *map, const std::vector<PythonPlace> &places) {
   if (!map && places.empty()) return std::nullopt;

@@ -49,6 +49,9 @@ LoaderContext preloading_context(const std::string &executable, const std::strin
 // environment's (wheels and conda envs, `places`) that the map does not list, each with its
 // source. With no map, those places alone under the default policy; nullopt when neither.
 std::optional<Map> with_places(const Map *map, const std::vector<PythonPlace> &places);
+// A directory in one spelling, as with_places compares places: as the loader names one
+// ($ORIGIN/../../nvidia/cudnn/lib), as a map or a link does.
+std::string canonical_dir(const std::string &dir);
 // Where the loader's own pick comes from: the place of the map that holds it, else a wheel or
 // conda environment by its directory, else the system (ld.so.cache, the default directories, a
 // directory under /usr or /lib) or the user (anywhere else on LD_LIBRARY_PATH, RPATH, RUNPATH).

@@ -92,6 +92,9 @@ std::optional<Version> version_in_name(std::string_view path);
 bool is_cudnn_library_name(std::string_view name);
 // The sub-libraries a dispatcher of this major loads (FACTS.md section 2); empty before 8.
 const std::vector<std::string_view> &sub_libraries(int major);
+// The file name a library of one major has, its SONAME: libcudnn_ops.so.9 for "ops",
+// libcudnn.so.9 for "" (the dispatcher).
+std::string library_file(std::string_view sub, int major);
 // The names a dispatcher of `version` asks the loader for its sub-library `sub`, in its order:
 // from 9.0 the exact release first, then ever shorter names (FACTS.md section 2).
 std::vector<std::string> dispatcher_asks(std::string_view sub, const Version &version);

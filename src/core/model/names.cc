@@ -131,12 +131,17 @@ const std::vector<std::string_view> &sub_libraries(int major) {
   return major < 8 ? none : major == 8 ? v8 : v9;
 }
 
+std::string library_file(std::string_view sub, int major) {
+  return (sub.empty() ? std::string("libcudnn") : "libcudnn_" + std::string(sub)) + ".so." +
+         std::to_string(major);
+}
+
 std::vector<std::string> dispatcher_asks(std::string_view sub, const Version &version) {
   const std::string stem = "libcudnn_" + std::string(sub) + ".so";
-  if (version.major < 9) return {stem + "." + std::to_string(version.major)};
+  if (version.major < 9) return {library_file(sub, version.major)};
   const Version minor{version.major, version.minor, {}, {}};
   return {stem + "." + to_string(Version{version.major, version.minor, version.patch, {}}),
-          stem + "." + to_string(minor), stem + "." + std::to_string(version.major), stem};
+          stem + "." + to_string(minor), library_file(sub, version.major), stem};
 }
 
 Parsed<ModuleName> parse_module_name(std::string_view text) {

@@ -345,7 +345,7 @@ std::set<std::string> named_subs(const std::string &file) {
 std::set<std::string> family_named_subs(const std::string &dispatcher, int major) {
   std::set<std::string> subs = named_subs(dispatcher);
   const fs::path dir = fs::path(dispatcher).parent_path();
-  subs.merge(named_subs(dir / ("libcudnn_graph.so." + std::to_string(major))));
+  subs.merge(named_subs(dir / library_file("graph", major)));
   return subs;
 }
 
@@ -353,9 +353,8 @@ std::vector<std::string> lacking_subs(const std::string &dispatcher, int major) 
   std::vector<std::string> out;
   const fs::path dir = fs::path(dispatcher).parent_path();
   for (const std::string &sub : family_named_subs(dispatcher, major)) {
-    const std::string file = "libcudnn_" + sub + ".so." + std::to_string(major);
     std::error_code ec;
-    if (!fs::exists(dir / file, ec)) out.push_back(file);
+    if (!fs::exists(dir / library_file(sub, major), ec)) out.push_back(library_file(sub, major));
   }
   return out;
 }
