@@ -931,17 +931,60 @@ static int is_release_file(const char *file, const struct cudnn_name *c, unsigne
   return 1;
 }
 
+// The release of the cuDNN in dir, whose files' names say none (a wheel's, NVIDIA's tarball's
+// .so.9): the place as the map's table lists it, else what its own dispatcher says in a probe of
+// its own (cudnn-compat-probe, as the engine's probes load it; the process must not load a second
+// dispatcher to ask). Once per directory: a family lacking files meets one such place for all of
+// them. 0 when not known: no dispatcher there, its family does not load whole, or no process may
+// be started.
+static unsigned long place_release(const char *dir, int major, const struct settings *s) {
+  static char judged[kPath], helper[kPath], dispatcher[kPath], main_name[64];
+  static unsigned long judged_release;
+  static int judged_major = -1;
+  if (judged_major == major && text_eq(judged, dir)) return judged_release;
+  unsigned long number = 0;
+  const char *source, *answer, *own = own_directory();
+  struct cudnn_name m;
+  struct stat st;
+  enum engine_result r;
+  int error;
+  if (!fast_place_of(map_path(s->env), dir, &number, &source) && own && !secure_execution() &&
+      join_path(helper, sizeof helper, own, "cudnn-compat-probe") &&
+      name_of_major("libcudnn.so", major, main_name, sizeof main_name, &m) &&
+      join_path(dispatcher, sizeof dispatcher, dir, main_name) && look(dispatcher, &st, 0) == 0 &&
+      engine_ready(s->deadline_ms, &r)) {
+    const char *argv[] = {helper, dispatcher, 0};
+    char **envp = probe_environment(s->env, dir, major);
+    // The probe speaks no protocol: it ends after its last line (load_us), silent by the engine's
+    // measure, and its "version N" is the answer.
+    r = envp ? run_engine((char *const *)argv, envp, 0, s->deadline_ms, &answer, &error)
+             : ENGINE_NOT_RUN;
+    unsigned long said = 0;
+    int ended = 0;
+    for (const char *line = r == ENGINE_SILENT ? answer : ""; *line; line = next_line(line)) {
+      const char *v = after_prefix(line, "version ");
+      if (v && !read_decimal(&v, &said)) said = 0;
+      ended = ended || after_prefix(line, "load_us ");
+    }
+    number = ended ? said : 0;
+  }
+  if (append_text(judged, kPath, 0, dir) + 1 < kPath) judged_major = major, judged_release = number;
+  return number;
+}
+
 // Where the loader's own search (the requester's directories, ld.so.cache, the default ones) finds
 // a file of the sub-library c named for exactly release, under its exact name
 // (libcudnn_ops.so.9.1.0: the dispatcher asks it first, and was handed the family's directory
 // instead) or the name asked: another place of the family's release that no map lists (NVIDIA's
 // packages in /usr/lib/x86_64-linux-gnu link .so.9 to .so.9.19.0). With `unnamed_ok`, also a file
 // under the name asked whose name says no release (NVIDIA's tarballs and wheels name it .so.9
-// alone), which sets *unnamed: whether it is the family's cannot be told without loading it. Its
-// directory in dir[kPath] and its name; one search of the loader's places either way.
+// alone): its place's release (place_release) decides - the family's, it is taken; another's,
+// not - and where that is not known it is taken too and sets *unnamed: refusing it made a host
+// abort (family_member). Its directory in dir[kPath] and its name; one search of the loader's
+// places either way.
 static const char *loader_file_of_release(const struct cudnn_name *c, unsigned long release,
-                                          int unnamed_ok, const struct requester *q, char *dir,
-                                          int *unnamed) {
+                                          int unnamed_ok, const struct requester *q,
+                                          const struct settings *s, char *dir, int *unnamed) {
   static struct search_dirs dirs;
   static char exact[kPath], end[kPath], number[32];
   *unnamed = 0;
@@ -960,10 +1003,12 @@ static const char *loader_file_of_release(const struct cudnn_name *c, unsigned l
     if (!names[i] || !loader_pick(names[i], &dirs, &pick) || !pick) continue;
     const char *file = link_end(pick, end);
     if (release && is_release_file(file, c, release)) return split_path(pick, dir, kPath);
-    if (names[i] == c->base && unnamed_ok && file && !named_release(file)) {
-      *unnamed = 1;
-      return split_path(pick, dir, kPath);
-    }
+    if (names[i] != c->base || !unnamed_ok || !file || named_release(file)) continue;
+    const char *base = split_path(pick, dir, kPath);
+    const unsigned long place = base && release ? place_release(dir, c->major, s) : 0;
+    if (place && place != release) return 0;
+    *unnamed = !place;
+    return base;
   }
   return 0;
 }
@@ -1095,7 +1140,7 @@ static const char *family_member(const char *name, const struct cudnn_name *aske
     // check still refuses a family that mixes, with a status it returns.
     int unnamed = 0;
     if (!from &&
-        (base = loader_file_of_release(c, release, !there && !c->full_version, q, loaders,
+        (base = loader_file_of_release(c, release, !there && !c->full_version, q, s, loaders,
                                        &unnamed)) &&
         *loaders)
       from = loaders, loader_own = 1;

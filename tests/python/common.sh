@@ -202,6 +202,31 @@ redirected() {
   done
 }
 
+# two_releases_without_shim CLIENT ARG...: the client fails with the FAKE dispatcher's
+# CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH and maps libraries of two directories.
+two_releases_without_shim() {
+  expect_rc 3 "$@"
+  has "status 1002"
+  [[ $(dirs_loaded) == 2 ]] || fail "expected two releases without the shim:"$'\n'"$out"
+}
+
+# refused_missing LINE ARG...: from C and from ctypes under both front ends the handle fails for
+# the missing file (CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED, not a foreign one), one release is
+# mapped, and LINE is the one line said.
+refused_missing() {
+  local line=$1 client mode
+  shift
+  for client in c_client py_client; do
+    for mode in audit preload; do
+      expect_rc 3 $mode $client "$@"
+      has "status 1008"
+      [[ $(dirs_loaded) == 1 ]] || fail "$mode $client: more than one release:"$'\n'"$out"
+      count "cudnn-compat:" 1
+      has "$line"
+    done
+  done
+}
+
 # dirs_loaded: how many directories the libcudnn* lines of $out come from.
 dirs_loaded() { grep '^loaded ' <<<"$out" | sed 's|^loaded \(.*\)/[^/]*$|\1|' | sort -u | wc -l; }
 
