@@ -189,9 +189,8 @@ std::optional<Map> advice_places(const LoadedMap &m) {
   std::optional<Map> seen = with_places(present ? &*present : nullptr, active_python_places({}));
   if (seen)
     std::erase_if(seen->cudnn, [](const Installed &e) {
-      const int major = e.version.major;
       return !e.claimed_in.empty() &&
-             !lacking_subs(e.lib + "/" + library_file("", major), major).empty();
+             !lacking_subs(e.lib + "/" + library_file("", e.version.major), e.version).empty();
     });
   return seen;
 }

@@ -101,6 +101,12 @@ std::vector<Diagnostic> library_findings(const Map &map, const TableFacts &facts
         out.push_back(*d);
       continue;
     }
+    if (stands_as_reported(e, facts.probes[i]) && !stands_whole(e, facts.probes[i])) {
+      out.push_back({Severity::warning, map.path, e.pos,
+                     release_of(e) + ": " + facts.probes[i]->file + ": " +
+                         not_whole(e, *facts.probes[i]) + "; not handed out until then"});
+      continue;
+    }
     const std::string why = library_disagreement(e, facts.probes[i]);
     if (why.empty()) {
       if (std::optional<Diagnostic> d = cuda_minor_finding(map, e, facts.probes[i]))

@@ -149,6 +149,11 @@ bool library_spoke(const std::optional<Probe> &p);
 // major (the file was found by it: one of another major is no release of that name, and is left
 // to the engine, which passes it over).
 bool stands_as_reported(const Installed &e, const std::optional<Probe> &p);
+// That, and its directory holds every sub-library its family names (Probe::lacks): a place handed
+// over is a directory, and the family comes from there whole.
+bool stands_whole(const Installed &e, const std::optional<Probe> &p);
+// Why a place that stands as reported is not whole, and what makes it so again.
+std::string not_whole(const Installed &e, const Probe &p);
 // An entry as its library reports it where it loaded: its release and CUDA are the library's word
 // over the map's (the shim asks the library; the map says where to look). Every reader of a map
 // decides on entries through this: the engine, resolve, module-check, the hooks' tables, the

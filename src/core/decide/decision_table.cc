@@ -161,7 +161,8 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
   // Second, where the shim looks for it first (shim/record.c): with records off, nothing more.
   if (map.usage.given) out += usage_settings_text(map.usage, '\t') + "\n";
   out += "require\t" + std::to_string(map.require.size()) + "\n";
-  // The map as rank() sees it, but only the releases whose library loaded, as it reports them. A
+  // The map as rank() sees it, but only the releases whose library loaded, as it reports them, and
+  // whose directory holds their whole family (a wheel installed without one is the engine's). A
   // place the map does not hand out is left to the engine too: it is never handed over, and a
   // process whose loader finds it keeps it when it fits, which only the engine tells apart.
   Map known = map;
@@ -169,7 +170,7 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
   std::vector<std::size_t> index;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
     const std::optional<Probe> &p = facts.probes[i];
-    if (!map.cudnn[i].hand_out || !facts.files[i] || !stands_as_reported(map.cudnn[i], p)) continue;
+    if (!map.cudnn[i].hand_out || !facts.files[i] || !stands_whole(map.cudnn[i], p)) continue;
     Installed &e = known.cudnn.emplace_back(as_library_reports(map.cudnn[i], p));
     if (i < facts.codes.size() && facts.codes[i]) e.code = *facts.codes[i];
     index.push_back(i);

@@ -1,5 +1,6 @@
 // Which installed release serves a request.
 #include "decide.h"
+#include "text.h"
 
 #include <algorithm>
 
@@ -78,6 +79,22 @@ std::optional<Version> release_cuda(const Installed &e, const std::optional<Prob
 
 bool stands_as_reported(const Installed &e, const std::optional<Probe> &p) {
   return library_spoke(p) && p->version.major == e.version.major;
+}
+
+bool stands_whole(const Installed &e, const std::optional<Probe> &p) {
+  return stands_as_reported(e, p) && p->lacks.empty();
+}
+
+std::string not_whole(const Installed &e, const Probe &p) {
+  const Source from = source_of(e);
+  return "its directory lacks " + join(p.lacks, ", ") +
+         ", which its own libraries load (cuDNN would fail at its first handle: "
+         "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED); " +
+         (from == Source::wheel   ? "reinstall the wheel whole: pip install --force-reinstall, in "
+                                    "its environment"
+          : from == Source::conda ? "reinstall the package whole: conda install --force-reinstall "
+                                    "cudnn, in its environment"
+                                  : "install the release whole there again");
 }
 
 Installed as_library_reports(Installed e, const std::optional<Probe> &p) {

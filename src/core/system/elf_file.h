@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cudnn_compat {
 
@@ -53,5 +54,18 @@ class Fd {
  private:
   int fd_;
 };
+
+// A section of an ELF file: its name and where its bytes are (none for SHT_NOBITS).
+struct ElfSection {
+  std::string name;
+  std::uint64_t offset = 0, size = 0;
+  bool within = true;  // false: it runs past the end of the file (a copy cut short)
+};
+struct ElfSections {
+  std::vector<ElfSection> sections;  // empty: the file has no section table
+  std::string error;  // not a 64-bit ELF file, or a cut-short table: why none can be read
+};
+// The sections of a 64-bit ELF file of file_size bytes that have bytes in it (no SHT_NOBITS).
+ElfSections elf_sections(const Fd &fd, std::uint64_t file_size);
 
 }  // namespace cudnn_compat

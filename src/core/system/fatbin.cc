@@ -101,30 +101,12 @@ namespace {
 Parsed<std::pair<std::uint64_t, std::uint64_t>> fatbin_section(const Fd &fd,
                                                                std::uint64_t file_size) {
   using Result = Parsed<std::pair<std::uint64_t, std::uint64_t>>;
-  Elf64_Ehdr eh;
-  if (!fd.read(0, &eh, sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-      eh.e_ident[EI_CLASS] != ELFCLASS64)
-    return Result::fail("is not a 64-bit ELF file");
-  if (eh.e_shoff == 0 || eh.e_shentsize < sizeof(Elf64_Shdr) || eh.e_shstrndx >= eh.e_shnum)
-    return {std::pair<std::uint64_t, std::uint64_t>{0, 0}, {}};  // no section table: no code
-  const auto section = [&](unsigned i, Elf64_Shdr &sh) {
-    return fd.read(eh.e_shoff + std::uint64_t(i) * eh.e_shentsize, &sh, sizeof sh);
-  };
-  Elf64_Shdr names;
-  if (!section(eh.e_shstrndx, names)) return Result::fail("has a cut-short section table");
-  for (unsigned i = 0; i < eh.e_shnum; ++i) {
-    Elf64_Shdr sh;
-    char name[11] = {};
-    if (!section(i, sh)) return Result::fail("has a cut-short section table");
-    if (sh.sh_type == SHT_NOBITS || sh.sh_name >= names.sh_size ||
-        !fd.read(names.sh_offset + sh.sh_name, name,
-                 std::min<std::uint64_t>(sizeof name, names.sh_size - sh.sh_name)) ||
-        std::memcmp(name, ".nv_fatbin", sizeof name) != 0)
-      continue;
-    if (sh.sh_offset > file_size || sh.sh_size > file_size - sh.sh_offset)
-      return Result::fail("has a .nv_fatbin section that runs past the end of the file");
-    return {std::pair{std::uint64_t(sh.sh_offset), std::uint64_t(sh.sh_size)}, {}};
-  }
+  const ElfSections found = elf_sections(fd, file_size);
+  if (!found.error.empty()) return Result::fail(found.error);
+  for (const ElfSection &s : found.sections)
+    if (s.name == ".nv_fatbin")
+      return s.within ? Result{std::pair{s.offset, s.size}, {}}
+                      : Result::fail("has a .nv_fatbin section that runs past the end of the file");
   return {std::pair<std::uint64_t, std::uint64_t>{0, 0}, {}};
 }
 

@@ -1,4 +1,5 @@
 // The version a cuDNN library reports about itself: the library, else its header, else its name.
+#include "elf_file.h"
 #include "spawn_process.h"
 #include "system.h"
 #include "text.h"
@@ -57,7 +58,8 @@ struct HelperAnswer {
   std::optional<Version> version;
   std::optional<Version> cuda;
   std::vector<std::string> family;
-  std::string why;  // when version is absent
+  std::vector<std::string> lacks;  // Probe::lacks
+  std::string why;                 // when version is absent
   bool ran = true;  // the helper answered or ended (else why says what stopped it, or its time)
   std::string load_error = {};  // what the helper said of a load that failed ("error TEXT")
 };
@@ -109,38 +111,55 @@ bool looks_loadable(const fs::path &path) {
   return ok;
 }
 
-// The sub-libraries the family of the dispatcher `file` loads: its major's (sub_libraries), and
-// those of its directory that it or its graph library names (later 9.x add their own,
+// The sub-libraries the family of a dispatcher loads from dir: its major's (sub_libraries), and
+// those of dir that it or its graph library names (`named`: later 9.x add their own,
 // libcudnn_engines_tensor_ir.so.9); a stray file of another release it never loads is none.
-std::set<std::string> family_subs(const fs::path &dir, const std::string &file, int major) {
+std::set<std::string> family_subs(const fs::path &dir, const std::set<std::string> &named,
+                                  int major) {
   std::set<std::string> subs(sub_libraries(major).begin(), sub_libraries(major).end());
-  std::optional<std::set<std::string>> named;  // by the dispatcher and its graph library, read once
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
-    if (!n || n->windows || n->sub.empty() || !n->version || n->version->major != major ||
-        subs.contains(n->sub))
-      continue;
-    if (!named) named = family_named_subs(file, major);
-    if (named->contains(n->sub)) subs.insert(n->sub);
+    if (n && !n->windows && !n->sub.empty() && n->version && n->version->major == major &&
+        named.contains(n->sub))
+      subs.insert(n->sub);
   }
   return subs;
+}
+
+// The sub-library files the family names (`named`) that dir holds under none of the names the
+// dispatcher asks: the loader may find them elsewhere, and the shim lends one of the family's
+// release; a place handed over whole must hold them (Probe::lacks).
+std::vector<std::string> lacking_in(const fs::path &dir, const std::set<std::string> &named,
+                                    const Version &v) {
+  std::vector<std::string> out;
+  for (const std::string &sub : named) {
+    const std::vector<std::string> names = dispatcher_asks(sub, v);
+    if (std::none_of(names.begin(), names.end(), [&](const std::string &n) {
+          std::error_code ec;
+          return fs::exists(dir / n, ec);
+        }))
+      out.push_back(library_file(sub, v.major));
+  }
+  return out;
 }
 
 // cuDNN 9's dispatcher maps libcudnn_heuristic and libcudnn_engines_* only when a handle is first
 // used on a GPU, and they export no version to check, so the helper's load never sees them. Those
 // the dispatcher would take from the library's own directory join the family here, so that the
-// answer (and the memo) rests on them too. The family is no answer when one is no library, or
-// when its real file's name gives another release - where names tell the truth here: the
-// library's own real file is named for the release it reports, or carries the major alone. One
-// named with the major only (a wheel's) cannot be told apart this way: docs/status.md.
+// answer (and the memo) rests on them too. The family is no answer when one is no library, when
+// its real file's name gives another release - where names tell the truth here: the library's own
+// real file is named for the release it reports, or carries the major alone; one named with the
+// major only (a wheel's) cannot be told apart this way: docs/status.md. Those it names that the
+// directory lacks are a.lacks.
 std::string judge_later_subs(HelperAnswer &a, const std::string &file) {
   const fs::path dir = fs::path(file).parent_path().empty() ? "." : fs::path(file).parent_path();
   const Version &v = *a.version;
   std::error_code ec;
   const std::optional<Version> own = version_in_name(fs::canonical(file, ec).string());
   const bool names_tell = !ec && (!own || is_prefix_of(*own, v));
-  std::set<std::string> subs = family_subs(dir, file, v.major);
+  const std::set<std::string> named = family_named_subs(file, v.major);
+  std::set<std::string> subs = family_subs(dir, named, v.major);
   for (const std::string &mapped : a.family)
     if (const Parsed<LibraryName> n = parse_library_name(mapped)) subs.erase(n->sub);
   for (const std::string &sub : subs)
@@ -152,13 +171,14 @@ std::string judge_later_subs(HelperAnswer &a, const std::string &file) {
         return "its family is not whole: " + path.string() +
                " is no library (empty, cut short or not an ELF file)";
       const fs::path real = fs::canonical(path, ec);
-      const std::optional<Version> named = ec ? std::nullopt : version_in_name(real.string());
-      if (names_tell && named && !is_prefix_of(*named, v))
+      const std::optional<Version> named_as = ec ? std::nullopt : version_in_name(real.string());
+      if (names_tell && named_as && !is_prefix_of(*named_as, v))
         return "its sub-libraries are not one release: " + path.string() + " is " +
-               real.filename().string() + ", of cuDNN " + to_string(*named) + ", the library " +
+               real.filename().string() + ", of cuDNN " + to_string(*named_as) + ", the library " +
                to_string(v);
       break;
     }
+  a.lacks = lacking_in(dir, named, v);
   return "";
 }
 
@@ -184,7 +204,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   how.default_signals = true;
   how.max_output = kProbeOutputMax;
   const SpawnResult run = spawn_process({options.helper, file}, how);
-  if (!run.started) return {{}, {}, {}, run.error, false};
+  if (!run.started) return {{}, {}, {}, {}, run.error, false};
 
   std::string error;
   HelperAnswer a = read_answer(run.out, file, error);
@@ -289,6 +309,7 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
     p.version = *a.version;
     p.cuda = a.cuda;
     p.family = a.family;
+    p.lacks = a.lacks;
     if (memo) options.memo->answered[size].push_back(p);
     return {p, {}};
   }
@@ -328,9 +349,32 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
 
 }  // namespace
 
+namespace {
+
+// The bytes of file where a library keeps the names it passes to dlopen: its read-only data
+// (.rodata*) and its dynamic string table (.dynstr); the whole file when it has no section table.
+// A real libcudnn_graph.so.9 is 4.4 MB, of which these are 0.5 MB: read at every probe's judgement.
+std::string name_bytes(const std::string &file) {
+  const Fd fd(file);
+  struct stat st {};
+  if (!fd.ok() || stat(file.c_str(), &st) != 0) return {};
+  const ElfSections found = elf_sections(fd, std::uint64_t(st.st_size));
+  if (found.sections.empty()) return file_bytes(file);
+  std::string bytes;
+  for (const ElfSection &s : found.sections) {
+    if (!s.within || (!s.name.starts_with(".rodata") && s.name != ".dynstr")) continue;
+    const std::size_t at = bytes.size();
+    bytes.resize(at + s.size + 1);  // a NUL between two sections: no name runs across them
+    if (!fd.read(s.offset, bytes.data() + at, s.size)) bytes.resize(at);
+  }
+  return bytes;
+}
+
+}  // namespace
+
 std::set<std::string> named_subs(const std::string &file) {
   static constexpr std::string_view kStem = "libcudnn_";
-  const std::string bytes = file_bytes(file);
+  const std::string bytes = name_bytes(file);
   std::set<std::string> subs;
   for (std::size_t at = bytes.find(kStem); at != std::string::npos;
        at = bytes.find(kStem, at + 1)) {
@@ -349,14 +393,8 @@ std::set<std::string> family_named_subs(const std::string &dispatcher, int major
   return subs;
 }
 
-std::vector<std::string> lacking_subs(const std::string &dispatcher, int major) {
-  std::vector<std::string> out;
-  const fs::path dir = fs::path(dispatcher).parent_path();
-  for (const std::string &sub : family_named_subs(dispatcher, major)) {
-    std::error_code ec;
-    if (!fs::exists(dir / library_file(sub, major), ec)) out.push_back(library_file(sub, major));
-  }
-  return out;
+std::vector<std::string> lacking_subs(const std::string &dispatcher, const Version &v) {
+  return lacking_in(fs::path(dispatcher).parent_path(), family_named_subs(dispatcher, v.major), v);
 }
 
 std::string_view to_string(ProbeSource s) {
@@ -417,7 +455,8 @@ std::optional<LibraryCheck> read_probe_answer(int fd, const std::string &file, i
   std::string error;
   const HelperAnswer a = read_answer(out, file, error);
   if (a.version)
-    return LibraryCheck{Probe{file, *a.version, a.cuda, ProbeSource::library, {}, {}, a.family}};
+    return LibraryCheck{
+        Probe{file, *a.version, a.cuda, ProbeSource::library, {}, {}, a.family, {}, a.lacks}};
   if (late) return LibraryCheck{std::nullopt, no_answer_within(timeout_ms)};
   return std::nullopt;
 }

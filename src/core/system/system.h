@@ -32,9 +32,10 @@ std::set<std::string> named_subs(const std::string &file);
 // Those a family asks for by name: its dispatcher's and its directory's libcudnn_graph.so.<major>
 // (which loads the engines) named_subs. The one rule of which files name them.
 std::set<std::string> family_named_subs(const std::string &dispatcher, int major);
-// The sub-library files a family names that its dispatcher's directory lacks
-// ("libcudnn_engines_tensor_ir.so.9"): a wheel installed without one fails at cuDNN's first handle.
-std::vector<std::string> lacking_subs(const std::string &dispatcher, int major);
+// The sub-library files a family of release v names that its dispatcher's directory holds under
+// none of the names the dispatcher asks ("libcudnn_engines_tensor_ir.so.9"): a wheel installed
+// without one fails at cuDNN's first handle. The probe's Probe::lacks, for a place not probed.
+std::vector<std::string> lacking_subs(const std::string &dispatcher, const Version &v);
 // A file, or a directory holding one main cuDNN library per major. Loads each in a child process
 // (a crashing library cannot take the caller down), then falls back to the version header beside
 // it, then to the file name.
