@@ -58,6 +58,7 @@ struct family {
   unsigned long release;
   int spoke;         // its decision said a line: the sub-libraries it refuses say none
   int told_unnamed;  // a member from the loader's own place, whose name says no release, was said
+  int told_other;    // a request by another release's exact name was refused, and said
   // Its decision warned and kept the loader's choice (a family that does not load, a misfit):
   // its exact sub-library names are looked at too, as the shorter ones always are.
   int wary;
@@ -835,15 +836,19 @@ struct requester {
   const void *who;  // its link map, when the front end knows it
 };
 
-// The family's release, where no exact name gave it: asked of a library of its directory that
-// reports one (the dispatcher, or libcudnn_graph, which asks for its sub-libraries from its own
-// code: loaded and running).
-static unsigned long family_release(struct family *g, const struct requester *q) {
+// Whether a library of the family's own directory asks (its dispatcher, or libcudnn_graph, which
+// asks for the engines from its own code): its words are the family's.
+static int asked_by_family(const struct family *g, const struct requester *q) {
   static char dir[kPath];
   const struct link_map *who = q->who;
-  if (!g->release && who && who->l_name && split_path(who->l_name, dir, sizeof dir) &&
-      text_eq(dir, g->dir)) {
-    unsigned long (*get)(void) = (unsigned long (*)(void))dynamic_symbol(who, "cudnnGetVersion");
+  return who && who->l_name && split_path(who->l_name, dir, sizeof dir) && text_eq(dir, g->dir);
+}
+
+// The family's release, where no exact name gave it: asked of a library of its directory that
+// reports one (loaded and running).
+static unsigned long family_release(struct family *g, const struct requester *q) {
+  if (!g->release && asked_by_family(g, q)) {
+    unsigned long (*get)(void) = (unsigned long (*)(void))dynamic_symbol(q->who, "cudnnGetVersion");
     if (get) g->release = get();
   }
   return g->release;
@@ -1062,6 +1067,34 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
   return failing ? failing : name;
 }
 
+// A sub-library asked by the exact name of another release than the family's
+// (libcudnn_ops.so.9.23.0 in a 9.20.0 process): never that file, and one line, once a family,
+// none where its decision said one. The load fails on a path in the family's directory under
+// which no file can be (ENOTDIR): the dispatcher's own shorter names are not this request.
+static const char *other_release_asked(const char *name, const struct cudnn_name *c,
+                                       struct family *g) {
+  static char release[32], asked[32], under[kPath];
+  if (!g->spoke && !g->told_other) {
+    g->told_other = 1;
+    cudnn_number_text(g->release, release);
+    cudnn_number_text(release_in_name(c), asked);
+    const char *parts[] = {"cudnn-compat: ",
+                           name,
+                           " is cuDNN ",
+                           asked,
+                           "'s; this process's cuDNN ",
+                           release,
+                           " comes from ",
+                           g->dir,
+                           ": not loading another release's file (the family would mix)\n",
+                           0};
+    say_parts(parts);
+  }
+  const char *failing =
+      join_path(under, sizeof under, c->base, "not-this-release") ? keep_path(g->dir, under) : 0;
+  return failing ? failing : name;
+}
+
 // The name as the loader's cache reads it: libcudnn_graph.so.09 is the family directory's
 // libcudnn_graph.so.9 (helper 110: refused as "not in" the directory that held it).
 static const struct cudnn_name *as_cache_reads(const struct cudnn_name *asked) {
@@ -1090,6 +1123,23 @@ static int own_file_in_family(const char *name, const struct cudnn_name *c, cons
          cudnn_compat_may_read(name, own) && !other_release_file(name, g->release);
 }
 
+// A sub-library name with the full version, once a family is loaded; 0: looked at as any other.
+// Only the family's own libraries' exact names say its release: a program's query for another
+// release's file (an RTLD_NOLOAD "is it loaded?" too, under LD_AUDIT) said it instead, and the
+// family's own files were refused, another release's lent (helper 114). The dispatcher's own
+// (libcudnn_graph.so.9.19.0, then .9.19, then .9) gets its path in D whether the file is there or
+// not, which the loader's own open tells: no look of ours on a shared tree that 10,000 ranks
+// read, unless a line of ours is to say where it came from.
+static const char *exact_member(const char *name, const struct cudnn_name *c, struct family *g,
+                                const struct requester *q, const struct settings *s) {
+  if (!g->release && asked_by_family(g, q)) g->release = release_in_name(c);
+  if (g->release && release_in_name(c) && release_in_name(c) != g->release)
+    return other_release_asked(name, c, g);
+  if (s->debug || s->report || g->wary) return 0;
+  const char *in_dir = keep_path(g->dir, c->base);
+  return in_dir ? in_dir : name;
+}
+
 // A cuDNN name once a family is loaded: the file in the family's directory D. A sub-library D
 // lacks comes from another place of exactly the family's release (the map's decision table
 // knows which), or from nowhere: another release's copy is what breaks a family
@@ -1104,15 +1154,8 @@ static const char *family_member(const char *name, const struct cudnn_name *aske
   // finding: /nonexist/libcudnn.so.5 loaded the family's dispatcher). One look, paid only by a
   // load by path: the dispatchers ask for their sub-libraries by name.
   if (is_path(name) && look(name, &own, 0) != 0) return name;
-  // A sub-library name with more than the major (the dispatcher asks for libcudnn_graph.so.9.19.0,
-  // then .9.19, then .9) gets its path in D whether the file is there or not, which the loader's
-  // own open tells: no look of ours on a shared tree that 10,000 ranks read, unless a line of
-  // ours is to say where it came from.
-  if (c->sub && c->full_version && !g->release) g->release = release_in_name(c);
-  if (c->sub && c->full_version && !s->debug && !s->report && !g->wary) {
-    const char *in_dir = keep_path(g->dir, c->base);
-    return in_dir ? in_dir : name;
-  }
+  const char *exact = c->sub && c->full_version ? exact_member(name, c, g, q, s) : 0;
+  if (exact) return exact;
   if (!join_path(candidate, sizeof candidate, g->dir, c->base)) return name;
   const char *from = g->dir, *base = c->base;
   // A shorter sub-library name (any, in a wary family) is looked at unfollowed first: a file (a
