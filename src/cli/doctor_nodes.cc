@@ -94,8 +94,9 @@ std::optional<NodeRow> row_of(const nlohmann::json &j) {
     const nlohmann::json v = j.value(key, nlohmann::json());
     return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
   };
-  NodeRow r{j["node"],    str("plugin"), str("map").value_or(""), str("map_digest"), str("file"),
-            std::nullopt, j["verdict"], str("gpus")};
+  NodeRow r{j["node"],         str("plugin"), str("map").value_or(""),
+            str("map_digest"), str("file"),   std::nullopt,
+            j["verdict"],      str("gpus")};
   if (j.value("fits", nlohmann::json()).is_boolean()) r.fits = j["fits"].get<bool>();
   return r;
 }
@@ -147,9 +148,7 @@ int doctor_node_report(const std::string &require, const std::string &map_flag) 
   r.map = m.path;
   if (!m.map) {
     problems.push_back(m.path.empty() ? map_not_found_message()
-                       : m.diagnostics.empty()
-                           ? m.path + " is invalid"
-                           : "invalid map: " + to_string(m.diagnostics.front()));
+                                      : "invalid map: " + why_invalid(m.diagnostics, m.path));
   } else {
     r.map_digest = digest(format_map(*m.map));
     const Parsed<Need> need =

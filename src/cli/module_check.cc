@@ -126,9 +126,8 @@ int check(const Options &o, const Globals &g) {
   const LoadedMap m = load_site_map(o.map);
   if (!m.map) {
     // Told to a user at `module load`, who can neither pass --map to the hook nor write a map.
-    const std::string why = m.path.empty()          ? map_not_found_message(false)
-                            : m.diagnostics.empty() ? m.path + " is invalid"
-                                                    : to_string(m.diagnostics.front());
+    const std::string why =
+        m.path.empty() ? map_not_found_message(false) : why_invalid(m.diagnostics, m.path);
     if (g.json)
       print_json({{"map", m.path}, {"findings", nlohmann::json::array()}, {"note", why}});
     else

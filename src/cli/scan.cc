@@ -222,7 +222,7 @@ bool write_out(const Options &o, const Globals &g, const std::string &text, std:
   // The derived files; where they cannot be written, jobs parse the TOML and hooks ask.
   const MapLoad written = read_map_file(o.output);
   if (!written.map && !written.diagnostics.empty()) {
-    refused = to_string(written.diagnostics.front());
+    refused = why_invalid(written.diagnostics, o.output);
     return true;
   }
   why = write_job_caches(written, probe_options().helper);

@@ -103,8 +103,7 @@ std::pair<const Map *, std::string> load_found(const std::optional<std::string> 
   // The map must still be the one the table was read for: an edit since is not known.
   if (!out->map || !stamp || stamp_file(*path) != stamp) known.clear();
   if (out->map) return {&*out->map, ""};
-  return {nullptr,
-          out->diagnostics.empty() ? *path + " is invalid" : to_string(out->diagnostics.front())};
+  return {nullptr, why_invalid(out->diagnostics, *path)};
 }
 
 // What the Python environment of the process adds: the pins of the frameworks in it (an

@@ -514,5 +514,16 @@ TEST(Map, NestingTooDeepIsNamedAtItsBracket) {
     EXPECT_EQ(d.message.find("nested"), std::string::npos) << to_string(d);
 }
 
+TEST(Map, RefusedForItsFirstErrorNotAWarningBeforeIt) {
+  const MapLoad m =
+      parse_map("schema = 1\n[[cudnn]]\nverison = \"5.1.10\"\nlib = \"/x\"\n", "m.toml");
+  ASSERT_FALSE(m.map);
+  ASSERT_GE(m.diagnostics.size(), 2u);
+  EXPECT_EQ(why_invalid(m.diagnostics, "m.toml").find("m.toml:2:1: error: missing key 'version'"),
+            0u)
+      << why_invalid(m.diagnostics, "m.toml");
+  EXPECT_EQ(why_invalid({}, "m.toml"), "m.toml is invalid");
+}
+
 }  // namespace
 }  // namespace cudnn_compat

@@ -632,6 +632,13 @@ std::string to_string(const Diagnostic &d) {
   return s + (d.severity == Severity::error ? ": error: " : ": warning: ") + d.message;
 }
 
+std::string why_invalid(const std::vector<Diagnostic> &diagnostics, const std::string &path) {
+  const auto error = std::find_if(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &d) {
+    return d.severity == Severity::error;
+  });
+  return error != diagnostics.end() ? to_string(*error) : path + " is invalid";
+}
+
 MapLoad parse_map(std::string_view text, const std::string &path) {
   Reader r{path, {}};
   if (const std::optional<SourcePos> deep = nested_too_deep(text)) {

@@ -114,6 +114,10 @@ struct Diagnostic {
   std::string message;
 };
 std::string to_string(const Diagnostic &d);  // "map.toml:3:11: error: ..."
+// Why a map that did not load is refused, in one line: its first error (a warning before it is
+// no reason: "unknown key 'verison' ... is ignored" read as harmless where the entry then lacked
+// its version), else "PATH is invalid".
+std::string why_invalid(const std::vector<Diagnostic> &diagnostics, const std::string &path);
 
 struct MapLoad {
   std::optional<Map> map;  // absent when any diagnostic is an error
