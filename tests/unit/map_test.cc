@@ -66,7 +66,7 @@ lib = "/venv/lib/python3.11/site-packages/nvidia/cudnn/lib"
 version = "9.2.0"
 lib = ["/conda/envs/a/lib", "/opt/cudnn/9.2.0/lib64", "/m/9.2.0/lib64"]
 module = ["", "", "cudnn/9.2"]
-source = ["conda", "system"]
+source = ["conda", "system", "module"]
 [[cudnn]]
 version = "9.3.0"
 lib = "/home/me/cudnn"
@@ -349,8 +349,8 @@ TEST(Map, HandOutPerPlaceWithAHiddenModulesDefault) {
       << bad.diagnostics[0].message;
 }
 
-// `source`: a string is every place's, a list the n-th place's; a list longer than the places is
-// an error (an outside tester's finding: three for two were accepted).
+// `source`: a string is every place's, a list the n-th place's; a list of another length than the
+// places is an error (an outside tester's finding: three for two were accepted).
 TEST(Map, SourceIsOneForAllOrOnePerPlace) {
   const std::string head =
       "schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = [\"/a\", \"/b\"]\n"
@@ -358,9 +358,12 @@ TEST(Map, SourceIsOneForAllOrOnePerPlace) {
   const MapLoad one = parse_map(head + "source = \"system\"\n", "m.toml");
   ASSERT_TRUE(one.map);
   EXPECT_EQ(source_of(one.map->cudnn[1]), Source::system);
+  // A shorter list is an error: whose place it names cannot be told (admin tester helper 115:
+  // load_first = ["gcc/12.2.0"] for two modules went to the one it was not meant for).
   const MapLoad first = parse_map(head + "source = [\"system\"]\n", "m.toml");
-  ASSERT_TRUE(first.map);
-  EXPECT_EQ(source_of(first.map->cudnn[1]), Source::module);  // past the list: its default
+  ASSERT_FALSE(first.map);
+  EXPECT_NE(first.diagnostics.at(0).message.find("lists 1 for 2 places"), std::string::npos)
+      << first.diagnostics.at(0).message;
   const MapLoad three = parse_map(head + "source = [\"system\", \"user\", \"user\"]\n", "m.toml");
   ASSERT_FALSE(three.map);
   EXPECT_NE(three.diagnostics.at(0).message.find("lists 3 for 2 places"), std::string::npos)
@@ -392,8 +395,16 @@ TEST(Map, LoadFirstPerPlace) {
       "m.toml");
   ASSERT_FALSE(many.map);
   EXPECT_EQ(to_string(many.diagnostics.at(0)),
-            "m.toml:6:14: error: 'load_first' in [[cudnn]] lists 2 for 1 places; expected one per "
-            "place (or one string for all)");
+            "m.toml:6:14: error: 'load_first' in [[cudnn]] lists 2 for 1 places (one per lib or "
+            "module); expected one per place, \"\" for a place that has none (or one string for "
+            "all)");
+  const MapLoad short_list = parse_map(
+      "schema = 1\n[[cudnn]]\nversion = \"8.9.7\"\nlib = [\"/a\", \"/b\"]\n"
+      "module = [\"cuDNN/8.9.7\", \"cudnn/8.9.7-mpi\"]\nload_first = [\"gcc/12.2.0\"]\n",
+      "m.toml");
+  ASSERT_FALSE(short_list.map);
+  EXPECT_NE(to_string(short_list.diagnostics.at(0)).find("lists 1 for 2 places"),
+            std::string::npos);
   // One string is every module's, as cuda and hand_out are (an outside tester's finding: it was
   // the first module's alone), and is written so.
   const MapLoad all = parse_map(

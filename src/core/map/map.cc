@@ -394,8 +394,10 @@ struct Reader {
   }
 
   // A key of [[cudnn]] said per place: a string is every place's (as `cuda` and `hand_out` are),
-  // a list the n-th place's (a shorter list leaves the rest to their default); a longer list is an
-  // error. Empty when the key is absent.
+  // a list the n-th place's, one per place. A list of another length is an error: a shorter one
+  // left the rest to their default, and load_first = ["gcc/12.2.0"] for two modules went to the
+  // first where the admin meant the second (admin tester helper 115: its advised swap then failed
+  // in Lmod). Empty when the key is absent.
   std::optional<std::vector<std::string>> per_place(const toml::table &t, std::string_view key,
                                                     std::size_t places) {
     const toml::node *n = t.get(key);
@@ -403,10 +405,12 @@ struct Reader {
     std::optional<std::vector<std::string>> each = strings_at(t, key, "[[cudnn]]", false);
     if (!each) return std::nullopt;
     if (!n->is_array()) return std::vector<std::string>(places, each->front());
-    if (each->size() > places) {
+    if (each->size() != places) {
       error(pos_of(n->source()),
             quoted(key) + " in [[cudnn]] lists " + std::to_string(each->size()) + " for " +
-                std::to_string(places) + " places; expected one per place (or one string for all)");
+                std::to_string(places) +
+                " places (one per lib or module); expected one per place, \"\" for a place "
+                "that has none (or one string for all)");
       return std::nullopt;
     }
     return each;
