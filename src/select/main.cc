@@ -171,6 +171,13 @@ SelectIo decision_io(const std::vector<KnownLibrary> &known, const Map *listed, 
     grounds.file(file);
     return table(file);
   };
+  // A place passed over for a sub-library its directory lacks is so while the file is not there.
+  io.lacks = [&grounds](const std::string &file, const Version &v) {
+    std::vector<std::string> lacks = lacking_subs(file, v);
+    for (const std::string &sub : lacks)
+      grounds.file((fs::path(file).parent_path() / sub).string());
+    return lacks;
+  };
   // Only entries with a word on device code are compared, by their real directories: each
   // comparison resolves both paths link by link, after the probe's answer.
   io.code = [map, gpus_known](const std::string &file) {

@@ -149,11 +149,10 @@ bool library_spoke(const std::optional<Probe> &p);
 // major (the file was found by it: one of another major is no release of that name, and is left
 // to the engine, which passes it over).
 bool stands_as_reported(const Installed &e, const std::optional<Probe> &p);
-// That, and its directory holds every sub-library its family names (Probe::lacks): a place handed
-// over is a directory, and the family comes from there whole.
-bool stands_whole(const Installed &e, const std::optional<Probe> &p);
-// Why a place that stands as reported is not whole, and what makes it so again.
-std::string not_whole(const Installed &e, const Probe &p);
+// Why a place whose directory lacks sub-libraries its family names (lacking_subs) is not handed
+// over - a place handed over is a directory, and the family comes from there whole - and what
+// makes it whole again.
+std::string not_whole(const Installed &e, const std::vector<std::string> &lacks);
 // An entry as its library reports it where it loaded: its release and CUDA are the library's word
 // over the map's (the shim asks the library; the map says where to look). Every reader of a map
 // decides on entries through this: the engine, resolve, module-check, the hooks' tables, the
@@ -206,7 +205,14 @@ struct TableFacts {  // what only the file system and the libraries say, gathere
   // Per map entry whose directory holds no libcudnn.so.<major>: the main library of another major
   // it holds, probed (entry_main_library), for the hooks' tables; nullopt otherwise.
   std::vector<std::optional<Probe>> other_major = {};
+  // Per map entry whose library loaded: the sub-libraries its directory lacks (lacking_subs): such
+  // a place is not handed over.
+  std::vector<std::vector<std::string>> lacks = {};
 };
+// Whether entry i's place is not whole (TableFacts::lacks).
+inline bool lacks_any(const TableFacts &facts, std::size_t i) {
+  return i < facts.lacks.size() && !facts.lacks[i].empty();
+}
 std::string format_decision_table(const Map &map, const FileStamp &stamp, const TableFacts &facts);
 // Why the library probed for entry e (nullopt: it did not load) keeps e out of the table: "did
 // not load", "reports cuDNN 9.0.0, not 9.1.0", ...; "" when it says what the map says.
@@ -313,6 +319,9 @@ struct SelectIo {  // the edges, injected so that the decision itself stays test
   FindFile find_file;
   // The device code of the family a library file belongs to (unset or empty: not judged on GPUs).
   std::function<ReleaseCode(const std::string &file)> code = {};
+  // The sub-library files the family of a library of release v names that its directory lacks
+  // (lacking_subs; unset: none), asked only of a place the decision would hand over.
+  std::function<std::vector<std::string>(const std::string &file, const Version &v)> lacks = {};
 };
 
 struct SelectInputs {

@@ -170,7 +170,9 @@ std::string format_decision_table(const Map &map, const FileStamp &stamp, const 
   std::vector<std::size_t> index;
   for (std::size_t i = 0; i < map.cudnn.size(); ++i) {
     const std::optional<Probe> &p = facts.probes[i];
-    if (!map.cudnn[i].hand_out || !facts.files[i] || !stands_whole(map.cudnn[i], p)) continue;
+    if (!map.cudnn[i].hand_out || !facts.files[i] || !stands_as_reported(map.cudnn[i], p) ||
+        lacks_any(facts, i))
+      continue;
     Installed &e = known.cudnn.emplace_back(as_library_reports(map.cudnn[i], p));
     if (i < facts.codes.size() && facts.codes[i]) e.code = *facts.codes[i];
     index.push_back(i);

@@ -81,13 +81,9 @@ bool stands_as_reported(const Installed &e, const std::optional<Probe> &p) {
   return library_spoke(p) && p->version.major == e.version.major;
 }
 
-bool stands_whole(const Installed &e, const std::optional<Probe> &p) {
-  return stands_as_reported(e, p) && p->lacks.empty();
-}
-
-std::string not_whole(const Installed &e, const Probe &p) {
+std::string not_whole(const Installed &e, const std::vector<std::string> &lacks) {
   const Source from = source_of(e);
-  return "its directory lacks " + join(p.lacks, ", ") +
+  return "its directory lacks " + join(lacks, ", ") +
          ", which its own libraries load (cuDNN would fail at its first handle: "
          "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED); " +
          (from == Source::wheel   ? "reinstall the wheel whole: pip install --force-reinstall, in "

@@ -167,7 +167,8 @@ std::optional<std::string> misnamed_release(const SelectInputs &in, const Need &
     const std::optional<Probe> p = file ? io.probe(*file).probe : std::nullopt;
     // Only a release the map misnames is ranked again: the rest were asked already, or fit by no
     // word (hand_out is what rank() goes by).
-    e.hand_out = stands_whole(e, p) && !same_release(p->version, e.version);
+    e.hand_out = stands_as_reported(e, p) && !same_release(p->version, e.version) &&
+                 (!io.lacks || io.lacks(*file, p->version).empty());
     if (!e.hand_out) continue;
     s.any_file = true;
     s.reported.emplace(i, p->version);
@@ -207,8 +208,10 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
     }
     // A place handed over is its directory: one that lacks a sub-library of its family fails at
     // cuDNN's first handle (helper 111: handed out under prefer = "oldest").
-    if (!c.probe->lacks.empty()) {
-      s.passed_over.push_back(*file + " (" + to_string(e.version) + "): " + not_whole(e, *c.probe));
+    if (const std::vector<std::string> lacks =
+            io.lacks ? io.lacks(*file, c.probe->version) : std::vector<std::string>{};
+        !lacks.empty()) {
+      s.passed_over.push_back(*file + " (" + to_string(e.version) + "): " + not_whole(e, lacks));
       s.unloadable = true;
       continue;
     }

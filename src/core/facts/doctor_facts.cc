@@ -343,7 +343,7 @@ DoctorIo system_doctor_io(const ProbeOptions &options) {
     return elf ? elf->needed : std::vector<std::string>{};
   };
   io.select = [probe_file = io.probe_file](const SelectInputs &in) {
-    return select_library(in, SelectIo{probe_file, find_library_file, family_code});
+    return select_library(in, SelectIo{probe_file, find_library_file, family_code, lacking_subs});
   };
   io.consumers = [](const std::string &program) {
     return active_consumers(env("VIRTUAL_ENV"), env("CONDA_PREFIX"), {program}, python_search(env));

@@ -14,6 +14,8 @@ TableFacts gather_table_facts(const Map &map, const ProbeOptions &asked) {
     if (!e.lib.empty() && e.lib.front() == '/')  // never a path relative to wherever this runs
       file = find_library_file(e.lib, main_library(e.version.major), e.version.major);
     facts.probes.push_back(file ? probe_library(*file, options) : std::nullopt);
+    const std::optional<Probe> &p = facts.probes.back();
+    facts.lacks.push_back(p ? lacking_subs(*file, p->version) : std::vector<std::string>{});
     facts.files.push_back(file ? stamp_file(*file) : std::nullopt);
     facts.codes.push_back(file ? read_release_code(e.lib, e.version.major)
                                : Parsed<ReleaseCode>{ReleaseCode{}, {}});

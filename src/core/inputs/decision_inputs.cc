@@ -200,6 +200,7 @@ SelectIo engine_io(const std::vector<KnownLibrary> &known, const Map *map, bool 
     return probe(file);
   };
   io.find_file = find_library_file;
+  io.lacks = lacking_subs;
   return io;
 }
 

@@ -114,6 +114,7 @@ struct Diagnostic {
   std::string message;
 };
 std::string to_string(const Diagnostic &d);  // "map.toml:3:11: error: ..."
+std::string octal(unsigned mode);            // a file's permission bits as chmod takes them: "1733"
 // Why a map that did not load is refused, in one line: its first error (a warning before it is
 // no reason: "unknown key 'verison' ... is ignored" read as harmless where the entry then lacked
 // its version), else "PATH is invalid".

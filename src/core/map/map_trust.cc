@@ -15,13 +15,14 @@
 #include <vector>
 
 namespace cudnn_compat {
-namespace {
 
 std::string octal(unsigned mode) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "%04o", mode & 07777);
   return buf;
 }
+
+namespace {
 
 std::optional<struct stat> stat_of(const std::string &path) {
   struct stat st {};

@@ -250,10 +250,6 @@ struct Probe {
   // Why the library ran and did not load, in the probe's words ("its sub-libraries are not one
   // release: ..."), when source is not the library.
   std::string failed = {};
-  // The sub-library files its family names that its own directory lacks
-  // ("libcudnn_engines_tensor_ir.so.9"): it loads, the loader may find them elsewhere, but a place
-  // handed over whole lacks them (cuDNN fails at its first handle: SUBLIBRARY_LOADING_FAILED).
-  std::vector<std::string> lacks = {};
 };
 
 // What a library says of itself when loaded (the probe's answer only), or why there is none.

@@ -58,8 +58,7 @@ struct HelperAnswer {
   std::optional<Version> version;
   std::optional<Version> cuda;
   std::vector<std::string> family;
-  std::vector<std::string> lacks;  // Probe::lacks
-  std::string why;                 // when version is absent
+  std::string why;  // when version is absent
   bool ran = true;  // the helper answered or ended (else why says what stopped it, or its time)
   std::string load_error = {};  // what the helper said of a load that failed ("error TEXT")
 };
@@ -111,25 +110,27 @@ bool looks_loadable(const fs::path &path) {
   return ok;
 }
 
-// The sub-libraries the family of a dispatcher loads from dir: its major's (sub_libraries), and
-// those of dir that it or its graph library names (`named`: later 9.x add their own,
+// The sub-libraries the family of the dispatcher `file` loads from dir: its major's
+// (sub_libraries), and those of dir that it or its graph library names (later 9.x add their own,
 // libcudnn_engines_tensor_ir.so.9); a stray file of another release it never loads is none.
-std::set<std::string> family_subs(const fs::path &dir, const std::set<std::string> &named,
-                                  int major) {
+std::set<std::string> family_subs(const fs::path &dir, const std::string &file, int major) {
   std::set<std::string> subs(sub_libraries(major).begin(), sub_libraries(major).end());
+  std::optional<std::set<std::string>> named;  // read once, and only for a sub-library it lacks
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
-    if (n && !n->windows && !n->sub.empty() && n->version && n->version->major == major &&
-        named.contains(n->sub))
-      subs.insert(n->sub);
+    if (!n || n->windows || n->sub.empty() || !n->version || n->version->major != major ||
+        subs.contains(n->sub))
+      continue;
+    if (!named) named = family_named_subs(file, major);
+    if (named->contains(n->sub)) subs.insert(n->sub);
   }
   return subs;
 }
 
 // The sub-library files the family names (`named`) that dir holds under none of the names the
 // dispatcher asks: the loader may find them elsewhere, and the shim lends one of the family's
-// release; a place handed over whole must hold them (Probe::lacks).
+// release; a place handed over whole must hold them (lacking_subs).
 std::vector<std::string> lacking_in(const fs::path &dir, const std::set<std::string> &named,
                                     const Version &v) {
   std::vector<std::string> out;
@@ -150,16 +151,14 @@ std::vector<std::string> lacking_in(const fs::path &dir, const std::set<std::str
 // answer (and the memo) rests on them too. The family is no answer when one is no library, when
 // its real file's name gives another release - where names tell the truth here: the library's own
 // real file is named for the release it reports, or carries the major alone; one named with the
-// major only (a wheel's) cannot be told apart this way: docs/status.md. Those it names that the
-// directory lacks are a.lacks.
+// major only (a wheel's) cannot be told apart this way: docs/status.md.
 std::string judge_later_subs(HelperAnswer &a, const std::string &file) {
   const fs::path dir = fs::path(file).parent_path().empty() ? "." : fs::path(file).parent_path();
   const Version &v = *a.version;
   std::error_code ec;
   const std::optional<Version> own = version_in_name(fs::canonical(file, ec).string());
   const bool names_tell = !ec && (!own || is_prefix_of(*own, v));
-  const std::set<std::string> named = family_named_subs(file, v.major);
-  std::set<std::string> subs = family_subs(dir, named, v.major);
+  std::set<std::string> subs = family_subs(dir, file, v.major);
   for (const std::string &mapped : a.family)
     if (const Parsed<LibraryName> n = parse_library_name(mapped)) subs.erase(n->sub);
   for (const std::string &sub : subs)
@@ -178,7 +177,6 @@ std::string judge_later_subs(HelperAnswer &a, const std::string &file) {
                to_string(v);
       break;
     }
-  a.lacks = lacking_in(dir, named, v);
   return "";
 }
 
@@ -204,7 +202,7 @@ HelperAnswer ask_helper(const std::string &file, const ProbeOptions &options) {
   how.default_signals = true;
   how.max_output = kProbeOutputMax;
   const SpawnResult run = spawn_process({options.helper, file}, how);
-  if (!run.started) return {{}, {}, {}, {}, run.error, false};
+  if (!run.started) return {{}, {}, {}, run.error, false};
 
   std::string error;
   HelperAnswer a = read_answer(run.out, file, error);
@@ -309,7 +307,6 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
     p.version = *a.version;
     p.cuda = a.cuda;
     p.family = a.family;
-    p.lacks = a.lacks;
     if (memo) options.memo->answered[size].push_back(p);
     return {p, {}};
   }
@@ -352,8 +349,8 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
 namespace {
 
 // The bytes of file where a library keeps the names it passes to dlopen: its read-only data
-// (.rodata*) and its dynamic string table (.dynstr); the whole file when it has no section table.
-// A real libcudnn_graph.so.9 is 4.4 MB, of which these are 0.5 MB: read at every probe's judgement.
+// (.rodata*); the whole file when it has no section table. A real libcudnn_graph.so.9 is 4.4 MB,
+// of which that is 0.3 MB.
 std::string name_bytes(const std::string &file) {
   const Fd fd(file);
   struct stat st {};
@@ -362,7 +359,7 @@ std::string name_bytes(const std::string &file) {
   if (found.sections.empty()) return file_bytes(file);
   std::string bytes;
   for (const ElfSection &s : found.sections) {
-    if (!s.within || (!s.name.starts_with(".rodata") && s.name != ".dynstr")) continue;
+    if (!s.within || !s.name.starts_with(".rodata")) continue;
     const std::size_t at = bytes.size();
     bytes.resize(at + s.size + 1);  // a NUL between two sections: no name runs across them
     if (!fd.read(s.offset, bytes.data() + at, s.size)) bytes.resize(at);
@@ -455,8 +452,7 @@ std::optional<LibraryCheck> read_probe_answer(int fd, const std::string &file, i
   std::string error;
   const HelperAnswer a = read_answer(out, file, error);
   if (a.version)
-    return LibraryCheck{
-        Probe{file, *a.version, a.cuda, ProbeSource::library, {}, {}, a.family, {}, a.lacks}};
+    return LibraryCheck{Probe{file, *a.version, a.cuda, ProbeSource::library, {}, {}, a.family}};
   if (late) return LibraryCheck{std::nullopt, no_answer_within(timeout_ms)};
   return std::nullopt;
 }
