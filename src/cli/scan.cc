@@ -29,6 +29,43 @@ struct Options {
   bool merge = false, prune = false, replace = false;
 };
 
+// What `scan --help` says after the options.
+constexpr const char *kFooter = R"(
+Lmod is asked through `$LMOD_DIR/spider -o spider-json $MODULEPATH` (its lpathA names each module's
+library directories); Environment Modules through `module avail -a --json` and `module display`.
+With --modules auto the shell's own system is asked (LMOD_CMD, MODULES_CMD, MODULESHOME, the
+`module` function). Hidden modules count, and so do CUDA modules that carry cuDNN in their own
+lib64. Every library directory is then probed for its true version and CUDA version: the name of
+a module is never trusted. Modules whose library cannot be found or probed are reported on
+stderr, not dropped silently; a broken modulefile with the module system's own error. A release
+installed in several places (an EasyBuild and a Spack module) is one [[cudnn]] entry whose lib
+and module are lists. --search follows symlinked directories at any depth, each directory once.
+
+--python DIR finds the Python environments under DIR (a virtualenv, a conda installation with its
+envs/, a directory of many): a wheel's cuDNN in <site-packages>/nvidia/cudnn/lib, its version from
+the nvidia_cudnn_cu<N>-<version>.dist-info/METADATA beside it, and a conda environment's in
+<prefix>/lib, its version from conda-meta/cudnn-<version>-<build>.json. Each is probed like any
+other directory and listed with source = "wheel" or "conda" (the package's own version, with its
+build number, where the library agrees with it).
+
+An existing map at -o is never replaced by a plain scan: it holds the admin's policy and rules.
+Fold the scan into it with --merge, or replace it with --replace. With --merge or --replace the old
+map is kept as FILE.bak (or .bak.1, .2, ...: no backup is overwritten); with --merge the changes
+are listed; the map and its cache are written atomically. A place of a release the old map already
+lists is reported, not added (the admin's entry says where that release lives). Entries whose
+module left the module tree are kept and listed; --prune drops them. A hand_out the map says
+stays.
+
+Examples:
+  cudnn-compat scan -o /etc/cudnn-compat/map.toml
+  cudnn-compat scan --search /usr/local --search /opt --merge -o /etc/cudnn-compat/map.toml
+  cudnn-compat scan --modules none --search /usr/local/cuda
+  cudnn-compat scan --python /opt/conda --python /shared/venvs --merge -o /etc/cudnn-compat/map.toml
+
+Exit status: 0 written, 1 nothing found (then nothing is written: an existing -o map stays as it
+was), an existing map that differs met without --merge or --replace, a write failed, or the map written is one every reader refuses (its directory writable by
+others: see trusted_group; the map is kept), 2 bad usage or no such module system.)";
+
 std::string canonical(const std::string &path) {
   std::error_code ec;
   return fs::weakly_canonical(path, ec).string();
@@ -351,40 +388,7 @@ void add_scan(CLI::App &app, Globals &g) {
   cmd->add_flag("--prune", o->prune,
                 "With --merge: drop the entries whose module is no longer in the module tree "
                 "(without it they are kept and listed)");
-  cmd->footer(R"(
-Lmod is asked through `$LMOD_DIR/spider -o spider-json $MODULEPATH` (its lpathA names each module's
-library directories); Environment Modules through `module avail -a --json` and `module display`.
-With --modules auto the shell's own system is asked (LMOD_CMD, MODULES_CMD, MODULESHOME, the
-`module` function). Hidden modules count, and so do CUDA modules that carry cuDNN in their own
-lib64. Every library directory is then probed for its true version and CUDA version: the name of
-a module is never trusted. Modules whose library cannot be found or probed are reported on
-stderr, not dropped silently; a broken modulefile with the module system's own error. A release
-installed in several places (an EasyBuild and a Spack module) is one [[cudnn]] entry whose lib
-and module are lists. --search follows symlinked directories at any depth, each directory once.
-
---python DIR finds the Python environments under DIR (a virtualenv, a conda installation with its
-envs/, a directory of many): a wheel's cuDNN in <site-packages>/nvidia/cudnn/lib, its version from
-the nvidia_cudnn_cu<N>-<version>.dist-info/METADATA beside it, and a conda environment's in
-<prefix>/lib, its version from conda-meta/cudnn-<version>-<build>.json. Each is probed like any
-other directory and listed with source = "wheel" or "conda" (the package's own version, with its
-build number, where the library agrees with it).
-
-An existing map at -o is never replaced by a plain scan: it holds the admin's policy and rules.
-Fold the scan into it with --merge, or replace it with --replace. With --merge or --replace the old
-map is kept as FILE.bak (or .bak.1, .2, ...: no backup is overwritten); with --merge the changes
-are listed; the map and its cache are written atomically. A place of a release the old map already
-lists is reported, not added (the admin's entry says where that release lives). Entries whose
-module left the module tree are kept and listed; --prune drops them.
-
-Examples:
-  cudnn-compat scan -o /etc/cudnn-compat/map.toml
-  cudnn-compat scan --search /usr/local --search /opt --merge -o /etc/cudnn-compat/map.toml
-  cudnn-compat scan --modules none --search /usr/local/cuda
-  cudnn-compat scan --python /opt/conda --python /shared/venvs --merge -o /etc/cudnn-compat/map.toml
-
-Exit status: 0 written, 1 nothing found (then nothing is written: an existing -o map stays as it
-was), an existing map that differs met without --merge or --replace, a write failed, or the map written is one every reader refuses (its directory writable by
-others: see trusted_group; the map is kept), 2 bad usage or no such module system.)");
+  cmd->footer(kFooter);
   cmd->callback([o, &g] { g.exit_code = scan(*o, g); });
 }
 

@@ -324,7 +324,8 @@ TEST(Map, HandOutPerPlaceWithAHiddenModulesDefault) {
       "schema = 1\n[[cudnn]]\nversion = \"8.9.8\"\nlib = \"/a\"\nmodule = \"cuDNN/.8.9.8\"\n"
       "[[cudnn]]\nversion = \"8.9.7\"\nlib = \"/b\"\nmodule = \"cuDNN/8.9.7\"\n"
       "[[cudnn]]\nversion = \"9.0.0\"\nlib = \"/c\"\nhand_out = false\n"
-      "[[cudnn]]\nversion = \"9.1.0\"\nlib = \"/d\"\nmodule = \"cudnn/.9.1\"\nhand_out = true\n",
+      "[[cudnn]]\nversion = \"9.1.0\"\nlib = \"/d\"\nmodule = \"cudnn/.9.1\"\nhand_out = true\n"
+      "[[cudnn]]\nversion = \"9.2.0\"\nlib = \"/e\"\nmodule = \"cudnn/9.2\"\nhand_out = true\n",
       "m.toml");
   ASSERT_TRUE(load.map);
   EXPECT_FALSE(load.map->cudnn[0].hand_out);
@@ -335,6 +336,16 @@ TEST(Map, HandOutPerPlaceWithAHiddenModulesDefault) {
   EXPECT_NE(text.find("module = \"cuDNN/.8.9.8\"\nhand_out = false\n"), std::string::npos) << text;
   EXPECT_NE(text.find("module = \"cudnn/.9.1\"\nhand_out = true\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("module = \"cuDNN/8.9.7\"\nhand_out"), std::string::npos) << text;
+  // Said of a place handed out anyway (a module hidden by the module system's rc file has no
+  // hidden name), it is printed back, from the TOML and from the cache alike: the admin's word,
+  // which scan --merge keeps over a scan's default (helper 115, finding 1).
+  EXPECT_TRUE(load.map->cudnn[4].hand_out_written);
+  EXPECT_FALSE(load.map->cudnn[1].hand_out_written);
+  EXPECT_NE(text.find("module = \"cudnn/9.2\"\nhand_out = true\n"), std::string::npos) << text;
+  const std::optional<MapLoad> cached =
+      parse_map_cache(format_map_cache(*load.map, {}, FileStamp{}), "m.toml");
+  ASSERT_TRUE(cached && cached->map);
+  EXPECT_EQ(format_map(*cached->map), text);
   const MapLoad again = parse_map(text, "m.toml");
   ASSERT_TRUE(again.map);
   EXPECT_EQ(format_map(*again.map), text);

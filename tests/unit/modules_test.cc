@@ -163,5 +163,25 @@ TEST(Modules, MergeKeepsAPlaceWithheld) {
   EXPECT_EQ(r.added, std::vector<std::string>{"cuDNN 9.0.0 (cudnn/9.0) in /c, not handed out"});
 }
 
+// A hidden module's place the map itself hands out (hand_out = true: admin-guide's way to hand a
+// withdrawn build out after all) stays handed out; the scan's default for a hidden module applies
+// where the map says nothing (helper 115, finding 1: a merge took the admin's word back).
+TEST(Modules, MergeKeepsTheAdminsHandOut) {
+  Map old;
+  old.cudnn.push_back({*parse_dotted("9.0.0"), "/a", std::nullopt, "cudnn/.9.0", {}});
+  old.cudnn.back().hand_out_written = true;
+  old.cudnn.push_back({*parse_dotted("8.9.7"), "/b", std::nullopt, "cudnn/8.9", {}});
+  const std::vector<Installed> scanned{
+      {*parse_dotted("9.0.0"), "/a", std::nullopt, "cudnn/.9.0", {}, false, false},
+      {*parse_dotted("8.9.7"), "/b", std::nullopt, "cudnn/8.9", {}, false, false}};
+  MergeReport r;
+  const Map m = merge_scan(old, scanned, every_place_there(), r);
+  ASSERT_EQ(m.cudnn.size(), 2u);
+  EXPECT_TRUE(m.cudnn[0].hand_out);   // the admin's word
+  EXPECT_FALSE(m.cudnn[1].hand_out);  // hidden since, and the map said nothing
+  EXPECT_EQ(r.changed, std::vector<std::string>{"cuDNN 8.9.7 (cudnn/8.9) in /b -> cuDNN 8.9.7 "
+                                                "(cudnn/8.9) in /b, not handed out"});
+}
+
 }  // namespace
 }  // namespace cudnn_compat

@@ -385,6 +385,7 @@ struct Reader {
       Installed &e = entries.emplace_back(
           Installed{*v, (*libs)[std::min(k, libs->size() - 1)], cuda, module, pos_of(t.source()),
                     k > 0, hand_out ? (*hand_out)[k] : !hidden_module(module)});
+      e.hand_out_written = hand_out.has_value();
       if (k < sources->size()) e.source = (*sources)[k];
       if (k < parents->size())
         for (std::string_view m : split((*parents)[k], ' '))
@@ -539,15 +540,17 @@ std::string quote(std::string_view s) {
   return out + '"';
 }
 
-// The hand_out line of the table of places [from, to): none when every place is handed out and
-// none is a hidden module (whose default is false); else written out, so an admin reading the map
-// sees which places are withheld. One boolean when they agree, else one per place.
+// The hand_out line of the table of places [from, to): none when every place is handed out, none
+// is a hidden module (whose default is false) and the map never said so itself; else written out,
+// so an admin reading the map sees which places are withheld, and a hand_out = true the admin
+// wrote stays the admin's word for the next scan --merge (a module hidden by the module system's
+// rc file has no hidden name). One boolean when they agree, else one per place.
 std::string format_hand_out(const std::vector<Installed> &cudnn, std::size_t from, std::size_t to) {
   bool plain = true, same = true;
   std::string list;
   for (std::size_t k = from; k < to; ++k) {
     const Installed &e = cudnn[k];
-    plain = plain && e.hand_out && !hidden_module(e.module);
+    plain = plain && e.hand_out && !hidden_module(e.module) && !e.hand_out_written;
     same = same && e.hand_out == cudnn[from].hand_out;
     list += (k == from ? "[" : ", ") + std::string(e.hand_out ? "true" : "false");
   }

@@ -51,6 +51,9 @@ struct Installed {
   // The modules to load before its module can be (`load_first`: an Lmod hierarchy's parents, e.g.
   // gcc/12.2.0 whose load puts Compiler/gcc/12.2.0 on MODULEPATH); empty when it is reachable.
   std::vector<std::string> load_first = {};
+  // The map itself says hand_out for this place: the admin's word, which scan --merge keeps over
+  // what the scan would default to (a hidden module handed out after all stays handed out).
+  bool hand_out_written = false;
 };
 // Where a place came from: its `source`, else the module's when it has one, a wheel's by its
 // directory's shape, else the system's.

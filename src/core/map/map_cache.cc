@@ -130,6 +130,12 @@ std::optional<bool> read_place_detail(const Fields &f, Map &map) {
     e.hand_out = false;
     return true;
   }
+  // "give": handed out, as the map itself says (hand_out = true), so the map printed from the
+  // cache is the one printed from the TOML
+  if (f[0] == "give" && f.size() == 1) {
+    e.hand_out_written = true;
+    return true;
+  }
   // "first": the modules to load before its module (load_first)
   if (f[0] == "first" && f.size() == 2) {
     const std::optional<std::string> parents = unescape(f[1]);
@@ -216,7 +222,9 @@ std::string format_map_cache(const Map &map, const std::vector<Diagnostic> &warn
     s.append((e.joined ? "place\t" : "cudnn\t") + pos_fields(e.pos) + '\t' + to_string(e.version) +
              '\t' + (e.cuda ? to_string(*e.cuda) : "") + '\t' + escape(e.lib) + '\t' +
              escape(e.module) + '\t' + (e.source ? std::string(to_string(*e.source)) : "") + '\n' +
-             (e.hand_out ? "" : "hold\n"));
+             (!e.hand_out          ? "hold\n"
+              : e.hand_out_written ? "give\n"
+                                   : ""));
     if (!e.load_first.empty()) s.append("first\t" + escape(join(e.load_first, " ")) + "\n");
     if (!e.retire_after.empty()) s.append("retire\t" + e.retire_after + "\n");
   }

@@ -89,8 +89,9 @@ Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const Merg
     if (!scanned[i].load_first.empty()) updated.load_first = scanned[i].load_first;
     // Withdrawn stays withdrawn: a place the map withholds is not handed out again because its
     // module is visible now (the admin deletes hand_out = false for that), and one whose module
-    // has been hidden since is withheld from now on.
-    updated.hand_out = e.hand_out && scanned[i].hand_out;
+    // has been hidden since is withheld from now on, unless the map says hand_out = true itself:
+    // that is how an admin hands a hidden build out after all (helper 115: a merge took it back).
+    updated.hand_out = e.hand_out && (scanned[i].hand_out || e.hand_out_written);
     if (!(updated.version == e.version) || !(updated.cuda == e.cuda) ||
         updated.module != e.module || updated.load_first != e.load_first ||
         updated.hand_out != e.hand_out)
