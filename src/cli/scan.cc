@@ -53,8 +53,9 @@ Fold the scan into it with --merge, or replace it with --replace. With --merge o
 map is kept as FILE.bak (or .bak.1, .2, ...: no backup is overwritten); with --merge the changes
 are listed; the map and its cache are written atomically. A place of a release the old map already
 lists is reported, not added (the admin's entry says where that release lives). Entries whose
-module left the module tree are kept and listed; --prune drops them. A hand_out the map says
-stays.
+module left the module tree are kept and listed; --prune drops them. An entry whose module is in
+the tree but whose directory holds no cuDNN now (missing or unreadable) is kept as it was, and
+listed. A hand_out the map says stays.
 
 Examples:
   cudnn-compat scan -o /etc/cudnn-compat/map.toml
@@ -279,6 +280,7 @@ void print_report(const Options &o, const Globals &g, const Map &map, const Merg
                 {"changed", report.changed},
                 {"dropped", report.dropped},
                 {"gone", report.gone},
+                {"unreadable", report.unreadable},
                 {"left_out", report.left_out},
                 {"problems", problems},
                 {"system", asked},
@@ -289,6 +291,7 @@ void print_report(const Options &o, const Globals &g, const Map &map, const Merg
   for (const std::string &s : report.changed) std::cerr << "scan: changed " << s << '\n';
   for (const std::string &s : report.dropped) std::cerr << "scan: dropped " << s << '\n';
   for (const std::string &s : report.gone) std::cerr << "scan: " << s << '\n';
+  for (const std::string &s : report.unreadable) std::cerr << "scan: " << s << '\n';
   for (const std::string &s : report.left_out) std::cerr << "scan: " << s << '\n';
   std::cerr << "scan: " << release_count(map) << " cuDNN release(s) in the map"
             << (o.output.empty() ? "" : " " + o.output) << '\n';

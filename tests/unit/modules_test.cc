@@ -183,5 +183,37 @@ TEST(Modules, MergeKeepsTheAdminsHandOut) {
                                                 "(cudnn/8.9) in /b, not handed out"});
 }
 
+// An entry the scan did not find, whose directory holds no cuDNN now: kept as it was while its
+// module is in the module tree (a file system briefly away is no uninstall), --prune or not;
+// dropped when its module left too, or when no module says it is there (helper 115, finding 2).
+TEST(Modules, MergeKeepsAnEntryWhoseModuleIsThereThoughItsDirectoryIsNot) {
+  Map old;
+  old.cudnn.push_back({*parse_dotted("5.0.5"), "/away", std::nullopt, "cudnn/5.0", {}});
+  old.cudnn.back().retire_after = "2027-03-01";
+  old.cudnn.back().hand_out = false;
+  old.cudnn.push_back({*parse_dotted("5.1.10"), "/gone", std::nullopt, "cudnn/5.1", {}});
+  old.cudnn.push_back({*parse_dotted("8.9.7"), "/hand", std::nullopt, "", {}});
+  for (const bool prune : {false, true}) {
+    MergeIo io{[](const std::string &) { return false; },
+               [](const std::string &lib) { return lib; },
+               [](const std::string &module) { return module == "cudnn/5.0"; }, prune};
+    MergeReport r;
+    const Map m = merge_scan(old, {}, io, r);
+    ASSERT_EQ(m.cudnn.size(), 1u);
+    EXPECT_EQ(m.cudnn[0].retire_after, "2027-03-01");
+    EXPECT_FALSE(m.cudnn[0].hand_out);
+    EXPECT_EQ(r.unreadable,
+              std::vector<std::string>{
+                  "cuDNN 5.0.5 (cudnn/5.0) in /away, not handed out: its directory holds no cuDNN "
+                  "now (missing or unreadable), though module cudnn/5.0 is in the module tree; "
+                  "kept as it was (delete the entry if the release is gone for good)"});
+    ASSERT_EQ(r.dropped.size(), 2u);
+    EXPECT_NE(r.dropped[0].find("/gone (the directory holds no cuDNN any more)"),
+              std::string::npos);
+    EXPECT_NE(r.dropped[1].find("/hand (the directory holds no cuDNN any more)"),
+              std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace cudnn_compat

@@ -244,8 +244,9 @@ std::optional<MapLoad> read_map_cache(const std::string &map_path);
 
 struct MergeReport {
   std::vector<std::string> added, changed, dropped;  // one line each, for people
-  std::vector<std::string> gone;      // kept, though its module left the module tree (no --prune)
-  std::vector<std::string> left_out;  // found, but another place of a release the map lists
+  std::vector<std::string> gone;        // kept, though its module left the module tree (no --prune)
+  std::vector<std::string> unreadable;  // kept, its module in the tree but no cuDNN in its lib now
+  std::vector<std::string> left_out;    // found, but another place of a release the map lists
 };
 struct MergeIo {  // what only the file system knows, injected
   std::function<bool(const std::string &lib)> holds_cudnn;
@@ -254,10 +255,11 @@ struct MergeIo {  // what only the file system knows, injected
   bool prune = false;  // drop the entries whose module left the tree
 };
 // Keeps old's policy, [[require]] rules and every entry the scan did not find whose lib still
-// holds cuDNN; updates the entries it found again (the same directory, symlinks resolved; a place
-// the old map or the scan withholds is withheld) and appends the new ones. A new place of a release
-// the map already lists is left out: the admin's map says where that release lives (a place removed
-// by hand is not put back).
+// holds cuDNN or whose module is still in the module tree; updates the entries it found again (the
+// same directory, symlinks resolved; a place the old map withholds is withheld, and so is one the
+// scan withholds unless the map says hand_out = true itself) and appends the new ones. A new place
+// of a release the map already lists is left out: the admin's map says where that release lives (a
+// place removed by hand is not put back).
 Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const MergeIo &io,
                MergeReport &report);
 // Every place whose module an earlier place lists for another release, removed and reported one

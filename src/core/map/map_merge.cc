@@ -31,11 +31,22 @@ std::size_t found_again(const Installed &e, const std::string &dir,
 }
 
 // An entry the scan did not find: the admin's word while its directory holds cuDNN, unless its
-// module left the module tree and --prune says to drop such entries.
+// module left the module tree and --prune says to drop such entries. One whose module is still in
+// the tree is kept as it was though its directory holds no cuDNN now: a file system briefly away
+// during a nightly merge is no uninstall (helper 115: the entry was dropped, and the next merge
+// added it back without the admin's retire_after and hand_out).
 void keep_unfound(const Installed &e, const MergeIo &io, Map &out, MergeReport &report) {
-  if (!io.holds_cudnn(e.lib))
+  const bool module_known = io.in_tree && !e.module.empty();
+  const bool listed = module_known && io.in_tree(e.module);
+  const bool holds = io.holds_cudnn(e.lib);
+  if (!holds && !listed)
     return report.dropped.push_back(describe(e) + " (the directory holds no cuDNN any more)");
-  const bool gone = io.in_tree && !e.module.empty() && !io.in_tree(e.module);
+  if (!holds)
+    report.unreadable.push_back(describe(e) + ": its directory holds no cuDNN now (missing or " +
+                                "unreadable), though module " + e.module +
+                                " is in the module tree; kept as it was (delete the entry if the "
+                                "release is gone for good)");
+  const bool gone = module_known && !listed;
   if (gone && io.prune)
     return report.dropped.push_back(describe(e) + " (module " + e.module +
                                     " is no longer in the module tree)");
