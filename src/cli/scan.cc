@@ -55,7 +55,8 @@ are listed; the map and its cache are written atomically. A place of a release t
 lists is reported, not added (the admin's entry says where that release lives). Entries whose
 module left the module tree are kept and listed; --prune drops them. An entry whose module is in
 the tree but whose directory holds no cuDNN now (missing or unreadable) is kept as it was, and
-listed. A hand_out the map says stays.
+listed. A hand_out the map says stays; comments stay beside their lines (those whose line is gone
+are in the backup, and scan says so).
 
 Examples:
   cudnn-compat scan -o /etc/cudnn-compat/map.toml
@@ -199,13 +200,6 @@ std::string make_map_directory(const std::string &output) {
   return "";
 }
 
-// Whether the map holds a comment line, which the merged map, written from what was read, lacks.
-bool has_comments(const std::string &path) {
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);)
-    if (trim(line).starts_with('#')) return true;
-  return false;
-}
 // Where the map replaced or merged into is kept: FILE.bak, unless that holds another text (an
 // earlier scan's backup of the admin's own map), then FILE.bak.1, .2, ...: a second --replace
 // overwrote the only copy of what the admin wrote (helper 109).
@@ -225,7 +219,9 @@ std::string backup_name(const std::string &file) {
 // 5. The map to -o (with its derived files) or stdout; false when it could not be written.
 // False when the map could not be written; `refused` gets why every reader refuses the map
 // written (its place: a directory others may write), which `map validate` would reject too.
-bool write_out(const Options &o, const Globals &g, const std::string &text, std::string &refused) {
+// `comments_lost`: some comments of the map merged into had no line of the merged map to go with.
+bool write_out(const Options &o, const Globals &g, const std::string &text, bool comments_lost,
+               std::string &refused) {
   if (o.output.empty()) {
     if (!g.json) std::cout << text;
     return true;
@@ -250,8 +246,13 @@ bool write_out(const Options &o, const Globals &g, const std::string &text, std:
   const std::string bak = backup_name(o.output);
   std::string why = o.merge || replaces ? copy_file_atomically(o.output, bak) : "";
   if (why.empty() && replaces && !o.merge) Note() << "the map it replaces is kept as " << bak;
-  if (why.empty() && o.merge && has_comments(o.output))
-    Note() << "the comments of " << o.output << " are not in the merged map; they are in " << bak;
+  // Named whenever written: an admin looking for what a merge changed finds the map before it.
+  if (why.empty() && o.merge)
+    Note() << (comments_lost ? "comments of " + o.output +
+                                   " whose line the merged map no longer has are not in it; the "
+                                   "map merged into, with them, is kept as "
+                             : "the map merged into is kept as ")
+           << bak;
   if (why.empty()) why = write_file_through_link(o.output, text);
   if (!why.empty()) {
     Error() << why;
@@ -344,7 +345,11 @@ int scan(const Options &o, const Globals &g) {
     for (const Installed &e : map->cudnn)
       report.added.push_back(to_string(e.version) + " " + e.lib);
   for (const std::string &p : problems) Warn() << "scan: " << p;
-  const std::string text = format_map(*map);
+  CarriedComments carried{format_map(*map)};
+  if (o.merge)  // what the admin wrote beside the keys the map keeps stays beside them
+    carried = carry_comments(read_regular_file(o.output, std::size_t(64) << 20).value_or(""),
+                             carried.text);
+  const std::string &text = carried.text;
   // The last guard: jobs, hooks and resolve would all refuse what validate rejects.
   if (const MapLoad check = parse_map(text, map->path); !check.map) {
     for (const Diagnostic &d : check.diagnostics) print_diagnostic(d);
@@ -352,7 +357,7 @@ int scan(const Options &o, const Globals &g) {
     return kNo;
   }
   std::string refused;
-  if (!write_out(o, g, text, refused)) return kNo;
+  if (!write_out(o, g, text, carried.lost, refused)) return kNo;
   // Written, and kept (nothing the scan found is lost), but no job or hook would read it.
   if (!refused.empty()) {
     Error() << refused;

@@ -547,5 +547,38 @@ TEST(Map, RefusedForItsFirstErrorNotAWarningBeforeIt) {
   EXPECT_EQ(why_invalid({}, "m.toml"), "m.toml is invalid");
 }
 
+// The admin's comments through a merge: each goes back with the line that says what its line
+// said, in the same table, however the blanks were written; those whose line is gone are
+// reported (helper 115, finding 3: end-of-line comments went without a word).
+TEST(Map, CarriesCommentsToTheLinesThatSayTheSame) {
+  const std::string old_text =
+      "# the site's map\r\nschema = 1\r\n\r\n[policy]\r\nprefer=\"oldest\"  # ticket 4711\r\n"
+      "rule = \"nvidia\" # \"#\" in a comment\r\n\r\n# the default\r\n[[cudnn]]\r\n"
+      "version = \"9.1.0\"\r\nlib = \"/opt/#9\"  # on /opt\r\n\r\n[[cudnn]]\r\n"
+      "version = \"5.1.3\"\r\nlib = \"/old\"\r\nmodule = \"cudnn/5.1\"  # tf1 users\r\n"
+      "# the end\r\n";
+  const std::string new_text =
+      "schema = 1\n\n[policy]\nrule = \"nvidia\"\nprefer = \"oldest\"\n\n[[cudnn]]\n"
+      "version = \"5.1.10\"\nlib = \"/old\"\nmodule = \"cudnn/5.1\"\n\n[[cudnn]]\n"
+      "version = \"9.1.0\"\nlib = \"/opt/#9\"\n";
+  const CarriedComments c = carry_comments(old_text, new_text);
+  EXPECT_EQ(
+      c.text,
+      "# the site's map\nschema = 1\n\n[policy]\nrule = \"nvidia\" # \"#\" in a comment\n"
+      "prefer = \"oldest\"  # ticket 4711\n\n[[cudnn]]\nversion = \"5.1.10\"\nlib = \"/old\"\n"
+      "module = \"cudnn/5.1\"  # tf1 users\n\n# the default\n[[cudnn]]\n"
+      "version = \"9.1.0\"\nlib = \"/opt/#9\"  # on /opt\n# the end\n");
+  EXPECT_FALSE(c.lost);
+  EXPECT_EQ(carry_comments(c.text, new_text).text, c.text);  // a second merge changes nothing
+
+  // A key whose value changed, and a table gone: their comments are reported, not moved elsewhere.
+  const CarriedComments gone = carry_comments(
+      "schema = 1\n[policy]\nprefer = \"oldest\"  # ticket 4711\n# old\n[[cudnn]]\n"
+      "version = \"5.1.3\"\nlib = \"/gone\"\n",
+      "schema = 1\n[policy]\nprefer = \"newest\"\n");
+  EXPECT_EQ(gone.text, "schema = 1\n[policy]\nprefer = \"newest\"\n");
+  EXPECT_TRUE(gone.lost);
+}
+
 }  // namespace
 }  // namespace cudnn_compat

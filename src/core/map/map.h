@@ -262,6 +262,15 @@ struct MergeIo {  // what only the file system knows, injected
 // place removed by hand is not put back).
 Map merge_scan(const Map &old, const std::vector<Installed> &scanned, const MergeIo &io,
                MergeReport &report);
+// scan --merge: the comments of the map merged into (old_text), each put back with the line of the
+// merged map (new_text) that says what its line said, in the same table (full-line comments above
+// it, its own after it); `lost` when some have no such line (the entry or the key is gone, or its
+// value changed). Pure.
+struct CarriedComments {
+  std::string text;
+  bool lost = false;
+};
+CarriedComments carry_comments(std::string_view old_text, std::string_view new_text);
 // Every place whose module an earlier place lists for another release, removed and reported one
 // line each: scan never writes a map that map validate rejects.
 void leave_out_module_conflicts(std::vector<Installed> &cudnn, std::vector<std::string> &left_out);
