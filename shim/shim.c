@@ -940,8 +940,8 @@ static int is_release_file(const char *file, const struct cudnn_name *c, unsigne
 // .so.9): the place as the map's table lists it, else what its own dispatcher says in a probe of
 // its own (cudnn-compat-probe, as the engine's probes load it; the process must not load a second
 // dispatcher to ask). Once per directory: a family lacking files meets one such place for all of
-// them. 0 when not known: no dispatcher there, its family does not load whole, or no process may
-// be started.
+// them. 0 when not known: no dispatcher there, it does not load or say its version, or no
+// process may be started.
 static unsigned long place_release(const char *dir, int major, const struct settings *s) {
   static char judged[kPath], helper[kPath], dispatcher[kPath], main_name[64];
   static unsigned long judged_release;
@@ -960,18 +960,16 @@ static unsigned long place_release(const char *dir, int major, const struct sett
       engine_ready(s->deadline_ms, &r)) {
     const char *argv[] = {helper, dispatcher, 0};
     char **envp = probe_environment(s->env, dir, major);
-    // The probe speaks no protocol: it ends after its last line (load_us), silent by the engine's
-    // measure, and its "version N" is the answer.
+    // The probe speaks no protocol: it ends (silent, by the engine's measure) after its lines,
+    // of which "reports N" is the dispatcher's own word, said before its family is checked: a
+    // place holding another release's dispatcher and part of its family says its release too
+    // (helper 117: its probe failed for the members it lacks, and the file was let through).
     r = envp ? run_engine((char *const *)argv, envp, 0, s->deadline_ms, &answer, &error)
              : ENGINE_NOT_RUN;
-    unsigned long said = 0;
-    int ended = 0;
     for (const char *line = r == ENGINE_SILENT ? answer : ""; *line; line = next_line(line)) {
-      const char *v = after_prefix(line, "version ");
-      if (v && !read_decimal(&v, &said)) said = 0;
-      ended = ended || after_prefix(line, "load_us ");
+      const char *v = after_prefix(line, "reports ");
+      if (v && !read_decimal(&v, &number)) number = 0;
     }
-    number = ended ? said : 0;
   }
   if (append_text(judged, kPath, 0, dir) + 1 < kPath) judged_major = major, judged_release = number;
   return number;

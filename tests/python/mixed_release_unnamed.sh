@@ -3,8 +3,9 @@
 # libcudnn_engines_tensor_ir.so.9, and a directory on LD_LIBRARY_PATH holds a whole family
 # named so. Its own dispatcher says its release (helper 111: the shim let 9.23.0's file in, two
 # releases mapped). Of another release it is refused with one line, from C and from ctypes,
-# under both front ends; of 9.20.0 itself it lends the file, with no line; a lone file with no
-# dispatcher beside it cannot be told and loads with its one line, as before.
+# under both front ends, also where that directory holds only part of its family; of 9.20.0
+# itself it lends the file, with no line; a lone file with no dispatcher beside it cannot be told
+# and loads with its one line, as before.
 source "$(dirname "$0")/common.sh"
 make_venv "$t/venv"
 wheel_cudnn "$site" 9.20.0 engines_tensor_ir
@@ -22,6 +23,14 @@ two_releases_without_shim c_client "$lib" "$wheel/libcudnn.so.9"
 refused_missing "cudnn-compat: libcudnn_engines_tensor_ir.so.9 is not in $wheel, where this process's cuDNN 9.20.0 comes from, and no other place of that release has it" \
   "$lib" "$wheel/libcudnn.so.9"
 lacks "loaded $t/other"
+
+# Another release's dispatcher beside only part of its family: its probe's version checks fail,
+# and it still says its release (helper 117: let through, two releases mapped).
+rm -rf "$t/other"
+unnamed_family "$t/other" 9.23.0 engines_tensor_ir
+cp -L "$FAKES/9.23.0/lib64/libcudnn.so.9" "$t/other/"
+refused_missing "cudnn-compat: libcudnn_engines_tensor_ir.so.9 is not in $wheel, where this process's cuDNN 9.20.0 comes from, and no other place of that release has it" \
+  "$lib" "$wheel/libcudnn.so.9"
 
 # The same release, named alike: the missing file comes from there, and nothing is said.
 rm -rf "$t/other"

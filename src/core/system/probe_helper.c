@@ -6,7 +6,9 @@
  *
  * A process of its own, so that a library that crashes, hangs or prints in its constructor cannot
  * take the tool down, and so that no shim or preload of the caller's environment takes part
- * (probe.cc starts it with those removed). Output, one line each: "version N", "cudart N", or
+ * (probe.cc starts it with those removed). Output, one line each: "reports N", what the library's
+ * own cudnnGetVersion says before its family is checked (the shim asks a place's release of its
+ * dispatcher even where that place's family is not whole); "version N", "cudart N", or
  * "error TEXT"; then "load_us N", what loading and checking the library took (bench/memo_bench
  * counts it in the floor of a first load); "family PATH" for each sub-library that load mapped
  * (after an error too, when a version check failed: the answer rests on them either way).
@@ -123,6 +125,7 @@ static int probe(const char *path) {
     printf("error %s exports no cudnnGetVersion\n", path);
     return 3;
   }
+  printf("reports %zu\n", version());
   for (size_t i = 0; i < sizeof checks / sizeof checks[0]; ++i) {
     check_fn check = (check_fn)dlsym(lib, checks[i]);
     const int status = check ? check() : 0;
