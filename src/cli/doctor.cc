@@ -228,6 +228,25 @@ std::vector<DoctorFinding> container_findings() {
   return out;
 }
 
+// A map named that cannot be used: said first, where the rest of the report (the advice
+// most of all) would otherwise read as if the site had no map (admin tester helper 115, finding 9:
+// "ask the admins for cuDNN 5.1.x" where the named map lists 5.1.10 and was not there).
+std::optional<DoctorFinding> unusable_map(const LoadedMap &m) {
+  if (m.map || m.path.empty()) return std::nullopt;
+  std::vector<std::string> fixes{"cudnn-compat map validate " + m.path +
+                                 "   # for the site's admins: what is wrong, and where"};
+  if (env("CUDNN_COMPAT_MAP"))
+    fixes.push_back("or unset CUDNN_COMPAT_MAP, or point it at the site's map");
+  // One that is not there is a setting pointing nowhere (a warning, as no map at all is); one
+  // there and refused is the site's map broken.
+  std::error_code ec;
+  return DoctorFinding{fs::exists(m.path, ec) ? Severity3::problem : Severity3::warning,
+                       "the version map is not used: " + why_invalid(m.diagnostics, m.path) +
+                           "; the shim hands nothing over, and no advice below can name a "
+                           "module of it",
+                       fixes};
+}
+
 int doctor(const Options &o, const Globals &g) {
   const LoadedMap m = load_site_map(o.map);
   std::error_code ec;
@@ -256,6 +275,7 @@ int doctor(const Options &o, const Globals &g) {
   const std::optional<Map> present =
       map ? std::optional(places_that_load(*map, probe_options())) : std::nullopt;
   std::vector<DoctorFinding> findings = diagnose(f, present ? &*present : nullptr);
+  if (std::optional<DoctorFinding> u = unusable_map(m)) findings.insert(findings.begin(), *u);
   for (DoctorFinding &c : container_findings()) findings.push_back(std::move(c));
   if (g.json)
     print_json_report(f, m.path, findings);
