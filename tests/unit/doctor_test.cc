@@ -147,5 +147,24 @@ TEST(Doctor, AMajorNobodyAskedForIsNoWarning) {
   EXPECT_EQ(with(asked, "the loader finds no libcudnn.so.8")->severity, Severity3::problem);
 }
 
+// A pin the shim reads itself is not turned into CUDNN_COMPAT_REQUIRE, which would lose its upper
+// bound (helper 114: REQUIRE=9.0 for ">=9.0,<9.5", and the shim then kept a 9.20 the pin refuses).
+TEST(Doctor, APinIsNotRestatedAsARequirement) {
+  Map map;
+  map.cudnn.push_back({*parse_dotted("9.1.0"), "/opt/9.1", std::nullopt, "", {}});
+  Need pin{*parse_dotted("9.0"), std::nullopt, Rule::pytorch, "the pin of jax"};
+  pin.origin = NeedOrigin::pin;
+  pin.below = *parse_dotted("9.5");
+  const std::vector<std::string> fixes = installed_fixes(&map, pin, 9, ModuleScene{});
+  ASSERT_FALSE(fixes.empty());
+  EXPECT_EQ(fixes[0],
+            "export LD_AUDIT=$(cudnn-compat shim-path)   # the shim follows the pin and "
+            "picks it from the map");
+  Need asked = pin;
+  asked.origin = NeedOrigin::asked;
+  EXPECT_EQ(installed_fixes(&map, asked, 9, ModuleScene{})[0].rfind(
+                "export CUDNN_COMPAT_REQUIRE=9.0 LD_AUDIT=", 0),
+            0u);
+}
 }  // namespace
 }  // namespace cudnn_compat

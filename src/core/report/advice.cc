@@ -452,10 +452,16 @@ std::vector<std::string> installed_fixes(const Map *map, const Need &need, int m
       out.empty() && !places.empty()) {
     const Installed &best = map->cudnn[places.front()];
     // A place of the active Python environment is no map's (helper 111: "from the map" where
-    // there was none).
-    out.push_back("export CUDNN_COMPAT_REQUIRE=" +
-                  (need.cudnn ? to_string(*need.cudnn) : std::to_string(major)) +
-                  " LD_AUDIT=$(cudnn-compat shim-path)   # the shim picks it from " +
+    // there was none). A framework's pin the shim reads itself: a requirement would only lose its
+    // bounds (helper 114: REQUIRE=9.0 for ">=9.0,<9.5" kept a 9.20 the pin refuses).
+    const bool pinned = need.origin == NeedOrigin::pin;
+    out.push_back("export " +
+                  (pinned
+                       ? std::string()
+                       : "CUDNN_COMPAT_REQUIRE=" +
+                             (need.cudnn ? to_string(*need.cudnn) : std::to_string(major)) + " ") +
+                  "LD_AUDIT=$(cudnn-compat shim-path)   # the shim " +
+                  (pinned ? "follows the pin and " : "") + "picks it from " +
                   (best.claimed_in.empty() ? "the map" : "the active environment"));
     out.push_back("or: export LD_LIBRARY_PATH=" + best.lib + ":$LD_LIBRARY_PATH   # cuDNN " +
                   to_string(best.version));
