@@ -130,12 +130,17 @@ std::vector<Diagnostic> library_findings(const Map &map, const TableFacts &facts
                          release_of(r) + "); run map validate --probe and correct the entry"});
       continue;
     }
+    // The sub-libraries cuDNN dlopens are no ldd's to name: those its directory lacks, named
+    // (helper 117: "ldd names what it lacks" for a place without libcudnn_ops.so.9).
+    const std::vector<std::string> lacks =
+        facts.probes[i] ? std::vector<std::string>{} : lacking_subs(file, e.version);
     out.push_back({Severity::warning, map.path, e.pos,
                    release_of(e) + " is left out of the decision table: " + file + " " + why +
                        ", so jobs that ask for it start the engine, which probes it again; " +
-                       (facts.probes[i] ? "run map validate --probe and correct the entry"
-                                        : "make it load (ldd " + file +
-                                              " names what it lacks) or remove the entry")});
+                       (facts.probes[i]  ? "run map validate --probe and correct the entry"
+                        : !lacks.empty() ? not_whole(e, lacks) + ", or remove the entry"
+                                         : "make it load (ldd " + file +
+                                               " names what it lacks) or remove the entry")});
   }
   return out;
 }
