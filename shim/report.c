@@ -180,6 +180,9 @@ static void settle_families(struct lib *libs, long n) {
     const char *source;
     if (!libs[i].family && fast_place_of(map_file, normal_dir(libs[i].dir), &number, &source))
       libs[i].family = number;
+    // A place the shim asked of its dispatcher, to lend a member its family lacked (helper 117:
+    // "MIXED ... an unknown release" for a family of one release).
+    if (!libs[i].family) libs[i].family = shim_place_release(libs[i].dir);
   }
 }
 

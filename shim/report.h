@@ -38,6 +38,9 @@ const char *report_path(const char *path);
 const char *recheck_at_exit(const struct link_map *head);
 // The map the shim reads in this process (shim.c).
 const char *shim_map_path(void);
+// The release the shim learnt of the place in dir, whose files name none, from the dispatcher
+// beside them (shim.c, place_release); 0 when it asked none.
+unsigned long shim_place_release(const char *dir);
 // The next run's advice where no installed release fits.
 #define REPORT_NOTHING_FITS "cudnn-compat doctor   # the shim had no fitting release to hand over"
 // The next run's advice where the loader linked a cuDNN the LD_PRELOAD front never saw.

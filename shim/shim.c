@@ -942,10 +942,11 @@ static int is_release_file(const char *file, const struct cudnn_name *c, unsigne
 // dispatcher to ask). Once per directory: a family lacking files meets one such place for all of
 // them. 0 when not known: no dispatcher there, it does not load or say its version, or no
 // process may be started.
+static char judged[kPath];
+static unsigned long judged_release;
+static int judged_major = -1;
 static unsigned long place_release(const char *dir, int major, const struct settings *s) {
-  static char judged[kPath], helper[kPath], dispatcher[kPath], main_name[64];
-  static unsigned long judged_release;
-  static int judged_major = -1;
+  static char helper[kPath], dispatcher[kPath], main_name[64];
   if (judged_major == major && text_eq(judged, dir)) return judged_release;
   unsigned long number = 0;
   const char *source, *answer, *own = own_directory();
@@ -973,6 +974,10 @@ static unsigned long place_release(const char *dir, int major, const struct sett
   }
   if (append_text(judged, kPath, 0, dir) + 1 < kPath) judged_major = major, judged_release = number;
   return number;
+}
+
+unsigned long shim_place_release(const char *dir) {
+  return judged_major >= 0 && text_eq(judged, dir) ? judged_release : 0;
 }
 
 // Where the loader's own search (the requester's directories, ld.so.cache, the default ones) finds
@@ -1184,7 +1189,7 @@ static const char *family_member(const char *name, const struct cudnn_name *aske
         (base = loader_file_of_release(c, release, !there && !c->full_version, q, s, loaders,
                                        &unnamed)) &&
         *loaders)
-      from = loaders, loader_own = 1;
+      from = loaders, loader_own = !shim_place_release(loaders);
     if (from && unnamed) unnamed_member(name, from, g);
     if (!from && own_file_in_family(name, c, g, &own)) return name;
     if (!from) return refuse(name, c, g, there ? UNREADABLE : ABSENT, foreign, s);

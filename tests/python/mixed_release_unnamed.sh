@@ -40,6 +40,10 @@ for mode in audit preload; do
   has "status 0"
   has "loaded $t/other/libcudnn_engines_tensor_ir.so.9"
   lacks "cudnn-compat:"
+  # The report says so, not "MIXED ... an unknown release" (helper 117, r02).
+  CUDNN_COMPAT_REPORT=1 expect_rc 0 $mode py_client "$lib" "$wheel/libcudnn.so.9"
+  has "report: $t/other/libcudnn_engines_tensor_ir.so.9: cuDNN 9.20.0 (as its directory's family), user, chosen by the shim (another place of the family's release)"
+  lacks "MIXED"
 done
 
 # A lone file, no dispatcher beside it: its release cannot be told without loading it.
