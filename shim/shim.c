@@ -987,15 +987,21 @@ unsigned long shim_place_release(const char *dir) {
 // packages in /usr/lib/x86_64-linux-gnu link .so.9 to .so.9.19.0). With `unnamed_ok`, also a file
 // under the name asked whose name says no release (NVIDIA's tarballs and wheels name it .so.9
 // alone): its place's release (place_release) decides - the family's, it is taken; another's,
-// not - and where that is not known it is taken too and sets *unnamed: refusing it made a host
-// abort (family_member). Its directory in dir[kPath] and its name; one search of the loader's
-// places either way.
+// not - and where that is not known it is taken too: refusing it made a host abort
+// (family_member). *word says which. Its directory in dir[kPath] and its name; one search of the
+// loader's places either way.
+enum place_word {
+  FILE_NAMED,   // the file's own name says the family's release
+  PLACE_SAID,   // its name says none, and its place's dispatcher (or the table) says the family's
+  PLACE_UNTOLD  // its name says none, and its place cannot say
+};
 static const char *loader_file_of_release(const struct cudnn_name *c, unsigned long release,
                                           int unnamed_ok, const struct requester *q,
-                                          const struct settings *s, char *dir, int *unnamed) {
+                                          const struct settings *s, char *dir,
+                                          enum place_word *word) {
   static struct search_dirs dirs;
   static char exact[kPath], end[kPath], number[32];
-  *unnamed = 0;
+  *word = FILE_NAMED;
   const char *so = c->base;
   while (*so && !after_prefix(so, ".so")) ++so;
   const long stem = so - c->base + 3;
@@ -1015,10 +1021,21 @@ static const char *loader_file_of_release(const struct cudnn_name *c, unsigned l
     const char *base = split_path(pick, dir, kPath);
     const unsigned long place = base && release ? place_release(dir, c->major, s) : 0;
     if (place && place != release) return 0;
-    *unnamed = !place;
+    *word = place ? PLACE_SAID : PLACE_UNTOLD;
     return base;
   }
   return 0;
+}
+
+// A path in the family's directory under its file of c, which no open can take (ENOTDIR): a
+// refused load fails there, where a file of that name may be another release's; name where it
+// does not fit.
+static const char *failing_path(const char *name, const struct cudnn_name *c,
+                                const struct family *g) {
+  static char under[kPath];
+  const char *failing =
+      join_path(under, sizeof under, c->base, "not-this-release") ? keep_path(g->dir, under) : 0;
+  return failing ? failing : name;
 }
 
 // A sub-library the family's directory lacks, holds where this process may not read it, or holds
@@ -1062,12 +1079,9 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
                      trouble == UNREADABLE);
   }
   // The file there is another release's: a path under it, which no open can take (ENOTDIR).
-  static char under[kPath];
-  const char *failing = !foreign ? keep_path(g->dir, c->base)
-                        : join_path(under, sizeof under, c->base, "not-this-release")
-                            ? keep_path(g->dir, under)
-                            : 0;
-  return failing ? failing : name;
+  if (foreign) return failing_path(name, c, g);
+  const char *in_dir = keep_path(g->dir, c->base);
+  return in_dir ? in_dir : name;
 }
 
 // A sub-library asked by the exact name of another release than the family's
@@ -1076,7 +1090,7 @@ static const char *refuse(const char *name, const struct cudnn_name *c, struct f
 // which no file can be (ENOTDIR): the dispatcher's own shorter names are not this request.
 static const char *other_release_asked(const char *name, const struct cudnn_name *c,
                                        struct family *g) {
-  static char release[32], asked[32], under[kPath];
+  static char release[32], asked[32];
   if (!g->spoke && !g->told_other) {
     g->told_other = 1;
     cudnn_number_text(g->release, release);
@@ -1093,9 +1107,7 @@ static const char *other_release_asked(const char *name, const struct cudnn_name
                            0};
     say_parts(parts);
   }
-  const char *failing =
-      join_path(under, sizeof under, c->base, "not-this-release") ? keep_path(g->dir, under) : 0;
-  return failing ? failing : name;
+  return failing_path(name, c, g);
 }
 
 // The name as the loader's cache reads it: libcudnn_graph.so.09 is the family directory's
@@ -1135,9 +1147,9 @@ static int own_file_in_family(const char *name, const struct cudnn_name *c, cons
 // read, unless a line of ours is to say where it came from.
 static const char *exact_member(const char *name, const struct cudnn_name *c, struct family *g,
                                 const struct requester *q, const struct settings *s) {
-  if (!g->release && asked_by_family(g, q)) g->release = release_in_name(c);
-  if (g->release && release_in_name(c) && release_in_name(c) != g->release)
-    return other_release_asked(name, c, g);
+  const unsigned long named = release_in_name(c);
+  if (!g->release && asked_by_family(g, q)) g->release = named;
+  if (g->release && named && named != g->release) return other_release_asked(name, c, g);
   if (s->debug || s->report || g->wary) return 0;
   const char *in_dir = keep_path(g->dir, c->base);
   return in_dir ? in_dir : name;
@@ -1184,13 +1196,13 @@ static const char *family_member(const char *name, const struct cudnn_name *aske
     // host that runs without the shim abort in cuDNN's dispatcher (an outside tester's finding: a
     // lone copy of the real 9.19's libcudnn.so.9, its family in ld.so.cache); cuDNN's own version
     // check still refuses a family that mixes, with a status it returns.
-    int unnamed = 0;
+    enum place_word word = FILE_NAMED;
     if (!from &&
         (base = loader_file_of_release(c, release, !there && !c->full_version, q, s, loaders,
-                                       &unnamed)) &&
+                                       &word)) &&
         *loaders)
-      from = loaders, loader_own = !shim_place_release(loaders);
-    if (from && unnamed) unnamed_member(name, from, g);
+      from = loaders, loader_own = word != PLACE_SAID;
+    if (from && word == PLACE_UNTOLD) unnamed_member(name, from, g);
     if (!from && own_file_in_family(name, c, g, &own)) return name;
     if (!from) return refuse(name, c, g, there ? UNREADABLE : ABSENT, foreign, s);
   }

@@ -226,21 +226,23 @@ std::optional<Diagnostic> syslog_queue_finding(const Map &map) {
 std::optional<Diagnostic> spool_finding(const Map &map) {
   if (map.usage.mode == UsageMode::off || map.usage.to == "syslog") return std::nullopt;
   struct stat st {};
-  std::string why, lost = "every record is dropped";
+  std::string why;
+  const char *lost = "every record is dropped";
   if (stat(map.usage.to.c_str(), &st) != 0)
     why = "is not there on this node (" + std::string(std::strerror(errno)) + ")";
   else if (!S_ISDIR(st.st_mode))
     why = "is no directory";
   else if ((st.st_mode & 0333) != 0333)
     why = "is not writable by every user (mode " + octal(st.st_mode) + ")";
-  // What `usage ingest` refuses to read (docs/usage.md): the records reach it and are lost there.
-  else if (!(st.st_mode & S_ISVTX))
-    why = "lets any user remove or replace another's records (mode " + octal(st.st_mode) +
-          ", no sticky bit)";
-  else if (st.st_uid != 0)
-    why = "is owned by uid " + std::to_string(st.st_uid) + ", not root";
+  else {  // written to, but what `usage ingest` refuses to read (docs/usage.md): lost there
+    lost = "usage ingest refuses to read it";
+    if (!(st.st_mode & S_ISVTX))
+      why = "lets any user remove or replace another's records (mode " + octal(st.st_mode) +
+            ", no sticky bit)";
+    else if (st.st_uid != 0)
+      why = "is owned by uid " + std::to_string(st.st_uid) + ", not root";
+  }
   if (why.empty()) return std::nullopt;
-  if (S_ISDIR(st.st_mode) && (st.st_mode & 0333) == 0333) lost = "usage ingest refuses to read it";
   return Diagnostic{Severity::warning,
                     map.path,
                     {},

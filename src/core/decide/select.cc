@@ -135,6 +135,11 @@ bool lists_major(const SelectInputs &in, const SelectIo &io, std::optional<int> 
   });
 }
 
+// The sub-libraries the place of file lacks (SelectIo::lacks; none where the edge does not ask).
+std::vector<std::string> lacks_of(const SelectIo &io, const std::string &file, const Version &v) {
+  return io.lacks ? io.lacks(file, v) : std::vector<std::string>{};
+}
+
 // What the search of the map's releases met besides the one it hands over.
 struct Search {
   std::vector<std::string> passed_over;     // releases that do not load, lie or do not fit
@@ -168,7 +173,7 @@ std::optional<std::string> misnamed_release(const SelectInputs &in, const Need &
     // Only a release the map misnames is ranked again: the rest were asked already, or fit by no
     // word (hand_out is what rank() goes by).
     e.hand_out = stands_as_reported(e, p) && !same_release(p->version, e.version) &&
-                 (!io.lacks || io.lacks(*file, p->version).empty());
+                 lacks_of(io, *file, p->version).empty();
     if (!e.hand_out) continue;
     s.any_file = true;
     s.reported.emplace(i, p->version);
@@ -208,8 +213,7 @@ std::optional<std::string> best_release(const SelectInputs &in, const Need &need
     }
     // A place handed over is its directory: one that lacks a sub-library of its family fails at
     // cuDNN's first handle (helper 111: handed out under prefer = "oldest").
-    if (const std::vector<std::string> lacks =
-            io.lacks ? io.lacks(*file, c.probe->version) : std::vector<std::string>{};
+    if (const std::vector<std::string> lacks = lacks_of(io, *file, c.probe->version);
         !lacks.empty()) {
       s.passed_over.push_back(*file + " (" + to_string(e.version) + "): " + not_whole(e, lacks));
       s.unloadable = true;

@@ -110,12 +110,12 @@ bool looks_loadable(const fs::path &path) {
   return ok;
 }
 
-// The sub-libraries the family of the dispatcher `file` loads from dir: its major's
-// (sub_libraries), and those of dir that it or its graph library names (later 9.x add their own,
+// The sub-libraries the family of the dispatcher `file` loads: its major's (sub_libraries), and
+// those of its directory that it or its graph library names (later 9.x add their own,
 // libcudnn_engines_tensor_ir.so.9); a stray file of another release it never loads is none.
 std::set<std::string> family_subs(const fs::path &dir, const std::string &file, int major) {
   std::set<std::string> subs(sub_libraries(major).begin(), sub_libraries(major).end());
-  std::optional<std::set<std::string>> named;  // read once, and only for a sub-library it lacks
+  std::optional<std::set<std::string>> named;  // read once, only for a file beyond the major's
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const Parsed<LibraryName> n = parse_library_name(it->path().filename().string());
@@ -128,30 +128,13 @@ std::set<std::string> family_subs(const fs::path &dir, const std::string &file, 
   return subs;
 }
 
-// The sub-library files the family names (`named`) that dir holds under none of the names the
-// dispatcher asks: the loader may find them elsewhere, and the shim lends one of the family's
-// release; a place handed over whole must hold them (lacking_subs).
-std::vector<std::string> lacking_in(const fs::path &dir, const std::set<std::string> &named,
-                                    const Version &v) {
-  std::vector<std::string> out;
-  for (const std::string &sub : named) {
-    const std::vector<std::string> names = dispatcher_asks(sub, v);
-    if (std::none_of(names.begin(), names.end(), [&](const std::string &n) {
-          std::error_code ec;
-          return fs::exists(dir / n, ec);
-        }))
-      out.push_back(library_file(sub, v.major));
-  }
-  return out;
-}
-
 // cuDNN 9's dispatcher maps libcudnn_heuristic and libcudnn_engines_* only when a handle is first
 // used on a GPU, and they export no version to check, so the helper's load never sees them. Those
 // the dispatcher would take from the library's own directory join the family here, so that the
-// answer (and the memo) rests on them too. The family is no answer when one is no library, when
-// its real file's name gives another release - where names tell the truth here: the library's own
-// real file is named for the release it reports, or carries the major alone; one named with the
-// major only (a wheel's) cannot be told apart this way: docs/status.md.
+// answer (and the memo) rests on them too. The family is no answer when one is no library, or
+// when its real file's name gives another release - where names tell the truth here: the
+// library's own real file is named for the release it reports, or carries the major alone. One
+// named with the major only (a wheel's) cannot be told apart this way: docs/status.md.
 std::string judge_later_subs(HelperAnswer &a, const std::string &file) {
   const fs::path dir = fs::path(file).parent_path().empty() ? "." : fs::path(file).parent_path();
   const Version &v = *a.version;
@@ -170,10 +153,10 @@ std::string judge_later_subs(HelperAnswer &a, const std::string &file) {
         return "its family is not whole: " + path.string() +
                " is no library (empty, cut short or not an ELF file)";
       const fs::path real = fs::canonical(path, ec);
-      const std::optional<Version> named_as = ec ? std::nullopt : version_in_name(real.string());
-      if (names_tell && named_as && !is_prefix_of(*named_as, v))
+      const std::optional<Version> named = ec ? std::nullopt : version_in_name(real.string());
+      if (names_tell && named && !is_prefix_of(*named, v))
         return "its sub-libraries are not one release: " + path.string() + " is " +
-               real.filename().string() + ", of cuDNN " + to_string(*named_as) + ", the library " +
+               real.filename().string() + ", of cuDNN " + to_string(*named) + ", the library " +
                to_string(v);
       break;
     }
@@ -344,10 +327,6 @@ Parsed<Probe> probe_file(const std::string &file, const ProbeOptions &options) {
   return {p, {}};
 }
 
-}  // namespace
-
-namespace {
-
 // The bytes of file where a library keeps the names it passes to dlopen: its read-only data
 // (.rodata*); the whole file when it has no section table. A real libcudnn_graph.so.9 is 4.4 MB,
 // of which that is 0.3 MB.
@@ -391,7 +370,19 @@ std::set<std::string> family_named_subs(const std::string &dispatcher, int major
 }
 
 std::vector<std::string> lacking_subs(const std::string &dispatcher, const Version &v) {
-  return lacking_in(fs::path(dispatcher).parent_path(), family_named_subs(dispatcher, v.major), v);
+  // Held under any of the names the dispatcher asks; the loader may find one elsewhere, and the
+  // shim lends one of the family's release, but a place handed over whole must hold them.
+  const fs::path dir = fs::path(dispatcher).parent_path();
+  std::vector<std::string> out;
+  for (const std::string &sub : family_named_subs(dispatcher, v.major)) {
+    const std::vector<std::string> names = dispatcher_asks(sub, v);
+    if (std::none_of(names.begin(), names.end(), [&](const std::string &n) {
+          std::error_code ec;
+          return fs::exists(dir / n, ec);
+        }))
+      out.push_back(library_file(sub, v.major));
+  }
+  return out;
 }
 
 std::string_view to_string(ProbeSource s) {
